@@ -1,0 +1,51 @@
+"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s demo``, ``nox -s bench``."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests", "lint"]
+
+PYTHON = "3.11"
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """The whole test suite (pytest's "no tests collected" fails the run)."""
+    session.install("-e", ".[test]")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff (lint and format check) and mypy --strict on both packages."""
+    session.install("-e", ".[test]", "ruff", "mypy")
+    session.run("ruff", "check", "src", "tests", "noxfile.py")
+    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py")
+    session.run("mypy")
+
+
+@nox.session(python=PYTHON)
+def demo(session: nox.Session) -> None:
+    """The main job on the bundled example: evaluate its declaration on this machine."""
+    # The example vendor package installs `acme-studio`, the app its declaration looks for.
+    session.install("-e", ".", "-e", "examples/vendor-plugin")
+    session.run(
+        "hermes",
+        "apps",
+        "check",
+        "--explain",
+        "examples/vendor-plugin/plugin.yaml",
+        success_codes=[0, 1],
+    )
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks against the raw mcp SDK: not written yet (the MCP host comes first)."""
+    session.log(
+        "No benchmarks yet: they compare the MCP host with the raw mcp SDK, "
+        "and the MCP host has not landed. Nothing was measured."
+    )

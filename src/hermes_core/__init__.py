@@ -1,0 +1,3 @@
+"""Hermes core: the MCP host built on ``hermes_platform``."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,63 @@
+"""The ``hermes`` command line.
+
+Exit codes: 0 ok, 1 something is unavailable or failed, 2 bad usage or a bad
+file (the message names the file, the key and what is wrong).  Subcommands
+import only what they need: nothing here imports ``mcp``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from hermes_core import __version__
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="hermes", description="Host MCP servers safely, and only where they can work."
+    )
+    parser.add_argument("--version", action="version", version=f"hermes {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    apps = commands.add_parser("apps", help="application declarations on this machine")
+    apps_commands = apps.add_subparsers(
+        dest="apps_command", metavar="COMMAND", parser_class=_Parser
+    )
+    check = apps_commands.add_parser(
+        "check",
+        help="evaluate declarations on this machine and explain each state",
+        description="Parse plugin.yaml declaration files (default: those under ./examples), "
+        "evaluate each on this machine and print its state. Exit 0 when every server is "
+        "offerable, 1 when any is not, 2 on a bad file.",
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH", help="plugin.yaml files or folders")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+    check.add_argument("--explain", action="store_true", help="show every location tried")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "apps" and args.apps_command == "check":
+        from hermes_core.cli.apps import check
+
+        return check(args.paths, as_json=args.json, explain=args.explain)
+    parser.print_help(sys.stderr)
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""Read a vendor's ``plugin.yaml``: the declaration shipped next to an MCP server.
+
+The file has a top-level ``name:`` (the MCP server name as configured under
+``mcp_servers``), optional ``app:`` and ``requires:`` blocks exactly as
+``hermes_platform.declaration`` parses them, and optional keys for later
+features (``display_name``, ``mcp_server`` …).  It is read with ruamel.yaml
+so every error can name the file and the line of the offending key.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
+
+__all__ = ["PluginFile", "PluginFileError", "load_plugin_file", "parse_plugin_text"]
+
+_SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_MAX_FILE_BYTES = 1024 * 1024
+
+
+class PluginFileError(ValueError):
+    """A ``plugin.yaml`` that cannot be used: ``file:line: key reason``."""
+
+    def __init__(self, path: str, line: int | None, key: str, reason: str) -> None:
+        location = f"{path}:{line}" if line else path
+        super().__init__(f"{location}: {reason}")
+        self.path = path
+        self.line = line
+        self.key = key
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PluginFile:
+    """A loaded ``plugin.yaml``: the server name, its parsed declaration, the other keys."""
+
+    path: str
+    name: str
+    declaration: Declaration
+    display_name: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's round-trip types to plain Python values (the parser wants plain dicts)."""
+    if isinstance(node, dict):
+        return {_plain(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, bool):
+        return bool(node)
+    if type(node).__name__ == "ScalarBoolean":
+        return bool(node)
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    return node
+
+
+def _line_of(tree: Any, key_path: str) -> int | None:
+    """The 1-based line of the deepest part of *key_path* found in the YAML tree."""
+    line: int | None = None
+    node = tree
+    for name, index in _PATH_TOKEN.findall(key_path.strip("'")):
+        try:
+            if index and isinstance(node, CommentedSeq):
+                position = int(index)
+                line = node.lc.item(position)[0] + 1
+                node = node[position]
+            elif name and isinstance(node, CommentedMap) and name in node:
+                line = node.lc.key(name)[0] + 1
+                node = node[name]
+            else:
+                break
+        except (KeyError, IndexError, TypeError, AttributeError):
+            break
+    return line
+
+
+def parse_plugin_text(text: str, path: str) -> PluginFile:
+    """Parse the text of a ``plugin.yaml``; *path* labels every error."""
+    yaml = YAML(typ="rt")
+    try:
+        tree = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise PluginFileError(path, line, "", f"YAML syntax error: {problem}") from None
+    except YAMLError as exc:
+        raise PluginFileError(path, None, "", f"YAML error: {exc}") from None
+    if not isinstance(tree, CommentedMap):
+        raise PluginFileError(path, 1, "", "the file must be a mapping with a 'name' key")
+    data = _plain(tree)
+    name = data.get("name")
+    if name is None:
+        raise PluginFileError(
+            path,
+            None,
+            "name",
+            "name is required (the MCP server name as configured under mcp_servers)",
+        )
+    if not isinstance(name, str) or not _SERVER_NAME.fullmatch(name):
+        raise PluginFileError(
+            path,
+            _line_of(tree, "name"),
+            "name",
+            "name must be the MCP server name (letters, digits, '_', '.', '-')",
+        )
+    display_name = data.get("display_name")
+    if display_name is not None and not isinstance(display_name, str):
+        raise PluginFileError(
+            path, _line_of(tree, "display_name"), "display_name", "display_name must be a string"
+        )
+    try:
+        declaration = parse_declaration(
+            name, raw_app=data.get("app"), raw_requires=data.get("requires"), where=path
+        )
+    except DeclarationError as exc:
+        raise PluginFileError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
+    extra = {k: v for k, v in data.items() if k not in ("name", "display_name", "app", "requires")}
+    return PluginFile(path, name, declaration, display_name, extra)
+
+
+def load_plugin_file(path: str | Path) -> PluginFile:
+    """Read and parse a ``plugin.yaml`` from disk."""
+    label = str(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(_MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise PluginFileError(
+            label, None, "", f"cannot read the file: {exc.strerror or exc}"
+        ) from None
+    if len(raw) > _MAX_FILE_BYTES:
+        raise PluginFileError(label, None, "", f"the file is larger than {_MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PluginFileError(label, None, "", f"the file is not UTF-8 ({exc.reason})") from None
+    return parse_plugin_text(text, label)

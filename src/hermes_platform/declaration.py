@@ -1,0 +1,470 @@
+"""Application declarations: the parser and the process-wide registry.
+
+A plugin whose MCP server fronts a desktop app declares which app it is
+(``app:``, one block per OS) and what the server needs (``requires:``).
+:func:`parse_declaration` turns plain, already-decoded mappings into a frozen
+:class:`Declaration`; it never reads files and imports only the standard
+library and ``hermes_platform``.  Every bad input raises
+:class:`DeclarationError` whose message starts with ``<where>: `` and names
+the exact key path.
+
+The registry (:func:`register`, :func:`unregister`, :func:`lookup`,
+:func:`clear`) is process-wide and lock-protected; the last registration
+wins and :data:`on_change` is called after every mutation.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from hermes_platform.resolver.app import LOCATION_KINDS, AppDef, AppLocation
+from hermes_platform.resolver.locating import PRESENCES
+from hermes_platform.resolver.paths import is_bare_name, is_relative_inside, location_is_rooted
+from hermes_platform.resolver.versions import VERSION_KINDS
+
+__all__ = [
+    "GPU_LABELS",
+    "OS_KEYS",
+    "AppDef",
+    "AppLocation",
+    "AppSpec",
+    "Declaration",
+    "DeclarationError",
+    "RequiresSpec",
+    "add_change_listener",
+    "clear",
+    "gpu_label",
+    "lookup",
+    "names",
+    "on_change",
+    "parse_app",
+    "parse_declaration",
+    "parse_requires",
+    "register",
+    "remove_change_listener",
+    "unregister",
+]
+
+OS_KEYS = ("win32", "darwin", "linux")
+LIVENESS_KINDS = ("server_json", "none")
+GPU_LABELS = {"nvidia": "an NVIDIA GPU"}
+_REQUIRES_KEYS = ("app", "min_version", "gpu")
+_MIN_VERSION = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})*")
+_KEY_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+_ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/-]*")
+_ROOTED_HINT = "must be absolute or start with ~ / %VAR% / $VAR, without '..', '**' or a URL scheme"
+
+
+class DeclarationError(ValueError):
+    """A declaration that cannot be accepted.
+
+    ``str(error)`` is ``"<where>: <key path> <reason>"``; the parts are also
+    available as ``where``, ``key`` (for example ``app.linux.location[1].app_id``;
+    empty when the problem is the whole input) and ``reason``.
+    """
+
+    def __init__(self, where: str, key: str, text: str) -> None:
+        super().__init__(f"{where}: {text}")
+        self.where = where
+        self.key = key
+        self.reason = text
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """The ``app:`` block: one :class:`AppDef` per OS key, in input order."""
+
+    blocks: tuple[tuple[str, AppDef], ...]
+
+    @property
+    def per_os(self) -> Mapping[str, AppDef]:
+        return MappingProxyType(dict(self.blocks))
+
+    def for_os(self, os_family: str) -> AppDef | None:
+        """The block for exactly this OS key (no fallback)."""
+        for key, app in self.blocks:
+            if key == os_family:
+                return app
+        return None
+
+
+@dataclass(frozen=True)
+class RequiresSpec:
+    """The ``requires:`` block."""
+
+    app: bool = False
+    min_version: str | None = None
+    gpu: str | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A parsed declaration: server name, optional app block, requirements."""
+
+    name: str
+    app: AppSpec | None = None
+    requires: RequiresSpec = field(default_factory=RequiresSpec)
+
+    @property
+    def requires_app(self) -> bool:
+        return self.requires.app
+
+    @property
+    def min_version(self) -> str | None:
+        return self.requires.min_version
+
+    @property
+    def required_gpu(self) -> str | None:
+        return self.requires.gpu
+
+    def app_for(self, os_family: str) -> AppDef | None:
+        """The :class:`AppDef` for *os_family*, or ``None`` (also without an app block)."""
+        return self.app.for_os(os_family) if self.app is not None else None
+
+
+def gpu_label(gpu: str | None) -> str:
+    """A human phrase for a ``requires.gpu`` value (``"an NVIDIA GPU"``)."""
+    return GPU_LABELS.get(gpu, "a supported GPU") if isinstance(gpu, str) else "a supported GPU"
+
+
+# --- parser -------------------------------------------------------------------
+
+
+def _fail(where: str, key: str, text: str) -> DeclarationError:
+    return DeclarationError(where, key, text)
+
+
+def _sorted_repr(keys: list[Any]) -> str:
+    return repr(sorted(keys, key=lambda k: (not isinstance(k, str), repr(k))))
+
+
+def _mapping(value: object, where: str, key: str) -> dict[Any, Any]:
+    if not isinstance(value, dict):
+        raise _fail(where, key, f"'{key}' must be a mapping")
+    return value
+
+
+def _parse_location_item(
+    item: object, os_key: str, presence: str, label: str, where: str
+) -> AppLocation:
+    if isinstance(item, str):
+        text = item.strip()
+        if not text:
+            raise _fail(where, label, f"{label} is required")
+        if "**" in text or not location_is_rooted(text, os_key):
+            raise _fail(where, label, f"{label} {_ROOTED_HINT}")
+        return AppLocation("path", text, "")
+    kinds_hint = f"{label} must be a path or a mapping with kind one of {LOCATION_KINDS.names()!r}"
+    if not isinstance(item, dict):
+        raise _fail(where, label, kinds_hint)
+    kind_name = item.get("kind")
+    kind = LOCATION_KINDS.get(kind_name)
+    if kind is None:
+        raise _fail(where, f"{label}.kind", kinds_hint)
+    if kind.os is not None and kind.os != os_key:
+        raise _fail(
+            where, f"{label}.kind", f"{label} kind '{kind.name}' is only valid under app.{kind.os}"
+        )
+    if kind.presence != presence:
+        raise _fail(
+            where,
+            f"{label}.kind",
+            f"{label} kind '{kind.name}' needs app.{os_key}.presence {kind.presence}",
+        )
+    value = item.get(kind.key)
+    if not is_bare_name(value):
+        raise _fail(where, f"{label}.{kind.key}", f"{label}.{kind.key} must be a bare name")
+    assert isinstance(value, str)
+    file_text = ""
+    if kind.needs_file:
+        raw_file = item.get("file")
+        if not is_relative_inside(raw_file):
+            raise _fail(
+                where,
+                f"{label}.file",
+                f"{label}.file must be a relative path inside the install folder",
+            )
+        assert isinstance(raw_file, str)
+        file_text = raw_file.strip()
+    elif item.get("file") is not None:
+        file_text = str(item["file"]).strip()
+    return AppLocation(kind.name, value.strip(), file_text)
+
+
+def _parse_locations(
+    raw: object, os_key: str, presence: str, where: str
+) -> tuple[AppLocation, ...]:
+    base = f"app.{os_key}.location"
+    if isinstance(raw, str):
+        return (_parse_location_item(raw, os_key, presence, base, where),)
+    if not isinstance(raw, list) or not raw:
+        raise _fail(where, base, f"{base} is required")
+    return tuple(
+        _parse_location_item(item, os_key, presence, f"{base}[{index}]", where)
+        for index, item in enumerate(raw)
+    )
+
+
+def _parse_version(raw: object, os_key: str, where: str) -> tuple[str, str]:
+    base = f"app.{os_key}.version"
+    if not raw:
+        return "none", ""
+    block = _mapping(raw, where, base)
+    kind_name = block.get("kind")
+    if kind_name is None:
+        kind_name = "none"
+    source = VERSION_KINDS.get(kind_name)
+    if source is None:
+        raise _fail(where, f"{base}.kind", f"{base}.kind must be one of {VERSION_KINDS.names()!r}")
+    if source.os is not None and source.os != os_key:
+        raise _fail(
+            where,
+            f"{base}.kind",
+            f"{base}.kind '{source.name}' is only valid under app.{source.os}",
+        )
+    prefix = block.get("display_name_prefix")
+    arg = str(prefix) if prefix else ""
+    if source.needs_arg and not arg:
+        raise _fail(
+            where,
+            f"{base}.display_name_prefix",
+            f"{base}.display_name_prefix is required for {source.name}",
+        )
+    return source.name, arg
+
+
+def _parse_liveness(raw: object, os_key: str, where: str) -> dict[str, str]:
+    base = f"app.{os_key}.liveness"
+    result = {
+        "kind": "none",
+        "path": "",
+        "pid_key": "pid",
+        "url_key": "http",
+        "token_key": "token",
+        "endpoint_path": "/mcp",
+    }
+    if not raw:
+        return result
+    block = _mapping(raw, where, base)
+    kind = block.get("kind")
+    if kind is None:
+        kind = "none"
+    if not isinstance(kind, str) or kind not in LIVENESS_KINDS:
+        raise _fail(where, f"{base}.kind", f"{base}.kind must be one of {LIVENESS_KINDS!r}")
+    result["kind"] = kind
+    path = block.get("path")
+    path_text = str(path).strip() if path else ""
+    if kind == "server_json":
+        if not path_text:
+            raise _fail(where, f"{base}.path", f"{base}.path is required for server_json")
+        if not location_is_rooted(path_text, os_key):
+            raise _fail(
+                where,
+                f"{base}.path",
+                f"{base}.path must be absolute or start with ~ / %VAR% / $VAR, "
+                "without '..' or a URL scheme",
+            )
+    result["path"] = path_text
+    for field_name, default in (("pid_key", "pid"), ("url_key", "http"), ("token_key", "token")):
+        value = block.get(field_name)
+        text = str(value) if value else default
+        if not _KEY_NAME.fullmatch(text):
+            raise _fail(
+                where, f"{base}.{field_name}", f"{base}.{field_name} must be a simple key name"
+            )
+        result[field_name] = text
+    endpoint = block.get("endpoint_path")
+    endpoint_text = endpoint if endpoint else "/mcp"
+    if (
+        not isinstance(endpoint_text, str)
+        or not _ENDPOINT_PATH.fullmatch(endpoint_text)
+        or endpoint_text.startswith("//")
+        or ".." in endpoint_text.split("/")
+    ):
+        raise _fail(
+            where,
+            f"{base}.endpoint_path",
+            f"{base}.endpoint_path must be a plain path starting with '/' "
+            "(no userinfo, query, scheme, or whitespace)",
+        )
+    result["endpoint_path"] = endpoint_text
+    return result
+
+
+def _parse_os_block(os_key: str, raw: object, *, name: str, where: str) -> AppDef:
+    block = _mapping(raw, where, f"app.{os_key}")
+    presence = block.get("presence")
+    if not isinstance(presence, str) or presence not in PRESENCES:
+        raise _fail(
+            where, f"app.{os_key}.presence", f"app.{os_key}.presence must be one of {PRESENCES!r}"
+        )
+    locations = _parse_locations(block.get("location"), os_key, presence, where)
+    version_kind, version_arg = _parse_version(block.get("version"), os_key, where)
+    liveness = _parse_liveness(block.get("liveness"), os_key, where)
+    return AppDef(
+        app_id=name,
+        os_family=os_key,
+        presence=presence,
+        locations=locations,
+        version_kind=version_kind,
+        version_arg=version_arg,
+        liveness_kind=liveness["kind"],
+        liveness_path=liveness["path"],
+        liveness_pid_key=liveness["pid_key"],
+        liveness_url_key=liveness["url_key"],
+        liveness_token_key=liveness["token_key"],
+        endpoint_path=liveness["endpoint_path"],
+    )
+
+
+def parse_app(raw: object, *, name: str, where: str) -> AppSpec | None:
+    """Parse an ``app:`` block; ``None`` means no app block."""
+    if raw is None:
+        return None
+    block = _mapping(raw, where, "app")
+    unknown = [key for key in block if key not in OS_KEYS]
+    if unknown:
+        raise _fail(
+            where, "app", f"app has unknown OS keys {_sorted_repr(unknown)}; use {OS_KEYS!r}"
+        )
+    if not block:
+        raise _fail(where, "app", "app needs at least one OS block")
+    return AppSpec(
+        tuple(
+            (key, _parse_os_block(key, value, name=name, where=where))
+            for key, value in block.items()
+        )
+    )
+
+
+def parse_requires(raw: object, app: AppSpec | None, *, where: str) -> RequiresSpec:
+    """Parse a ``requires:`` block against the already-parsed *app*."""
+    if raw is None:
+        return RequiresSpec()
+    block = _mapping(raw, where, "requires")
+    unknown = [key for key in block if key not in _REQUIRES_KEYS]
+    if unknown:
+        raise _fail(where, "requires", f"requires has unknown keys {_sorted_repr(unknown)}")
+    gpu = block.get("gpu")
+    if gpu is not None and (not isinstance(gpu, str) or gpu not in GPU_LABELS):
+        raise _fail(where, "requires.gpu", f"requires.gpu must be one of {sorted(GPU_LABELS)!r}")
+    needs_app = block.get("app", False)
+    if not isinstance(needs_app, bool):
+        raise _fail(where, "requires.app", "requires.app must be a boolean")
+    if needs_app and app is None:
+        raise _fail(
+            where, "requires.app", "requires.app is true but the declaration has no 'app' block"
+        )
+    min_version = block.get("min_version")
+    if min_version is not None:
+        if not isinstance(min_version, str) or not _MIN_VERSION.fullmatch(min_version):
+            raise _fail(
+                where,
+                "requires.min_version",
+                "requires.min_version must be a dotted numeric string",
+            )
+        if not needs_app or app is None:
+            raise _fail(
+                where, "requires.min_version", "requires.min_version needs requires.app: true"
+            )
+        per_os = dict(app.blocks)
+        for os_key in sorted(per_os):
+            exempt = os_key == "linux" and len(per_os) > 1
+            if per_os[os_key].version_kind == "none" and not exempt:
+                raise _fail(
+                    where,
+                    "requires.min_version",
+                    "requires.min_version needs a version source under "
+                    f"app.{os_key} (kind is none)",
+                )
+    return RequiresSpec(app=needs_app, min_version=min_version, gpu=gpu)
+
+
+def parse_declaration(
+    name: str, raw_app: object = None, raw_requires: object = None, *, where: str
+) -> Declaration:
+    """Parse one declaration; raises :class:`DeclarationError` for any bad input."""
+    where = str(where)
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(where, "", "the server name must be a non-empty string")
+    try:
+        app = parse_app(raw_app, name=name, where=where)
+        requires = parse_requires(raw_requires, app, where=where)
+    except DeclarationError:
+        raise
+    except (TypeError, ValueError, AttributeError, RecursionError) as exc:
+        # Defensive: odd inputs must surface as a declaration error, never a crash.
+        raise _fail(where, "", f"invalid declaration ({type(exc).__name__}: {exc})") from exc
+    return Declaration(name=name, app=app, requires=requires)
+
+
+# --- registry -----------------------------------------------------------------
+
+_lock = threading.Lock()
+_registry: dict[str, Declaration] = {}
+_listeners: list[Callable[[], None]] = []
+
+on_change: Callable[[], None] | None = None
+"""Called once, outside the lock, after every register/unregister/clear."""
+
+
+def add_change_listener(listener: Callable[[], None]) -> None:
+    """Also call *listener* after every mutation (for more than one subscriber)."""
+    with _lock:
+        _listeners.append(listener)
+
+
+def remove_change_listener(listener: Callable[[], None]) -> None:
+    with _lock:
+        if listener in _listeners:
+            _listeners.remove(listener)
+
+
+def _notify() -> None:
+    with _lock:
+        listeners = list(_listeners)
+    for listener in listeners:
+        listener()
+    hook = on_change
+    if hook is not None:
+        hook()
+
+
+def register(server_name: str, decl: Declaration) -> None:
+    """Store *decl* under the configured server name; the last registration wins."""
+    if not isinstance(decl, Declaration):
+        raise TypeError(f"register() needs a Declaration, got {type(decl).__name__}")
+    with _lock:
+        _registry[server_name] = decl
+    _notify()
+
+
+def unregister(server_name: str) -> None:
+    """Remove *server_name*; an absent name is not an error."""
+    with _lock:
+        _registry.pop(server_name, None)
+    _notify()
+
+
+def lookup(server_name: str) -> Declaration | None:
+    """The registered declaration (the same object), or ``None``. Exact match only."""
+    with _lock:
+        return _registry.get(server_name)
+
+
+def names() -> list[str]:
+    """Registered server names, sorted."""
+    with _lock:
+        return sorted(_registry)
+
+
+def clear() -> None:
+    """Remove every registration (not a per-plugin unload)."""
+    with _lock:
+        _registry.clear()
+    _notify()
