@@ -9,22 +9,34 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "lint"]
 
 PYTHON = "3.11"
+# First-party plugins and the example vendor package: installed, so that they
+# load through the `hermes.plugins` entry points exactly as a stranger's would.
+LOCAL_DISTRIBUTIONS = (
+    "-e",
+    "plugins/hermes-appimage",
+    "-e",
+    "plugins/hermes-homebrew",
+    "-e",
+    "examples/vendor-plugin",
+)
 
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The whole test suite (pytest's "no tests collected" fails the run)."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
     session.run("pytest", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff (lint and format check) and mypy --strict on both packages."""
-    session.install("-e", ".[test]", "ruff", "mypy")
-    session.run("ruff", "check", "src", "tests", "noxfile.py")
-    session.run("ruff", "format", "--check", "src", "tests", "noxfile.py")
+    session.install("-e", ".[test]", "ruff", "mypy", *LOCAL_DISTRIBUTIONS)
+    paths = ("src", "tests", "plugins", "examples", "noxfile.py")
+    session.run("ruff", "check", *paths)
+    session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
+    session.run("mypy", "--strict", *(f"{d}/src" for d in LOCAL_DISTRIBUTIONS if d != "-e"))
 
 
 @nox.session(python=PYTHON)

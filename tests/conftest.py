@@ -1,15 +1,18 @@
-"""Shared fixtures: a clean declaration registry and fresh host caches for every test."""
+"""Shared fixtures. The ``hermes`` pytest plugin (installed with hermes-core) adds
+``hermes_pm``, ``hermes_fake_host`` and ``hermes_declarations``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+import os
+from collections.abc import Iterator
 
 import pytest
 
 from hermes_platform import declaration
-from hermes_platform.host import clear_caches, use_host
-from hermes_platform.testing import FakeHost
+from hermes_platform.host import clear_caches
+
+# The suite runs plugins strictly: a broken plugin fails loudly here.
+os.environ.setdefault("HERMES_STRICT_PLUGINS", "1")
 
 
 @pytest.fixture(autouse=True)
@@ -21,20 +24,3 @@ def _clean_state() -> Iterator[None]:
     declaration.on_change = saved_hook
     declaration.clear()
     clear_caches()
-
-
-@pytest.fixture
-def fake_host() -> Iterator[Callable[..., FakeHost]]:
-    """``fake_host("win32", env=...)`` installs a FakeHost for the rest of the test."""
-    stack: list[Any] = []
-
-    def make(platform: str = "linux", **kwargs: Any) -> FakeHost:
-        host = FakeHost(platform, **kwargs)
-        ctx = use_host(host)
-        ctx.__enter__()
-        stack.append(ctx)
-        return host
-
-    yield make
-    while stack:
-        stack.pop().__exit__(None, None, None)

@@ -45,9 +45,11 @@ class PluginFile:
 
     path: str
     name: str
-    declaration: Declaration
+    declaration: Declaration | None
     display_name: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    raw_app: Any = None
+    raw_requires: Any = None
 
 
 def _plain(node: Any) -> Any:
@@ -89,8 +91,12 @@ def _line_of(tree: Any, key_path: str) -> int | None:
     return line
 
 
-def parse_plugin_text(text: str, path: str) -> PluginFile:
-    """Parse the text of a ``plugin.yaml``; *path* labels every error."""
+def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginFile:
+    """Parse the text of a ``plugin.yaml``; *path* labels every error.
+
+    With ``validate=False`` the ``app``/``requires`` blocks are kept raw (for a
+    plugin whose declaration may use location kinds registered later).
+    """
     yaml = YAML(typ="rt")
     try:
         tree = yaml.load(text)
@@ -124,14 +130,18 @@ def parse_plugin_text(text: str, path: str) -> PluginFile:
         raise PluginFileError(
             path, _line_of(tree, "display_name"), "display_name", "display_name must be a string"
         )
+    declaration: Declaration | None = None
     try:
-        declaration = parse_declaration(
-            name, raw_app=data.get("app"), raw_requires=data.get("requires"), where=path
-        )
+        if validate:
+            declaration = parse_declaration(
+                name, raw_app=data.get("app"), raw_requires=data.get("requires"), where=path
+            )
     except DeclarationError as exc:
         raise PluginFileError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
     extra = {k: v for k, v in data.items() if k not in ("name", "display_name", "app", "requires")}
-    return PluginFile(path, name, declaration, display_name, extra)
+    return PluginFile(
+        path, name, declaration, display_name, extra, data.get("app"), data.get("requires")
+    )
 
 
 def load_plugin_file(path: str | Path) -> PluginFile:

@@ -140,7 +140,15 @@ def _fail(where: str, key: str, text: str) -> DeclarationError:
 
 
 def _sorted_repr(keys: list[Any]) -> str:
-    return repr(sorted(keys, key=lambda k: (not isinstance(k, str), repr(k))))
+    return repr(sorted(keys, key=lambda k: (0, k) if isinstance(k, str) else (1, repr(k))))
+
+
+def _text(value: object, where: str, key: str) -> str:
+    """``str(value)``, or a declaration error naming *key* when even that fails."""
+    try:
+        return str(value)
+    except (ValueError, TypeError, RecursionError):
+        raise _fail(where, key, f"{key} must be text") from None
 
 
 def _mapping(value: object, where: str, key: str) -> dict[Any, Any]:
@@ -192,7 +200,7 @@ def _parse_location_item(
         assert isinstance(raw_file, str)
         file_text = raw_file.strip()
     elif item.get("file") is not None:
-        file_text = str(item["file"]).strip()
+        file_text = _text(item["file"], where, f"{label}.file").strip()
     return AppLocation(kind.name, value.strip(), file_text)
 
 
@@ -228,7 +236,7 @@ def _parse_version(raw: object, os_key: str, where: str) -> tuple[str, str]:
             f"{base}.kind '{source.name}' is only valid under app.{source.os}",
         )
     prefix = block.get("display_name_prefix")
-    arg = str(prefix) if prefix else ""
+    arg = _text(prefix, where, f"{base}.display_name_prefix") if prefix else ""
     if source.needs_arg and not arg:
         raise _fail(
             where,
@@ -258,7 +266,7 @@ def _parse_liveness(raw: object, os_key: str, where: str) -> dict[str, str]:
         raise _fail(where, f"{base}.kind", f"{base}.kind must be one of {LIVENESS_KINDS!r}")
     result["kind"] = kind
     path = block.get("path")
-    path_text = str(path).strip() if path else ""
+    path_text = _text(path, where, f"{base}.path").strip() if path else ""
     if kind == "server_json":
         if not path_text:
             raise _fail(where, f"{base}.path", f"{base}.path is required for server_json")
@@ -272,7 +280,7 @@ def _parse_liveness(raw: object, os_key: str, where: str) -> dict[str, str]:
     result["path"] = path_text
     for field_name, default in (("pid_key", "pid"), ("url_key", "http"), ("token_key", "token")):
         value = block.get(field_name)
-        text = str(value) if value else default
+        text = _text(value, where, f"{base}.{field_name}") if value else default
         if not _KEY_NAME.fullmatch(text):
             raise _fail(
                 where, f"{base}.{field_name}", f"{base}.{field_name} must be a simple key name"

@@ -18,12 +18,46 @@ Paths are compared case-insensitively for win32 (``\\`` and ``/`` alike).
 from __future__ import annotations
 
 import plistlib
+import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from hermes_platform.resolver import known_dirs
 
-__all__ = ["FakeHost"]
+__all__ = ["FakeHost", "pe_with_version"]
+
+
+def _version_info(ms: int, ls: int) -> bytes:
+    key = "VS_VERSION_INFO\0".encode("utf-16-le")
+    header_len = 6 + len(key)
+    pad = (-header_len) % 4
+    fixed = struct.pack("<13I", 0xFEEF04BD, 0x00010000, ms, ls, ms, ls, 0x3F, 0, 0x4, 0x1, 0, 0, 0)
+    body = key + b"\0" * pad + fixed
+    return struct.pack("<HHH", 6 + len(body), len(fixed), 0) + body
+
+
+def pe_with_version(major: int, minor: int, build: int = 0, revision: int = 0) -> bytes:
+    """A minimal PE32+ executable whose VS_FIXEDFILEINFO file version is the one given."""
+    info = _version_info((major << 16) | minor, (build << 16) | revision)
+    rva = 0x1000
+    # Resource tree: root -> type 16 -> id 1 -> language 0x409 -> data entry -> data.
+    root = struct.pack("<IIHHHH", 0, 0, 0, 0, 0, 1) + struct.pack("<II", 16, 0x80000000 | 24)
+    level2 = struct.pack("<IIHHHH", 0, 0, 0, 0, 0, 1) + struct.pack("<II", 1, 0x80000000 | 48)
+    level3 = struct.pack("<IIHHHH", 0, 0, 0, 0, 0, 1) + struct.pack("<II", 0x409, 72)
+    data_entry = struct.pack("<IIII", rva + 88, len(info), 0, 0)
+    rsrc = root + level2 + level3 + data_entry + info
+    rsrc += b"\0" * ((-len(rsrc)) % 512)
+    dos = b"MZ" + b"\0" * 58 + struct.pack("<I", 0x40)
+    coff = struct.pack("<HHIIIHH", 0x8664, 1, 0, 0, 0, 240, 0x22)
+    optional = bytearray(240)
+    struct.pack_into("<H", optional, 0, 0x20B)
+    struct.pack_into("<I", optional, 108, 16)
+    struct.pack_into("<II", optional, 112 + 2 * 8, rva, len(rsrc))
+    section = struct.pack(
+        "<8sIIIIIIHHI", b".rsrc", len(rsrc), rva, len(rsrc), 0x200, 0, 0, 0, 0, 0x40000040
+    )
+    headers = dos + b"PE\0\0" + coff + bytes(optional) + section
+    return headers + b"\0" * (0x200 - len(headers)) + rsrc
 
 
 class FakeHost:
@@ -101,6 +135,11 @@ class FakeHost:
                 info["CFBundleShortVersionString"] = version
             plist = plistlib.dumps(info)
         return self.add_file(path.rstrip("/") + "/Contents/Info.plist", plist, executable=False)
+
+    def add_exe(self, path: str, version: tuple[int, int, int, int] | None = None) -> FakeHost:
+        """Create a Windows executable; with *version*, a real PE version resource."""
+        data = pe_with_version(*version) if version is not None else b"MZ"
+        return self.add_file(path, data)
 
     def remove(self, path: str) -> FakeHost:
         """Remove a file, or a directory with everything below it."""

@@ -35,8 +35,8 @@ DARWIN_PLIST = {
 }
 
 
-def test_no_requirements_does_no_io_even_on_an_unknown_os(fake_host: MakeHost) -> None:
-    host = fake_host("freebsd")
+def test_no_requirements_does_no_io_even_on_an_unknown_os(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("freebsd")
     result = availability(decl(DARWIN_PLIST, None), os_family="freebsd")
     assert result == Availability("no_requirements")
     assert result.offerable
@@ -59,16 +59,16 @@ def test_availability_is_not_a_boolean() -> None:
         ("none", "unsupported_gpu"),
     ],
 )
-def test_gpu_only_declaration(fake_host: MakeHost, gpu_fact: str, state: str) -> None:
+def test_gpu_only_declaration(hermes_fake_host: MakeHost, gpu_fact: str, state: str) -> None:
     platform = "darwin" if gpu_fact == "apple_silicon" else "win32"
-    fake_host(platform).set_gpu(gpu_fact)
+    hermes_fake_host(platform).set_gpu(gpu_fact)
     result = availability(decl(None, {"gpu": "nvidia"}))
     assert result.state == state
     assert result.offerable is (state == "no_requirements")
 
 
-def test_unsupported_os_reads_neither_gpu_nor_disk(fake_host: MakeHost) -> None:
-    host = fake_host("linux").set_gpu("intel")
+def test_unsupported_os_reads_neither_gpu_nor_disk(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux").set_gpu("intel")
     d = decl(DARWIN_PLIST, {"app": True, "gpu": "nvidia", "min_version": "2.3.0"})
     host.reset_counts()
     result = availability(d)
@@ -76,14 +76,14 @@ def test_unsupported_os_reads_neither_gpu_nor_disk(fake_host: MakeHost) -> None:
     assert host.io_count == 0
 
 
-def test_gpu_is_checked_before_presence(fake_host: MakeHost) -> None:
-    fake_host("darwin").set_gpu("apple_silicon")
+def test_gpu_is_checked_before_presence(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("darwin").set_gpu("apple_silicon")
     result = availability(decl(DARWIN_PLIST, {"app": True, "gpu": "nvidia"}))
     assert result.state == "unsupported_gpu"
 
 
-def test_darwin_bundle_lifecycle(fake_host: MakeHost) -> None:
-    host = fake_host("darwin", home="/Users/me")
+def test_darwin_bundle_lifecycle(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin", home="/Users/me")
     d = decl(DARWIN_PLIST, {"app": True, "min_version": "2.3.0"})
     missing = availability(d)
     assert missing.state == "missing_app"
@@ -104,8 +104,8 @@ def test_darwin_bundle_lifecycle(fake_host: MakeHost) -> None:
     assert availability(d).version is None
 
 
-def test_every_present_copy_is_read_for_a_minimum(fake_host: MakeHost) -> None:
-    host = fake_host("darwin")
+def test_every_present_copy_is_read_for_a_minimum(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin")
     host.add_bundle("/opt/old/Vendor.app", "1.0")
     host.add_bundle("/opt/new/Vendor.app", "2.4")
     app = {
@@ -128,8 +128,8 @@ def test_every_present_copy_is_read_for_a_minimum(fake_host: MakeHost) -> None:
     )
 
 
-def test_too_old_reports_the_newest_readable_copy(fake_host: MakeHost) -> None:
-    host = fake_host("darwin")
+def test_too_old_reports_the_newest_readable_copy(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin")
     host.add_bundle("/a/Vendor.app", "1.5")
     host.add_bundle("/b/Vendor.app", plist=b"garbage")
     host.add_bundle("/c/Vendor.app", "1.9")
@@ -148,8 +148,8 @@ def test_too_old_reports_the_newest_readable_copy(fake_host: MakeHost) -> None:
     )
 
 
-def test_without_minimum_the_first_present_copy_is_reported(fake_host: MakeHost) -> None:
-    host = fake_host("darwin")
+def test_without_minimum_the_first_present_copy_is_reported(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin")
     host.add_bundle("/a/Vendor.app", "1.0")
     host.add_bundle("/b/Vendor.app", "3.0")
     app = {
@@ -164,8 +164,8 @@ def test_without_minimum_the_first_present_copy_is_reported(fake_host: MakeHost)
     )
 
 
-def test_linux_presence_only_block_ignores_the_minimum(fake_host: MakeHost) -> None:
-    host = fake_host("linux", env={"PATH": "/usr/bin"})
+def test_linux_presence_only_block_ignores_the_minimum(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux", env={"PATH": "/usr/bin"})
     host.add_file("/usr/bin/vendor")
     app = {
         **DARWIN_PLIST,
@@ -192,14 +192,14 @@ WIN_APP = {
 UNINSTALL = "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall"
 
 
-def _windows(fake_host: MakeHost) -> FakeHost:
-    return fake_host(
+def _windows(hermes_fake_host: MakeHost) -> FakeHost:
+    return hermes_fake_host(
         "win32", env={"ProgramFiles": "C:\\Program Files", "USERPROFILE": "C:\\Users\\me"}
     )
 
 
-def test_win32_pe_resource_from_uninstall_entry(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_win32_pe_resource_from_uninstall_entry(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     host.add_registry_key(
         UNINSTALL + "\\{GUID-1}",
         {"DisplayName": "Vendor App 3", "DisplayVersion": "3.1", "InstallLocation": "D:\\Vendor"},
@@ -211,8 +211,8 @@ def test_win32_pe_resource_from_uninstall_entry(fake_host: MakeHost) -> None:
     assert result.path is not None and result.path.replace("\\", "/") == "D:/Vendor/bin/vendor.exe"
 
 
-def test_win32_star_folders_newest_first(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_win32_star_folders_newest_first(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     for version, folder in (
         ((2, 9, 0, 0), "2.9"),
         ((2, 10, 0, 0), "2.10"),
@@ -224,8 +224,8 @@ def test_win32_star_folders_newest_first(fake_host: MakeHost) -> None:
     assert result.path is not None and "Vendor App 10.0b" in result.path
 
 
-def test_win32_unc_install_location_is_never_touched(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_win32_unc_install_location_is_never_touched(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     host.add_registry_key(
         UNINSTALL + "\\x",
         {"DisplayName": "Vendor App", "InstallLocation": "\\\\fileserver\\share"},
@@ -235,8 +235,8 @@ def test_win32_unc_install_location_is_never_touched(fake_host: MakeHost) -> Non
     assert "fileserver" not in str(result.path)
 
 
-def test_win32_uninstall_registry_version(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_win32_uninstall_registry_version(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     host.add_file("C:/Program Files/Vendor/Vendor App 1/vendor.exe")
     host.add_registry_key(
         "HKCU\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall\\v",
@@ -253,8 +253,8 @@ def test_win32_uninstall_registry_version(fake_host: MakeHost) -> None:
     assert availability(decl(app, {"app": True, "min_version": "2.4"})).state == "version_too_old"
 
 
-def test_pe_without_version_resource_is_too_old(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_pe_without_version_resource_is_too_old(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     host.add_file("C:/Program Files/Vendor/Vendor App 1/vendor.exe", build_pe(None))
     result = availability(decl(WIN_APP, {"app": True, "min_version": "1.0"}))
     assert (result.state, result.version) == ("version_too_old", None)
@@ -263,8 +263,8 @@ def test_pe_without_version_resource_is_too_old(fake_host: MakeHost) -> None:
     assert details == ["no version resource"]
 
 
-def test_truncated_pe_is_unreadable_not_a_crash(fake_host: MakeHost) -> None:
-    host = _windows(fake_host)
+def test_truncated_pe_is_unreadable_not_a_crash(hermes_fake_host: MakeHost) -> None:
+    host = _windows(hermes_fake_host)
     host.add_file("C:/Program Files/Vendor/Vendor App 1/vendor.exe", build_pe((1, 0, 0, 0))[:300])
     result = availability(decl(WIN_APP, {"app": True, "min_version": "1.0"}))
     assert result.state == "version_too_old"
@@ -292,8 +292,10 @@ def test_version_at_least(found: object, minimum: object, expected: bool) -> Non
     assert version_at_least(found, minimum) is expected
 
 
-def test_explain_agrees_with_availability_and_lists_every_location(fake_host: MakeHost) -> None:
-    host = fake_host("darwin")
+def test_explain_agrees_with_availability_and_lists_every_location(
+    hermes_fake_host: MakeHost,
+) -> None:
+    host = hermes_fake_host("darwin")
     host.add_bundle("/b/Vendor.app", "2.0")
     app = {
         "darwin": {
@@ -323,8 +325,8 @@ def test_explain_agrees_with_availability_and_lists_every_location(fake_host: Ma
     assert why.as_dict()["availability"]["state"] == "available"
 
 
-def test_binary_plist_is_read(fake_host: MakeHost) -> None:
-    host = fake_host("darwin")
+def test_binary_plist_is_read(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin")
     data = plistlib.dumps({"CFBundleVersion": "7.1"}, fmt=plistlib.FMT_BINARY)
     host.add_bundle("/x/Vendor.app", plist=data)
     app = {

@@ -43,13 +43,13 @@ def test_gpu_class_on_this_machine_is_in_the_vocabulary_and_stable() -> None:
 
 @pytest.mark.parametrize("vendor", ["nvidia", "amd", "intel", "none", "unknown"])
 @pytest.mark.parametrize("platform", ["linux", "win32"])
-def test_fake_layouts_read_back(fake_host: MakeHost, platform: str, vendor: str) -> None:
-    fake_host(platform).set_gpu(vendor)
+def test_fake_layouts_read_back(hermes_fake_host: MakeHost, platform: str, vendor: str) -> None:
+    hermes_fake_host(platform).set_gpu(vendor)
     assert gpu_class() == vendor
 
 
-def test_linux_cards_only_and_priority(fake_host: MakeHost) -> None:
-    host = fake_host("linux")
+def test_linux_cards_only_and_priority(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux")
     host.add_file("/sys/class/drm/card0/device/vendor", b"0x8086\n")
     host.add_file("/sys/class/drm/card1/device/vendor", b"0x1002\n")
     host.add_file("/sys/class/drm/card0-HDMI-A-1/device/vendor", b"0x10de\n")
@@ -57,14 +57,14 @@ def test_linux_cards_only_and_priority(fake_host: MakeHost) -> None:
     assert gpu_class() == "amd"
 
 
-def test_linux_unreadable_vendor_alone_is_unknown(fake_host: MakeHost) -> None:
-    host = fake_host("linux")
+def test_linux_unreadable_vendor_alone_is_unknown(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux")
     host.add_dir("/sys/class/drm/card0/device")
     assert gpu_class() == "unknown"
 
 
-def test_windows_adapters(fake_host: MakeHost) -> None:
-    host = fake_host("win32")
+def test_windows_adapters(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("win32")
     root = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}"
     host.add_registry_key(root + "\\0000", {"MatchingDeviceId": "pci\\ven_8086&dev_9a49"})
     host.add_registry_key(root + "\\0001", {"MatchingDeviceId": "PCI\\VEN_10DE&DEV_2520"})
@@ -72,32 +72,32 @@ def test_windows_adapters(fake_host: MakeHost) -> None:
     assert gpu_class() == "nvidia"
 
 
-def test_windows_basic_display_adapter_alone_is_unknown(fake_host: MakeHost) -> None:
-    host = fake_host("win32")
+def test_windows_basic_display_adapter_alone_is_unknown(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("win32")
     root = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}"
     host.add_registry_key(root + "\\0000", {"MatchingDeviceId": "ROOT\\BasicDisplay"})
     host.add_registry_key(root + "\\Properties", {})
     assert gpu_class() == "unknown"
 
 
-def test_mac_arch_and_rosetta(fake_host: MakeHost) -> None:
-    fake_host("darwin", machine="arm64")
+def test_mac_arch_and_rosetta(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("darwin", machine="arm64")
     assert gpu_class() == "apple_silicon"
-    fake_host("darwin", machine="x86_64")
+    hermes_fake_host("darwin", machine="x86_64")
     assert gpu_class() == "unknown"
-    fake_host("darwin", machine="x86_64", sysctl={"sysctl.proc_translated": 1})
+    hermes_fake_host("darwin", machine="x86_64", sysctl={"sysctl.proc_translated": 1})
     assert gpu_class() == "apple_silicon"
 
 
-def test_the_cache_is_cleared_when_the_host_changes(fake_host: MakeHost) -> None:
-    fake_host("linux").set_gpu("intel")
+def test_the_cache_is_cleared_when_the_host_changes(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("linux").set_gpu("intel")
     assert gpu_class() == "intel"
-    fake_host("linux").set_gpu("nvidia")
+    hermes_fake_host("linux").set_gpu("nvidia")
     assert gpu_class() == "nvidia"
 
 
-def test_gpu_class_is_read_once(fake_host: MakeHost) -> None:
-    host = fake_host("linux").set_gpu("amd")
+def test_gpu_class_is_read_once(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux").set_gpu("amd")
     gpu_class()
     host.reset_counts()
     gpu_class()
@@ -112,8 +112,10 @@ def _says_amd(host: Host) -> str | None:
     return "amd"
 
 
-def test_a_raising_probe_counts_as_unknown_and_others_still_merge(fake_host: MakeHost) -> None:
-    fake_host("linux").set_gpu("intel")
+def test_a_raising_probe_counts_as_unknown_and_others_still_merge(
+    hermes_fake_host: MakeHost,
+) -> None:
+    hermes_fake_host("linux").set_gpu("intel")
     GPU_PROBES.register(GpuProbe("test-raises", "linux", _raises, provider="t"))
     GPU_PROBES.register(GpuProbe("test-amd", "linux", _says_amd, provider="t"))
     try:

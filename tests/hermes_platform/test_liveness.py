@@ -32,8 +32,8 @@ def runtime(host: FakeHost, **data: object) -> None:
     host.add_file("/home/user/.vendor/server.json", json.dumps(data).encode())
 
 
-def test_local_probe_reads_pid_and_endpoint(fake_host: MakeHost) -> None:
-    host = fake_host("linux", live_pids=[4242])
+def test_local_probe_reads_pid_and_endpoint(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux", live_pids=[4242])
     runtime(host, pid=4242, http="http://127.0.0.1:1/ignored?x=1", token=TOKEN)
     probe = probe_local(live_app())
     assert (probe.running.state, probe.endpoint.state) == ("present", "present")
@@ -42,8 +42,10 @@ def test_local_probe_reads_pid_and_endpoint(fake_host: MakeHost) -> None:
         bool(probe)
 
 
-def test_endpoint_rereads_the_file_every_call_and_hides_the_token(fake_host: MakeHost) -> None:
-    host = fake_host("linux", live_pids=[7])
+def test_endpoint_rereads_the_file_every_call_and_hides_the_token(
+    hermes_fake_host: MakeHost,
+) -> None:
+    host = hermes_fake_host("linux", live_pids=[7])
     runtime(host, pid=7, http="http://localhost:8080/x", token=TOKEN)
     first = endpoint(live_app())
     assert first is not None and first.url == "http://localhost:8080/mcp"
@@ -56,24 +58,24 @@ def test_endpoint_rereads_the_file_every_call_and_hides_the_token(fake_host: Mak
     assert second is not None and second.url == "http://[::1]:9090/mcp"
 
 
-def test_no_runtime_file(fake_host: MakeHost) -> None:
-    fake_host("linux")
+def test_no_runtime_file(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("linux")
     probe = probe_local(live_app())
     assert probe.running.state == "absent"
     assert probe.running.detail == "runtime file missing or unreadable"
     assert endpoint(live_app()) is None
 
 
-def test_dead_pid_has_no_endpoint(fake_host: MakeHost) -> None:
-    host = fake_host("linux")
+def test_dead_pid_has_no_endpoint(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux")
     runtime(host, pid=999, http="http://127.0.0.1:5/")
     assert probe_local(live_app()).running.state == "absent"
     assert endpoint(live_app()) is None
 
 
 @pytest.mark.parametrize("pid", [2**31, True, "1234", 0, -1, 1.5, None])
-def test_pathological_pids(fake_host: MakeHost, pid: object) -> None:
-    host = fake_host("linux", live_pids=[1, 1234])
+def test_pathological_pids(hermes_fake_host: MakeHost, pid: object) -> None:
+    host = hermes_fake_host("linux", live_pids=[1, 1234])
     runtime(host, pid=pid, http="http://127.0.0.1:5/")
     probe = probe_local(live_app())
     assert probe.running.state == "unavailable"
@@ -110,8 +112,8 @@ def test_hostile_endpoint_paths_never_move_the_host(path: str) -> None:
         assert result.detail == "endpoint path must stay on loopback"
 
 
-def test_no_public_result_has_a_token_field(fake_host: MakeHost) -> None:
-    host = fake_host("linux", live_pids=[7])
+def test_no_public_result_has_a_token_field(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("linux", live_pids=[7])
     runtime(host, pid=7, http="http://127.0.0.1:5/", token=TOKEN)
     probe = probe_local(live_app())
     assert TOKEN not in repr(probe) and TOKEN not in json.dumps(asdict(probe))

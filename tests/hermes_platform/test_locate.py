@@ -181,9 +181,9 @@ def test_bundle_needs_contents_info_plist(tmp_path: Path) -> None:
 
 
 def test_win32_command_honours_pathext_without_touching_the_environment(
-    fake_host: MakeHost,
+    hermes_fake_host: MakeHost,
 ) -> None:
-    host = fake_host("win32", env={"PATH": "C:\\Tools;relative", "PATHEXT": ".COM;.EXE"})
+    host = hermes_fake_host("win32", env={"PATH": "C:\\Tools;relative", "PATHEXT": ".COM;.EXE"})
     host.add_file("C:/Tools/vendor.EXE")
     definition = app(AppLocation("command", "vendor"), os_family="win32")
     assert locate(definition).command == ("C:\\Tools\\vendor.EXE",)
@@ -191,15 +191,15 @@ def test_win32_command_honours_pathext_without_touching_the_environment(
     assert host.env()["PATHEXT"] == ".COM;.EXE"
 
 
-def test_kinds_yield_nothing_on_other_systems(fake_host: MakeHost) -> None:
-    fake_host("linux")
+def test_kinds_yield_nothing_on_other_systems(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("linux")
     resolution = locate(app(AppLocation("uninstall_registry", "Vendor", "vendor.exe")))
     assert resolution.candidates == ()
     assert resolution.looked_at is None
 
 
-def test_app_bundle_looks_in_both_application_folders(fake_host: MakeHost) -> None:
-    host = fake_host("darwin", home="/Users/me")
+def test_app_bundle_looks_in_both_application_folders(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("darwin", home="/Users/me")
     host.add_bundle("/Users/me/Applications/Vendor.app")
     resolution = locate(
         app(AppLocation("app_bundle", "Vendor.app"), os_family="darwin", presence="bundle")
@@ -210,13 +210,13 @@ def test_app_bundle_looks_in_both_application_folders(fake_host: MakeHost) -> No
     ]
 
 
-def test_snap(fake_host: MakeHost) -> None:
-    fake_host("linux").add_file("/snap/bin/vendor")
+def test_snap(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("linux").add_file("/snap/bin/vendor")
     assert locate(app(AppLocation("snap", "vendor"))).command == ("/snap/bin/vendor",)
 
 
-def test_uninstall_entries_match_by_prefix_in_order(fake_host: MakeHost) -> None:
-    host = fake_host("win32")
+def test_uninstall_entries_match_by_prefix_in_order(hermes_fake_host: MakeHost) -> None:
+    host = hermes_fake_host("win32")
     root = "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Uninstall"
     host.add_registry_key(root + "\\a", {"DisplayName": "Other", "InstallLocation": "C:\\Other"})
     host.add_registry_key(
@@ -239,13 +239,13 @@ def _opt_locator(ctx: LocateContext, location: AppLocation) -> Iterable[str]:
     return [ctx.join("/opt", location.value, "bin", location.value)]
 
 
-def test_a_new_kind_is_one_registration(fake_host: MakeHost) -> None:
+def test_a_new_kind_is_one_registration(hermes_fake_host: MakeHost) -> None:
     kind = LocationKind(
         "opt_tree", "linux", "package", "executable", _opt_locator, provider="test-plugin"
     )
     LOCATION_KINDS.register(kind)
     try:
-        fake_host("linux").add_file("/opt/vendor/bin/vendor")
+        hermes_fake_host("linux").add_file("/opt/vendor/bin/vendor")
         d = parse_declaration(
             "vendor",
             raw_app={
@@ -297,8 +297,8 @@ def _broken_locator(ctx: LocateContext, location: AppLocation) -> Iterable[str]:
     raise RuntimeError("plugin bug")
 
 
-def test_a_failing_locator_is_recorded_not_raised(fake_host: MakeHost) -> None:
-    fake_host("linux").add_file("/usr/bin/vendor")
+def test_a_failing_locator_is_recorded_not_raised(hermes_fake_host: MakeHost) -> None:
+    hermes_fake_host("linux").add_file("/usr/bin/vendor")
     LOCATION_KINDS.register(
         LocationKind("broken", None, "name", "executable", _broken_locator, provider="t")
     )

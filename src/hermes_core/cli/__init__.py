@@ -10,8 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from hermes_core import __version__
+from hermes_core.plugins.errors import PluginError
+
+if TYPE_CHECKING:
+    from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["main"]
 
@@ -29,9 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hermes", description="Host MCP servers safely, and only where they can work."
     )
     parser.add_argument("--version", action="version", version=f"hermes {__version__}")
+    parser.add_argument(
+        "--no-plugins",
+        action="store_true",
+        help="load no external plugins (they are listed as disabled, never imported)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     apps = commands.add_parser("apps", help="application declarations on this machine")
+    apps.set_defaults(command_parser=apps)
     apps_commands = apps.add_subparsers(
         dest="apps_command", metavar="COMMAND", parser_class=_Parser
     )
@@ -45,7 +56,29 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", metavar="PATH", help="plugin.yaml files or folders")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--explain", action="store_true", help="show every location tried")
+
+    plugins = commands.add_parser("plugins", help="installed Hermes plugins")
+    plugins.set_defaults(command_parser=plugins)
+    plugins_commands = plugins.add_subparsers(
+        dest="plugins_command", metavar="COMMAND", parser_class=_Parser
+    )
+    listing = plugins_commands.add_parser(
+        "list",
+        help="plugins, their distributions, hooks, contributions and status",
+        description="Exit 0 when every plugin loaded cleanly, 1 when one failed or misbehaved.",
+    )
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
+
+
+def _manager(args: argparse.Namespace) -> HermesPluginManager:
+    from hermes_core.plugins.manager import get_plugin_manager
+
+    try:
+        return get_plugin_manager(no_plugins=args.no_plugins)
+    except PluginError as exc:  # strict mode (HERMES_STRICT_PLUGINS=1)
+        print(f"error: {exc}", file=sys.stderr)
+        raise SystemExit(EXIT_UNAVAILABLE) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,8 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "apps" and args.apps_command == "check":
         from hermes_core.cli.apps import check
 
-        return check(args.paths, as_json=args.json, explain=args.explain)
-    parser.print_help(sys.stderr)
+        return check(args.paths, _manager(args), as_json=args.json, explain=args.explain)
+    if args.command == "plugins" and args.plugins_command == "list":
+        from hermes_core.cli.plugins import list_plugins
+
+        return list_plugins(_manager(args), as_json=args.json)
+    getattr(args, "command_parser", parser).print_help(sys.stderr)
     return EXIT_USAGE
 
 

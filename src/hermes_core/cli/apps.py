@@ -4,25 +4,36 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hermes_core.plugin_yaml import PluginFile, PluginFileError, load_plugin_file
+from hermes_core.plugin_yaml import PluginFileError, load_plugin_file
+from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform import declaration
+from hermes_platform.declaration import Declaration
 from hermes_platform.host import gpu_class, os_family
-from hermes_platform.resolver.availability import Explanation, explain
+from hermes_platform.resolver.availability import Explanation
+from hermes_platform.resolver.availability import explain as explain_decl
 from hermes_platform.sentences import guidance
 
 __all__ = ["check", "collect_files"]
 
-DEFAULT_EXAMPLES = Path("examples")
+
+@dataclass(frozen=True)
+class Subject:
+    """One declaration to evaluate and where it came from."""
+
+    name: str
+    declaration: Declaration
+    source: str
+    display_name: str | None = None
 
 
 def collect_files(paths: list[str]) -> list[Path]:
-    """The given files, ``plugin.yaml`` files below given folders, or those under ./examples."""
-    targets = [Path(p) for p in paths] if paths else [DEFAULT_EXAMPLES]
+    """The given files, and the ``plugin.yaml`` files below given folders."""
     found: list[Path] = []
-    for target in targets:
+    for target in map(Path, paths):
         if target.is_dir():
             found.extend(sorted(target.rglob("plugin.yaml")))
         else:
@@ -30,12 +41,12 @@ def collect_files(paths: list[str]) -> list[Path]:
     return found
 
 
-def _report(plugin: PluginFile, explanation: Explanation) -> dict[str, Any]:
+def _report(subject: Subject, explanation: Explanation) -> dict[str, Any]:
     result = explanation.availability
-    advice = guidance(plugin.declaration, result, display_name=plugin.display_name)
+    advice = guidance(subject.declaration, result, display_name=subject.display_name)
     return {
-        "server": plugin.name,
-        "file": plugin.path,
+        "server": subject.name,
+        "source": subject.source,
         "state": result.state,
         "offerable": result.offerable,
         "path": result.path,
@@ -48,7 +59,7 @@ def _report(plugin: PluginFile, explanation: Explanation) -> dict[str, Any]:
 
 def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool) -> str:
     mark = "ok" if report["offerable"] else "--"
-    lines = [f"[{mark}] {report['server']}: {report['state']}   ({report['file']})"]
+    lines = [f"[{mark}] {report['server']}: {report['state']}   ({report['source']})"]
     for label in ("path", "version", "min_version"):
         lines.append(f"     {label + ':':<13}{report[label] if report[label] is not None else '-'}")
     if report["sentence"]:
@@ -81,40 +92,78 @@ def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool
     return "\n".join(lines)
 
 
-def check(paths: list[str], *, as_json: bool = False, explain: bool = False) -> int:
+def _from_files(paths: list[str]) -> list[Subject] | None:
     files = collect_files(paths)
-    if not files:
-        print("hermes apps check: no plugin.yaml files found; pass paths to check", file=sys.stderr)
-        return 2
-    plugins: list[PluginFile] = []
+    subjects: list[Subject] = []
     errors: list[str] = []
+    if not files:
+        errors.append(f"no plugin.yaml files in {', '.join(paths)}")
     for file in files:
         try:
-            plugins.append(load_plugin_file(file))
+            loaded = load_plugin_file(file)
         except PluginFileError as exc:
             errors.append(str(exc))
+            continue
+        assert loaded.declaration is not None
+        subjects.append(Subject(loaded.name, loaded.declaration, loaded.path, loaded.display_name))
+    for message in errors:
+        print(f"error: {message}", file=sys.stderr)
     if errors:
-        for message in errors:
-            print(f"error: {message}", file=sys.stderr)
-        return 2
+        return None
     seen: dict[str, str] = {}
-    for plugin in plugins:
-        if plugin.name in seen:
+    for subject in subjects:
+        if subject.name in seen:
             print(
-                f"warning: {plugin.path} declares {plugin.name!r} again "
-                f"(first in {seen[plugin.name]}); the last one wins",
+                f"warning: {subject.source} declares {subject.name!r} again "
+                f"(first in {seen[subject.name]}); the last one wins",
                 file=sys.stderr,
             )
-        seen[plugin.name] = plugin.path
-        declaration.register(plugin.name, plugin.declaration)
+        seen[subject.name] = subject.source
+        declaration.register(subject.name, subject.declaration)
+    last = {s.name: s for s in subjects}
+    return list(last.values())
+
+
+def _from_plugins(manager: HermesPluginManager) -> list[Subject]:
+    subjects = []
+    for registered in manager.app_declarations():
+        decl = declaration.lookup(registered.item.server)
+        if decl is None:
+            continue  # it did not parse; the plugin report says why
+        source = f"plugin {registered.plugin}" + (
+            f", {registered.distribution}" if registered.distribution else ""
+        )
+        subjects.append(Subject(registered.item.server, decl, source, registered.item.display_name))
+    return subjects
+
+
+def check(
+    paths: list[str],
+    manager: HermesPluginManager,
+    *,
+    as_json: bool = False,
+    explain: bool = False,
+) -> int:
+    """Evaluate the given files, or every declaration plugins registered; print each state."""
+    if paths:
+        found = _from_files(paths)
+        if found is None:
+            return 2
+        subjects = found
+    else:
+        subjects = _from_plugins(manager)
+        if not subjects:
+            print(
+                "hermes apps check: no declarations: no plugin declares an app "
+                "(see `hermes plugins list`); pass plugin.yaml paths to check files",
+                file=sys.stderr,
+            )
+            return 1
     reports = []
     rendered = []
-    for plugin in plugins:
-        current = declaration.lookup(plugin.name)
-        if current is not plugin.declaration:
-            continue
-        explanation = _explain(plugin)
-        report = _report(plugin, explanation)
+    for subject in subjects:
+        explanation = explain_decl(subject.declaration, name=subject.name)
+        report = _report(subject, explanation)
         reports.append(report)
         rendered.append(_render(report, explanation, explain))
     if as_json:
@@ -127,7 +176,3 @@ def check(paths: list[str], *, as_json: bool = False, explain: bool = False) -> 
         print(f"host: {os_family()}, GPU class {gpu_class()}")
         print("\n".join(rendered))
     return 0 if all(r["offerable"] for r in reports) else 1
-
-
-def _explain(plugin: PluginFile) -> Explanation:
-    return explain(plugin.declaration, name=plugin.name)

@@ -1,0 +1,3 @@
+"""Hermes plugin: the ``appimage`` location kind."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,41 @@
+"""Write a Hermes plugin.
+
+A plugin is a module of ``@hookimpl`` functions published through the
+``hermes.plugins`` entry-point group.  Each hook takes no arguments and
+returns registration objects::
+
+    # acme_hermes/plugin.py
+    from hermes_core.plugins import declarations_from_package, hookimpl
+
+    @hookimpl
+    def declare_app():
+        return declarations_from_package("acme_hermes")   # reads acme_hermes/plugin.yaml
+
+    # pyproject.toml
+    [project.entry-points."hermes.plugins"]
+    acme = "acme_hermes.plugin"
+
+Hooks: ``declare_app``, ``location_kind``, ``gpu_probe``, ``transport``,
+``auth_provider`` — see :mod:`hermes_core.plugins.hookspecs` for the reference.
+Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
+the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
+"""
+
+from hermes_core.plugins.declarations import declarations_from_package, declarations_from_yaml
+from hermes_core.plugins.errors import PluginError
+from hermes_core.plugins.hookspecs import hookimpl
+from hermes_core.plugins.manager import (
+    HermesPluginManager,
+    create_plugin_manager,
+    get_plugin_manager,
+)
+
+__all__ = [
+    "HermesPluginManager",
+    "PluginError",
+    "create_plugin_manager",
+    "declarations_from_package",
+    "declarations_from_yaml",
+    "get_plugin_manager",
+    "hookimpl",
+]

@@ -1,0 +1,420 @@
+"""The plugin manager: loads built-ins and entry points, collects and applies registrations.
+
+No manager exists at import time: :func:`create_plugin_manager` builds one
+(tests get a fresh one), :func:`get_plugin_manager` caches one for the CLI.
+The rest of the code reads plugins only through the typed accessors here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import importlib
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import pluggy
+
+from hermes_core.plugins.builtin import BUILTIN_PLUGINS
+from hermes_core.plugins.errors import PluginError
+from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
+from hermes_core.plugins.types import (
+    AppDeclaration,
+    AuthProviderSpec,
+    GpuProbe,
+    LocationKind,
+    TransportSpec,
+)
+from hermes_platform import declaration
+from hermes_platform.host.gpu import GPU_PROBES
+from hermes_platform.registration import RegistrationConflict
+from hermes_platform.resolver.app import LOCATION_KINDS
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "HOOK_TYPES",
+    "HermesPluginManager",
+    "PluginRecord",
+    "Registered",
+    "create_plugin_manager",
+    "get_plugin_manager",
+]
+
+log = logging.getLogger(__name__)
+ENTRY_POINT_GROUP = "hermes.plugins"
+HOOK_TYPES: Mapping[str, type] = {
+    "declare_app": AppDeclaration,
+    "location_kind": LocationKind,
+    "gpu_probe": GpuProbe,
+    "transport": TransportSpec,
+    "auth_provider": AuthProviderSpec,
+}
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Registered(Generic[T]):
+    """A registration with its provenance."""
+
+    item: T
+    plugin: str
+    distribution: str | None
+
+
+@dataclass
+class PluginRecord:
+    """What ``hermes plugins list`` shows for one plugin."""
+
+    name: str
+    distribution: str | None = None
+    version: str | None = None
+    builtin: bool = False
+    status: str = "loaded"  # loaded | disabled | failed
+    reason: str = ""
+    hooks: list[str] = field(default_factory=list)
+    contributions: dict[str, list[str]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        if self.distribution:
+            return f"{self.distribution} {self.version or ''}".strip()
+        return "built-in" if self.builtin else "-"
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _env_list(name: str) -> list[str]:
+    return [part.strip() for part in os.environ.get(name, "").split(",") if part.strip()]
+
+
+def _name_of(item: object) -> str:
+    return str(getattr(item, "name", None) or getattr(item, "server", "?"))
+
+
+class HermesPluginManager:
+    """Plugins in load order, with typed accessors over what they contribute."""
+
+    def __init__(self, *, strict: bool = False) -> None:
+        self.strict = strict
+        self._pm = pluggy.PluginManager(PROJECT)
+        self._pm.add_hookspecs(HermesSpecs)
+        self._records: dict[str, PluginRecord] = {}
+        self._collected: dict[str, list[Registered[Any]]] = {}
+        self._applied_kinds: list[str] = []
+        self._applied_probes: list[str] = []
+        self._applied_servers: list[str] = []
+        self.display_names: dict[str, str] = {}
+
+    # -- loading ---------------------------------------------------------------
+    def _problem(self, record: PluginRecord, error: PluginError, *, fatal: bool = False) -> None:
+        record.problems.append(error.reason if not error.hook else f"{error.hook}: {error.reason}")
+        if fatal:
+            record.status, record.reason = "failed", error.reason
+        if self.strict:
+            raise error
+        log.warning("%s. %s", error, error.advice)
+
+    def register_plugin(
+        self,
+        plugin: object,
+        name: str,
+        *,
+        distribution: str | None = None,
+        version: str | None = None,
+        builtin: bool = False,
+    ) -> bool:
+        """Register *plugin* under *name*; a plugin pluggy rejects is recorded, not raised."""
+        record = PluginRecord(name, distribution, version, builtin)
+        self._records[name] = record
+        dist_label = record.label if distribution else None
+        try:
+            self._pm.register(plugin, name=name)
+            self._pm.check_pending()
+        except Exception as exc:  # noqa: BLE001 - pluggy raises ValueError and its own errors
+            if self._pm.get_plugin(name) is not None:
+                self._pm.unregister(name=name)
+            self._problem(
+                record,
+                PluginError(name, f"cannot be registered: {exc}", distribution=dist_label),
+                fatal=True,
+            )
+            return False
+        record.hooks = sorted(caller.name for caller in self._pm.get_hookcallers(plugin) or [])
+        self._collected.clear()
+        return True
+
+    def unregister_plugin(self, name: str) -> None:
+        if self._pm.get_plugin(name) is not None:
+            self._pm.unregister(name=name)
+        self._records.pop(name, None)
+        self._collected.clear()
+
+    def load_builtins(self) -> None:
+        for dotted in BUILTIN_PLUGINS:
+            self.register_plugin(importlib.import_module(dotted), dotted, builtin=True)
+
+    def load_entry_points(self, disabled: Iterable[str] = (), *, disable_all: bool = False) -> None:
+        """Load every ``hermes.plugins`` entry point, each on its own; failures are recorded.
+
+        Disabled plugins (by entry-point or distribution name, or all of them)
+        are listed but never imported.
+        """
+        import importlib_metadata
+
+        blocked = set(disabled)
+        for entry in sorted(
+            importlib_metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
+        ):
+            dist = entry.dist
+            dist_name = dist.name if dist is not None else None
+            version = dist.version if dist is not None else None
+            if (
+                disable_all
+                or entry.name in blocked
+                or (dist_name is not None and dist_name in blocked)
+            ):
+                self._records[entry.name] = PluginRecord(
+                    entry.name,
+                    dist_name,
+                    version,
+                    status="disabled",
+                    reason="--no-plugins" if disable_all else "HERMES_DISABLE_PLUGINS",
+                )
+                continue
+            if entry.name in self._records:
+                record = PluginRecord(entry.name, dist_name, version)
+                other = self._records[entry.name]
+                self._records[f"{entry.name} ({dist_name})"] = record
+                self._problem(
+                    record,
+                    PluginError(
+                        entry.name,
+                        f"the name is already taken by {other.label}",
+                        distribution=record.label,
+                    ),
+                    fatal=True,
+                )
+                continue
+            try:
+                plugin = entry.load()
+            except Exception as exc:  # noqa: BLE001 - a broken plugin must not break Hermes
+                record = PluginRecord(entry.name, dist_name, version)
+                self._records[entry.name] = record
+                self._problem(
+                    record,
+                    PluginError(
+                        entry.name,
+                        f"failed to import: {type(exc).__name__}: {exc}",
+                        distribution=record.label,
+                    ),
+                    fatal=True,
+                )
+                continue
+            self.register_plugin(plugin, entry.name, distribution=dist_name, version=version)
+
+    # -- collecting ---------------------------------------------------------------
+    def _collect(self, hook: str) -> list[Registered[Any]]:
+        if hook in self._collected:
+            return self._collected[hook]
+        expected = HOOK_TYPES[hook]
+        caller = getattr(self._pm.hook, hook)
+        results: list[Registered[Any]] = []
+        seen: dict[str, Registered[Any]] = {}
+        # pluggy calls the last registered first; we want load order (built-ins first).
+        for impl in caller.get_hookimpls():
+            record = self._records.get(impl.plugin_name) or PluginRecord(impl.plugin_name)
+            dist = record.label if record.distribution else None
+            try:
+                returned = impl.function()
+                items = list(returned) if returned is not None else []
+            except Exception as exc:  # noqa: BLE001 - a plugin's hook must not break Hermes
+                self._problem(
+                    record,
+                    PluginError(
+                        impl.plugin_name,
+                        f"raised {type(exc).__name__}: {exc}",
+                        distribution=dist,
+                        hook=hook,
+                    ),
+                )
+                continue
+            for item in items:
+                if not isinstance(item, expected):
+                    self._problem(
+                        record,
+                        PluginError(
+                            impl.plugin_name,
+                            f"returned a {type(item).__name__}, expected {expected.__name__}",
+                            distribution=dist,
+                            hook=hook,
+                        ),
+                    )
+                    continue
+                if (
+                    not record.builtin
+                    and isinstance(item, (LocationKind, GpuProbe))
+                    and item.provider == "hermes_platform"
+                ):
+                    suffix = f" ({record.label})" if record.distribution else ""
+                    item = dataclasses.replace(item, provider=impl.plugin_name + suffix)
+                key = _name_of(item)
+                first = seen.get(key)
+                if first is not None:
+                    if first.item != item:
+                        self._problem(
+                            record,
+                            PluginError(
+                                impl.plugin_name,
+                                f"{hook} {key!r} is already provided by {first.plugin}",
+                                distribution=dist,
+                                hook=hook,
+                            ),
+                        )
+                    continue
+                entry = Registered(item, impl.plugin_name, dist)
+                seen[key] = entry
+                results.append(entry)
+                record.contributions.setdefault(hook, []).append(key)
+        # get_hookimpls() lists in registration order; keep it.
+        self._collected[hook] = results
+        return results
+
+    def app_declarations(self) -> list[Registered[AppDeclaration]]:
+        return self._collect("declare_app")
+
+    def location_kinds(self) -> list[LocationKind]:
+        return [r.item for r in self._collect("location_kind")]
+
+    def gpu_probes(self) -> list[GpuProbe]:
+        return [r.item for r in self._collect("gpu_probe")]
+
+    def transports(self) -> dict[str, TransportSpec]:
+        return {r.item.name: r.item for r in self._collect("transport")}
+
+    def auth_providers(self) -> dict[str, AuthProviderSpec]:
+        return {r.item.name: r.item for r in self._collect("auth_provider")}
+
+    def collect_all(self) -> None:
+        for hook in HOOK_TYPES:
+            self._collect(hook)
+
+    # -- applying to hermes_platform -------------------------------------------------
+    def apply(self) -> None:
+        """Register kinds and probes with ``hermes_platform``, then parse and register
+        the declarations (after the kinds, so declarations may use plugin kinds)."""
+        for registered in self._collect("location_kind"):
+            self._apply_one(
+                registered, LOCATION_KINDS.register, self._applied_kinds, "location_kind"
+            )
+        for registered in self._collect("gpu_probe"):
+            self._apply_one(registered, GPU_PROBES.register, self._applied_probes, "gpu_probe")
+        for registered in self.app_declarations():
+            self._apply_declaration(registered)
+
+    def _apply_one(
+        self, registered: Registered[Any], register: Any, applied: list[str], hook: str
+    ) -> None:
+        item = registered.item
+        existed = item.name in (LOCATION_KINDS if hook == "location_kind" else GPU_PROBES)
+        try:
+            register(item)
+        except RegistrationConflict as exc:
+            record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
+            self._problem(
+                record,
+                PluginError(
+                    registered.plugin, str(exc), distribution=registered.distribution, hook=hook
+                ),
+            )
+            return
+        if not existed:
+            applied.append(item.name)
+
+    def _apply_declaration(self, registered: Registered[AppDeclaration]) -> None:
+        decl = registered.item
+        label = decl.where or f"declare_app of {registered.plugin}"
+        where = f"{label} (plugin {registered.plugin}" + (
+            f", {registered.distribution})" if registered.distribution else ")"
+        )
+        record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
+        try:
+            parsed = declaration.parse_declaration(
+                decl.server, raw_app=decl.app, raw_requires=decl.requires, where=where
+            )
+        except declaration.DeclarationError as exc:
+            self._problem(
+                record,
+                PluginError(
+                    registered.plugin,
+                    str(exc),
+                    distribution=registered.distribution,
+                    hook="declare_app",
+                ),
+            )
+            return
+        declaration.register(decl.server, parsed)
+        self._applied_servers.append(decl.server)
+        if decl.display_name:
+            self.display_names[decl.server] = decl.display_name
+
+    def unapply(self) -> None:
+        """Undo :meth:`apply`: remove what this manager added to ``hermes_platform``."""
+        for name in self._applied_kinds:
+            LOCATION_KINDS.unregister(name)
+        for name in self._applied_probes:
+            GPU_PROBES.unregister(name)
+        for server in self._applied_servers:
+            declaration.unregister(server)
+        self._applied_kinds, self._applied_probes, self._applied_servers = [], [], []
+
+    # -- introspection -------------------------------------------------------------
+    def plugins(self) -> list[PluginRecord]:
+        """Every plugin, loaded or not, in load order (after collecting every hook)."""
+        self.collect_all()
+        return list(self._records.values())
+
+    @property
+    def hook(self) -> Any:
+        """pluggy's hook relay, for the plugin machinery and its tests only."""
+        return self._pm.hook
+
+
+def create_plugin_manager(
+    *,
+    builtins: bool = True,
+    entry_points: bool = True,
+    disabled: Iterable[str] = (),
+    strict: bool = False,
+    no_plugins: bool = False,
+) -> HermesPluginManager:
+    """A fresh manager: built-ins, then the ``hermes.plugins`` entry points not disabled.
+
+    ``no_plugins`` lists the external plugins as disabled without importing them.
+    """
+    manager = HermesPluginManager(strict=strict)
+    if builtins:
+        manager.load_builtins()
+    if entry_points:
+        manager.load_entry_points(disabled, disable_all=no_plugins)
+    return manager
+
+
+@functools.cache
+def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
+    """The CLI's cached, applied manager (``HERMES_STRICT_PLUGINS``, ``HERMES_DISABLE_PLUGINS``)."""
+    manager = create_plugin_manager(
+        no_plugins=no_plugins,
+        disabled=_env_list("HERMES_DISABLE_PLUGINS"),
+        strict=_env_flag("HERMES_STRICT_PLUGINS"),
+    )
+    manager.apply()
+    return manager

@@ -1,0 +1,36 @@
+"""Testing helpers for plugin authors (the ``hermes`` pytest plugin uses them).
+
+- :func:`check_plugin` calls every hook a plugin module implements and checks
+  what comes back, the way Hermes will.
+- :class:`hermes_platform.testing.FakeHost` evaluates declarations for
+  win32, darwin and linux on any machine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_core.plugins.manager import HOOK_TYPES, HermesPluginManager
+from hermes_platform.testing import FakeHost
+
+__all__ = ["FakeHost", "check_plugin"]
+
+
+def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, list[Any]]:
+    """Register *plugin* alone in a strict manager, apply it, and return what each hook gave.
+
+    Raises :class:`hermes_core.plugins.PluginError` for anything Hermes would
+    reject (a raising hook, a wrong type, a declaration that does not parse,
+    a name clash with a built-in).  What it registered is removed again.
+    """
+    manager = HermesPluginManager(strict=True)
+    manager.load_builtins()
+    manager.register_plugin(plugin, name)
+    manager.apply()
+    try:
+        contributed: dict[str, list[Any]] = {}
+        for hook in HOOK_TYPES:
+            contributed[hook] = [r.item for r in manager._collect(hook) if r.plugin == name]
+        return contributed
+    finally:
+        manager.unapply()
