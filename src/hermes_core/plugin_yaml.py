@@ -50,6 +50,11 @@ class PluginFile:
     extra: dict[str, Any] = field(default_factory=dict)
     raw_app: Any = None
     raw_requires: Any = None
+    tree: Any = field(default=None, compare=False, repr=False)
+
+    def line_of(self, key_path: str) -> int | None:
+        """The 1-based line of *key_path* (``app.linux.location[1].app_id``) in the file."""
+        return _line_of(self.tree, key_path) if self.tree is not None else None
 
 
 def _plain(node: Any) -> Any:
@@ -140,7 +145,7 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
         raise PluginFileError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
     extra = {k: v for k, v in data.items() if k not in ("name", "display_name", "app", "requires")}
     return PluginFile(
-        path, name, declaration, display_name, extra, data.get("app"), data.get("requires")
+        path, name, declaration, display_name, extra, data.get("app"), data.get("requires"), tree
     )
 
 

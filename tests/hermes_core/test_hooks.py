@@ -195,3 +195,26 @@ def test_every_docstring_example_runs(hook: str, hermes_declarations: None) -> N
     exec(compile(textwrap.dedent(match.group(1)), f"<{hook} example>", "exec"), module.__dict__)
     contributed = check_plugin(module, f"example-{hook}")
     assert len(contributed[hook]) == 1
+
+
+def test_hook_declare_app_from_plugin_yaml_keeps_line_numbers(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    from hermes_core.plugins import declarations_from_yaml
+
+    text = (
+        "# shipped inside the package\n"
+        "name: x\n"
+        "app:\n"
+        "  linux:\n"
+        "    presence: executable\n"
+        "    location:\n"
+        "      - {kind: snap, name: ../bad}\n"
+    )
+    decls = declarations_from_yaml(text, "x/plugin.yaml")
+    hermes_pm.register_plugin(inline(declare_app=lambda: decls), "x-plugin")
+    with pytest.raises(PluginError) as caught:
+        hermes_pm.apply()
+    assert caught.value.reason == (
+        "x/plugin.yaml:7 (plugin x-plugin): app.linux.location[0].name must be a bare name"
+    )

@@ -22,6 +22,7 @@ def declarations_from_yaml(text: str, where: str) -> list[AppDeclaration]:
             requires=loaded.raw_requires,
             where=where,
             display_name=loaded.display_name,
+            key_line=loaded.line_of,
         )
     ]
 

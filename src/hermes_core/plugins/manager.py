@@ -351,6 +351,11 @@ class HermesPluginManager:
                 decl.server, raw_app=decl.app, raw_requires=decl.requires, where=where
             )
         except declaration.DeclarationError as exc:
+            line = decl.key_line(exc.key) if decl.key_line is not None and exc.key else None
+            if line is not None:
+                exc = declaration.DeclarationError(
+                    where.replace(label, f"{label}:{line}", 1), exc.key, exc.reason
+                )
             self._problem(
                 record,
                 PluginError(

@@ -42,6 +42,8 @@ class AppDeclaration:
     requires: Mapping[str, Any] | None = field(default=None, hash=False)
     where: str = ""
     display_name: str | None = None
+    key_line: Callable[[str], int | None] | None = field(default=None, compare=False, repr=False)
+    """Maps a key path (``app.linux.location[0]``) to its line in ``where``, for errors."""
 
 
 @dataclass(frozen=True)
