@@ -1,0 +1,292 @@
+"""One MCP server's connection: spawn or dial, initialize, list, call, notice death, restart.
+
+A connection runs its SDK session inside a task of its own (the SDK's
+transports must be entered and left in one task), so the caller only ever
+awaits ``connect``/``call_tool``/``close``.  Between the transport and the
+``ClientSession`` a small pump forwards messages and notices when the server
+goes away, so the next call restarts it instead of hanging.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.host.transports import ServerSpec, open_transport
+
+__all__ = ["ConnectionState", "ServerConnection", "ServerError"]
+
+log = logging.getLogger(__name__)
+_STDERR_TAIL_LINES = 8
+
+
+class ServerError(RuntimeError):
+    """A server could not be reached or a call to it failed; the message says what happened."""
+
+    def __init__(self, server: str, message: str, *, retryable: bool = False) -> None:
+        super().__init__(f"MCP server '{server}': {message}")
+        self.server = server
+        self.detail = message
+        self.retryable = retryable
+
+
+@dataclass
+class ConnectionState:
+    """What ``hermes mcp status`` shows for one server."""
+
+    state: str = "disconnected"  # disconnected | connecting | connected | failed | closed
+    last_error: str | None = None
+    connected_at: float | None = None
+    connects: int = 0
+
+
+class ServerConnection:
+    """The SDK session to one server, owned by a background task."""
+
+    def __init__(
+        self,
+        name: str,
+        spec: ServerSpec,
+        *,
+        on_tools_changed: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None,
+        parallel: bool = False,
+    ) -> None:
+        self.name = name
+        self.spec = spec
+        self.status = ConnectionState()
+        self.session: Any = None
+        self.capabilities: Any = None
+        self.server_info: Any = None
+        self._on_tools_changed = on_tools_changed
+        self._runner: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+        self._gone = asyncio.Event()
+        self._connect_lock = asyncio.Lock()
+        self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
+        self._background: set[asyncio.Task[Any]] = set()
+        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+
+    # -- lifecycle -------------------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self.session is not None and not self._gone.is_set()
+
+    async def connect(self) -> None:
+        """Connect (or reconnect) within ``connect_timeout``; raises :class:`ServerError`."""
+        async with self._connect_lock:
+            if self.connected:
+                return
+            await self._stop_runner()
+            self.status.state = "connecting"
+            self._stop = asyncio.Event()
+            self._gone = asyncio.Event()
+            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
+            try:
+                await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
+            except TimeoutError:
+                await self._stop_runner(cancel=True)
+                self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
+            except ServerError as exc:
+                await self._stop_runner(cancel=True)
+                self._fail(exc.detail)
+            self.status.state = "connected"
+            self.status.last_error = None
+            self.status.connected_at = time.monotonic()
+            self.status.connects += 1
+
+    def _fail(self, detail: str) -> None:
+        tail = self._stderr_tail()
+        if tail:
+            detail += f"; its stderr ended with:\n{tail}"
+        self.status.state = "failed"
+        self.status.last_error = detail
+        raise ServerError(self.name, detail)
+
+    def _stderr_tail(self) -> str:
+        try:
+            self._stderr.flush()
+            self._stderr.seek(0)
+            lines = self._stderr.read().splitlines()[-_STDERR_TAIL_LINES:]
+            self._stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return ""
+        return "\n".join("    " + line for line in lines if line.strip())
+
+    async def _run(self, ready: asyncio.Future[None]) -> None:
+        from mcp import ClientSession
+
+        try:
+            async with contextlib.AsyncExitStack() as stack:
+                read, write = await stack.enter_async_context(
+                    open_transport(self.spec, errlog=self._stderr)
+                )
+                watched = self._watch(read)
+                session = await stack.enter_async_context(
+                    ClientSession(watched, write, message_handler=self._on_message)
+                )
+                init = await session.initialize()
+                self.capabilities = init.capabilities
+                self.server_info = init.server_info
+                self.session = session
+                ready.set_result(None)
+                stop = asyncio.create_task(self._stop.wait())
+                gone = asyncio.create_task(self._gone.wait())
+                await asyncio.wait({stop, gone}, return_when=asyncio.FIRST_COMPLETED)
+                stop.cancel()
+                gone.cancel()
+        except asyncio.CancelledError:
+            if not ready.done():
+                ready.cancel()
+            raise
+        except BaseException as exc:  # noqa: BLE001 - every failure becomes the connection's error
+            message = _describe(exc, self.spec)
+            if not ready.done():
+                ready.set_exception(ServerError(self.name, message))
+            else:
+                log.warning("MCP server '%s' failed: %s", self.name, message)
+                self.status.last_error = message
+        finally:
+            self.session = None
+            self._gone.set()
+            if self.status.state == "connected":
+                self.status.state = "disconnected"
+
+    def _watch(self, source: Any) -> Any:
+        """Forward the transport's read stream, noticing when the server goes away."""
+        import anyio
+
+        send, receive = anyio.create_memory_object_stream[Any](0)
+
+        async def pump() -> None:
+            try:
+                async with send:
+                    async for message in source:
+                        await send.send(message)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                pass
+            finally:
+                if not self._stop.is_set():
+                    self.status.last_error = self.status.last_error or "the server went away"
+                self._gone.set()
+
+        task = asyncio.create_task(pump())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return receive
+
+    async def _on_message(self, message: Any) -> None:
+        from mcp import types
+
+        inner = getattr(message, "root", message)
+        if isinstance(inner, types.ToolListChangedNotification) and self._on_tools_changed:
+            # Never refresh inline: the handler runs on the session's receive loop.
+            task = asyncio.create_task(self._on_tools_changed(self))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _stop_runner(self, *, cancel: bool = False) -> None:
+        runner, self._runner = self._runner, None
+        if runner is None:
+            return
+        self._stop.set()
+        if cancel:
+            runner.cancel()
+        try:
+            await asyncio.wait_for(asyncio.shield(runner), 10)
+        except (TimeoutError, asyncio.CancelledError, Exception):  # noqa: BLE001
+            runner.cancel()
+            with contextlib.suppress(BaseException):
+                await runner
+
+    async def close(self) -> None:
+        """Stop the server (stdio children are terminated) and forget the session."""
+        await self._stop_runner()
+        for task in list(self._background):
+            task.cancel()
+        self.status.state = "closed"
+        with contextlib.suppress(OSError):
+            self._stderr.close()
+
+    # -- requests --------------------------------------------------------------------
+    async def ensure(self) -> Any:
+        """The live session, reconnecting first when the server went away."""
+        if not self.connected:
+            await self.connect()
+        return self.session
+
+    async def request(
+        self, what: str, call: Callable[[Any], Coroutine[Any, Any, Any]], timeout: float
+    ) -> Any:
+        """Run *call(session)* bounded by *timeout*; a dead server fails fast, never hangs."""
+        session = await self.ensure()
+        lock = self._call_lock or contextlib.nullcontext()
+        async with lock:
+            if not self.connected:
+                session = await self.ensure()
+            gone = asyncio.create_task(self._gone.wait())
+            work = asyncio.create_task(call(session))
+            try:
+                done, _ = await asyncio.wait(
+                    {work, gone}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+            finally:
+                gone.cancel()
+            if work in done:
+                error = work.exception()
+                if error is not None and (self._gone.is_set() or "Connection closed" in str(error)):
+                    self._gone.set()
+                    raise ServerError(
+                        self.name,
+                        f"the server went away during {what}; the call was not retried "
+                        "(its outcome is unknown)",
+                    )
+                return work.result()
+            work.cancel()  # the SDK sends notifications/cancelled to the server
+            with contextlib.suppress(BaseException):
+                await work
+            if gone in done:
+                raise ServerError(
+                    self.name,
+                    f"the server went away during {what}; the call was not retried "
+                    "(its outcome is unknown)",
+                    retryable=False,
+                )
+            raise ServerError(
+                self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
+            )
+
+
+def _describe(exc: BaseException, spec: ServerSpec) -> str:
+    """A sentence for what went wrong while connecting."""
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = list(_leaves(exc))
+        exc = leaves[0] if leaves else exc
+    if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
+        return f"command not found: {spec.command!r} (not on PATH, or the file does not exist)"
+    if isinstance(exc, PermissionError) and spec.transport == "stdio":
+        return f"command cannot be run: {spec.command!r} ({exc.strerror})"
+    name = type(exc).__name__
+    text = str(exc).strip()
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if status is not None:
+        return f"HTTP {status} from {spec.url}"
+    if name in ("ConnectError", "ConnectTimeout"):
+        return f"cannot connect to {spec.url}: {text or name}"
+    if "Connection closed" in text or name in ("ClosedResourceError", "EndOfStream"):
+        return "the server closed the connection during startup (it exited or crashed)"
+    return f"{name}: {text}" if text else name
+
+
+def _leaves(group: BaseExceptionGroup) -> Any:
+    for exc in group.exceptions:
+        if isinstance(exc, BaseExceptionGroup):
+            yield from _leaves(exc)
+        else:
+            yield exc

@@ -1,0 +1,114 @@
+"""Whether a server's tools may be offered: connected AND its declared app is offerable.
+
+``ServerGate.check(server)`` is a plain, cached ``bool``.  The cache is
+cleared whenever a declaration is registered or removed and whenever a
+connection changes state, so an agent sees an app appear or disappear at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_platform import declaration
+from hermes_platform.resolver.availability import availability
+from hermes_platform.sentences import guidance
+
+__all__ = ["GateDecision", "ServerGate"]
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """Why a server is or is not offered (for errors and ``hermes mcp status``)."""
+
+    offered: bool
+    state: str  # connected | not_connected | <availability state>
+    sentence: str | None = None
+    action: str | None = None
+    retry: str | None = None
+
+
+class ServerGate:
+    """Cached ``check(server)`` over a connectedness callback and the declaration registry."""
+
+    def __init__(self, is_connected: Callable[[str], bool]) -> None:
+        self._is_connected = is_connected
+        self._lock = threading.Lock()
+        self._cache: dict[str, bool] = {}
+        declaration.add_change_listener(self.invalidate)
+
+    def close(self) -> None:
+        declaration.remove_change_listener(self.invalidate)
+
+    def invalidate(self) -> None:
+        with self._lock:
+            self._cache.clear()
+
+    def check(self, server: str) -> bool:
+        """The plain bool an agent's tool registry caches."""
+        with self._lock:
+            cached = self._cache.get(server)
+        if cached is not None:
+            return cached
+        offered = self.decide(server).offered
+        with self._lock:
+            self._cache[server] = offered
+        return offered
+
+    def decide(self, server: str, display_name: str | None = None) -> GateDecision:
+        if not self._is_connected(server):
+            return GateDecision(False, "not_connected")
+        decl = declaration.lookup(server)
+        if decl is None:
+            return GateDecision(True, "connected")
+        result = availability(decl)
+        if result.offerable:
+            return GateDecision(True, "connected")
+        advice = guidance(decl, result, display_name=display_name)
+        return GateDecision(
+            False,
+            result.state,
+            advice.sentence if advice else None,
+            advice.action if advice else None,
+            advice.retry if advice else None,
+        )
+
+    def error_payload(self, server: str, display_name: str | None = None) -> dict[str, Any]:
+        """The structured error a call to a gated or disconnected server returns."""
+        decision = self.decide(server, display_name)
+        decl = declaration.lookup(server)
+        if decision.state == "not_connected":
+            message = f"MCP server '{server}' is not connected"
+            if decl is None:
+                return {"error": message, "server": server, "state": "not_connected"}
+            result = availability(decl)
+            advice = guidance(decl, result, display_name=display_name)
+            if advice is not None:
+                return {
+                    "error": advice.sentence,
+                    "server": server,
+                    "state": advice.state,
+                    "app": {"name": display_name or server},
+                    "user_action": advice.action,
+                    "retry": advice.retry,
+                }
+            app = display_name or server
+            action = f"Reconnect {app} in Hermes, then try again."
+            return {
+                "error": f"{app}'s MCP connection is missing. {action}",
+                "server": server,
+                "state": "hermes_not_connected",
+                "app": {"name": app},
+                "user_action": action,
+                "retry": "after_user_action",
+            }
+        return {
+            "error": decision.sentence,
+            "server": server,
+            "state": decision.state,
+            "app": {"name": display_name or server},
+            "user_action": decision.action,
+            "retry": decision.retry,
+        }

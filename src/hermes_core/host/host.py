@@ -1,0 +1,389 @@
+"""The MCP host: connect every configured server, register its tools, call them behind the gates.
+
+::
+
+    async with MCPHost(servers) as host:          # connects all enabled servers concurrently
+        for tool in host.tools():                 # only tools whose server passes its gate
+            print(tool.name)
+        result = await host.call_tool("mcp_acme_studio_render", {"scene": "lobby"})
+
+A slow, dead or misconfigured server never blocks or breaks the others: its
+error is kept in :meth:`status` and its tools are simply absent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from hermes_core.host.connection import ServerConnection, ServerError
+from hermes_core.host.filtering import ToolFilter, utility_tools
+from hermes_core.host.gates import ServerGate
+from hermes_core.host.naming import assign_names, toolset_name
+from hermes_core.host.registry import ToolEntry, ToolRegistry
+from hermes_core.host.sanitize import (
+    check_input_schema,
+    clean_meta,
+    normalise_input_schema,
+    sanitize_value,
+    strip_tags,
+)
+
+__all__ = ["HostServer", "MCPHost", "ServerStatus"]
+
+log = logging.getLogger(__name__)
+
+_UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
+    "list_resources": {"type": "object", "properties": {}},
+    "read_resource": {
+        "type": "object",
+        "properties": {"uri": {"type": "string", "description": "The resource URI."}},
+        "required": ["uri"],
+    },
+    "list_prompts": {"type": "object", "properties": {}},
+    "get_prompt": {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "The prompt name."},
+            "arguments": {"type": "object", "description": "Prompt arguments (strings)."},
+        },
+        "required": ["name"],
+    },
+}
+_UTILITY_DESCRIPTIONS = {
+    "list_resources": "List the resources the MCP server '{s}' offers.",
+    "read_resource": "Read one resource of the MCP server '{s}' by URI.",
+    "list_prompts": "List the prompts the MCP server '{s}' offers.",
+    "get_prompt": "Get one prompt of the MCP server '{s}' by name, with its arguments.",
+}
+
+
+@dataclass(frozen=True)
+class HostServer:
+    """One server as the host needs it (built from ``config.yaml`` by ``hermes_core.config``)."""
+
+    name: str
+    command: str | None = None
+    args: list[str] = field(default_factory=list, hash=False)
+    env: dict[str, str] = field(default_factory=dict, hash=False, repr=False)
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict, hash=False, repr=False)
+    transport: str = "stdio"
+    timeout: float = 300.0
+    connect_timeout: float = 60.0
+    enabled: bool = True
+    supports_parallel_tool_calls: bool = False
+    include: tuple[str, ...] | None = None
+    exclude: tuple[str, ...] = ()
+    resources: bool = True
+    prompts: bool = True
+    display_name: str | None = None
+
+
+@dataclass
+class ServerStatus:
+    """A row of ``hermes mcp status``."""
+
+    server: str
+    transport: str
+    enabled: bool
+    connection: str
+    availability: str
+    offered: bool
+    tools: int
+    last_error: str | None
+
+
+class MCPHost:
+    """Connections to every configured server, the tool registry and the gates."""
+
+    def __init__(self, servers: Iterable[HostServer]) -> None:
+        self._servers: dict[str, HostServer] = {s.name: s for s in servers}
+        self._connections: dict[str, ServerConnection] = {}
+        self._refresh_locks: dict[str, asyncio.Lock] = {}
+        self.registry = ToolRegistry()
+        self.gate = ServerGate(self._is_connected)
+        self.collisions: list[str] = []
+        self.skipped_tools: dict[str, list[str]] = {}
+
+    # -- lifecycle ---------------------------------------------------------------------
+    async def __aenter__(self) -> MCPHost:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def start(self) -> dict[str, str | None]:
+        """Connect every enabled server concurrently; returns server → error (``None`` if ok)."""
+        names = [n for n, s in self._servers.items() if s.enabled]
+        results = await asyncio.gather(*(self._start_one(n) for n in names))
+        return dict(zip(names, results, strict=True))
+
+    async def _start_one(self, name: str) -> str | None:
+        server = self._servers[name]
+        connection = ServerConnection(
+            name,
+            server,
+            on_tools_changed=self._tools_changed,
+            parallel=server.supports_parallel_tool_calls,
+        )
+        self._connections[name] = connection
+        try:
+            await connection.connect()
+            await self.refresh_tools(name)
+            # Some servers announce tools before the client listens: list once more.
+            await self.refresh_tools(name)
+        except ServerError as exc:
+            self.gate.invalidate()
+            return exc.detail
+        except Exception as exc:  # noqa: BLE001 - e.g. the server answered tools/list with an error
+            detail = f"listing tools failed: {type(exc).__name__}: {exc}"
+            connection.status.state, connection.status.last_error = "failed", detail
+            await connection.close()
+            connection.status.state = "failed"
+            self.gate.invalidate()
+            return detail
+        self.gate.invalidate()
+        return None
+
+    async def close(self) -> None:
+        """Stop every server; no child process is left behind."""
+        connections, self._connections = list(self._connections.values()), {}
+        await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+        self.gate.invalidate()
+        self.gate.close()
+
+    async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
+        """Apply a new config: connect added, drop removed, reconnect changed, keep the rest."""
+        new = {s.name: s for s in servers}
+        added = [n for n in new if n not in self._servers]
+        removed = [n for n in self._servers if n not in new]
+        changed = [n for n in new if n in self._servers and new[n] != self._servers[n]]
+        for name in removed + changed:
+            connection = self._connections.pop(name, None)
+            if connection is not None:
+                await connection.close()
+            self.registry.drop_server(name)
+        self._servers = new
+        await asyncio.gather(*(self._start_one(n) for n in added + changed if new[n].enabled))
+        self.gate.invalidate()
+        return {"added": added, "removed": removed, "changed": changed}
+
+    def _is_connected(self, server: str) -> bool:
+        connection = self._connections.get(server)
+        # A server that went away still counts while it can be restarted on the next call.
+        return connection is not None and connection.status.state in ("connected", "disconnected")
+
+    # -- tools --------------------------------------------------------------------------
+    async def _tools_changed(self, connection: ServerConnection) -> None:
+        try:
+            added, removed = await self.refresh_tools(connection.name)
+        except ServerError as exc:
+            log.warning("%s", exc)
+            return
+        if added or removed:
+            log.warning(
+                "MCP server '%s': tools changed — added: %s; removed: %s",
+                connection.name,
+                ", ".join(added) or "none",
+                ", ".join(removed) or "none",
+            )
+
+    async def refresh_tools(self, server: str) -> tuple[list[str], list[str]]:
+        """Re-list one server's tools and apply the difference (bursts are serialised)."""
+        lock = self._refresh_locks.setdefault(server, asyncio.Lock())
+        async with lock:
+            connection = self._connections[server]
+            config = self._servers[server]
+            caps = connection.capabilities
+            tools: list[Any] = []
+            if caps is None or caps.tools is not None:
+                tools = await self._list_all_tools(connection, config)
+            entries = self._entries_for(config, tools, caps)
+            added, removed = self.registry.replace_server(server, entries)
+            self.gate.invalidate()
+            return added, removed
+
+    async def _list_all_tools(self, connection: ServerConnection, config: HostServer) -> list[Any]:
+        from mcp import types
+
+        async def page(session: Any) -> list[Any]:
+            collected: list[Any] = []
+            cursor: str | None = None
+            for _ in range(1000):  # a server paging forever must not hang us
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                result = await session.list_tools(params=params)
+                collected.extend(result.tools)
+                cursor = result.next_cursor
+                if not cursor:
+                    break
+            return collected
+
+        result: list[Any] = await connection.request("tools/list", page, config.connect_timeout)
+        return result
+
+    def _entries_for(self, config: HostServer, tools: list[Any], caps: Any) -> list[ToolEntry]:
+        chosen = ToolFilter(config.include, config.exclude)
+        usable: list[tuple[str, str, dict[str, Any]]] = []
+        skipped: list[str] = []
+        for tool in tools:
+            if not chosen.allows(tool.name):
+                continue
+            problem = check_input_schema(tool.input_schema)
+            if problem is not None:
+                skipped.append(f"{tool.name}: {problem}")
+                log.warning(
+                    "MCP server '%s': skipping tool %r: %s", config.name, tool.name, problem
+                )
+                continue
+            usable.append(
+                (
+                    tool.name,
+                    strip_tags(tool.description or ""),
+                    normalise_input_schema(tool.input_schema),
+                )
+            )
+        self.skipped_tools[config.name] = skipped
+        flags = {
+            "resources": caps is not None and caps.resources is not None,
+            "prompts": caps is not None and caps.prompts is not None,
+        }
+        utilities = utility_tools(flags, config.resources, config.prompts)
+        pairs = [(config.name, name) for name, _, _ in usable] + [
+            (config.name, u) for u in utilities
+        ]
+        assignment = assign_names(pairs)
+        for collision in assignment.collisions:
+            self.collisions.append(collision.message())
+            log.warning("%s", collision.message())
+        toolset = toolset_name(config.name)
+        entries = [
+            ToolEntry(
+                assignment.name_for(config.name, name), config.name, name, desc, schema, toolset
+            )
+            for name, desc, schema in usable
+        ]
+        entries += [
+            ToolEntry(
+                assignment.name_for(config.name, u),
+                config.name,
+                u,
+                _UTILITY_DESCRIPTIONS[u].format(s=config.name),
+                _UTILITY_SCHEMAS[u],
+                toolset,
+                utility=True,
+            )
+            for u in utilities
+        ]
+        return entries
+
+    def tools(self, server: str | None = None, *, include_gated: bool = False) -> list[ToolEntry]:
+        """Registered tools whose server passes its gate (or all, with ``include_gated``)."""
+        return [
+            e for e in self.registry.entries(server) if include_gated or self.gate.check(e.server)
+        ]
+
+    # -- calls ---------------------------------------------------------------------------
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised."""
+        entry = self.registry.get(name)
+        if entry is None:
+            return {"error": f"unknown tool {name!r}"}
+        config = self._servers[entry.server]
+        if not self.gate.check(entry.server):
+            return self.gate.error_payload(entry.server, config.display_name)
+        connection = self._connections[entry.server]
+        args = dict(arguments or {})
+        try:
+            if entry.utility:
+                return await self._call_utility(connection, config, entry.tool, args)
+
+            async def call(session: Any) -> Any:
+                return await session.call_tool(
+                    entry.tool, args, read_timeout_seconds=config.timeout
+                )
+
+            result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
+        except ServerError as exc:
+            self.gate.invalidate()
+            return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+        except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
+            return {
+                "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
+                "server": entry.server,
+            }
+        return _render_result(result)
+
+    async def _call_utility(
+        self, connection: ServerConnection, config: HostServer, tool: str, args: dict[str, Any]
+    ) -> dict[str, Any]:
+        async def run(session: Any) -> Any:
+            if tool == "list_resources":
+                return await session.list_resources()
+            if tool == "read_resource":
+                return await session.read_resource(str(args.get("uri", "")))
+            if tool == "list_prompts":
+                return await session.list_prompts()
+            prompt_args = {str(k): str(v) for k, v in (args.get("arguments") or {}).items()}
+            return await session.get_prompt(str(args.get("name", "")), prompt_args)
+
+        result = await connection.request(tool, run, config.timeout)
+        data: dict[str, Any] = sanitize_value(
+            result.model_dump(mode="json", by_alias=True, exclude_none=True)
+        )
+        return data
+
+    # -- status ----------------------------------------------------------------------------
+    def status(self) -> list[ServerStatus]:
+        from hermes_platform import declaration
+        from hermes_platform.resolver.availability import availability
+
+        rows = []
+        for name, config in sorted(self._servers.items()):
+            connection = self._connections.get(name)
+            decl = declaration.lookup(name)
+            rows.append(
+                ServerStatus(
+                    server=name,
+                    transport=config.transport,
+                    enabled=config.enabled,
+                    connection=connection.status.state
+                    if connection
+                    else ("disabled" if not config.enabled else "not started"),
+                    availability=availability(decl).state if decl else "undeclared",
+                    offered=self.gate.check(name),
+                    tools=len(self.registry.entries(name)),
+                    last_error=connection.status.last_error if connection else None,
+                )
+            )
+        return rows
+
+
+def _render_result(result: Any) -> dict[str, Any]:
+    """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned."""
+    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    meta = clean_meta(data.pop("_meta", None))
+    rendered: dict[str, Any] = sanitize_value(data)
+    if meta:
+        rendered["_meta"] = meta
+    for item in rendered.get("content", []):
+        if isinstance(item, dict) and "_meta" in item:
+            cleaned = clean_meta(item.pop("_meta"))
+            if cleaned:
+                item["_meta"] = cleaned
+    with contextlib.suppress(Exception):
+        rendered.setdefault("isError", False)
+    return rendered

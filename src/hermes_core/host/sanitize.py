@@ -1,0 +1,323 @@
+"""Clean what MCP servers send before a model sees it: TAG characters, ``_meta``, input schemas.
+
+**TAG characters.**  Unicode TAG characters (U+E0000–U+E007F) are invisible in every terminal and
+chat UI, yet models read them, so a server can hide instructions in a description or a result
+("ASCII smuggling").  :func:`strip_tags` removes all of them except inside a well-formed emoji tag
+sequence, the subdivision flags (🏴 + tag letters/digits + CANCEL TAG: Scotland, Wales, England,
+US states...).  A flag sequence is kept only when its tag part spells a Unicode subdivision id
+(UTS #51 / CLDR ``unicode_subdivision_id``: two lowercase letters or three digits, then one to
+four lowercase letters or digits), so a flag cannot carry a payload of more than seven
+lowercase-alphanumeric tags; a lone run, an unterminated run (the 🏴 survives, its tags do not) or
+a run after any other character is removed.  :func:`sanitize_value` applies the same to every
+string, keys included, of a JSON-like value (``structuredContent``, ``_meta``, resource and prompt
+metadata), without recursion limits and in linear time.
+
+**``_meta``.**  :func:`clean_meta` keeps vendor keys (``com.example/handoff``) and drops keys
+under a prefix the MCP specification reserves.  Both revisions of the key-naming rule are
+honoured, since servers in the wild follow either: 2025-06-18 reserves a prefix with a
+``modelcontextprotocol`` or ``mcp`` label followed by at least one more label
+(``modelcontextprotocol.io/``, ``tools.mcp.com/``); 2025-11-25 reserves a prefix whose *second*
+label is one of them (``io.modelcontextprotocol/``, ``dev.mcp/``).  ``com.example.mcp/`` is
+reserved by neither.  Labels compare case-insensitively.
+
+**Input schemas.**  :func:`check_input_schema` says why a tool's ``inputSchema`` is unusable;
+:func:`normalise_input_schema` returns a repaired copy that model APIs accept.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias, TypeVar, cast
+
+__all__ = [
+    "check_input_schema",
+    "clean_meta",
+    "is_reserved_meta_key",
+    "normalise_input_schema",
+    "sanitize_value",
+    "strip_tags",
+]
+
+_T = TypeVar("_T")
+
+_ANY_TAG = re.compile("[\U000e0000-\U000e007f]")
+_TAG_LOWER = "[\U000e0061-\U000e007a]"  # TAG LATIN SMALL LETTER A..Z
+_TAG_DIGIT = "[\U000e0030-\U000e0039]"  # TAG DIGIT ZERO..NINE
+_TAG_ALNUM = "[\U000e0030-\U000e0039\U000e0061-\U000e007a]"
+_FLAG_SEQUENCE = f"\U0001f3f4(?:{_TAG_LOWER}{{2}}|{_TAG_DIGIT}{{3}}){_TAG_ALNUM}{{1,4}}\U000e007f"
+_FLAG = re.compile(_FLAG_SEQUENCE)
+_TAG_RUN = re.compile("[\U000e0000-\U000e007f]+")
+
+
+def strip_tags(text: str) -> str:
+    """*text* without Unicode TAG characters, keeping well-formed subdivision flags whole.
+
+    When nothing is removed (no TAG characters, or only inside flags) the same object comes
+    back.  Linear in ``len(text)``: the
+    flag pattern is bounded (at most nine characters per 🏴 tried) and the rest is plain deletion.
+    """
+    if text.isascii() or _ANY_TAG.search(text) is None:
+        return text
+    parts: list[str] = []
+    start = 0
+    for flag in _FLAG.finditer(text):
+        parts.append(_TAG_RUN.sub("", text[start : flag.start()]))
+        parts.append(flag.group())
+        start = flag.end()
+    parts.append(_TAG_RUN.sub("", text[start:]))
+    result = "".join(parts)
+    # Only deletions happen, so equal length means nothing was removed (only valid flags).
+    return text if len(result) == len(text) else result
+
+
+def _needs_stripping(text: str) -> bool:
+    return strip_tags(text) is not text
+
+
+_Container: TypeAlias = dict[Any, Any] | list[Any] | tuple[Any, ...]
+
+
+def _children(node: _Container) -> list[Any]:
+    if isinstance(node, dict):
+        return [*node.keys(), *node.values()]
+    return list(node)
+
+
+def _contains_tags(root: _Container) -> bool:
+    seen: set[int] = set()
+    stack: list[Any] = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _needs_stripping(item):
+                return True
+        elif isinstance(item, dict | list | tuple) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(_children(item))
+    return False
+
+
+def _rebuild(root: _Container) -> Any:
+    done: dict[int, Any] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[_Container, bool]] = [(root, False)]
+
+    def resolve(value: Any) -> Any:
+        if isinstance(value, str):
+            return strip_tags(value)
+        if isinstance(value, dict | list | tuple):
+            return done[id(value)]
+        return value
+
+    while stack:
+        node, expanded = stack.pop()
+        key = id(node)
+        if key in done:
+            continue
+        if not expanded:
+            if key in on_path:
+                raise ValueError("cannot sanitise a self-referencing value")
+            on_path.add(key)
+            stack.append((node, True))
+            stack.extend(
+                (child, False)
+                for child in _children(node)
+                if isinstance(child, dict | list | tuple) and id(child) not in done
+            )
+            continue
+        on_path.discard(key)
+        if isinstance(node, dict):
+            done[key] = _rebuild_dict(node, resolve)
+        elif isinstance(node, tuple):
+            done[key] = tuple(resolve(v) for v in node)
+        else:
+            done[key] = [resolve(v) for v in node]
+    return done[id(root)]
+
+
+def _rebuild_dict(node: dict[Any, Any], resolve: Callable[[Any], Any]) -> dict[Any, Any]:
+    # Stripping can make two keys equal ("role" and "role" + hidden tags).  The key that arrived
+    # clean wins, so hidden text cannot override a visible field; among tagged ones the first wins.
+    out: dict[Any, Any] = {}
+    from_tagged: set[Any] = set()
+    for raw_key, raw_value in node.items():
+        new_key = resolve(raw_key) if isinstance(raw_key, str) else raw_key
+        value = resolve(raw_value)
+        was_tagged = isinstance(raw_key, str) and new_key != raw_key
+        if new_key in out:
+            if not was_tagged and new_key in from_tagged:
+                out[new_key] = value
+                from_tagged.discard(new_key)
+            continue
+        out[new_key] = value
+        if was_tagged:
+            from_tagged.add(new_key)
+    return out
+
+
+def sanitize_value(obj: _T) -> _T:
+    """*obj* with :func:`strip_tags` applied to every string in it, dict keys included.
+
+    Dicts, lists and tuples are walked (iteratively: depth is no limit); other values pass
+    through.  When nothing needs stripping the same object comes back; otherwise a cleaned copy
+    (plain ``dict``/``list``/``tuple``), leaving *obj* untouched.  A self-referencing value raises
+    ``ValueError``.
+    """
+    if isinstance(obj, str):
+        return cast(_T, strip_tags(obj))
+    if not isinstance(obj, dict | list | tuple):
+        return obj
+    if not _contains_tags(obj):
+        return obj
+    return cast(_T, _rebuild(obj))
+
+
+_RESERVED_LABELS = frozenset({"modelcontextprotocol", "mcp"})
+
+
+def is_reserved_meta_key(key: str) -> bool:
+    """Whether a ``_meta`` key sits under a prefix MCP reserves (see the module docstring)."""
+    prefix, slash, _name = key.partition("/")
+    if not slash:
+        return False
+    labels = [label.strip().lower() for label in prefix.split(".")]
+    if len(labels) >= 2 and labels[1] in _RESERVED_LABELS:  # 2025-11-25: second label
+        return True
+    return any(label in _RESERVED_LABELS for label in labels[:-1])  # 2025-06-18
+
+
+def clean_meta(meta: Mapping[Any, Any] | None) -> dict[str, Any] | None:
+    """The ``_meta`` to pass on to the model, or ``None`` to omit it.
+
+    Non-string keys and reserved keys are dropped; TAG characters are stripped from keys and
+    values first, so a key cannot hide its reserved prefix behind invisible characters.  Returns
+    ``None`` for ``None``, a non-mapping, or when nothing is left.
+    """
+    if not isinstance(meta, Mapping):
+        return None
+    string_keyed = {key: value for key, value in meta.items() if isinstance(key, str)}
+    cleaned = sanitize_value(string_keyed)
+    kept = {key: value for key, value in cleaned.items() if not is_reserved_meta_key(key)}
+    return kept or None
+
+
+def _type_name(value: object) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def check_input_schema(schema: object) -> str | None:
+    """Why *schema* cannot be a tool's input schema, or ``None`` when it can.
+
+    ``type: null`` and ``properties: null`` count as absent (:func:`normalise_input_schema`
+    fills them in); a present ``type`` must be ``"object"``.
+    """
+    if not isinstance(schema, Mapping):
+        return f"input schema must be a JSON object, got {_type_name(schema)}"
+    kind = schema.get("type")
+    if kind is not None and kind != "object":
+        return f'input schema type must be "object", got {kind!r}'
+    properties = schema.get("properties")
+    if properties is not None and not isinstance(properties, Mapping):
+        return f"input schema properties must be an object, got {_type_name(properties)}"
+    required = schema.get("required")
+    if required is not None:
+        if not isinstance(required, list):
+            return f"input schema required must be a list, got {_type_name(required)}"
+        for entry in required:
+            if not isinstance(entry, str):
+                return f"input schema required entries must be strings, got {entry!r}"
+    try:
+        json.dumps(dict(schema), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        return f"input schema is not JSON-serialisable: {exc}"
+    except RecursionError:
+        return "input schema is nested too deeply"
+    return None
+
+
+_SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_ONE = (
+    "additionalProperties",
+    "unevaluatedProperties",
+    "additionalItems",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+)
+
+
+def _repair(node: dict[str, Any]) -> list[Any]:
+    """Repair one schema node in place; return its sub-schemas."""
+    for text_key in ("description", "title"):
+        text = node.get(text_key)
+        if isinstance(text, str):
+            node[text_key] = strip_tags(text)
+    if node.get("type") is None and ("properties" in node or "required" in node):
+        node["type"] = "object"
+    kind = node.get("type")
+    if kind == "object":
+        if not isinstance(node.get("properties"), dict):
+            node["properties"] = {}
+        if "required" in node:
+            required = node["required"]
+            names = node["properties"]
+            pruned = (
+                [n for n in dict.fromkeys(required) if isinstance(n, str) and n in names]
+                if isinstance(required, list)
+                else []
+            )
+            if pruned:
+                node["required"] = pruned
+            else:
+                del node["required"]
+    elif kind == "array" and "items" not in node and "prefixItems" not in node:
+        node["items"] = {}
+
+    subs: list[Any] = []
+    for key in _SCHEMA_MAPS:
+        value = node.get(key)
+        if isinstance(value, dict):
+            subs.extend(value.values())
+    for key in _SCHEMA_LISTS:
+        value = node.get(key)
+        if isinstance(value, list):
+            subs.extend(value)
+    for key in _SCHEMA_ONE:
+        subs.append(node.get(key))
+    items = node.get("items")
+    if isinstance(items, list):
+        subs.extend(items)
+    else:
+        subs.append(items)
+    return [sub for sub in subs if isinstance(sub, dict)]
+
+
+def normalise_input_schema(schema: object) -> dict[str, Any]:
+    """A repaired deep copy of *schema*, or ``{"type": "object", "properties": {}}``.
+
+    An empty, missing or malformed (:func:`check_input_schema`) schema becomes the empty object
+    schema.  Otherwise, at every level: a node with ``properties``/``required`` but no ``type``
+    becomes an object; objects always have ``properties``; ``required`` keeps only the names of
+    existing properties and disappears when empty; arrays without ``items``/``prefixItems`` get
+    ``items: {}``; TAG characters are stripped from ``description`` and ``title`` (never from
+    names, enums or defaults, which must stay as the server expects them).  *schema* itself is
+    not modified.
+    """
+    if not isinstance(schema, Mapping) or not schema or check_input_schema(schema) is not None:
+        return {"type": "object", "properties": {}}
+    # The JSON round trip is the deep copy, and leaves only JSON types behind.
+    copy: dict[str, Any] = json.loads(json.dumps(dict(schema), allow_nan=False))
+    copy.setdefault("type", "object")
+    if copy["type"] is None:
+        copy["type"] = "object"
+    pending: list[dict[str, Any]] = [copy]
+    while pending:
+        pending.extend(_repair(pending.pop()))
+    return copy

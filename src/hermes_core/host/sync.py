@@ -1,0 +1,100 @@
+"""A thread-safe, blocking facade over :class:`MCPHost` for agents that call tools from threads.
+
+::
+
+    with SyncMCPHost(servers) as host:             # starts its own event loop thread
+        result = host.call_tool("mcp_acme_studio_render", {"scene": "lobby"})
+
+Every method may be called from any thread; calls run on the host's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Coroutine, Iterable, Mapping
+from types import TracebackType
+from typing import Any, TypeVar
+
+from hermes_core.host.host import HostServer, MCPHost, ServerStatus
+from hermes_core.host.registry import ToolEntry
+
+__all__ = ["SyncMCPHost"]
+
+T = TypeVar("T")
+
+
+class SyncMCPHost:
+    """:class:`MCPHost` on a private event loop in a daemon thread."""
+
+    def __init__(self, servers: Iterable[HostServer]) -> None:
+        self._servers = list(servers)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="hermes-mcp", daemon=True
+        )
+        self._host: MCPHost | None = None
+        self._closed = False
+
+    def _run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        if not self._thread.is_alive():
+            coro.close()
+            raise RuntimeError("the MCP host is not running; use it inside `with SyncMCPHost(...)`")
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    @property
+    def host(self) -> MCPHost:
+        if self._host is None:
+            raise RuntimeError("the MCP host has not been started")
+        return self._host
+
+    def start(self) -> dict[str, str | None]:
+        """Start the loop thread and connect every enabled server (concurrently)."""
+        self._thread.start()
+
+        async def start() -> dict[str, str | None]:
+            self._host = MCPHost(self._servers)
+            return await self._host.start()
+
+        return self._run(start())
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._host is not None and self._thread.is_alive():
+            self._run(self._host.close())
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+        self._loop.close()
+
+    def __enter__(self) -> SyncMCPHost:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def tools(self, server: str | None = None) -> list[ToolEntry]:
+        return self.host.tools(server)
+
+    def status(self) -> list[ServerStatus]:
+        return self.host.status()
+
+    def check(self, server: str) -> bool:
+        return self.host.gate.check(server)
+
+    def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Call a tool and wait for its result (from any thread)."""
+        return self._run(self.host.call_tool(name, arguments), timeout)
+
+    def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
+        return self._run(self.host.reload(list(servers)))

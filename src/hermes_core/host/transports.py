@@ -1,0 +1,149 @@
+"""Opening a transport to one MCP server on the official ``mcp`` SDK.
+
+``open_transport(server, spec)`` returns an async context manager yielding the
+SDK's ``(read, write)`` streams for the server's config shape: stdio for
+``command``, Streamable HTTP for ``url`` (SSE when ``transport: sse``).
+Imported only when a server is contacted: ``import mcp`` costs about a second.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import IO, Any, Protocol, TextIO, cast
+
+__all__ = ["SAFE_ENV_NAMES", "ServerSpec", "child_environment", "open_transport"]
+
+# What every stdio child may inherit from us; the server's own `env` comes on top.
+SAFE_ENV_NAMES = (
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "LANG",
+    "LANGUAGE",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+)
+_SAFE_PREFIXES = ("LC_", "XDG_")
+_WINDOWS_ENV_NAMES = frozenset(
+    name.upper()
+    for name in (
+        "ALLUSERSPROFILE",
+        "APPDATA",
+        "COMMONPROGRAMFILES",
+        "COMMONPROGRAMFILES(X86)",
+        "COMMONPROGRAMW6432",
+        "COMPUTERNAME",
+        "COMSPEC",
+        "HOMEDRIVE",
+        "HOMEPATH",
+        "LOCALAPPDATA",
+        "NUMBER_OF_PROCESSORS",
+        "OS",
+        "PATHEXT",
+        "PROCESSOR_ARCHITECTURE",
+        "PROGRAMDATA",
+        "PROGRAMFILES",
+        "PROGRAMFILES(X86)",
+        "PROGRAMW6432",
+        "PUBLIC",
+        "SYSTEMDRIVE",
+        "SYSTEMROOT",
+        "TEMP",
+        "TMP",
+        "USERDOMAIN",
+        "USERNAME",
+        "USERPROFILE",
+        "WINDIR",
+    )
+)
+
+
+class ServerSpec(Protocol):
+    """The resolved config of one server, as the transports read it."""
+
+    @property
+    def command(self) -> str | None: ...
+    @property
+    def args(self) -> list[str]: ...
+    @property
+    def env(self) -> dict[str, str]: ...
+    @property
+    def url(self) -> str | None: ...
+    @property
+    def headers(self) -> dict[str, str]: ...
+    @property
+    def connect_timeout(self) -> float: ...
+    @property
+    def timeout(self) -> float: ...
+    @property
+    def transport(self) -> str: ...
+
+
+def child_environment(
+    explicit: Mapping[str, str], parent: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of a stdio child: a safe minimum of ours, then its explicit ``env``."""
+    source = os.environ if parent is None else parent
+    env: dict[str, str] = {}
+    for name, value in source.items():
+        if value.startswith("()"):
+            continue  # exported shell functions
+        if (
+            name in SAFE_ENV_NAMES
+            or name.startswith(_SAFE_PREFIXES)
+            or (sys.platform == "win32" and name.upper() in _WINDOWS_ENV_NAMES)
+        ):
+            env[name] = value
+    env.update(explicit)
+    return env
+
+
+@asynccontextmanager
+async def open_transport(
+    spec: ServerSpec, *, errlog: IO[str] | None = None
+) -> AsyncIterator[tuple[Any, Any]]:
+    """The SDK streams for *spec*; the caller wraps them in a ``ClientSession``."""
+    if spec.transport == "stdio":
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        assert spec.command is not None
+        params = StdioServerParameters(
+            command=spec.command,
+            args=list(spec.args),
+            env=child_environment(spec.env),
+            encoding_error_handler="replace",
+        )
+        async with stdio_client(params, errlog=cast(TextIO, errlog or sys.stderr)) as streams:
+            yield streams[0], streams[1]
+        return
+    import httpx2
+
+    assert spec.url is not None
+    client = httpx2.AsyncClient(
+        headers=dict(spec.headers),
+        timeout=httpx2.Timeout(spec.connect_timeout, read=max(spec.timeout, 300.0)),
+        follow_redirects=True,
+    )
+    async with client:
+        if spec.transport == "sse":
+            from mcp.client.sse import sse_client
+
+            async with sse_client(spec.url, headers=dict(spec.headers)) as streams:
+                yield streams[0], streams[1]
+            return
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with streamable_http_client(spec.url, http_client=client) as streams:
+            yield streams[0], streams[1]
