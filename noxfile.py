@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -19,12 +21,34 @@ LOCAL_DISTRIBUTIONS = (
     "-e",
     "examples/vendor-plugin",
 )
+# The real MCP reference servers the tests talk to (Node 20+ from the machine, npm registry).
+NPM_DIR = Path(".cache/mcp-servers")
+NPM_SERVERS = (
+    "@modelcontextprotocol/server-everything@2026.8.31",
+    "@modelcontextprotocol/server-filesystem@2026.8.31",
+)
+
+
+def install_reference_servers(session: nox.Session) -> None:
+    marker = NPM_DIR / "node_modules" / "@modelcontextprotocol" / "server-filesystem"
+    if not marker.exists():
+        session.run(
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(NPM_DIR),
+            *NPM_SERVERS,
+            external=True,
+        )
 
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The whole test suite (pytest's "no tests collected" fails the run)."""
     session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    install_reference_servers(session)
     session.run("pytest", *session.posargs)
 
 

@@ -1,0 +1,174 @@
+"""The host against the real npm reference servers: server-everything and server-filesystem."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from servers.reference import EVERYTHING, FILESYSTEM, LOOPBACK, node
+
+from hermes_core.host.host import HostServer, MCPHost
+
+BARE_TOOLS = {
+    "echo",
+    "get-annotated-message",
+    "get-env",
+    "get-resource-links",
+    "get-resource-reference",
+    "get-structured-content",
+    "get-sum",
+    "get-tiny-image",
+    "gzip-file-as-resource",
+    "simulate-research-query",
+    "toggle-simulated-logging",
+    "toggle-subscriber-updates",
+    "trigger-long-running-operation",
+}
+UTILITIES = {"list_resources", "read_resource", "list_prompts", "get_prompt"}
+
+
+def everything(**kwargs: object) -> HostServer:
+    return HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"], **kwargs)  # type: ignore[arg-type]
+
+
+def test_everything_stdio_tools_named_and_called() -> None:
+    async def scenario() -> None:
+        async with MCPHost([everything()]) as host:
+            tools = {t.tool: t.name for t in host.tools()}
+            assert set(tools) == BARE_TOOLS | UTILITIES
+            assert tools["get-annotated-message"] == "mcp_everything_get_annotated_message"
+            result = await host.call_tool("mcp_everything_echo", {"message": "héllo"})
+            assert result["content"][0]["text"] == "Echo: héllo"
+            total = await host.call_tool("mcp_everything_get_sum", {"a": 2, "b": 40})
+            assert "42" in total["content"][0]["text"]
+
+    asyncio.run(scenario())
+
+
+def test_everything_env_is_filtered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HERMES_TEST_PARENT_SECRET", "s3cr3t-parent-value")
+
+    async def scenario() -> str:
+        async with MCPHost([everything(env={"EXPLICIT_FOR_SERVER": "given"})]) as host:
+            result = await host.call_tool("mcp_everything_get_env")
+            return str(result["content"][0]["text"])
+
+    dump = asyncio.run(scenario())
+    assert "s3cr3t-parent-value" not in dump
+    assert "HERMES_TEST_PARENT_SECRET" not in dump
+    assert "EXPLICIT_FOR_SERVER" in dump and "given" in dump
+
+
+def test_everything_filters_and_utilities() -> None:
+    async def scenario() -> None:
+        server = everything(include=("echo", "get-*"), prompts=False)
+        async with MCPHost([server]) as host:
+            tools = {t.tool for t in host.tools()}
+            assert tools == {t for t in BARE_TOOLS if t == "echo" or t.startswith("get-")} | {
+                "list_resources",
+                "read_resource",
+            }
+            listed = await host.call_tool("mcp_everything_list_resources")
+            uris = [r["uri"] for r in listed["resources"]]
+            assert any(u.startswith("demo://resource/static/document/") for u in uris)
+            read = await host.call_tool("mcp_everything_read_resource", {"uri": uris[0]})
+            assert read["contents"][0]["uri"] == uris[0]
+
+    asyncio.run(scenario())
+
+
+def test_everything_prompts_through_utilities() -> None:
+    async def scenario() -> None:
+        async with MCPHost([everything(include=("echo",))]) as host:
+            prompts = await host.call_tool("mcp_everything_list_prompts")
+            names = {p["name"] for p in prompts["prompts"]}
+            assert {"simple-prompt", "args-prompt"} <= names
+            got = await host.call_tool(
+                "mcp_everything_get_prompt",
+                {"name": "args-prompt", "arguments": {"city": "Kyoto", "state": "Kansai"}},
+            )
+            assert "Kyoto" in str(got["messages"])
+
+    asyncio.run(scenario())
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def everything_http() -> Iterator[str]:
+    port = _free_port()
+    env = {**os.environ, "PORT": str(port)}
+    process = subprocess.Popen(
+        [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_everything_over_streamable_http(everything_http: str) -> None:
+    async def scenario() -> None:
+        server = HostServer("remote", url=everything_http, transport="streamable_http")
+        async with MCPHost([server]) as host:
+            assert {t.tool for t in host.tools()} >= BARE_TOOLS
+            result = await host.call_tool("mcp_remote_echo", {"message": "over http"})
+            assert result["content"][0]["text"] == "Echo: over http"
+
+    asyncio.run(scenario())
+
+
+def test_http_connection_refused_is_reported() -> None:
+    async def scenario() -> str | None:
+        server = HostServer(
+            "down",
+            url=f"http://127.0.0.1:{_free_port()}/mcp",
+            transport="streamable_http",
+            connect_timeout=5,
+        )
+        async with MCPHost([server]) as host:
+            return host.status()[0].last_error
+
+    error = asyncio.run(scenario())
+    assert error is not None and error != ""
+
+
+def test_filesystem_server(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello from a real file\n")
+    outside = tmp_path.parent / "outside.txt"
+    outside.write_text("secret")
+
+    async def scenario() -> None:
+        server = HostServer("fs", command=node(), args=[str(FILESYSTEM), str(tmp_path)])
+        async with MCPHost([server]) as host:
+            assert len([t for t in host.tools() if not t.utility]) == 14
+            read = await host.call_tool(
+                "mcp_fs_read_text_file", {"path": str(tmp_path / "notes.txt")}
+            )
+            assert read["content"][0]["text"] == "hello from a real file\n"
+            denied = await host.call_tool("mcp_fs_read_text_file", {"path": str(outside)})
+            assert denied["isError"] is True
+            assert "secret" not in str(denied)
+
+    asyncio.run(scenario())
