@@ -65,11 +65,21 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def demo(session: nox.Session) -> None:
-    """The main job on the bundled example: load the plugins, evaluate their declarations."""
-    # The example vendor package installs `acme-studio`, the app its declaration looks for.
+    """The main job on the bundled example: plugins loaded, the app evaluated, its MCP server
+    connected, its tools listed and one called — offline, in a throwaway HERMES_HOME."""
+    # The example vendor package installs `acme-studio` (the app its declaration looks for)
+    # and `acme-studio-mcp` (its MCP server).
     session.install("-e", ".", *LOCAL_DISTRIBUTIONS)
-    session.run("hermes", "plugins", "list")
-    session.run("hermes", "apps", "check", "--explain", success_codes=[0, 1])
+    home = Path(session.create_tmp()) / "hermes-home"
+    home.mkdir(exist_ok=True)
+    (home / "config.yaml").write_text(Path("examples/hermes-home/config.yaml").read_text())
+    env = {"HERMES_HOME": str(home)}
+    session.run("hermes", "plugins", "list", env=env)
+    session.run("hermes", "apps", "check", "--explain", env=env, success_codes=[0, 1])
+    session.run("hermes", "mcp", "status", env=env)
+    session.run("hermes", "mcp", "tools", env=env)
+    scene = '{"scene": "lobby"}'
+    session.run("hermes", "mcp", "call", "mcp_acme_studio_render", "--args", scene, env=env)
 
 
 @nox.session(python=PYTHON)

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from servers.reference import EVERYTHING, FILESYSTEM, LOOPBACK, node
 
 from hermes_core.host.host import HostServer, MCPHost
+from servers.reference import EVERYTHING, FILESYSTEM, LOOPBACK, node
 
 BARE_TOOLS = {
     "echo",

@@ -57,6 +57,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--explain", action="store_true", help="show every location tried")
 
+    mcp = commands.add_parser("mcp", help="configured MCP servers: status, tools, calls")
+    mcp.set_defaults(command_parser=mcp)
+    mcp_commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", parser_class=_Parser)
+    mcp_list = mcp_commands.add_parser("list", help="configured servers (no connection)")
+    mcp_list.add_argument("--json", action="store_true")
+    mcp_status = mcp_commands.add_parser(
+        "status", help="connect and show connection, app availability, tools and last error"
+    )
+    mcp_status.add_argument("--json", action="store_true")
+    mcp_tools = mcp_commands.add_parser("tools", help="the tools an agent sees")
+    mcp_tools.add_argument("server", nargs="?", help="only this server")
+    mcp_tools.add_argument("--json", action="store_true")
+    mcp_call = mcp_commands.add_parser("call", help="call a tool and print its result as JSON")
+    mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
+    mcp_call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    mcp_test = mcp_commands.add_parser("test", help="connect one server, list its tools, time it")
+    mcp_test.add_argument("name")
+    mcp_test.add_argument("--json", action="store_true")
+
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
     plugins_commands = plugins.add_subparsers(
@@ -88,6 +107,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hermes_core.cli.apps import check
 
         return check(args.paths, _manager(args), as_json=args.json, explain=args.explain)
+    if args.command == "mcp" and getattr(args, "mcp_command", None):
+        from hermes_core.cli import mcp
+
+        if args.mcp_command == "list":
+            return mcp.list_servers(as_json=args.json)
+        manager = _manager(args)
+        if args.mcp_command == "status":
+            return mcp.status(manager, as_json=args.json)
+        if args.mcp_command == "tools":
+            return mcp.tools(manager, args.server, as_json=args.json)
+        if args.mcp_command == "call":
+            return mcp.call(manager, args.tool, args.args)
+        if args.mcp_command == "test":
+            return mcp.test_server(manager, args.name, as_json=args.json)
     if args.command == "plugins" and args.plugins_command == "list":
         from hermes_core.cli.plugins import list_plugins
 

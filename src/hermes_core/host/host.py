@@ -16,7 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -83,6 +84,8 @@ class HostServer:
     resources: bool = True
     prompts: bool = True
     display_name: str | None = None
+    config_error: str | None = None
+    """Set when the config entry could not be resolved; the server is not started."""
 
 
 @dataclass
@@ -124,10 +127,23 @@ class MCPHost:
     ) -> None:
         await self.close()
 
-    async def start(self) -> dict[str, str | None]:
-        """Connect every enabled server concurrently; returns server → error (``None`` if ok)."""
+    async def start(
+        self, on_server: Callable[[str, str | None, float], None] | None = None
+    ) -> dict[str, str | None]:
+        """Connect every enabled server concurrently; returns server → error (``None`` if ok).
+
+        *on_server(name, error, seconds)* is called as each server finishes (progress display).
+        """
         names = [n for n, s in self._servers.items() if s.enabled]
-        results = await asyncio.gather(*(self._start_one(n) for n in names))
+
+        async def one(name: str) -> str | None:
+            started = time.monotonic()
+            error = await self._start_one(name)
+            if on_server is not None:
+                on_server(name, error, time.monotonic() - started)
+            return error
+
+        results = await asyncio.gather(*(one(n) for n in names))
         return dict(zip(names, results, strict=True))
 
     async def _start_one(self, name: str) -> str | None:
@@ -139,6 +155,9 @@ class MCPHost:
             parallel=server.supports_parallel_tool_calls,
         )
         self._connections[name] = connection
+        if server.config_error is not None:
+            connection.status.state, connection.status.last_error = "failed", server.config_error
+            return server.config_error
         try:
             await connection.connect()
             await self.refresh_tools(name)

@@ -1,0 +1,223 @@
+"""``hermes mcp …``: the configured servers, their status and tools, calling and testing them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+from hermes_core.config.loader import LoadedConfig, load_config
+from hermes_core.config.models import ConfigError
+from hermes_core.plugins.manager import HermesPluginManager
+
+__all__ = ["call", "list_servers", "status", "test_server", "tools"]
+
+T = TypeVar("T")
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _Stop(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def _load() -> LoadedConfig:
+    try:
+        loaded = load_config()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise _Stop(EXIT_USAGE) from None
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return loaded
+
+
+def _progress(quiet: bool) -> Callable[[str, str | None, float], None] | None:
+    if quiet:
+        return None
+
+    def show(name: str, error: str | None, seconds: float) -> None:
+        outcome = "connected" if error is None else f"failed: {error.splitlines()[0]}"
+        print(f"  {name}: {outcome} ({seconds:.2f} s)", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _with_host(
+    manager: HermesPluginManager,
+    body: Callable[[Any], Coroutine[Any, Any, T]],
+    *,
+    only: str | None = None,
+    quiet: bool = False,
+) -> T:
+    from hermes_core.host.from_config import host_servers
+    from hermes_core.host.host import MCPHost
+
+    loaded = _load()
+    try:
+        servers = host_servers(loaded, display_names=manager.display_names, only=only)
+    except ConfigError as exc:  # e.g. an unreadable $HERMES_HOME/.env
+        print(f"error: {exc}", file=sys.stderr)
+        raise _Stop(EXIT_USAGE) from None
+    if only is not None and not servers:
+        print(f"error: no server named {only!r} in {loaded.path}", file=sys.stderr)
+        raise _Stop(EXIT_USAGE)
+
+    progress = _progress(quiet)
+
+    async def main() -> T:
+        host = MCPHost(servers)
+        try:
+            if servers and progress is not None:
+                print(f"connecting {len(servers)} server(s)…", file=sys.stderr, flush=True)
+            await host.start(progress)
+            return await body(host)
+        finally:
+            await host.close()
+
+    return asyncio.run(main())
+
+
+def _guard(action: Callable[[], int]) -> int:
+    try:
+        return action()
+    except _Stop as stop:
+        return stop.code
+
+
+def list_servers(*, as_json: bool = False) -> int:
+    """The configured servers, without connecting."""
+
+    def run() -> int:
+        loaded = _load()
+        rows = []
+        for name, cfg in loaded.config.mcp_servers.items():
+            target = (
+                cfg.url if cfg.transport != "stdio" else " ".join([cfg.command or "", *cfg.args])
+            )
+            rows.append(
+                {
+                    "server": name,
+                    "transport": cfg.transport,
+                    "enabled": cfg.enabled,
+                    "target": target,
+                }
+            )
+        if as_json:
+            print(json.dumps(rows, indent=2))
+        elif not rows:
+            print(f"no MCP servers configured in {loaded.path} (add one with `hermes mcp add`)")
+        else:
+            for row in rows:
+                flag = "" if row["enabled"] else "  (disabled)"
+                print(f"{row['server']}  [{row['transport']}]  {row['target']}{flag}")
+        return EXIT_OK
+
+    return _guard(run)
+
+
+def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
+    """Connect every enabled server and show connection, availability, tools and errors."""
+
+    async def body(host: Any) -> list[dict[str, Any]]:
+        return [row.__dict__.copy() for row in host.status()]
+
+    def run() -> int:
+        rows = _with_host(manager, body, quiet=as_json)
+        if as_json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for row in rows:
+                mark = "ok" if row["offered"] else "--"
+                print(
+                    f"[{mark}] {row['server']}  [{row['transport']}]  {row['connection']}  "
+                    f"app: {row['availability']}  tools: {row['tools']}"
+                )
+                if row["last_error"]:
+                    print(f"     last error: {row['last_error']}")
+        failed = [r for r in rows if r["enabled"] and not r["offered"]]
+        return EXIT_FAILED if failed else EXIT_OK
+
+    return _guard(run)
+
+
+def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:
+    """The tools an agent would see (per server), with the reason for any hidden server."""
+
+    async def body(host: Any) -> tuple[list[Any], list[Any]]:
+        return host.tools(server), host.status()
+
+    def run() -> int:
+        entries, rows = _with_host(manager, body, only=server, quiet=as_json)
+        if as_json:
+            print(json.dumps([e.__dict__ for e in entries], indent=2))
+        else:
+            for entry in entries:
+                summary = (
+                    entry.description.strip().splitlines()[0] if entry.description.strip() else ""
+                )
+                print(f"{entry.name}  ({entry.toolset})  {summary}")
+            for row in rows:
+                if not row.offered:
+                    reason = row.last_error or row.availability
+                    print(f"# {row.server}: no tools offered ({reason})", file=sys.stderr)
+        return EXIT_OK if entries else EXIT_FAILED
+
+    return _guard(run)
+
+
+def call(manager: HermesPluginManager, tool: str, raw_args: str) -> int:
+    """Call one tool with JSON arguments and print the result as JSON."""
+
+    def run() -> int:
+        try:
+            arguments = json.loads(raw_args) if raw_args else {}
+        except json.JSONDecodeError as exc:
+            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        if not isinstance(arguments, dict):
+            print("error: --args must be a JSON object", file=sys.stderr)
+            return EXIT_USAGE
+
+        async def body(host: Any) -> dict[str, Any]:
+            result: dict[str, Any] = await host.call_tool(tool, arguments)
+            return result
+
+        result = _with_host(manager, body, quiet=True)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
+
+    return _guard(run)
+
+
+def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> int:
+    """Connect one server, list its tools, and time both."""
+
+    async def body(host: Any) -> dict[str, Any]:
+        (row,) = host.status()
+        return {
+            "server": name,
+            "connection": row.connection,
+            "tools": [e.name for e in host.tools(include_gated=True)],
+            "error": row.last_error,
+        }
+
+    def run() -> int:
+        started = time.monotonic()
+        report = _with_host(manager, body, only=name, quiet=True)
+        report["seconds"] = round(time.monotonic() - started, 3)
+        if as_json:
+            print(json.dumps(report, indent=2))
+        elif report["error"]:
+            print(f"{name}: failed after {report['seconds']} s: {report['error']}")
+        else:
+            count, seconds = len(report["tools"]), report["seconds"]
+            print(f"{name}: connected and listed {count} tools in {seconds} s")
+            for tool_name in report["tools"]:
+                print(f"  {tool_name}")
+        return EXIT_FAILED if report["error"] else EXIT_OK
+
+    return _guard(run)

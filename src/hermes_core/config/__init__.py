@@ -1,0 +1,62 @@
+"""The user's ``config.yaml``: ``mcp_servers`` models, loading, ``${…}`` and safe edits.
+
+* :func:`load_config` reads ``$HERMES_HOME/config.yaml`` into a :class:`HermesConfig`
+  (errors as ``<file>:<line>: mcp_servers.<server>.<key>: <what is wrong>``);
+* :func:`resolve` expands ``${…}`` in one server entry at connect time;
+* :func:`add_server`, :func:`remove_server`, :func:`set_enabled` edit the file
+  atomically, keeping everything they do not change byte for byte.
+"""
+
+from hermes_core.config.interpolate import (
+    CONTEXT_VARIABLES,
+    expand,
+    load_dotenv,
+    parse_dotenv,
+    resolve,
+)
+from hermes_core.config.loader import (
+    LoadedConfig,
+    config_path,
+    hermes_home,
+    load_config,
+    parse_config_text,
+)
+from hermes_core.config.models import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_TOOL_TIMEOUT,
+    ConfigConflict,
+    ConfigError,
+    ConfigWarning,
+    HermesConfig,
+    IdentityHeader,
+    ServerConfig,
+    ToolsConfig,
+    Transport,
+)
+from hermes_core.config.store import add_server, remove_server, set_enabled
+
+__all__ = [
+    "CONTEXT_VARIABLES",
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_TOOL_TIMEOUT",
+    "ConfigConflict",
+    "ConfigError",
+    "ConfigWarning",
+    "HermesConfig",
+    "IdentityHeader",
+    "LoadedConfig",
+    "ServerConfig",
+    "ToolsConfig",
+    "Transport",
+    "add_server",
+    "config_path",
+    "expand",
+    "hermes_home",
+    "load_config",
+    "load_dotenv",
+    "parse_config_text",
+    "parse_dotenv",
+    "remove_server",
+    "resolve",
+    "set_enabled",
+]

@@ -1,0 +1,252 @@
+"""``${…}`` in server entries, resolved at connect time; and the ``$HERMES_HOME/.env`` reader.
+
+:func:`resolve` is pure: the environment, the ``.env`` values and the
+workspace are passed in, and the result is a new :class:`ServerConfig`.
+
+* ``${VAR}`` / ``${env:VAR}``: the process environment first, then ``.env``.
+* ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
+  ``${pathSeparator}`` and ``${/}`` (exact, case-sensitive; they win over an
+  environment variable of the same name).
+* ``$${`` is a literal ``${``.  Substituted text is never expanded again.
+* An unset variable, ``${}`` or an unterminated ``${`` is a :class:`ConfigError`
+  naming the key, the server and the variable.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hermes_core.config.loader import hermes_home
+from hermes_core.config.models import ConfigError, ServerConfig, url_problem, value_problem
+
+__all__ = ["CONTEXT_VARIABLES", "expand", "load_dotenv", "parse_dotenv", "resolve"]
+
+CONTEXT_VARIABLES = (
+    "userHome",
+    "workspaceFolder",
+    "workspaceFolderBasename",
+    "pathSeparator",
+    "/",
+)
+
+# ``$${`` (escape) or ``${`` … ``}``; a ``${`` with no ``}`` is caught separately.
+_PLACEHOLDER = re.compile(r"\$\$\{|\$\{([^}]*)\}|\$\{")
+_OAUTH_STRINGS = ("client_id", "client_secret", "scope", "redirect_uri", "client_metadata_url")
+
+
+class _Unresolvable(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def expand(
+    text: str,
+    *,
+    env: Mapping[str, str],
+    dotenv: Mapping[str, str],
+    workspace: str | os.PathLike[str] | None = None,
+) -> str:
+    """Expand the placeholders of one string; ``ValueError`` names what is missing."""
+    try:
+        return _Expander(env, dotenv, workspace).expand(text)
+    except _Unresolvable as exc:
+        raise ValueError(exc.reason) from None
+
+
+class _Expander:
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        dotenv: Mapping[str, str],
+        workspace: str | os.PathLike[str] | None,
+    ) -> None:
+        self.env = env
+        self.dotenv = dotenv
+        self.workspace = os.fspath(workspace) if workspace is not None else None
+        home = env.get("HERMES_HOME", "").strip()
+        self.dotenv_label = f"{home.rstrip('/')}/.env" if home else "~/.hermes/.env"
+
+    def expand(self, text: str) -> str:
+        if "${" not in text:
+            return text
+        return _PLACEHOLDER.sub(self._one, text)
+
+    def _one(self, match: re.Match[str]) -> str:
+        whole = match.group(0)
+        if whole == "$${":
+            return "${"
+        if match.group(1) is None:
+            raise _Unresolvable("'${' has no closing '}' (write '$${' for a literal '${')")
+        return self._lookup(match.group(1), whole)
+
+    def _lookup(self, inner: str, whole: str) -> str:
+        if inner in CONTEXT_VARIABLES:
+            return self._context(inner, whole)
+        name = inner.strip()
+        if name.startswith("env:"):
+            name = name[4:].strip()
+        if not name:
+            raise _Unresolvable(f"{whole} names no variable (write '$${{' for a literal '${{')")
+        value = self.env.get(name)
+        if value is None:
+            value = self.dotenv.get(name)
+        if value is None:
+            raise _Unresolvable(
+                f"{whole} is not set (not in the environment or {self.dotenv_label})"
+            )
+        return value
+
+    def _context(self, name: str, whole: str) -> str:
+        if name in ("pathSeparator", "/"):
+            return os.sep
+        if name == "userHome":
+            home = self.env.get("HOME") or self.env.get("USERPROFILE")
+            return home or os.path.expanduser("~")
+        if self.workspace is None:
+            raise _Unresolvable(f"{whole} is not available: this session has no workspace folder")
+        if name == "workspaceFolder":
+            return self.workspace
+        return os.path.basename(os.path.normpath(self.workspace))
+
+
+def resolve(
+    server_name: str,
+    cfg: ServerConfig,
+    *,
+    env: Mapping[str, str],
+    dotenv: Mapping[str, str],
+    workspace: str | os.PathLike[str] | None = None,
+) -> ServerConfig:
+    """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``env`` values, ``url``,
+    ``headers`` values, ``client_cert``/``client_key``, ``identity_header`` and the
+    string settings of ``oauth``.  Keys are never expanded.
+
+    Raises :class:`ConfigError` (``mcp_servers.<server>.<key>: …``, with the file
+    and line when *cfg* was read from a file) for an unset variable, and for a
+    URL or header value that is unusable once expanded.
+    """
+    expander = _Expander(env, dotenv, workspace)
+    prefix = f"mcp_servers.{server_name}"
+
+    def fail(key: str, reason: str) -> ConfigError:
+        return ConfigError(reason, path=cfg.source, line=cfg.line_of(key), key=f"{prefix}.{key}")
+
+    def text(value: str, key: str) -> str:
+        try:
+            return expander.expand(value)
+        except _Unresolvable as exc:
+            raise fail(key, exc.reason) from None
+
+    update: dict[str, Any] = {}
+    if cfg.command is not None:
+        update["command"] = text(cfg.command, "command")
+    update["args"] = [text(arg, f"args[{i}]") for i, arg in enumerate(cfg.args)]
+    update["env"] = {name: text(value, f"env.{name}") for name, value in cfg.env.items()}
+    headers = {name: text(value, f"headers.{name}") for name, value in cfg.headers.items()}
+    update["headers"] = headers
+    for name, value in (*update["env"].items(), *headers.items()):
+        problem = value_problem(value, header=name in headers)
+        if problem:
+            where = "headers" if name in headers else "env"
+            raise fail(f"{where}.{name}", f"{problem} after ${{…}} expansion")
+    for index, arg in enumerate(update["args"]):
+        if "\0" in arg:
+            raise fail(f"args[{index}]", "contains a NUL character after ${…} expansion")
+    if cfg.url is not None:
+        url = text(cfg.url, "url")
+        problem = url_problem(url)
+        if problem:
+            raise fail("url", f"{problem} (after ${{…}} expansion)")
+        update["url"] = url
+    if isinstance(cfg.client_cert, list):
+        update["client_cert"] = [
+            text(part, f"client_cert[{i}]") for i, part in enumerate(cfg.client_cert)
+        ]
+    elif cfg.client_cert is not None:
+        update["client_cert"] = text(cfg.client_cert, "client_cert")
+    if cfg.client_key is not None:
+        update["client_key"] = text(cfg.client_key, "client_key")
+    if cfg.identity_header is not None and cfg.identity_header.value is not None:
+        update["identity_header"] = cfg.identity_header.model_copy(
+            update={"value": text(cfg.identity_header.value, "identity_header.value")}
+        )
+    if cfg.oauth:
+        update["oauth"] = {
+            key: text(value, f"oauth.{key}")
+            if key in _OAUTH_STRINGS and isinstance(value, str)
+            else value
+            for key, value in cfg.oauth.items()
+        }
+    return cfg.model_copy(update=update)
+
+
+# --------------------------------------------------------------------------- .env
+
+_DOTENV_KEY = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=[ \t]*")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """``KEY=value`` lines: ``export`` prefixes, ``#`` comments (whole-line, or after
+    whitespace in an unquoted value), single quotes (literal) and double quotes
+    (``\\n \\t \\r \\" \\\\ \\$`` escapes), both may span lines.  Values are never
+    expanded.  Lines that are not assignments are skipped; the last assignment wins."""
+    values: dict[str, str] = {}
+    pos, size = 0, len(text)
+    while pos < size:
+        newline = text.find("\n", pos)
+        line_end = size if newline < 0 else newline
+        match = _DOTENV_KEY.match(text, pos, line_end)
+        if match is None:
+            pos = line_end + 1
+            continue
+        start = match.end()
+        quote = text[start] if start < line_end and text[start] in "'\"" else ""
+        closing = _closing_quote(text, start + 1, quote) if quote else -1
+        if quote and closing >= 0:
+            body = text[start + 1 : closing]
+            values[match.group(1)] = _unescape(body) if quote == '"' else body
+            after = text.find("\n", closing)
+            pos = size if after < 0 else after + 1
+            continue
+        raw = text[start:line_end]
+        comment = re.search(r"[ \t]#", raw)
+        if comment:
+            raw = raw[: comment.start()]
+        values[match.group(1)] = raw.strip()
+        pos = line_end + 1
+    return values
+
+
+def _closing_quote(text: str, pos: int, quote: str) -> int:
+    while pos < len(text):
+        char = text[pos]
+        if char == "\\" and quote == '"':
+            pos += 2
+            continue
+        if char == quote:
+            return pos
+        pos += 1
+    return -1
+
+
+def _unescape(body: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(0)), body, flags=re.S)
+
+
+def load_dotenv(path: str | os.PathLike[str] | None = None) -> dict[str, str]:
+    """The values of ``$HERMES_HOME/.env`` (or *path*); a missing file is empty."""
+    target = Path(path) if path is not None else hermes_home() / ".env"
+    try:
+        text = target.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise ConfigError(f"cannot read the file: {reason}", path=str(target)) from None
+    return parse_dotenv(text)

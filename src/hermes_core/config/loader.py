@@ -1,0 +1,296 @@
+"""Read ``$HERMES_HOME/config.yaml``: ``mcp_servers`` validated, every problem at file:line.
+
+The file is read with ruamel.yaml's round-trip loader, so each key keeps its
+position; a bad value is reported as ``<file>:<line>: mcp_servers.<server>.<key>:
+<what is wrong>`` and nothing else (no pydantic dump, no value, no traceback).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from hermes_core.config.models import (
+    SERVER_NAME,
+    ConfigError,
+    ConfigWarning,
+    HermesConfig,
+    ServerConfig,
+    kind_of,
+)
+from hermes_core.plugin_yaml import _line_of, _plain
+
+__all__ = [
+    "LoadedConfig",
+    "config_path",
+    "hermes_home",
+    "load_config",
+    "parse_config_text",
+]
+
+_MAX_FILE_BYTES = 16 * 1024 * 1024
+# A plain scalar as written (numbers, booleans): up to a space, comment or flow delimiter.
+_PLAIN_TOKEN = re.compile(r"[^\s,\]}#]+")
+
+
+def hermes_home(env: Mapping[str, str] | None = None) -> Path:
+    """``$HERMES_HOME`` (``~`` expanded), default ``~/.hermes``."""
+    environ = os.environ if env is None else env
+    value = environ.get("HERMES_HOME", "").strip()
+    return Path(value).expanduser() if value else Path.home() / ".hermes"
+
+
+def config_path(env: Mapping[str, str] | None = None) -> Path:
+    """``$HERMES_HOME/config.yaml``."""
+    return hermes_home(env) / "config.yaml"
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A read ``config.yaml``: the parsed config and what was noticed on the way."""
+
+    path: Path
+    config: HermesConfig
+    warnings: tuple[ConfigWarning, ...] = ()
+    errors: tuple[ConfigError, ...] = ()
+    """Problems of servers that were left out (only with ``strict=False``)."""
+    exists: bool = False
+    digest: str | None = None
+    """SHA-256 of the file's bytes (``None`` when there is no file), to notice changes."""
+    tree: Any = field(default=None, compare=False, repr=False)
+
+    def line_of(self, key_path: str) -> int | None:
+        """The 1-based line of *key_path* (``mcp_servers.github.env``) in the file."""
+        return _line_of(self.tree, key_path) if self.tree is not None else None
+
+
+def load_config(path: str | os.PathLike[str] | None = None, *, strict: bool = True) -> LoadedConfig:
+    """Read the configuration file (default ``$HERMES_HOME/config.yaml``).
+
+    A missing file is an empty configuration.  With ``strict`` (the default)
+    any invalid server raises :class:`ConfigError` (the first problem, the
+    others in ``more``); with ``strict=False`` invalid servers are left out and
+    their problems listed in ``errors``.  Bad YAML always raises.
+    """
+    target = Path(path) if path is not None else config_path()
+    label = str(target)
+    try:
+        with open(target, "rb") as fh:
+            raw = fh.read(_MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        return LoadedConfig(target, HermesConfig())
+    except OSError as exc:
+        reason = f"cannot read the file: {exc.strerror or type(exc).__name__}"
+        raise ConfigError(reason, path=label) from None
+    if len(raw) > _MAX_FILE_BYTES:
+        raise ConfigError(f"the file is larger than {_MAX_FILE_BYTES} bytes", path=label)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"the file is not UTF-8 ({exc.reason})", path=label) from None
+    loaded = parse_config_text(text, label, strict=strict)
+    return LoadedConfig(
+        target,
+        loaded.config,
+        loaded.warnings,
+        loaded.errors,
+        exists=True,
+        digest=hashlib.sha256(raw).hexdigest(),
+        tree=loaded.tree,
+    )
+
+
+def parse_yaml(text: str, label: str) -> Any:
+    """The round-trip tree of *text*; a syntax error is a :class:`ConfigError` at its line."""
+    yaml = YAML(typ="rt")
+    try:
+        return yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        # ruamel quotes both values of a duplicate key; values may be secrets.
+        problem = problem.split(" with value ", 1)[0]
+        raise ConfigError(f"YAML syntax error: {problem}", path=label, line=line) from None
+    except YAMLError as exc:
+        raise ConfigError(f"YAML error: {type(exc).__name__}", path=label) from None
+
+
+def parse_config_text(text: str, path: str = "config.yaml", *, strict: bool = True) -> LoadedConfig:
+    """Parse the text of a ``config.yaml``; *path* labels every message."""
+    tree = parse_yaml(text, path)
+    if tree is None:
+        return LoadedConfig(Path(path), HermesConfig(), exists=True)
+    if not isinstance(tree, CommentedMap):
+        raise ConfigError(
+            f"the file must be a mapping of settings such as mcp_servers: (got {kind_of(tree)})",
+            path=path,
+            line=1,
+        )
+    others = {str(key): _plain(value) for key, value in tree.items() if key != "mcp_servers"}
+    servers_node = tree.get("mcp_servers")
+    servers: dict[str, ServerConfig] = {}
+    warnings: list[ConfigWarning] = []
+    errors: list[ConfigError] = []
+    if isinstance(servers_node, CommentedMap):
+        lines = text.splitlines()
+        for name, node in servers_node.items():
+            cfg, problems, noticed = _load_server(name, node, servers_node, path, lines)
+            warnings.extend(noticed)
+            errors.extend(problems)
+            if cfg is not None and not problems:
+                servers[str(name)] = cfg
+    elif servers_node is not None:
+        errors.append(
+            ConfigError(
+                f"must be a mapping of server names to their settings "
+                f"(got {kind_of(_plain(servers_node))})",
+                path=path,
+                line=_line_of(tree, "mcp_servers"),
+                key="mcp_servers",
+            )
+        )
+    if errors and strict:
+        raise _first(errors)
+    config = HermesConfig.model_validate({**others, "mcp_servers": servers})
+    return LoadedConfig(Path(path), config, tuple(warnings), tuple(errors), exists=True, tree=tree)
+
+
+def _first(errors: list[ConfigError]) -> ConfigError:
+    ordered = sorted(errors, key=lambda e: (e.line is None, e.line or 0))
+    head = ordered[0]
+    return ConfigError(
+        head.reason, path=head.path, line=head.line, key=head.key, more=tuple(ordered[1:])
+    )
+
+
+def _load_server(
+    name: Any, node: Any, servers_node: CommentedMap, path: str, lines: list[str]
+) -> tuple[ServerConfig | None, list[ConfigError], list[ConfigWarning]]:
+    name_line = servers_node.lc.key(name)[0] + 1
+    if not isinstance(name, str):
+        reason = f"server names must be text (got {kind_of(name)}); put the name in quotes"
+        return None, [ConfigError(reason, path=path, line=name_line, key=f"mcp_servers.{name}")], []
+    if not SERVER_NAME.fullmatch(name):
+        reason = (
+            "server names start with a letter or digit and use only letters, digits, "
+            "'_', '.' and '-' (at most 64 characters)"
+        )
+        return None, [ConfigError(reason, path=path, line=name_line, key=f"mcp_servers.{name}")], []
+    if node is not None and not isinstance(node, CommentedMap):
+        reason = f"must be a mapping of settings such as command: or url: (got {kind_of(node)})"
+        return None, [ConfigError(reason, path=path, line=name_line, key=f"mcp_servers.{name}")], []
+    raw = _plain(node) if node is not None else {}
+    if node is not None:
+        _keep_scalar_text(node, raw, lines)
+    cfg, problems, noticed = validate_server(name, raw, path=path, node=node, name_line=name_line)
+    if cfg is not None:
+        cfg.with_origin(path, node)
+    return cfg, problems, noticed
+
+
+def validate_server(
+    name: str,
+    raw: Any,
+    *,
+    path: str | None = None,
+    node: Any = None,
+    name_line: int | None = None,
+) -> tuple[ServerConfig | None, list[ConfigError], list[ConfigWarning]]:
+    """Validate one server entry: ``(config or None, problems, warnings)``, keys named
+    ``mcp_servers.<name>.<key>`` and placed on their line when *node* is the YAML node."""
+    sink: list[tuple[tuple[str | int, ...], str]] = []
+    prefix = f"mcp_servers.{name}"
+
+    def place(sub: tuple[str | int, ...]) -> tuple[str, int | None]:
+        dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
+        line = _line_of(node, dotted.lstrip(".")) if node is not None and dotted else None
+        return prefix + dotted, line or name_line
+
+    try:
+        cfg = ServerConfig.model_validate(raw, context={"warnings": sink})
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors(include_url=False, include_input=True):
+            loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+            key, line = place(loc)
+            problems.append(ConfigError(_reason(error), path=path, line=line, key=key))
+        return None, problems, []
+    noticed = []
+    for sub, message in sink:
+        key, line = place(sub)
+        noticed.append(ConfigWarning(message, path=path, line=line, key=key))
+    return cfg, [], noticed
+
+
+def _reason(error: Any) -> str:
+    """Our sentence for a validation error: never the input, only what kind it was."""
+    kind = error.get("type", "")
+    if kind == "hermes_config":
+        return str(error["ctx"]["reason"])
+    got = f" (got {kind_of(error.get('input'))})" if "input" in error else ""
+    if kind == "missing":
+        return "is required"
+    if kind.startswith("string"):
+        return f"must be text{got}"
+    if kind.startswith(("float", "int")):
+        return f"must be a number{got}"
+    if kind.startswith("bool"):
+        return f"must be true or false{got}"
+    if kind.startswith("dict") or kind == "model_type":
+        return f"must be a mapping{got}"
+    if kind.startswith("list"):
+        return f"must be a list{got}"
+    if kind == "literal_error":
+        expected = (error.get("ctx") or {}).get("expected", "")
+        return f"must be one of {expected}"
+    return "is not valid"
+
+
+def _keep_scalar_text(node: CommentedMap, raw: dict[str, Any], lines: list[str]) -> None:
+    """Numbers and booleans where text is expected (``PORT: 8080``) keep their spelling."""
+    for key in ("env", "headers"):
+        sub, plain = node.get(key), raw.get(key)
+        if isinstance(sub, CommentedMap) and isinstance(plain, dict):
+            for name, value in sub.items():
+                if _wants_text(value):
+                    plain[name] = _source(lines, sub.lc.value(name), value)
+    for owner, key in ((node, "args"), (node, "client_cert")):
+        _keep_seq(owner.get(key), raw.get(key), lines)
+    tools, plain_tools = node.get("tools"), raw.get("tools")
+    if isinstance(tools, CommentedMap) and isinstance(plain_tools, dict):
+        for key in ("include", "exclude"):
+            _keep_seq(tools.get(key), plain_tools.get(key), lines)
+
+
+def _keep_seq(seq: Any, plain: Any, lines: list[str]) -> None:
+    if isinstance(seq, CommentedSeq) and isinstance(plain, list):
+        for index, value in enumerate(seq):
+            if _wants_text(value):
+                plain[index] = _source(lines, seq.lc.item(index), value)
+
+
+def _wants_text(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, str)
+
+
+def _source(lines: list[str], position: Any, value: Any) -> Any:
+    try:
+        line, column = position
+        match = _PLAIN_TOKEN.match(lines[line], column)
+    except (TypeError, ValueError, IndexError):
+        return value
+    token = match.group(0) if match else ""
+    if not token or token[0] in "*&!":
+        return value
+    return token

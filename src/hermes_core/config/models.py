@@ -1,0 +1,739 @@
+"""The shape of ``config.yaml``'s ``mcp_servers``: pydantic models, errors and warnings.
+
+Every value a user can get wrong is checked by a validator of ours, so each
+problem carries a plain sentence ("must be a number of seconds (got a list)")
+and the key path it belongs to; the loader adds the file and the line.  No
+message ever quotes a configured value: header values, ``env`` values and key
+passphrases are secrets, and the ``repr`` of a model hides them as well.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterator, Mapping
+from datetime import date
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from hermes_core.plugin_yaml import _line_of
+
+__all__ = [
+    "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_TOOL_TIMEOUT",
+    "SERVER_NAME",
+    "ConfigConflict",
+    "ConfigError",
+    "ConfigWarning",
+    "HermesConfig",
+    "IdentityHeader",
+    "ServerConfig",
+    "ToolsConfig",
+    "Transport",
+]
+
+#: Per tool-call timeout when neither the server nor ``timeouts.mcp.tool_call`` sets one.
+DEFAULT_TOOL_TIMEOUT = 300.0
+#: Bound on connecting, the ``initialize`` handshake and discovery of one server.
+DEFAULT_CONNECT_TIMEOUT = 60.0
+
+#: A server name: it becomes part of tool names and of ``mcp-tokens/<server>.json``.
+SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+Transport = Literal["stdio", "streamable_http", "sse"]
+
+_REDACTED = "***"
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+_TRANSPORTS: dict[str, Transport] = {
+    "stdio": "stdio",
+    "sse": "sse",
+    "http": "streamable_http",
+    "streamable_http": "streamable_http",
+    "streamablehttp": "streamable_http",
+}
+_SECRET_WORDS = ("secret", "token", "password", "passphrase", "key")
+_HTTP_ONLY = ("headers", "client_cert", "client_key", "auth", "oauth")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used: ``<file>:<line>: <key>: <what is wrong>``.
+
+    ``path``/``line`` are absent when the problem has no place in a file (a
+    value resolved at connect time, an entry passed to ``add_server``).  When
+    several problems were found, this one is the first and ``more`` holds the
+    rest.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        key: str = "",
+        more: tuple[ConfigError, ...] = (),
+    ) -> None:
+        location = f"{path}:{line}" if path and line else path
+        super().__init__(": ".join(part for part in (location, key, reason) if part))
+        self.reason = reason
+        self.path = path
+        self.line = line
+        self.key = key
+        self.more = more
+
+    @property
+    def all(self) -> tuple[ConfigError, ...]:
+        """This problem followed by every other one found in the same pass."""
+        return (self, *self.more)
+
+
+class ConfigConflict(ConfigError):
+    """Another program changed the same part of the file while an edit was being made."""
+
+
+class ConfigWarning:
+    """Something in the configuration that is ignored or suspicious, but not fatal."""
+
+    __slots__ = ("key", "line", "message", "path")
+
+    def __init__(
+        self, message: str, *, path: str | None = None, line: int | None = None, key: str = ""
+    ) -> None:
+        self.message = message
+        self.path = path
+        self.line = line
+        self.key = key
+
+    def __str__(self) -> str:
+        location = f"{self.path}:{self.line}" if self.path and self.line else self.path
+        return ": ".join(part for part in (location, self.key, self.message) if part)
+
+    def __repr__(self) -> str:
+        return f"ConfigWarning({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ConfigWarning) and str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _fail(reason: str, *sub: str | int) -> PydanticCustomError:
+    """A validation error with our own sentence; ``sub`` extends the key path."""
+    return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
+
+
+def kind_of(value: Any) -> str:
+    """What a YAML value is, in words, without showing it."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list | tuple | set):
+        return "a list"
+    if isinstance(value, date):
+        return "a date"
+    return type(value).__name__
+
+
+def scalar_text(value: Any) -> str | None:
+    """A scalar as the text a user meant (``8080`` → ``"8080"``); ``None`` for non-scalars."""
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return None
+
+
+def url_problem(url: str) -> str | None:
+    """Why *url* cannot be an MCP endpoint, or ``None``.  Never quotes the URL."""
+    if not url.strip():
+        return "must not be empty"
+    try:
+        parts = urlsplit(url.strip())
+        hostname = parts.hostname
+    except ValueError:
+        return "is not a valid URL"
+    if parts.scheme.lower() not in ("http", "https"):
+        shown = f" (got {parts.scheme!r})" if parts.scheme.isalnum() else ""
+        return f"must start with http:// or https://{shown}"
+    if not hostname:
+        return "has no host name"
+    return None
+
+
+def _boolish(value: Any, default: bool) -> bool:
+    if value is None:
+        return default
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise _fail(f"must be true or false (got {kind_of(value)})")
+
+
+def _seconds(value: Any, default: float, *, zero_ok: bool) -> float:
+    if value is None:
+        return default
+    number: float
+    if isinstance(value, bool):
+        raise _fail("must be a number of seconds (got true/false)")
+    if isinstance(value, int | float):
+        number = float(value)
+    elif isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise _fail("must be a number of seconds (got text)") from None
+    else:
+        raise _fail(f"must be a number of seconds (got {kind_of(value)})")
+    if not math.isfinite(number):
+        raise _fail("must be a finite number of seconds")
+    if zero_ok and number < 0:
+        raise _fail("must be 0 (off) or a positive number of seconds")
+    if not zero_ok and number <= 0:
+        raise _fail("must be a positive number of seconds")
+    return number
+
+
+def _string_list(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list | tuple):
+        raise _fail(f"must be a list of {what} (got {kind_of(value)})")
+    items: list[str] = []
+    for index, item in enumerate(value):
+        text = scalar_text(item)
+        if text is None:
+            raise _fail(f"must be text (got {kind_of(item)})", index)
+        items.append(text)
+    return items
+
+
+def _string_map(value: Any, *, headers: bool) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise _fail(f"must be a mapping of NAME: value (got {kind_of(value)})")
+    result: dict[str, str] = {}
+    for key, item in value.items():
+        if not isinstance(key, str) or not key:
+            raise _fail(f"names must be non-empty text (got {kind_of(key)})")
+        if headers and not _HEADER_NAME.fullmatch(key):
+            raise _fail(f"{key!r} is not a valid HTTP header name", key)
+        if not headers and ("=" in key or "\0" in key):
+            raise _fail(f"{key!r} is not a valid environment variable name", key)
+        text = scalar_text(item)
+        if text is None:
+            raise _fail(f"must be text (got {kind_of(item)})", key)
+        if "${" not in text:
+            problem = value_problem(text, header=headers)
+            if problem:
+                raise _fail(problem, key)
+        result[key] = text
+    return result
+
+
+def value_problem(text: str, *, header: bool) -> str | None:
+    """Why *text* cannot be sent as a header value / passed to a process, or ``None``."""
+    if "\0" in text:
+        return "contains a NUL character"
+    if header and ("\r" in text or "\n" in text):
+        return "contains a line break"
+    return None
+
+
+def _loose_mapping(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise _fail(f"must be a mapping (got {kind_of(value)})")
+    return {str(key): item for key, item in value.items()}
+
+
+def _secretish(key: str) -> bool:
+    lowered = key.lower()
+    return any(word in lowered for word in _SECRET_WORDS)
+
+
+def _redact_loose(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {
+            k: (_REDACTED if _secretish(str(k)) else _redact_loose(v)) for k, v in value.items()
+        }
+    return value
+
+
+def _redact_url(url: str) -> str:
+    """A URL for display: credentials and the query (often an API key) hidden."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return _REDACTED
+    authority, slash, path = rest.partition("/")
+    if "@" in authority:
+        authority = _REDACTED + "@" + authority.rsplit("@", 1)[1]
+    shown = f"{scheme}://{authority}{slash}{path}"
+    for mark in ("?", "#"):
+        if mark in shown:
+            shown = shown.split(mark, 1)[0] + mark + _REDACTED
+    return shown
+
+
+def _warn(info: ValidationInfo, message: str, *sub: str | int) -> None:
+    context = info.context
+    if isinstance(context, dict):
+        sink = context.get("warnings")
+        if isinstance(sink, list):
+            sink.append((sub, message))
+
+
+def _unknown(key: str, known: Iterator[str] | list[str]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.75)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown key{hint}; ignored"
+
+
+class _Origin:
+    """Where a server entry came from, for error lines at connect time.
+
+    Location is not part of a configuration's value: two entries that differ
+    only in where they were read compare equal.
+    """
+
+    __slots__ = ("node", "path")
+
+    def __init__(self, path: str, node: Any) -> None:
+        self.path = path
+        self.node = node
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, _Origin)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"_Origin({self.path!r})"
+
+
+# --------------------------------------------------------------------------- models
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        extra="allow", frozen=True, hide_input_in_errors=True, populate_by_name=True
+    )
+
+
+class ToolsConfig(_Model):
+    """``tools:``: which server tools register, and whether the utility tools may."""
+
+    include: list[str] | None = None
+    """Allow-list (names or case-sensitive globs). Present, even empty, wins over ``exclude``."""
+    exclude: list[str] | None = None
+    resources: bool = True
+    """``list_resources``/``read_resource`` may register (when the server has the capability)."""
+    prompts: bool = True
+    """``list_prompts``/``get_prompt`` may register (when the server has the capability)."""
+
+    @field_validator("include", "exclude", mode="before")
+    @classmethod
+    def _names(cls, value: Any) -> list[str] | None:
+        if value is None:
+            return None
+        text = scalar_text(value)
+        if text is not None and not isinstance(value, bool):
+            return [text]
+        return _string_list(value, "tool names or globs")
+
+    @field_validator("resources", "prompts", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> bool:
+        return _boolish(value, True)
+
+
+class IdentityHeader(_Model):
+    """``identity_header:``: a per-user header for HTTP/SSE servers."""
+
+    name: str
+    value_from: Literal["static", "profile"] = "static"
+    value: str | None = None
+
+
+def parse_identity_header(raw: Any) -> tuple[IdentityHeader | None, str | None]:
+    """``(header, None)`` or ``(None, why it is ignored)``; ``(None, None)`` when absent."""
+    if raw is None:
+        return None, None
+    if isinstance(raw, IdentityHeader):
+        return raw, None
+    if not isinstance(raw, Mapping):
+        return None, "is not a mapping"
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        return None, "is missing 'name'"
+    if not _HEADER_NAME.fullmatch(name.strip()):
+        return None, "has an invalid header name"
+    source = raw.get("value_from")
+    source = "static" if source is None else source
+    if not isinstance(source, str) or source.strip().lower() not in ("static", "profile"):
+        return None, "has an unknown value_from (use static or profile)"
+    source = source.strip().lower()
+    value = raw.get("value")
+    if source == "static" and (not isinstance(value, str) or not value.strip()):
+        return None, "uses value_from: static without a value"
+    extra = {str(k): v for k, v in raw.items() if k not in ("name", "value_from", "value")}
+    return (
+        IdentityHeader(
+            name=name.strip(),
+            value_from="profile" if source == "profile" else "static",
+            value=value if isinstance(value, str) else None,
+            **extra,
+        ),
+        None,
+    )
+
+
+class ServerConfig(_Model):
+    """One entry of ``mcp_servers``.
+
+    Unknown keys are kept (``model_extra``) and reported as warnings by the
+    loader, never rejected.  ``transport`` is derived: see :attr:`transport`.
+    """
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    client_cert: str | list[str] | None = None
+    client_key: str | None = None
+    identity_header: IdentityHeader | None = None
+    timeout: float = DEFAULT_TOOL_TIMEOUT
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    idle_timeout_seconds: float = 0.0
+    max_lifetime_seconds: float = 0.0
+    enabled: bool = True
+    supports_parallel_tool_calls: bool = False
+    tools: ToolsConfig = Field(default_factory=ToolsConfig)
+    auth: str | None = None
+    oauth: dict[str, Any] | None = None
+    sampling: dict[str, Any] | None = None
+    elicitation: dict[str, Any] | None = None
+    requested_transport: Transport | None = Field(default=None, alias="transport")
+    """The ``transport:`` key as written (``sse`` asks for the legacy SSE transport)."""
+
+    _origin: _Origin | None = PrivateAttr(default=None)
+
+    # ----------------------------------------------------------------- derived
+
+    @property
+    def transport(self) -> Transport:
+        """``stdio`` for ``command``; ``streamable_http`` for ``url`` (``sse`` on request).
+
+        With both ``url`` and ``command`` the server is HTTP (a warning says
+        ``command`` is ignored), unless ``transport: stdio`` asks otherwise.
+        """
+        if self.requested_transport == "stdio" or self.url is None:
+            return "stdio"
+        return "sse" if self.requested_transport == "sse" else "streamable_http"
+
+    @property
+    def source(self) -> str | None:
+        """The file this entry was read from, if it was read from one."""
+        return self._origin.path if self._origin is not None else None
+
+    def line_of(self, key_path: str) -> int | None:
+        """The 1-based line of *key_path* (``env.TOKEN``, ``args[1]``) in its file."""
+        if self._origin is None or self._origin.node is None:
+            return None
+        return _line_of(self._origin.node, key_path) if key_path else None
+
+    def with_origin(self, path: str, node: Any) -> ServerConfig:
+        """Record where this entry was read (used by the loader)."""
+        self._origin = _Origin(path, node)
+        return self
+
+    def __repr_args__(self) -> Any:
+        extra = self.model_extra or {}
+        for name, value in super().__repr_args__():
+            if name in ("env", "headers") and isinstance(value, dict):
+                yield name, dict.fromkeys(value, _REDACTED)
+            elif name == "client_cert" and isinstance(value, list) and len(value) == 3:
+                yield name, [value[0], value[1], _REDACTED]
+            elif name == "identity_header" and isinstance(value, IdentityHeader):
+                yield name, {"name": value.name, "value_from": value.value_from}
+            elif name == "url" and isinstance(value, str):
+                yield name, _redact_url(value)
+            elif name == "oauth" and isinstance(value, dict):
+                yield name, _redact_loose(value)
+            elif name in extra:
+                yield name, _REDACTED
+            else:
+                yield name, value
+
+    # ----------------------------------------------------------------- fields
+
+    @field_validator("command", "client_key", mode="before")
+    @classmethod
+    def _path_text(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise _fail(f"must be text (got {kind_of(value)})")
+        if not value.strip():
+            raise _fail("must not be empty")
+        if "\0" in value:
+            raise _fail("contains a NUL character")
+        return value
+
+    @field_validator("args", mode="before")
+    @classmethod
+    def _args(cls, value: Any) -> list[str]:
+        if value is None:
+            return []
+        if isinstance(value, str):
+            raise _fail('must be a list, e.g. args: ["-y", "package-name"] (got text)')
+        items = _string_list(value, "arguments")
+        for index, item in enumerate(items):
+            if "\0" in item:
+                raise _fail("contains a NUL character", index)
+        return items
+
+    @field_validator("env", mode="before")
+    @classmethod
+    def _env(cls, value: Any) -> dict[str, str]:
+        return _string_map(value, headers=False)
+
+    @field_validator("headers", mode="before")
+    @classmethod
+    def _headers(cls, value: Any) -> dict[str, str]:
+        return _string_map(value, headers=True)
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _url(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise _fail(f"must be an http:// or https:// URL (got {kind_of(value)})")
+        if "${" not in value:  # checked again after ${…} expansion
+            problem = url_problem(value)
+            if problem:
+                raise _fail(problem)
+        return value
+
+    @field_validator("client_cert", mode="before")
+    @classmethod
+    def _client_cert(cls, value: Any) -> str | list[str] | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            if not value.strip():
+                raise _fail("must be a non-empty path")
+            return value
+        if not isinstance(value, list | tuple):
+            raise _fail(
+                f"must be a path or a list [cert, key(, passphrase)] (got {kind_of(value)})"
+            )
+        if len(value) not in (2, 3):
+            raise _fail(f"the list form must have 2 or 3 elements (got {len(value)})")
+        items: list[str] = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or (index < 2 and not item.strip()):
+                what = "the key passphrase" if index == 2 else "a non-empty path"
+                raise _fail(f"must be {what} as text (got {kind_of(item)})", index)
+            items.append(item)
+        return items
+
+    @field_validator("identity_header", mode="before")
+    @classmethod
+    def _identity(cls, value: Any, info: ValidationInfo) -> IdentityHeader | None:
+        header, problem = parse_identity_header(value)
+        if problem:
+            _warn(info, f"identity_header {problem} — ignoring", "identity_header")
+        return header
+
+    @field_validator("timeout", "connect_timeout", mode="before")
+    @classmethod
+    def _positive_seconds(cls, value: Any, info: ValidationInfo) -> float:
+        default = DEFAULT_TOOL_TIMEOUT if info.field_name == "timeout" else DEFAULT_CONNECT_TIMEOUT
+        return _seconds(value, default, zero_ok=False)
+
+    @field_validator("idle_timeout_seconds", "max_lifetime_seconds", mode="before")
+    @classmethod
+    def _lifecycle_seconds(cls, value: Any) -> float:
+        return _seconds(value, 0.0, zero_ok=True)
+
+    @field_validator("enabled", mode="before")
+    @classmethod
+    def _enabled(cls, value: Any) -> bool:
+        return _boolish(value, True)
+
+    @field_validator("supports_parallel_tool_calls", mode="before")
+    @classmethod
+    def _parallel(cls, value: Any) -> bool:
+        return _boolish(value, False)
+
+    @field_validator("tools", mode="before")
+    @classmethod
+    def _tools(cls, value: Any) -> Any:
+        if value is None:
+            return ToolsConfig()
+        if not isinstance(value, Mapping | ToolsConfig):
+            raise _fail(
+                f"must be a mapping with include/exclude/resources/prompts (got {kind_of(value)})"
+            )
+        return value
+
+    @field_validator("auth", mode="before")
+    @classmethod
+    def _auth(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise _fail(f"must be the name of an auth scheme such as oauth (got {kind_of(value)})")
+        return value.strip() or None
+
+    @field_validator("oauth", "sampling", "elicitation", mode="before")
+    @classmethod
+    def _loose(cls, value: Any) -> dict[str, Any] | None:
+        return _loose_mapping(value)
+
+    @field_validator("requested_transport", mode="before")
+    @classmethod
+    def _transport(cls, value: Any) -> Transport | None:
+        if value is None:
+            return None
+        key = value.strip().lower().replace("-", "_") if isinstance(value, str) else None
+        if key is None or key not in _TRANSPORTS:
+            raise _fail("must be sse, streamable_http or stdio")
+        return _TRANSPORTS[key]
+
+    # ----------------------------------------------------------------- whole entry
+
+    @model_validator(mode="after")
+    def _whole(self, info: ValidationInfo) -> ServerConfig:
+        requested = self.requested_transport
+        if self.command is None and self.url is None:
+            raise _fail("needs either 'command' (a stdio server) or 'url' (an HTTP server)")
+        if requested in ("sse", "streamable_http") and self.url is None:
+            raise _fail(f"transport: {requested} needs a 'url'", "transport")
+        if requested == "stdio" and self.command is None:
+            raise _fail("transport: stdio needs a 'command'", "transport")
+        if isinstance(self.client_cert, list) and self.client_key is not None:
+            raise _fail(
+                "specify either client_cert as a list [cert, key] or client_cert + client_key, "
+                "not both",
+                "client_key",
+            )
+        self._warnings(info)
+        return self
+
+    def _warnings(self, info: ValidationInfo) -> None:
+        if not isinstance(info.context, dict):
+            return
+        known = [f.alias or name for name, f in type(self).model_fields.items()]
+        for key in self.model_extra or {}:
+            _warn(info, _unknown(key, known), key)
+        for key in self.tools.model_extra or {}:
+            _warn(info, _unknown(key, list(ToolsConfig.model_fields)), "tools", key)
+        if self.identity_header is not None:
+            for key in self.identity_header.model_extra or {}:
+                _warn(info, "unknown key; ignored", "identity_header", key)
+        stdio = self.transport == "stdio"
+        if self.url is not None and self.command is not None:
+            if stdio:
+                _warn(info, "ignored because transport: stdio uses 'command'", "url")
+            else:
+                _warn(
+                    info,
+                    "both 'url' and 'command' are set; using the HTTP transport ('url'). "
+                    "Remove 'command' to silence this warning.",
+                    "command",
+                )
+        if stdio:
+            for key in _HTTP_ONLY:
+                if getattr(self, key):
+                    _warn(info, "only applies to HTTP servers; ignored for this stdio server", key)
+            if self.identity_header is not None:
+                _warn(
+                    info,
+                    "identity_header is only supported on HTTP/SSE transports — ignored for "
+                    "stdio servers",
+                    "identity_header",
+                )
+        else:
+            for key in ("args", "env", "idle_timeout_seconds", "max_lifetime_seconds"):
+                if getattr(self, key) and not (key in ("args", "env") and self.command):
+                    _warn(info, "only applies to stdio servers; ignored for this HTTP server", key)
+        for where, text in self._strings():
+            if text != text.strip():
+                _warn(info, "value has hidden leading or trailing whitespace", *where)
+
+    def _strings(self) -> Iterator[tuple[tuple[str | int, ...], str]]:
+        if self.command is not None:
+            yield ("command",), self.command
+        if self.url is not None:
+            yield ("url",), self.url
+        for index, arg in enumerate(self.args):
+            yield ("args", index), arg
+        for name, value in self.env.items():
+            yield ("env", name), value
+        for name, value in self.headers.items():
+            yield ("headers", name), value
+
+
+class HermesConfig(_Model):
+    """The whole ``config.yaml``: ``mcp_servers`` parsed, every other key kept as read."""
+
+    mcp_servers: dict[str, ServerConfig] = Field(default_factory=dict)
+
+    def enabled_servers(self) -> dict[str, ServerConfig]:
+        """The servers to connect: those without ``enabled: false``, in file order."""
+        return {name: cfg for name, cfg in self.mcp_servers.items() if cfg.enabled}
+
+    def tool_call_timeout(self, server: str) -> float:
+        """Seconds for one tool call: the server's ``timeout``, else ``timeouts.mcp.tool_call``,
+        else 300."""
+        cfg = self.mcp_servers.get(server)
+        if cfg is not None and "timeout" in cfg.model_fields_set:
+            return cfg.timeout
+        timeouts = (self.model_extra or {}).get("timeouts")
+        mcp = timeouts.get("mcp") if isinstance(timeouts, dict) else None
+        value = mcp.get("tool_call") if isinstance(mcp, dict) else None
+        number = value if isinstance(value, int | float) and not isinstance(value, bool) else None
+        if number is not None and math.isfinite(number) and number > 0:
+            return float(number)
+        return cfg.timeout if cfg is not None else DEFAULT_TOOL_TIMEOUT
+
+    def __repr_args__(self) -> Any:
+        extra = self.model_extra or {}
+        for name, value in super().__repr_args__():
+            yield name, (_REDACTED if name in extra else value)

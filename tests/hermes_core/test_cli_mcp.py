@@ -1,0 +1,104 @@
+"""`hermes mcp …` run as a user runs it: a temporary HERMES_HOME, real servers, real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
+
+
+def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    return subprocess.run(
+        [sys.executable, "-m", "hermes_core", *args],
+        capture_output=True,
+        text=True,
+        env={**base, "HERMES_HOME": str(home), **env},
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    (tmp_path / "config.yaml").write_text(
+        "# servers for the test\n"
+        "mcp_servers:\n"
+        "  hostile:\n"
+        f"    command: {sys.executable}\n"
+        f"    args: [{str(HOSTILE)!r}]\n"
+        "    tools:\n"
+        "      exclude: [hang, crash]\n"
+        "  needs-token:\n"
+        "    command: ${HERMES_TEST_UNSET_TOKEN}\n"
+        "  off:\n"
+        "    command: nothing\n"
+        "    enabled: false\n"
+    )
+    return tmp_path
+
+
+def test_list_does_not_connect(home: Path) -> None:
+    result = hermes(home, "mcp", "list", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = {r["server"]: r for r in json.loads(result.stdout)}
+    assert rows["off"]["enabled"] is False
+    assert rows["hostile"]["transport"] == "stdio"
+
+
+def test_status_reports_each_server(home: Path) -> None:
+    result = hermes(home, "mcp", "status", "--json")
+    assert result.returncode == 1  # one enabled server is not offered
+    rows = {r["server"]: r for r in json.loads(result.stdout)}
+    assert rows["hostile"]["connection"] == "connected"
+    assert rows["hostile"]["tools"] == 4
+    assert rows["needs-token"]["connection"] == "failed"
+    assert rows["needs-token"]["last_error"] == (
+        f"{home / 'config.yaml'}:9: mcp_servers.needs-token.command: "
+        f"${{HERMES_TEST_UNSET_TOKEN}} is not set (not in the environment or {home / '.env'})"
+    )
+    assert rows["off"]["connection"] == "disabled"
+
+
+def test_dotenv_supplies_variables(home: Path) -> None:
+    (home / ".env").write_text(f"export HERMES_TEST_UNSET_TOKEN='{shutil.which('false')}'\n")
+    result = hermes(home, "mcp", "test", "needs-token", "--json")
+    report = json.loads(result.stdout)
+    # The variable resolved to `false`, which exits at once: a startup failure, not "not set".
+    assert (
+        report["error"] == "the server closed the connection during startup (it exited or crashed)"
+    )
+
+
+def test_tools_and_call(home: Path) -> None:
+    listed = hermes(home, "mcp", "tools", "hostile")
+    assert listed.returncode == 0, listed.stderr
+    assert "mcp_hostile_echo  (mcp-hostile)  Echo the text." in listed.stdout
+    assert "mcp_hostile_hang" not in listed.stdout
+    called = hermes(home, "mcp", "call", "mcp_hostile_echo", "--args", '{"text": "hi there"}')
+    assert called.returncode == 0, called.stderr
+    assert json.loads(called.stdout)["content"][0]["text"] == "hi there"
+    bad = hermes(home, "mcp", "call", "mcp_hostile_echo", "--args", "{not json")
+    assert bad.returncode == 2 and "--args is not valid JSON" in bad.stderr
+
+
+def test_test_command_times_one_server(home: Path) -> None:
+    result = hermes(home, "mcp", "test", "hostile")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("hostile: connected and listed 4 tools in ")
+    missing = hermes(home, "mcp", "test", "nope")
+    assert missing.returncode == 2 and "no server named 'nope'" in missing.stderr
+
+
+def test_bad_config_is_exit_2_with_file_and_line(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text("mcp_servers:\n  x:\n    command: a\n    timeout: soon\n")
+    result = hermes(tmp_path, "mcp", "status")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: {tmp_path / 'config.yaml'}:4: mcp_servers.x.timeout")
+    assert "Traceback" not in result.stderr

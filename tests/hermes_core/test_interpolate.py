@@ -1,0 +1,247 @@
+"""``${…}`` expansion at connect time and the ``.env`` reader."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from hermes_core.config import (
+    ConfigError,
+    ServerConfig,
+    expand,
+    load_config,
+    load_dotenv,
+    parse_dotenv,
+    resolve,
+)
+
+SECRET = "ghp_DO_NOT_LEAK_777"
+
+
+def server(**entry: object) -> ServerConfig:
+    return ServerConfig.model_validate(entry)
+
+
+def test_environment_and_dotenv_values() -> None:
+    cfg = server(
+        command="${TOOLS}/bin/server",
+        args=["--token", "${TOKEN}", "--mode=${MODE}"],
+        env={"GITHUB_TOKEN": "${TOKEN}", "PLAIN": "value"},
+    )
+    resolved = resolve(
+        "github", cfg, env={"TOKEN": "from-env", "TOOLS": "/opt"}, dotenv={"MODE": "fast"}
+    )
+    assert resolved.command == "/opt/bin/server"
+    assert resolved.args == ["--token", "from-env", "--mode=fast"]
+    assert resolved.env == {"GITHUB_TOKEN": "from-env", "PLAIN": "value"}
+    # pure: the input is untouched
+    assert cfg.args == ["--token", "${TOKEN}", "--mode=${MODE}"]
+
+
+def test_process_environment_wins_over_dotenv() -> None:
+    cfg = server(url="https://a.example/${PATH_PART}")
+    resolved = resolve("s", cfg, env={"PATH_PART": "env"}, dotenv={"PATH_PART": "dotenv"})
+    assert resolved.url == "https://a.example/env"
+
+
+def test_url_and_header_values_but_never_keys() -> None:
+    cfg = server(
+        url="https://${HOST}/mcp",
+        headers={"Authorization": "Bearer ${TOKEN}"},
+    )
+    resolved = resolve("s", cfg, env={"HOST": "mcp.example.com"}, dotenv={"TOKEN": "t0k"})
+    assert resolved.url == "https://mcp.example.com/mcp"
+    assert resolved.headers == {"Authorization": "Bearer t0k"}
+    stdio = server(command="x", env={"KEY_${TOKEN}": "${TOKEN}"})
+    assert resolve("s", stdio, env={"TOKEN": "t"}, dotenv={}).env == {"KEY_${TOKEN}": "t"}
+
+
+def test_builtin_context_variables(tmp_path: Path) -> None:
+    workspace = tmp_path / "my-project"
+    cfg = server(
+        command="node",
+        args=[
+            "${userHome}",
+            "${workspaceFolder}",
+            "${workspaceFolderBasename}",
+            "a${pathSeparator}b",
+            "a${/}b",
+        ],
+    )
+    resolved = resolve("fs", cfg, env={"HOME": "/home/ada"}, dotenv={}, workspace=workspace)
+    assert resolved.args == [
+        "/home/ada",
+        str(workspace),
+        "my-project",
+        f"a{os.sep}b",
+        f"a{os.sep}b",
+    ]
+
+
+def test_context_variables_are_case_sensitive_and_win_over_the_environment() -> None:
+    cfg = server(command="x", args=["${userHome}", "${USERHOME}"])
+    resolved = resolve(
+        "s", cfg, env={"HOME": "/h", "userHome": "/not-this", "USERHOME": "/env"}, dotenv={}
+    )
+    assert resolved.args == ["/h", "/env"]
+
+
+def test_env_prefix_and_escape() -> None:
+    cfg = server(command="x", args=["${env:TOKEN}", "$${TOKEN}", "$$", "${ TOKEN }", "cost: $5"])
+    resolved = resolve("s", cfg, env={"TOKEN": "t"}, dotenv={})
+    assert resolved.args == ["t", "${TOKEN}", "$$", "t", "cost: $5"]
+
+
+def test_no_recursive_expansion() -> None:
+    cfg = server(command="x", env={"A": "${OUTER}", "B": "${PLAIN}"})
+    resolved = resolve(
+        "s", cfg, env={"OUTER": "${INNER}", "INNER": "boom", "PLAIN": "p"}, dotenv={}
+    )
+    assert resolved.env["A"] == "${INNER}"
+    # a value that merely looks like an escape stays as it is too
+    resolved = resolve("s", cfg, env={"OUTER": "$${x}", "PLAIN": "p"}, dotenv={})
+    assert resolved.env == {"A": "$${x}", "B": "p"}
+
+
+def test_unset_variable_names_variable_server_and_key() -> None:
+    cfg = server(command="npx", env={"GITHUB_TOKEN": "${GITHUB_TOKEN}"})
+    with pytest.raises(ConfigError) as info:
+        resolve("github", cfg, env={}, dotenv={})
+    assert str(info.value) == (
+        "mcp_servers.github.env.GITHUB_TOKEN: ${GITHUB_TOKEN} is not set "
+        "(not in the environment or ~/.hermes/.env)"
+    )
+
+
+def test_unset_variable_in_a_loaded_file_has_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """
+            mcp_servers:
+              fs:
+                command: npx
+                args:
+                  - -y
+                  - "${ROOT}"
+            """
+        ).lstrip()
+    )
+    cfg = load_config(path).config.mcp_servers["fs"]
+    with pytest.raises(ConfigError) as info:
+        resolve("fs", cfg, env={"HERMES_HOME": "/srv/hermes"}, dotenv={})
+    assert str(info.value) == (
+        f"{path}:6: mcp_servers.fs.args[1]: ${{ROOT}} is not set "
+        "(not in the environment or /srv/hermes/.env)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("${}", "${} names no variable (write '$${' for a literal '${')"),
+        ("${env:}", "${env:} names no variable (write '$${' for a literal '${')"),
+        ("x${TOKEN", "'${' has no closing '}' (write '$${' for a literal '${')"),
+        (
+            "${workspaceFolder}/x",
+            "${workspaceFolder} is not available: this session has no workspace folder",
+        ),
+    ],
+)
+def test_malformed_placeholders(value: str, reason: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        resolve("s", server(command="x", args=[value]), env={"TOKEN": "t"}, dotenv={})
+    assert str(info.value) == f"mcp_servers.s.args[0]: {reason}"
+
+
+def test_values_unusable_after_expansion_are_errors_without_the_value() -> None:
+    bad_header = server(url="https://a.example", headers={"Authorization": "${TOKEN}"})
+    with pytest.raises(ConfigError) as info:
+        resolve("s", bad_header, env={"TOKEN": f"{SECRET}\r\nX-Injected: 1"}, dotenv={})
+    assert str(info.value) == (
+        "mcp_servers.s.headers.Authorization: contains a line break after ${…} expansion"
+    )
+    bad_url = server(url="${URL}")
+    with pytest.raises(ConfigError) as info:
+        resolve("s", bad_url, env={"URL": f"file:///{SECRET}"}, dotenv={})
+    assert str(info.value) == (
+        "mcp_servers.s.url: must start with http:// or https:// (got 'file') (after ${…} expansion)"
+    )
+    assert SECRET not in str(info.value)
+
+
+def test_client_cert_identity_header_and_oauth_strings() -> None:
+    cfg = server(
+        url="https://a.example",
+        client_cert=["${CERTS}/c.crt", "${CERTS}/c.key", "${KEY_PASSWORD}"],
+        identity_header={"name": "X-User", "value": "${USER_ID}"},
+        oauth={"client_id": "${CLIENT_ID}", "redirect_port": 8765},
+    )
+    env = {"CERTS": "/certs", "KEY_PASSWORD": "pw", "USER_ID": "alice", "CLIENT_ID": "cid"}
+    resolved = resolve("s", cfg, env=env, dotenv={})
+    assert resolved.client_cert == ["/certs/c.crt", "/certs/c.key", "pw"]
+    assert resolved.identity_header is not None and resolved.identity_header.value == "alice"
+    assert resolved.oauth == {"client_id": "cid", "redirect_port": 8765}
+    assert "pw" not in repr(resolved)
+
+
+def test_expand_one_string() -> None:
+    assert expand("${A}-${/}", env={"A": "a"}, dotenv={}) == f"a-{os.sep}"
+    with pytest.raises(ValueError, match=r"\$\{B\} is not set"):
+        expand("${B}", env={}, dotenv={})
+
+
+DOTENV = r"""
+# comment line
+export GITHUB_TOKEN=ghp_abc123
+PLAIN = spaced value   # trailing comment
+HASH=a#b
+EMPTY=
+SINGLE='literal $HOME \n # not a comment'
+DOUBLE="line1\nline2 \"quoted\" \\ \$"
+MULTI="-----BEGIN KEY-----
+abc
+-----END KEY-----"
+not a valid line
+export  SPACED_EXPORT=1
+WITH.DOT=x
+DUP=first
+DUP=second
+UNTERMINATED="oops
+"""
+
+
+def test_parse_dotenv() -> None:
+    assert parse_dotenv(DOTENV) == {
+        "GITHUB_TOKEN": "ghp_abc123",
+        "PLAIN": "spaced value",
+        "HASH": "a#b",
+        "EMPTY": "",
+        "SINGLE": "literal $HOME \\n # not a comment",
+        "DOUBLE": 'line1\nline2 "quoted" \\ $',
+        "MULTI": "-----BEGIN KEY-----\nabc\n-----END KEY-----",
+        "SPACED_EXPORT": "1",
+        "WITH.DOT": "x",
+        "DUP": "second",
+        "UNTERMINATED": '"oops',
+    }
+
+
+def test_parse_dotenv_crlf_and_no_expansion() -> None:
+    assert parse_dotenv("A=1\r\nB=${A}\r\n") == {"A": "1", "B": "${A}"}
+
+
+def test_load_dotenv_from_hermes_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    assert load_dotenv() == {}
+    (tmp_path / ".env").write_text("TOKEN=from-dotenv\n")
+    assert load_dotenv() == {"TOKEN": "from-dotenv"}
+    (tmp_path / "config.yaml").write_text(
+        'mcp_servers:\n  gh:\n    command: npx\n    env: {GITHUB_TOKEN: "${TOKEN}"}\n'
+    )
+    cfg = load_config().config.mcp_servers["gh"]
+    resolved = resolve("gh", cfg, env={}, dotenv=load_dotenv())
+    assert resolved.env == {"GITHUB_TOKEN": "from-dotenv"}
