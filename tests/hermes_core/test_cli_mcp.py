@@ -102,3 +102,54 @@ def test_bad_config_is_exit_2_with_file_and_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: {tmp_path / 'config.yaml'}:4: mcp_servers.x.timeout")
     assert "Traceback" not in result.stderr
+
+
+def test_add_probe_enable_disable_remove_keep_comments(tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "# my settings\nmodel: local  # keep me\n"
+        "mcp_servers:\n  # the first one\n  one:\n    command: x\n"
+    )
+    added = hermes(
+        tmp_path, "mcp", "add", "hostile", "--command", sys.executable, "--args", str(HOSTILE)
+    )
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.strip() == "added 'hostile' (6 tools); new sessions will use it"
+    failed = hermes(tmp_path, "mcp", "add", "broken", "--command", "hermes-no-such-command")
+    assert failed.returncode == 1
+    assert "saved 'broken' disabled: the probe failed: command not found" in failed.stdout
+    assert hermes(tmp_path, "mcp", "disable", "one").stdout.strip() == "'one' disabled"
+    assert hermes(tmp_path, "mcp", "disable", "one").stdout.strip() == "'one' was already disabled"
+    assert hermes(tmp_path, "mcp", "remove", "broken").returncode == 0
+    assert hermes(tmp_path, "mcp", "remove", "broken").returncode == 2
+    text = config.read_text()
+    assert text.startswith(
+        "# my settings\nmodel: local  # keep me\nmcp_servers:\n  # the first one\n"
+    )
+    assert "broken" not in text
+    rows = {r["server"]: r for r in json.loads(hermes(tmp_path, "mcp", "list", "--json").stdout)}
+    assert rows["one"]["enabled"] is False and rows["hostile"]["enabled"] is True
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ([], "give --url <endpoint>, --command <cmd> or --preset <name>"),
+        (["--preset", "nope"], "unknown MCP preset 'nope' (known: codex)"),
+        (["--url", "http://127.0.0.1:9/mcp", "--env", "A=1"], "--env is only for stdio servers"),
+        (["--command", "x", "--env", "novalue"], "invalid --env value (expected NAME=VALUE)"),
+        (["--command", "x", "--env", "1A=2"], "invalid --env name '1A'"),
+    ],
+)
+def test_add_usage_errors(tmp_path: Path, flags: list[str], message: str) -> None:
+    result = hermes(tmp_path, "mcp", "add", "s", *flags)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not (tmp_path / "config.yaml").exists()
+
+
+def test_add_preset_without_probe(tmp_path: Path) -> None:
+    result = hermes(tmp_path, "mcp", "add", "codex", "--preset", "codex", "--no-probe")
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "config.yaml").read_text()
+    assert "command: codex" in text and "mcp-server" in text

@@ -72,6 +72,26 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_call = mcp_commands.add_parser("call", help="call a tool and print its result as JSON")
     mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
     mcp_call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    mcp_add = mcp_commands.add_parser(
+        "add",
+        help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
+    )
+    mcp_add.add_argument("name")
+    how = mcp_add.add_mutually_exclusive_group()
+    how.add_argument("--command", dest="server_command", help="a stdio server's command")
+    how.add_argument("--url", help="a Streamable HTTP server's endpoint")
+    how.add_argument("--preset", help="a known server (codex)")
+    mcp_add.add_argument("--env", action="append", default=[], metavar="K=V")
+    mcp_add.add_argument("--header", action="append", default=[], metavar="K=V")
+    mcp_add.add_argument("--connect-timeout", type=float)
+    mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
+    mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
+    mcp_add.add_argument(
+        "--args", nargs=argparse.REMAINDER, default=[], help="the command's arguments (last)"
+    )
+    for verb, text in (("remove", "remove a server"), ("enable", "enable"), ("disable", "disable")):
+        edit = mcp_commands.add_parser(verb, help=f"{text} a server in config.yaml")
+        edit.add_argument("name")
     mcp_test = mcp_commands.add_parser("test", help="connect one server, list its tools, time it")
     mcp_test.add_argument("name")
     mcp_test.add_argument("--json", action="store_true")
@@ -112,6 +132,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.mcp_command == "list":
             return mcp.list_servers(as_json=args.json)
+        if args.mcp_command in ("add", "remove", "enable", "disable"):
+            from hermes_core.cli import mcp_edit
+
+            if args.mcp_command == "remove":
+                return mcp_edit.remove(args.name)
+            if args.mcp_command in ("enable", "disable"):
+                return mcp_edit.set_enabled(args.name, args.mcp_command == "enable")
+            raw_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+            try:
+                entry = mcp_edit.build_entry(
+                    command=args.server_command,
+                    args=raw_args,
+                    url=args.url,
+                    preset=args.preset,
+                    env=args.env,
+                    headers=args.header,
+                    connect_timeout=args.connect_timeout,
+                )
+            except ValueError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return EXIT_USAGE
+            return mcp_edit.add(args.name, entry, probe=not args.no_probe, replace=args.replace)
         manager = _manager(args)
         if args.mcp_command == "status":
             return mcp.status(manager, as_json=args.json)

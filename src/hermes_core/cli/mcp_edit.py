@@ -1,0 +1,172 @@
+"""``hermes mcp add/remove/enable/disable``: edit ``config.yaml`` atomically, keeping comments."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+from hermes_core.config.models import ConfigError
+
+__all__ = ["PRESETS", "add", "remove", "set_enabled"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+PRESETS: dict[str, dict[str, Any]] = {
+    "codex": {"command": "codex", "args": ["mcp-server"]},
+}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def _pairs(values: list[str], what: str, pattern: re.Pattern[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for raw in values:
+        if "=" not in raw:
+            raise ValueError(f"invalid --{what} value (expected NAME=VALUE)")
+        key, value = raw.split("=", 1)
+        key = key.strip()
+        if not key:
+            raise ValueError(f"invalid --{what} value (missing name)")
+        if not pattern.fullmatch(key):
+            raise ValueError(f"invalid --{what} name {key!r}")
+        pairs[key] = value
+    return pairs
+
+
+def build_entry(
+    *,
+    command: str | None,
+    args: list[str],
+    url: str | None,
+    preset: str | None,
+    env: list[str],
+    headers: list[str],
+    connect_timeout: float | None,
+) -> dict[str, Any]:
+    """The config entry the flags describe; ``ValueError`` says what is wrong."""
+    entry: dict[str, Any] = {}
+    if url and command:
+        raise ValueError("give either --url or --command, not both")
+    if url:
+        entry["url"] = url
+    elif command:
+        entry["command"] = command
+        if args:
+            entry["args"] = list(args)
+    elif preset:
+        if preset not in PRESETS:
+            raise ValueError(f"unknown MCP preset {preset!r} (known: {', '.join(sorted(PRESETS))})")
+        entry.update(PRESETS[preset])
+    else:
+        raise ValueError("give --url <endpoint>, --command <cmd> or --preset <name>")
+    if env:
+        if "url" in entry:
+            raise ValueError("--env is only for stdio servers (--command or a stdio preset)")
+        entry["env"] = _pairs(env, "env", _ENV_NAME)
+    if headers:
+        if "url" not in entry:
+            raise ValueError("--header is only for HTTP servers (--url)")
+        entry["headers"] = _pairs(headers, "header", _HEADER_NAME)
+    if connect_timeout is not None:
+        entry["connect_timeout"] = connect_timeout
+    return entry
+
+
+def add(
+    name: str,
+    entry: dict[str, Any],
+    *,
+    probe: bool = True,
+    replace: bool = False,
+) -> int:
+    """Probe the server (connect, list tools), then save it; saved disabled when the probe fails."""
+    from hermes_core.config import store
+
+    problem: str | None = None
+    tool_count = 0
+    if probe:
+        problem, tool_count = _probe(name, entry)
+        if problem is not None:
+            entry = {**entry, "enabled": False}
+    try:
+        warnings = store.add_server(name, entry, replace=replace)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if problem is not None:
+        print(f"saved '{name}' disabled: the probe failed: {problem}")
+        print(f"fix the entry, then `hermes mcp enable {name}`")
+        return EXIT_FAILED
+    found = f" ({tool_count} tools)" if probe else ""
+    print(f"added '{name}'{found}; new sessions will use it")
+    return EXIT_OK
+
+
+def _probe(name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
+    import asyncio
+    import os
+
+    from hermes_core.config.interpolate import load_dotenv, resolve
+    from hermes_core.config.loader import hermes_home, validate_server
+    from hermes_core.host.from_config import host_server
+    from hermes_core.host.host import MCPHost
+
+    cfg, problems, _warnings = validate_server(name, entry, path="(command line)")
+    if problems or cfg is None:
+        return (problems[0].reason if problems else "invalid entry"), 0
+    try:
+        dotenv = load_dotenv(hermes_home() / ".env")
+        resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
+    except ConfigError as exc:
+        return str(exc), 0
+    server = host_server(name, resolved)
+    if "connect_timeout" not in entry:
+        server = _with_timeout(server, 30.0)
+
+    async def run() -> tuple[str | None, int]:
+        async with MCPHost([server]) as host:
+            (row,) = host.status()
+            return row.last_error, row.tools
+
+    return asyncio.run(run())
+
+
+def _with_timeout(server: Any, seconds: float) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(server, connect_timeout=seconds)
+
+
+def remove(name: str) -> int:
+    from hermes_core.config import store
+    from hermes_core.config.loader import load_config
+
+    try:
+        if name not in load_config(strict=False).config.mcp_servers:
+            print(f"error: no server named {name!r}", file=sys.stderr)
+            return EXIT_USAGE
+        store.remove_server(name)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"removed '{name}'")
+    return EXIT_OK
+
+
+def set_enabled(name: str, enabled: bool) -> int:
+    from hermes_core.config import store
+    from hermes_core.config.loader import load_config
+
+    try:
+        if name not in load_config(strict=False).config.mcp_servers:
+            print(f"error: no server named {name!r}", file=sys.stderr)
+            return EXIT_USAGE
+        changed = store.set_enabled(name, enabled)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    word = "enabled" if enabled else "disabled"
+    print(f"'{name}' {word}" if changed else f"'{name}' was already {word}")
+    return EXIT_OK
