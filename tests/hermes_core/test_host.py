@@ -211,3 +211,24 @@ def _children() -> set[int]:
         if int(fields[1]) == me and fields[0] != "Z":
             found.add(int(entry.name))
     return found
+
+
+def test_idle_stdio_server_is_recycled_and_restarted_transparently() -> None:
+    async def scenario() -> None:
+        async with MCPHost([hostile(idle_timeout_seconds=0.4)]) as host:
+            before = _children()
+            assert len(before) >= 1
+            for _ in range(60):
+                await asyncio.sleep(0.1)
+                if host.status()[0].connection == "recycled":
+                    break
+            assert host.status()[0].connection == "recycled"
+            await asyncio.sleep(0.2)
+            assert _children() == set()
+            assert host.registry.get("mcp_hostile_echo") is not None  # tools stay registered
+            assert host.gate.check("hostile") is True
+            result = await host.call_tool("mcp_hostile_echo", {"text": "back"})
+            assert result["content"][0]["text"] == "back"
+            assert host.status()[0].connection == "connected"
+
+    run(scenario())

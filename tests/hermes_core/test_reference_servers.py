@@ -172,3 +172,44 @@ def test_filesystem_server(tmp_path: Path) -> None:
             assert "secret" not in str(denied)
 
     asyncio.run(scenario())
+
+
+def test_http_server_restart_reconnects_with_backoff() -> None:
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    def start() -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
+            env={**os.environ, "PORT": str(port)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return process
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server-everything did not start")
+
+    async def scenario() -> None:
+        # The endpoint is down at start: the host keeps trying in the background.
+        server = HostServer("remote", url=url, transport="streamable_http", connect_timeout=5)
+        async with MCPHost([server]) as host:
+            assert host.status()[0].connection == "failed"
+            process = await asyncio.to_thread(start)
+            try:
+                for _ in range(100):
+                    if host.status()[0].connection == "connected" and host.tools():
+                        break
+                    await asyncio.sleep(0.1)
+                assert host.status()[0].connection == "connected"
+                result = await host.call_tool("mcp_remote_echo", {"message": "back"})
+                assert result["content"][0]["text"] == "Echo: back"
+            finally:
+                process.terminate()
+                process.wait(10)
+
+    asyncio.run(scenario())

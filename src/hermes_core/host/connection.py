@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
@@ -24,6 +25,8 @@ __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 
 log = logging.getLogger(__name__)
 _STDERR_TAIL_LINES = 8
+RECONNECT_BASE_SECONDS = 1.0
+RECONNECT_CAP_SECONDS = 60.0
 
 
 class ServerError(RuntimeError):
@@ -40,10 +43,14 @@ class ServerError(RuntimeError):
 class ConnectionState:
     """What ``hermes mcp status`` shows for one server."""
 
-    state: str = "disconnected"  # disconnected | connecting | connected | failed | closed
+    state: str = (
+        "disconnected"  # disconnected | connecting | connected | recycled | failed | closed
+    )
     last_error: str | None = None
     connected_at: float | None = None
     connects: int = 0
+    recycles: int = 0
+    next_retry_in: float | None = None
 
 
 class ServerConnection:
@@ -71,6 +78,11 @@ class ServerConnection:
         self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._closed = False
+        self._inflight = 0
+        self.last_used = time.monotonic()
+        self._reconnector: asyncio.Task[None] | None = None
+        self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
 
     # -- lifecycle -------------------------------------------------------------------
     @property
@@ -100,6 +112,7 @@ class ServerConnection:
             self.status.last_error = None
             self.status.connected_at = time.monotonic()
             self.status.connects += 1
+            self.last_used = time.monotonic()
 
     def _fail(self, detail: str) -> None:
         tail = self._stderr_tail()
@@ -157,6 +170,49 @@ class ServerConnection:
             self._gone.set()
             if self.status.state == "connected":
                 self.status.state = "disconnected"
+                if self.spec.transport != "stdio" and not self._stop.is_set():
+                    self.schedule_reconnect()
+
+    # -- recovery ----------------------------------------------------------------------
+    def schedule_reconnect(self) -> None:
+        """HTTP: reconnect in the background, with capped exponential backoff and jitter."""
+        if self._closed or (self._reconnector is not None and not self._reconnector.done()):
+            return
+        self._reconnector = asyncio.create_task(self._reconnect_loop())
+
+    async def _reconnect_loop(self) -> None:
+        attempt = 0
+        while not self._closed and not self.connected:
+            delay = min(RECONNECT_CAP_SECONDS, RECONNECT_BASE_SECONDS * 2**attempt)
+            self.status.next_retry_in = delay * random.uniform(0.5, 1.0)
+            await asyncio.sleep(self.status.next_retry_in)
+            try:
+                await self.connect()
+            except ServerError:
+                attempt += 1
+                continue
+            self.status.next_retry_in = None
+            if self.on_reconnected is not None:
+                await self.on_reconnected(self)
+            return
+
+    async def recycle_if_due(self, idle_seconds: float, lifetime_seconds: float) -> bool:
+        """Stop a stdio server that sat idle or lived too long; the next call restarts it."""
+        if not self.connected or self._inflight or self.spec.transport != "stdio":
+            return False
+        now = time.monotonic()
+        idle = idle_seconds > 0 and now - self.last_used >= idle_seconds
+        old = (
+            lifetime_seconds > 0
+            and self.status.connected_at is not None
+            and now - self.status.connected_at >= lifetime_seconds
+        )
+        if not (idle or old):
+            return False
+        await self._stop_runner()
+        self.status.state = "recycled"
+        self.status.recycles += 1
+        return True
 
     def _watch(self, source: Any) -> Any:
         """Forward the transport's read stream, noticing when the server goes away."""
@@ -207,6 +263,9 @@ class ServerConnection:
 
     async def close(self) -> None:
         """Stop the server (stdio children are terminated) and forget the session."""
+        self._closed = True
+        if self._reconnector is not None:
+            self._reconnector.cancel()
         await self._stop_runner()
         for task in list(self._background):
             task.cancel()
@@ -226,6 +285,20 @@ class ServerConnection:
     ) -> Any:
         """Run *call(session)* bounded by *timeout*; a dead server fails fast, never hangs."""
         session = await self.ensure()
+        self._inflight += 1
+        try:
+            return await self._request(what, call, timeout, session)
+        finally:
+            self._inflight -= 1
+            self.last_used = time.monotonic()
+
+    async def _request(
+        self,
+        what: str,
+        call: Callable[[Any], Coroutine[Any, Any, Any]],
+        timeout: float,
+        session: Any,
+    ) -> Any:
         lock = self._call_lock or contextlib.nullcontext()
         async with lock:
             if not self.connected:

@@ -38,6 +38,8 @@ def host_server(
         exclude=tuple(tools.exclude or ()),
         resources=tools.resources,
         prompts=tools.prompts,
+        idle_timeout_seconds=cfg.idle_timeout_seconds,
+        max_lifetime_seconds=cfg.max_lifetime_seconds,
         display_name=display_name,
         config_error=error,
     )

@@ -83,6 +83,8 @@ class HostServer:
     exclude: tuple[str, ...] = ()
     resources: bool = True
     prompts: bool = True
+    idle_timeout_seconds: float = 0.0
+    max_lifetime_seconds: float = 0.0
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
@@ -112,6 +114,7 @@ class MCPHost:
         self.registry = ToolRegistry()
         self.gate = ServerGate(self._is_connected)
         self.collisions: list[str] = []
+        self._recycler: asyncio.Task[None] | None = None
         self.skipped_tools: dict[str, list[str]] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -144,7 +147,31 @@ class MCPHost:
             return error
 
         results = await asyncio.gather(*(one(n) for n in names))
+        if any(s.idle_timeout_seconds or s.max_lifetime_seconds for s in self._servers.values()):
+            self._recycler = asyncio.create_task(self._recycle_loop())
         return dict(zip(names, results, strict=True))
+
+    async def _recycle_loop(self) -> None:
+        """Stop idle or old stdio servers; their tools stay registered (next call restarts)."""
+        limits = [
+            v
+            for s in self._servers.values()
+            for v in (s.idle_timeout_seconds, s.max_lifetime_seconds)
+            if v > 0
+        ]
+        interval = min(5.0, max(0.1, min(limits) / 4)) if limits else 5.0
+        while True:
+            await asyncio.sleep(interval)
+            for name, connection in list(self._connections.items()):
+                server = self._servers.get(name)
+                if server is None:
+                    continue
+                try:
+                    await connection.recycle_if_due(
+                        server.idle_timeout_seconds, server.max_lifetime_seconds
+                    )
+                except Exception as exc:  # noqa: BLE001 - recycling must never stop the host
+                    log.warning("MCP server '%s': recycling failed: %s", name, exc)
 
     async def _start_one(self, name: str) -> str | None:
         server = self._servers[name]
@@ -155,6 +182,7 @@ class MCPHost:
             parallel=server.supports_parallel_tool_calls,
         )
         self._connections[name] = connection
+        connection.on_reconnected = self._reconnected
         if server.config_error is not None:
             connection.status.state, connection.status.last_error = "failed", server.config_error
             return server.config_error
@@ -165,6 +193,8 @@ class MCPHost:
             await self.refresh_tools(name)
         except ServerError as exc:
             self.gate.invalidate()
+            if server.transport != "stdio":
+                connection.schedule_reconnect()  # the endpoint may come up later
             return exc.detail
         except Exception as exc:  # noqa: BLE001 - e.g. the server answered tools/list with an error
             detail = f"listing tools failed: {type(exc).__name__}: {exc}"
@@ -178,6 +208,8 @@ class MCPHost:
 
     async def close(self) -> None:
         """Stop every server; no child process is left behind."""
+        if self._recycler is not None:
+            self._recycler.cancel()
         connections, self._connections = list(self._connections.values()), {}
         await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
         self.gate.invalidate()
@@ -202,7 +234,18 @@ class MCPHost:
     def _is_connected(self, server: str) -> bool:
         connection = self._connections.get(server)
         # A server that went away still counts while it can be restarted on the next call.
-        return connection is not None and connection.status.state in ("connected", "disconnected")
+        return connection is not None and connection.status.state in (
+            "connected",
+            "disconnected",
+            "recycled",
+        )
+
+    async def _reconnected(self, connection: ServerConnection) -> None:
+        try:
+            await self.refresh_tools(connection.name)
+        except ServerError as exc:
+            log.warning("%s", exc)
+        self.gate.invalidate()
 
     # -- tools --------------------------------------------------------------------------
     async def _tools_changed(self, connection: ServerConnection) -> None:
