@@ -156,6 +156,19 @@ def test_unsupported_os_and_gpu_only(tmp_path: Path) -> None:
     assert result.returncode == 1
 
 
+def test_help_does_not_import_mcp_or_pydantic() -> None:
+    script = (
+        "import sys\nfrom hermes_core.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "sys.stderr.write(' '.join(m for m in ('mcp', 'pydantic') if m in sys.modules))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=os.environ, timeout=60
+    )
+    assert "usage: hermes" in result.stdout
+    assert result.stderr == ""
+
+
 def test_the_cli_does_not_import_mcp(tmp_path: Path) -> None:
     script = (
         "import sys\n"

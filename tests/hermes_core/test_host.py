@@ -232,3 +232,35 @@ def test_idle_stdio_server_is_recycled_and_restarted_transparently() -> None:
             assert host.status()[0].connection == "connected"
 
     run(scenario())
+
+
+RAW = str(Path(__file__).parents[1] / "servers" / "raw_schema_server.py")
+
+
+def test_a_malformed_tool_schema_skips_that_tool_only() -> None:
+    async def scenario() -> None:
+        server = HostServer("raw", command=sys.executable, args=[RAW])
+        async with MCPHost([server]) as host:
+            assert [t.name for t in host.tools()] == ["mcp_raw_good"]
+            skipped = host.skipped_tools["raw"]
+            assert len(skipped) == 2 and skipped[0].startswith("array_schema:")
+            result = await host.call_tool("mcp_raw_good")
+            assert result["content"][0]["text"] == "ok"
+
+    run(scenario())
+
+
+def test_reload_applies_a_config_diff() -> None:
+    async def scenario() -> None:
+        async with MCPHost([hostile("keep"), hostile("drop"), hostile("change")]) as host:
+            kept = host._connections["keep"]
+            diff = await host.reload(
+                [hostile("keep"), hostile("change", exclude=("h*",)), hostile("new")]
+            )
+            assert diff == {"added": ["new"], "removed": ["drop"], "changed": ["change"]}
+            assert host._connections["keep"] is kept
+            servers = {t.server for t in host.tools()}
+            assert servers == {"keep", "change", "new"}
+            assert host.registry.get("mcp_change_hang") is None
+
+    run(scenario())

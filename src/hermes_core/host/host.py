@@ -114,6 +114,7 @@ class MCPHost:
         self.registry = ToolRegistry()
         self.gate = ServerGate(self._is_connected)
         self.collisions: list[str] = []
+        self._invalid_tools: dict[str, list[str]] = {}
         self._recycler: asyncio.Task[None] | None = None
         self.skipped_tools: dict[str, list[str]] = {}
 
@@ -279,20 +280,53 @@ class MCPHost:
 
     async def _list_all_tools(self, connection: ServerConnection, config: HostServer) -> list[Any]:
         from mcp import types
+        from pydantic import ValidationError
+
+        invalid: list[str] = []
+
+        async def lenient(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
+            # One malformed tool makes the SDK reject the whole listing; read it raw and
+            # keep every tool that validates on its own (there is no public API for this).
+            raw = await session._dispatcher.send_raw_request(
+                "tools/list", {"cursor": cursor} if cursor else None, {}
+            )
+            tools = []
+            for item in raw.get("tools", []) if isinstance(raw, dict) else []:
+                try:
+                    tools.append(types.Tool.model_validate(item))
+                except ValidationError as exc:
+                    name = item.get("name") if isinstance(item, dict) else None
+                    reason = exc.errors()[0]
+                    where = ".".join(str(p) for p in reason.get("loc", ()))
+                    invalid.append(f"{name!r}: invalid {where}: {reason.get('msg')}")
+            next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
+            next_cursor = next_cursor if isinstance(next_cursor, str) else None
+            # Let the session know the valid tools (it validates results against them).
+            absorb = getattr(session, "_absorb_tool_listing", None)
+            if absorb is not None:
+                listing = types.ListToolsResult(tools=tools, next_cursor=next_cursor)
+                absorb(listing, complete=cursor is None and next_cursor is None)
+            return tools, next_cursor
 
         async def page(session: Any) -> list[Any]:
             collected: list[Any] = []
             cursor: str | None = None
             for _ in range(1000):  # a server paging forever must not hang us
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                result = await session.list_tools(params=params)
-                collected.extend(result.tools)
-                cursor = result.next_cursor
+                try:
+                    result = await session.list_tools(params=params)
+                    tools, cursor = list(result.tools), result.next_cursor
+                except ValidationError:
+                    tools, cursor = await lenient(session, cursor)
+                collected.extend(tools)
                 if not cursor:
                     break
             return collected
 
         result: list[Any] = await connection.request("tools/list", page, config.connect_timeout)
+        for problem in invalid:
+            log.warning("MCP server '%s': skipping tool %s", config.name, problem)
+        self._invalid_tools[config.name] = invalid
         return result
 
     def _entries_for(self, config: HostServer, tools: list[Any], caps: Any) -> list[ToolEntry]:
@@ -316,7 +350,7 @@ class MCPHost:
                     normalise_input_schema(tool.input_schema),
                 )
             )
-        self.skipped_tools[config.name] = skipped
+        self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         flags = {
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
