@@ -107,6 +107,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit 0 when every plugin loaded cleanly, 1 when one failed or misbehaved.",
     )
     listing.add_argument("--json", action="store_true", help="machine-readable output")
+
+    skills = commands.add_parser("skills", help="skills (SKILL.md) and whether they are offered")
+    skills.set_defaults(command_parser=skills)
+    skills_commands = skills.add_subparsers(
+        dest="skills_command", metavar="COMMAND", parser_class=_Parser
+    )
+    skills_list = skills_commands.add_parser(
+        "list",
+        help="skills in HERMES_HOME and in plugins, their source, visible or hidden and why",
+    )
+    skills_list.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
 
 
@@ -167,6 +178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hermes_core.cli.plugins import list_plugins
 
         return list_plugins(_manager(args), as_json=args.json)
+    if args.command == "skills" and args.skills_command == "list":
+        from hermes_core.cli.skills import list_skills
+
+        return list_skills(_manager(args), as_json=args.json)
     getattr(args, "command_parser", parser).print_help(sys.stderr)
     return EXIT_USAGE
 

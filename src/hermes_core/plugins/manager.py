@@ -387,6 +387,12 @@ class HermesPluginManager:
         self.collect_all()
         return list(self._records.values())
 
+    def plugin_objects(self) -> dict[str, object]:
+        """The registered external (non-built-in) plugin objects by name, in load order."""
+        loaded = [n for n, r in self._records.items() if not r.builtin and r.status == "loaded"]
+        objects = {name: self._pm.get_plugin(name) for name in loaded}
+        return {name: plugin for name, plugin in objects.items() if plugin is not None}
+
     @property
     def hook(self) -> Any:
         """pluggy's hook relay, for the plugin machinery and its tests only."""

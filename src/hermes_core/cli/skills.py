@@ -1,0 +1,44 @@
+"""``hermes skills list``: every skill found, where it comes from, and whether it is offered."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.skills import discover_skills, skill_visible
+
+__all__ = ["list_skills"]
+
+
+def list_skills(manager: HermesPluginManager, *, as_json: bool = False) -> int:
+    from hermes_core.config.loader import hermes_home
+
+    home = hermes_home()
+    skills, problems = discover_skills(home, manager)
+    rows: list[dict[str, Any]] = []
+    for skill in skills:
+        gate = skill_visible(skill, manager)
+        rows.append(
+            {
+                "name": skill.name,
+                "description": skill.description,
+                "source": skill.source,
+                "path": str(skill.path),
+                "requires_apps": list(skill.requires_apps),
+                "visible": gate.visible,
+                "reason": gate.reason,
+            }
+        )
+    if as_json:
+        print(json.dumps({"skills": rows, "problems": problems}, indent=2))
+        return 0
+    if not rows:
+        print(f"no skills found (looked in {home / 'skills'} and in plugins)")
+    for row in rows:
+        state = "visible" if row["visible"] else f"hidden: {row['reason']}"
+        print(f"{row['name']}  ({row['source']})  {state}")
+        print(f"    {row['path']}")
+    for problem in problems:
+        print(f"! {problem}")
+    return 0
