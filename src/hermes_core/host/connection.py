@@ -26,6 +26,7 @@ __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 log = logging.getLogger(__name__)
 _STDERR_TAIL_LINES = 8
 RECONNECT_BASE_SECONDS = 1.0
+LIVENESS_POLL_SECONDS = 0.5
 RECONNECT_CAP_SECONDS = 60.0
 
 
@@ -79,6 +80,7 @@ class ServerConnection:
         self._background: set[asyncio.Task[Any]] = set()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         self._closed = False
+        self._read: Any = None
         self._inflight = 0
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
@@ -87,7 +89,7 @@ class ServerConnection:
     # -- lifecycle -------------------------------------------------------------------
     @property
     def connected(self) -> bool:
-        return self.session is not None and not self._gone.is_set()
+        return self.session is not None and not self._gone.is_set() and self._alive()
 
     async def connect(self) -> None:
         """Connect (or reconnect) within ``connect_timeout``; raises :class:`ServerError`."""
@@ -140,20 +142,23 @@ class ServerConnection:
                 read, write = await stack.enter_async_context(
                     open_transport(self.spec, errlog=self._stderr)
                 )
-                watched = self._watch(read)
+                self._read = read
                 session = await stack.enter_async_context(
-                    ClientSession(watched, write, message_handler=self._on_message)
+                    ClientSession(read, write, message_handler=self._on_message)
                 )
                 init = await session.initialize()
                 self.capabilities = init.capabilities
                 self.server_info = init.server_info
                 self.session = session
                 ready.set_result(None)
-                stop = asyncio.create_task(self._stop.wait())
-                gone = asyncio.create_task(self._gone.wait())
-                await asyncio.wait({stop, gone}, return_when=asyncio.FIRST_COMPLETED)
-                stop.cancel()
-                gone.cancel()
+                # No per-message hook: the transport's read stream says when the server is gone.
+                while not self._stop.is_set() and not self._gone.is_set():
+                    try:
+                        await asyncio.wait_for(self._stop.wait(), LIVENESS_POLL_SECONDS)
+                    except TimeoutError:
+                        if not self._alive():
+                            self.status.last_error = "the server went away"
+                            break
         except asyncio.CancelledError:
             if not ready.done():
                 ready.cancel()
@@ -214,28 +219,15 @@ class ServerConnection:
         self.status.recycles += 1
         return True
 
-    def _watch(self, source: Any) -> Any:
-        """Forward the transport's read stream, noticing when the server goes away."""
-        import anyio
-
-        send, receive = anyio.create_memory_object_stream[Any](0)
-
-        async def pump() -> None:
-            try:
-                async with send:
-                    async for message in source:
-                        await send.send(message)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
-                pass
-            finally:
-                if not self._stop.is_set():
-                    self.status.last_error = self.status.last_error or "the server went away"
-                self._gone.set()
-
-        task = asyncio.create_task(pump())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return receive
+    def _alive(self) -> bool:
+        """False once the server side of the transport closed (exited, crashed, dropped)."""
+        read = self._read
+        if read is None:
+            return False
+        try:
+            return bool(read.statistics().open_send_streams > 0)
+        except (AttributeError, TypeError):  # a transport without statistics: assume alive
+            return True
 
     async def _on_message(self, message: Any) -> None:
         from mcp import types
@@ -301,39 +293,30 @@ class ServerConnection:
     ) -> Any:
         lock = self._call_lock or contextlib.nullcontext()
         async with lock:
-            if not self.connected:
+            if self.session is None or self._gone.is_set():  # went away while we waited
                 session = await self.ensure()
-            gone = asyncio.create_task(self._gone.wait())
-            work = asyncio.create_task(call(session))
             try:
-                done, _ = await asyncio.wait(
-                    {work, gone}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-                )
-            finally:
-                gone.cancel()
-            if work in done:
-                error = work.exception()
-                if error is not None and (self._gone.is_set() or "Connection closed" in str(error)):
-                    self._gone.set()
-                    raise ServerError(
-                        self.name,
-                        f"the server went away during {what}; the call was not retried "
-                        "(its outcome is unknown)",
-                    )
-                return work.result()
-            work.cancel()  # the SDK sends notifications/cancelled to the server
-            with contextlib.suppress(BaseException):
-                await work
-            if gone in done:
+                # One deadline; cancelling the call makes the SDK send notifications/cancelled.
+                async with asyncio.timeout(timeout):
+                    return await call(session)
+            except TimeoutError:
+                if not self._alive():
+                    raise self._went_away(what) from None
                 raise ServerError(
-                    self.name,
-                    f"the server went away during {what}; the call was not retried "
-                    "(its outcome is unknown)",
-                    retryable=False,
-                )
-            raise ServerError(
-                self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
-            )
+                    self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
+                ) from None
+            except Exception as exc:
+                if not self._alive() or "Connection closed" in str(exc):
+                    raise self._went_away(what) from None
+                raise
+
+    def _went_away(self, what: str) -> ServerError:
+        self._gone.set()
+        return ServerError(
+            self.name,
+            f"the server went away during {what}; "
+            "the call was not retried (its outcome is unknown)",
+        )
 
 
 def _describe(exc: BaseException, spec: ServerSpec) -> str:

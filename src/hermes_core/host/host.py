@@ -28,9 +28,8 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.naming import assign_names, toolset_name
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.sanitize import (
-    check_input_schema,
     clean_meta,
-    normalise_input_schema,
+    prepare_input_schema,
     sanitize_value,
     strip_tags,
 )
@@ -336,20 +335,14 @@ class MCPHost:
         for tool in tools:
             if not chosen.allows(tool.name):
                 continue
-            problem = check_input_schema(tool.input_schema)
-            if problem is not None:
+            schema, problem = prepare_input_schema(tool.input_schema)
+            if schema is None:
                 skipped.append(f"{tool.name}: {problem}")
                 log.warning(
                     "MCP server '%s': skipping tool %r: %s", config.name, tool.name, problem
                 )
                 continue
-            usable.append(
-                (
-                    tool.name,
-                    strip_tags(tool.description or ""),
-                    normalise_input_schema(tool.input_schema),
-                )
-            )
+            usable.append((tool.name, strip_tags(tool.description or ""), schema))
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         flags = {
             "resources": caps is not None and caps.resources is not None,
@@ -408,9 +401,7 @@ class MCPHost:
                 return await self._call_utility(connection, config, entry.tool, args)
 
             async def call(session: Any) -> Any:
-                return await session.call_tool(
-                    entry.tool, args, read_timeout_seconds=config.timeout
-                )
+                return await session.call_tool(entry.tool, args)
 
             result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
         except ServerError as exc:

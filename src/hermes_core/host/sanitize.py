@@ -36,6 +36,7 @@ __all__ = [
     "clean_meta",
     "is_reserved_meta_key",
     "normalise_input_schema",
+    "prepare_input_schema",
     "sanitize_value",
     "strip_tags",
 ]
@@ -169,9 +170,18 @@ def sanitize_value(obj: _T) -> _T:
         return cast(_T, strip_tags(obj))
     if not isinstance(obj, dict | list | tuple):
         return obj
-    if not _contains_tags(obj):
+    if not _maybe_tagged(obj) or not _contains_tags(obj):
         return obj
     return cast(_T, _rebuild(obj))
+
+
+def _maybe_tagged(obj: object) -> bool:
+    """A fast first look (one C-level dump and search); ``True`` when unsure."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, check_circular=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return True
+    return _ANY_TAG.search(text) is not None
 
 
 _RESERVED_LABELS = frozenset({"modelcontextprotocol", "mcp"})
@@ -213,6 +223,40 @@ def check_input_schema(schema: object) -> str | None:
     ``type: null`` and ``properties: null`` count as absent (:func:`normalise_input_schema`
     fills them in); a present ``type`` must be ``"object"``.
     """
+    problem = _structure_problem(schema)
+    if problem is not None:
+        return problem
+    try:
+        json.dumps(dict(schema), allow_nan=False)  # type: ignore[call-overload]
+    except (TypeError, ValueError) as exc:
+        return f"input schema is not JSON-serialisable: {exc}"
+    except RecursionError:
+        return "input schema is nested too deeply"
+    return None
+
+
+def prepare_input_schema(schema: object) -> tuple[dict[str, Any] | None, str | None]:
+    """``(normalised copy, None)``, or ``(None, why it is malformed)`` — in one pass.
+
+    The same result as :func:`check_input_schema` then :func:`normalise_input_schema`, with
+    one JSON round trip instead of three (registering thousands of tools stays cheap).
+    """
+    problem = _structure_problem(schema)
+    if problem is not None:
+        return None, problem
+    assert isinstance(schema, Mapping)
+    if not schema:
+        return {"type": "object", "properties": {}}, None
+    try:
+        copy: dict[str, Any] = json.loads(json.dumps(dict(schema), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        return None, f"input schema is not JSON-serialisable: {exc}"
+    except RecursionError:
+        return None, "input schema is nested too deeply"
+    return _repaired(copy), None
+
+
+def _structure_problem(schema: object) -> str | None:
     if not isinstance(schema, Mapping):
         return f"input schema must be a JSON object, got {_type_name(schema)}"
     kind = schema.get("type")
@@ -228,12 +272,6 @@ def check_input_schema(schema: object) -> str | None:
         for entry in required:
             if not isinstance(entry, str):
                 return f"input schema required entries must be strings, got {entry!r}"
-    try:
-        json.dumps(dict(schema), allow_nan=False)
-    except (TypeError, ValueError) as exc:
-        return f"input schema is not JSON-serialisable: {exc}"
-    except RecursionError:
-        return "input schema is nested too deeply"
     return None
 
 
@@ -310,10 +348,12 @@ def normalise_input_schema(schema: object) -> dict[str, Any]:
     names, enums or defaults, which must stay as the server expects them).  *schema* itself is
     not modified.
     """
-    if not isinstance(schema, Mapping) or not schema or check_input_schema(schema) is not None:
-        return {"type": "object", "properties": {}}
-    # The JSON round trip is the deep copy, and leaves only JSON types behind.
-    copy: dict[str, Any] = json.loads(json.dumps(dict(schema), allow_nan=False))
+    prepared, _problem = prepare_input_schema(schema)
+    return prepared if prepared is not None else {"type": "object", "properties": {}}
+
+
+def _repaired(copy: dict[str, Any]) -> dict[str, Any]:
+    """Repair a private JSON copy in place (see :func:`normalise_input_schema`)."""
     copy.setdefault("type", "object")
     if copy["type"] is None:
         copy["type"] = "object"

@@ -134,7 +134,9 @@ async def open_transport(
     client = httpx2.AsyncClient(
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(spec.connect_timeout, read=max(spec.timeout, 300.0)),
-        follow_redirects=True,
+        # Redirects: the SDK follows only same-origin ones for MCP requests; never let the
+        # client follow others, which would carry the configured headers to another host.
+        follow_redirects=False,
     )
     async with client:
         if spec.transport == "sse":

@@ -1,0 +1,607 @@
+"""The MCP host against the raw ``mcp`` SDK, measured side by side in one run.
+
+::
+
+    python benchmarks/bench_host.py            # full run (about 1.5 minutes on 2 cores)
+    python benchmarks/bench_host.py --quick    # fewer calls and repeats, for a smoke check
+    nox -s bench                               # the same, in a fresh venv with the servers
+
+What is measured (every figure comes from this run; nothing is hard-coded):
+
+* **Per-call overhead**: ``MCPHost.call_tool`` against ``ClientSession.call_tool`` on
+  server-everything's ``echo``, over stdio and Streamable HTTP.  Both sessions are open at
+  once; after the warm-up the calls run in alternating blocks (ours first, then raw first, …)
+  so machine noise hits both sides equally.  Each call is timed on its own.
+* **Startup**: eight server-everything stdio servers through ``MCPHost.start`` against the raw
+  SDK connecting the same eight under ``asyncio.gather`` (``stdio_client`` +
+  ``ClientSession.initialize`` + ``list_tools``), alternating, median of the repeats.
+* **Registration of a large server**: ``MCPHost.refresh_tools`` (listing, filtering with
+  exclude globs, naming, sanitising, registry update) against ``ClientSession.list_tools`` on
+  a 3,300-tool server (``benchmarks/many_tools_server.py``), alternating.
+* **CLI**: ``hermes --help``, ``hermes apps check`` and ``hermes plugins list`` run through the
+  installed ``hermes`` script (best of N), and whether they import ``mcp`` (``-X importtime``).
+
+The process exits 0 even when a target is missed: benchmarks report, tests assert.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import asdict, dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from servers.reference import EVERYTHING, node  # noqa: E402
+
+MANY_TOOLS_SERVER = HERE / "many_tools_server.py"
+LOOPBACK = HERE.parent / "tests" / "servers" / "loopback.cjs"
+MANY_TOOLS = 3300
+MANY_TOOLS_EXCLUDE = ("admin_*", "debug_*", "*_delete_*")
+ECHO_ARGS = {"message": "ping"}
+CLI_COMMANDS = (("--help",), ("apps", "check"), ("plugins", "list"))
+
+
+# -- results -------------------------------------------------------------------------------
+@dataclass
+class Row:
+    measure: str
+    ours: float | None  # seconds, or None
+    raw: float | None
+    target: str
+    ratio: float | None = None
+    limit: float | None = None  # the ratio (or, without a raw side, the seconds) to stay under
+    verdict: str = "info"
+    ours_text: str | None = None  # shown instead of the number (e.g. "no" for "imports mcp")
+    raw_text: str | None = None
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def judge(row: Row) -> Row:
+    if row.ours is not None and row.raw is not None and row.raw > 0:
+        row.ratio = row.ours / row.raw
+    if row.limit is not None:
+        value = row.ratio if row.raw is not None else row.ours
+        if value is None:
+            row.verdict = "ERROR"
+        else:
+            row.verdict = "PASS" if value <= row.limit else "MISS"
+    return row
+
+
+def fmt_seconds(value: float | None) -> str:
+    if value is None:
+        return "—"
+    if value < 0.01:
+        return f"{value * 1000:.3f} ms"
+    if value < 1:
+        return f"{value * 1000:.1f} ms"
+    return f"{value:.3f} s"
+
+
+def fmt_ratio(row: Row) -> str:
+    if row.ratio is None:
+        return "—"
+    text = f"{row.ratio:.3f}"
+    if row.limit is not None and float(text) == row.limit:
+        text = f"{row.ratio:.4f}"  # 1.0503 is a MISS against 1.05: do not print it as 1.050
+    return text
+
+
+def print_table(rows: list[Row]) -> None:
+    header = ("measure", "ours", "raw SDK", "ratio", "target", "result")
+    lines = [
+        (
+            r.measure,
+            r.ours_text or fmt_seconds(r.ours),
+            r.raw_text or fmt_seconds(r.raw),
+            fmt_ratio(r),
+            r.target,
+            r.verdict,
+        )
+        for r in rows
+    ]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+
+    def show(cells: tuple[str, ...]) -> str:
+        left = cells[0].ljust(widths[0])
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return "| " + " | ".join([left, *rest]) + " |"
+
+    print(show(header))
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for line in lines:
+        print(show(line))
+
+
+def log(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+# -- servers -------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def everything_http() -> Iterator[str]:
+    """server-everything over Streamable HTTP, bound to 127.0.0.1 by the preload."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
+        env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("server-everything (HTTP) did not start") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def everything_stdio_params() -> Any:
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(command=node(), args=[str(EVERYTHING), "stdio"])
+
+
+def raw_stdio(params: Any) -> Any:
+    """The SDK's ``stdio_client`` with the child's stderr discarded (ours keeps it in a file)."""
+    from mcp.client.stdio import stdio_client
+
+    return stdio_client(params, errlog=_devnull())
+
+
+_DEVNULL: list[Any] = []
+
+
+def _devnull() -> Any:
+    if not _DEVNULL:
+        _DEVNULL.append(open(os.devnull, "w"))  # noqa: SIM115 - lives as long as the process
+    return _DEVNULL[0]
+
+
+# -- per-call overhead ---------------------------------------------------------------------
+async def per_call(
+    kind: str, url: str | None, n_calls: int, warmup: int, block: int
+) -> dict[str, list[float]]:
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    if kind == "stdio":
+        config = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
+        transport: Any = raw_stdio(everything_stdio_params())
+    else:
+        assert url is not None
+        config = HostServer("everything", url=url, transport="streamable_http")
+        transport = streamable_http_client(url)
+
+    async with contextlib.AsyncExitStack() as stack:
+        host = MCPHost([config])
+        stack.push_async_callback(host.close)
+        errors = await host.start()
+        if errors["everything"] is not None:
+            raise RuntimeError(f"our host could not connect: {errors['everything']}")
+        streams = await stack.enter_async_context(transport)
+        session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
+        await session.initialize()
+        await session.list_tools()
+
+        async def ours() -> Any:
+            return await host.call_tool("mcp_everything_echo", ECHO_ARGS)
+
+        async def raw() -> Any:
+            return await session.call_tool("echo", ECHO_ARGS)
+
+        # Both sides must really do the call.
+        got_ours, got_raw = await ours(), await raw()
+        assert got_ours["content"][0]["text"] == "Echo: ping", got_ours
+        assert got_raw.content[0].text == "Echo: ping", got_raw
+
+        for _ in range(warmup):
+            await ours()
+            await raw()
+
+        timings: dict[str, list[float]] = {"ours": [], "raw": []}
+        sides = {"ours": ours, "raw": raw}
+        rounds = max(1, n_calls // block)
+        for r in range(rounds):
+            order = ("ours", "raw") if r % 2 == 0 else ("raw", "ours")
+            for side in order:
+                call, sink = sides[side], timings[side]
+                for _ in range(block):
+                    t0 = time.perf_counter()
+                    await call()
+                    sink.append(time.perf_counter() - t0)
+    return timings
+
+
+def per_call_rows(kind: str, timings: dict[str, list[float]], limit: float) -> list[Row]:
+    ours, raw = timings["ours"], timings["raw"]
+    n = len(ours)
+    return [
+        judge(
+            Row(
+                f"{kind} echo, median of {n} calls",
+                statistics.median(ours),
+                statistics.median(raw),
+                f"ratio ≤ {limit:.2f}",
+                limit=limit,
+            )
+        ),
+        judge(Row(f"{kind} echo, p90", percentile(ours, 90), percentile(raw, 90), "—")),
+    ]
+
+
+# -- startup -------------------------------------------------------------------------------
+async def startup_ours(count: int) -> float:
+    from hermes_core.host.host import HostServer, MCPHost
+
+    servers = [
+        HostServer(f"everything{i}", command=node(), args=[str(EVERYTHING), "stdio"])
+        for i in range(count)
+    ]
+    host = MCPHost(servers)
+    try:
+        t0 = time.perf_counter()
+        errors = await host.start()
+        elapsed = time.perf_counter() - t0
+    finally:
+        await host.close()
+    failed = {k: v for k, v in errors.items() if v is not None}
+    if failed:
+        raise RuntimeError(f"our host failed to start: {failed}")
+    return elapsed
+
+
+async def startup_raw(count: int) -> float:
+    from mcp import ClientSession
+
+    stop = asyncio.Event()
+    ready = [asyncio.Event() for _ in range(count)]
+    tools: list[int] = []
+
+    async def one(event: asyncio.Event) -> None:
+        # The SDK's transports must be entered and left in one task: hold each session open
+        # in its own task until every one is ready, then close them all.
+        try:
+            async with (
+                raw_stdio(everything_stdio_params()) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                tools.append(len((await session.list_tools()).tools))
+                event.set()
+                await stop.wait()
+        finally:
+            event.set()
+
+    t0 = time.perf_counter()
+    tasks = [asyncio.create_task(one(event)) for event in ready]
+    await asyncio.gather(*(event.wait() for event in ready))
+    elapsed = time.perf_counter() - t0
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    errors = [r for r in results if isinstance(r, BaseException)]
+    if errors or len(tools) != count:
+        raise RuntimeError(f"raw SDK failed to start the servers: {errors!r}")
+    return elapsed
+
+
+async def startup(count: int, repeats: int) -> dict[str, list[float]]:
+    timings: dict[str, list[float]] = {"ours": [], "raw": []}
+    runs: dict[str, Callable[[int], Awaitable[float]]] = {"ours": startup_ours, "raw": startup_raw}
+    # One untimed round first: node's files into the page cache, our modules imported.
+    await startup_raw(count)
+    await startup_ours(count)
+    for r in range(repeats):
+        for side in ("ours", "raw") if r % 2 == 0 else ("raw", "ours"):
+            timings[side].append(await runs[side](count))
+            await asyncio.sleep(0.2)  # let the terminated children go
+    return timings
+
+
+# -- registration of a large server --------------------------------------------------------
+async def many_tools(repeats: int) -> dict[str, Any]:
+    from mcp import ClientSession, StdioServerParameters
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    args = [str(MANY_TOOLS_SERVER), str(MANY_TOOLS)]
+    config = HostServer(
+        "many",
+        command=sys.executable,
+        args=args,
+        exclude=MANY_TOOLS_EXCLUDE,
+        connect_timeout=120,
+    )
+    params = StdioServerParameters(command=sys.executable, args=args)
+    async with contextlib.AsyncExitStack() as stack:
+        host = MCPHost([config])
+        stack.push_async_callback(host.close)
+        errors = await host.start()
+        if errors["many"] is not None:
+            raise RuntimeError(f"our host could not connect: {errors['many']}")
+        read, write = await stack.enter_async_context(raw_stdio(params))
+        session = await stack.enter_async_context(ClientSession(read, write))
+        await session.initialize()
+        listed = (await session.list_tools()).tools
+        if len(listed) != MANY_TOOLS:
+            raise RuntimeError(f"the raw SDK listed {len(listed)} tools, not {MANY_TOOLS}")
+
+        timings: dict[str, list[float]] = {"ours": [], "raw": []}
+
+        async def ours() -> None:
+            await host.refresh_tools("many")
+
+        async def raw() -> None:
+            await session.list_tools()
+
+        sides = {"ours": ours, "raw": raw}
+        await ours()
+        await raw()
+        for r in range(repeats):
+            for side in ("ours", "raw") if r % 2 == 0 else ("raw", "ours"):
+                t0 = time.perf_counter()
+                await sides[side]()
+                timings[side].append(time.perf_counter() - t0)
+
+        # The host's own work without the listing: filter, name, sanitise (CPU only).
+        connection = host._connections["many"]
+        processing = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            host._entries_for(config, listed, connection.capabilities)
+            processing.append(time.perf_counter() - t0)
+        registered = [t for t in host.tools("many") if not t.utility]
+    return {
+        "timings": timings,
+        "processing": statistics.median(processing),
+        "registered": len(registered),
+        "listed": len(listed),
+    }
+
+
+# -- CLI -----------------------------------------------------------------------------------
+def hermes_script() -> str:
+    """The ``hermes`` console script of this interpreter (not a pyenv shim in front of it)."""
+    candidate = Path(sysconfig.get_path("scripts")) / "hermes"
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("hermes")
+    if found is None:
+        raise RuntimeError("the `hermes` script is not installed: run `pip install -e .`")
+    return found
+
+
+def cli(repeats: int) -> dict[str, Any]:
+    script = hermes_script()
+    home = Path(tempfile.mkdtemp(prefix="hermes-bench-home-"))
+    try:
+        (home / "config.yaml").write_text(
+            (ROOT / "examples" / "hermes-home" / "config.yaml").read_text()
+        )
+        env = {**os.environ, "HERMES_HOME": str(home)}
+        results: dict[str, Any] = {"script": script}
+        for command in CLI_COMMANDS:
+            key = "hermes " + " ".join(command)
+            best, codes = math.inf, set()
+            for i in range(repeats + 1):  # the first run only warms caches
+                t0 = time.perf_counter()
+                done = subprocess.run(
+                    [script, *command],
+                    cwd=ROOT,  # `apps check` reads ./examples by default
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    check=False,
+                )
+                elapsed = time.perf_counter() - t0
+                codes.add(done.returncode)
+                if i:
+                    best = min(best, elapsed)
+            trace = subprocess.run(
+                [sys.executable, "-X", "importtime", script, *command],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=False,
+            ).stderr
+            modules = {
+                line.rsplit("|", 1)[1].strip()
+                for line in trace.splitlines()
+                if line.startswith("import time:") and line.count("|") == 2
+            }
+            heavy = sorted(m for m in modules if m.split(".")[0] in ("mcp", "mcp_types", "httpx2"))
+            results[key] = {"best": best, "exit_codes": sorted(codes), "heavy_imports": heavy}
+        t_imports = []
+        for i in range(min(repeats, 3) + 1):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "import mcp.client.client"], check=True)
+            if i:
+                t_imports.append(time.perf_counter() - t0)
+        results["import mcp.client.client"] = min(t_imports)
+        return results
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def cli_rows(results: dict[str, Any], limit: float) -> list[Row]:
+    rows = []
+    for command in CLI_COMMANDS:
+        key = "hermes " + " ".join(command)
+        got = results[key]
+        bad_exit = [c for c in got["exit_codes"] if c not in (0, 1)]
+        row = judge(Row(f"{key} (best of N)", got["best"], None, f"< {limit:.1f} s", limit=limit))
+        if bad_exit:
+            row.verdict = f"ERROR (exit {bad_exit})"
+        rows.append(row)
+        heavy = got["heavy_imports"]
+        rows.append(
+            Row(
+                f"{key} imports mcp?",
+                None,
+                None,
+                "no",
+                verdict="MISS" if heavy else "PASS",
+                ours_text=("yes: " + ", ".join(heavy[:3])) if heavy else "no",
+            )
+        )
+    rows.append(
+        Row(
+            "python -c 'import mcp.client.client' (scale)",
+            None,
+            results["import mcp.client.client"],
+            "—",
+        )
+    )
+    return rows
+
+
+# -- main ----------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer calls and repeats")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    options = parser.parse_args(argv)
+
+    quick = options.quick
+    n_calls, warmup, block = (300, 20, 50) if quick else (1000, 50, 50)
+    start_repeats = 2 if quick else 7
+    many_repeats = 3 if quick else 9
+    cli_repeats = 3 if quick else 5
+    node()  # fail early, with the install hint, when the reference servers are missing
+
+    began = time.perf_counter()
+    rows: list[Row] = []
+    details: list[str] = []
+    raw_results: dict[str, Any] = {}
+
+    log("CLI start-up and imports")
+    cli_results = cli(cli_repeats)
+    raw_results["cli"] = cli_results
+
+    log(f"per-call, stdio: {warmup} warm-up + {n_calls} calls each side, alternating blocks")
+    stdio = asyncio.run(per_call("stdio", None, n_calls, warmup, block))
+    raw_results["per_call_stdio"] = stdio
+    rows += per_call_rows("stdio", stdio, 1.10)
+
+    log(f"per-call, Streamable HTTP: {warmup} warm-up + {n_calls} calls each side")
+    with everything_http() as url:
+        http = asyncio.run(per_call("HTTP", url, n_calls, warmup, block))
+    raw_results["per_call_http"] = http
+    rows += per_call_rows("HTTP", http, 1.05)
+
+    log(f"startup: 8 stdio servers, {start_repeats} runs each side, alternating")
+    starts = asyncio.run(startup(8, start_repeats))
+    raw_results["startup"] = starts
+    rows.append(
+        judge(
+            Row(
+                f"startup, 8 stdio servers (median of {start_repeats})",
+                statistics.median(starts["ours"]),
+                statistics.median(starts["raw"]),
+                "ratio ≤ 1.15",
+                limit=1.15,
+            )
+        )
+    )
+    details.append(
+        "startup runs (s): ours "
+        + ", ".join(f"{v:.3f}" for v in starts["ours"])
+        + "; raw "
+        + ", ".join(f"{v:.3f}" for v in starts["raw"])
+    )
+
+    log(f"registration: {MANY_TOOLS}-tool server, {many_repeats} runs each side")
+    many = asyncio.run(many_tools(many_repeats))
+    raw_results["many_tools"] = many
+    rows.append(
+        judge(
+            Row(
+                f"{MANY_TOOLS} tools: refresh_tools vs list_tools (median of {many_repeats})",
+                statistics.median(many["timings"]["ours"]),
+                statistics.median(many["timings"]["raw"]),
+                "ratio ≤ 1.20",
+                limit=1.20,
+            )
+        )
+    )
+    details.append(
+        f"{MANY_TOOLS} tools: {many['registered']} registered after exclude "
+        f"{', '.join(MANY_TOOLS_EXCLUDE)}; filtering + naming + sanitising alone "
+        f"(MCPHost._entries_for) took {fmt_seconds(many['processing'])} (median)"
+    )
+
+    rows += cli_rows(cli_results, 0.3)
+    details.append(f"CLI: {cli_results['script']}, best of {cli_repeats} after one warm-up run")
+
+    node_version = subprocess.run([node(), "--version"], capture_output=True, text=True).stdout
+    print()
+    print(
+        f"hermes MCP host vs raw mcp SDK — {'quick' if quick else 'full'} run, "
+        f"python {platform.python_version()}, mcp {metadata.version('mcp')}, "
+        f"node {node_version.strip()}, {os.cpu_count()} CPUs"
+    )
+    print()
+    print_table(rows)
+    print()
+    for line in details:
+        print(f"* {line}")
+    misses = [r.measure for r in rows if r.verdict != "PASS" and r.verdict != "info"]
+    print(f"* {len(misses)} target(s) missed" + (": " + "; ".join(misses) if misses else ""))
+    print(f"* wall time {time.perf_counter() - began:.0f} s")
+
+    if options.json:
+        payload = {"rows": [asdict(r) for r in rows], "raw": raw_results, "quick": quick}
+        Path(options.json).write_text(json.dumps(payload, indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
