@@ -218,3 +218,37 @@ def test_hook_declare_app_from_plugin_yaml_keeps_line_numbers(
     assert caught.value.reason == (
         "x/plugin.yaml:7 (plugin x-plugin): app.linux.location[0].name must be a bare name"
     )
+
+
+def test_hook_transport_connect_is_what_the_host_uses(hermes_pm: HermesPluginManager) -> None:
+    import asyncio
+    import sys
+    from contextlib import asynccontextmanager
+
+    from hermes_core.host.host import HostServer, MCPHost
+    from hermes_core.host.transports import open_stdio
+
+    opened: list[str] = []
+
+    @asynccontextmanager
+    async def recording(spec, errlog):  # type: ignore[no-untyped-def]
+        opened.append(spec.name)
+        async with open_stdio(spec, errlog) as streams:
+            yield streams
+
+    spec = TransportSpec("recorded_stdio", "command", "stdio, recorded", connect=recording)
+    hermes_pm.register_plugin(inline(transport=lambda: [spec]), "recorder")
+    openers = {n: t.connect for n, t in hermes_pm.transports().items() if t.connect}
+    assert set(openers) == {"stdio", "streamable_http", "sse", "recorded_stdio"}
+    hostile = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
+    server = HostServer(
+        "via-plugin", command=sys.executable, args=[hostile], transport="recorded_stdio"
+    )
+
+    async def scenario() -> str:
+        async with MCPHost([server], transports=openers) as host:
+            result = await host.call_tool("mcp_via_plugin_echo", {"text": "hooked"})
+            return str(result["content"][0]["text"])
+
+    assert asyncio.run(scenario()) == "hooked"
+    assert opened == ["via-plugin"]

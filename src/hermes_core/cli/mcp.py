@@ -69,7 +69,8 @@ def _with_host(
     progress = _progress(quiet)
 
     async def main() -> T:
-        host = MCPHost(servers)
+        openers = {n: t.connect for n, t in manager.transports().items() if t.connect}
+        host = MCPHost(servers, transports=openers)
         try:
             if servers and progress is not None:
                 print(f"connecting {len(servers)} server(s)…", file=sys.stderr, flush=True)

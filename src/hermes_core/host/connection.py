@@ -19,7 +19,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.host.transports import ServerSpec, open_transport
+from hermes_core.host.transports import BUILTIN_OPENERS, Opener, ServerSpec
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 
@@ -64,9 +64,11 @@ class ServerConnection:
         *,
         on_tools_changed: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None,
         parallel: bool = False,
+        opener: Opener | None = None,
     ) -> None:
         self.name = name
         self.spec = spec
+        self._opener = opener
         self.status = ConnectionState()
         self.session: Any = None
         self.capabilities: Any = None
@@ -139,9 +141,10 @@ class ServerConnection:
 
         try:
             async with contextlib.AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(
-                    open_transport(self.spec, errlog=self._stderr)
-                )
+                opener = self._opener or BUILTIN_OPENERS.get(self.spec.transport)
+                if opener is None:
+                    raise LookupError(f"no transport named {self.spec.transport!r} is registered")
+                read, write = await stack.enter_async_context(opener(self.spec, self._stderr))
                 self._read = read
                 session = await stack.enter_async_context(
                     ClientSession(read, write, message_handler=self._on_message)

@@ -33,6 +33,7 @@ from hermes_core.host.sanitize import (
     sanitize_value,
     strip_tags,
 )
+from hermes_core.host.transports import BUILTIN_OPENERS, Opener
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
@@ -106,8 +107,18 @@ class ServerStatus:
 class MCPHost:
     """Connections to every configured server, the tool registry and the gates."""
 
-    def __init__(self, servers: Iterable[HostServer]) -> None:
+    def __init__(
+        self,
+        servers: Iterable[HostServer],
+        *,
+        transports: Mapping[str, Opener] | None = None,
+    ) -> None:
+        """*transports* maps a transport name to its ``connect`` (the plugin manager's
+        ``transports()``); the built-in stdio, Streamable HTTP and SSE are the default."""
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
+        self._openers: dict[str, Opener] = dict(BUILTIN_OPENERS)
+        if transports is not None:
+            self._openers.update(transports)
         self._connections: dict[str, ServerConnection] = {}
         self._refresh_locks: dict[str, asyncio.Lock] = {}
         self.registry = ToolRegistry()
@@ -180,6 +191,7 @@ class MCPHost:
             server,
             on_tools_changed=self._tools_changed,
             parallel=server.supports_parallel_tool_calls,
+            opener=self._openers.get(server.transport),
         )
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected

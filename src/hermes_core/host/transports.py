@@ -1,8 +1,9 @@
 """Opening a transport to one MCP server on the official ``mcp`` SDK.
 
-``open_transport(server, spec)`` returns an async context manager yielding the
-SDK's ``(read, write)`` streams for the server's config shape: stdio for
-``command``, Streamable HTTP for ``url`` (SSE when ``transport: sse``).
+Each opener takes a server's resolved config and yields the SDK's
+``(read, write)`` streams: stdio for ``command``, Streamable HTTP for ``url``
+(SSE when ``transport: sse``).  They are the ``connect`` of the built-in
+``transport`` registrations, so a plugin's transport plugs in the same way.
 Imported only when a server is contacted: ``import mcp`` costs about a second.
 """
 
@@ -10,11 +11,20 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import IO, Any, Protocol, TextIO, cast
 
-__all__ = ["SAFE_ENV_NAMES", "ServerSpec", "child_environment", "open_transport"]
+__all__ = [
+    "BUILTIN_OPENERS",
+    "SAFE_ENV_NAMES",
+    "Opener",
+    "ServerSpec",
+    "child_environment",
+    "open_sse",
+    "open_stdio",
+    "open_streamable_http",
+]
 
 # What every stdio child may inherit from us; the server's own `env` comes on top.
 SAFE_ENV_NAMES = (
@@ -110,42 +120,65 @@ def child_environment(
     return env
 
 
-@asynccontextmanager
-async def open_transport(
-    spec: ServerSpec, *, errlog: IO[str] | None = None
-) -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK streams for *spec*; the caller wraps them in a ``ClientSession``."""
-    if spec.transport == "stdio":
-        from mcp.client.stdio import StdioServerParameters, stdio_client
+Opener = Callable[[ServerSpec, IO[str]], AbstractAsyncContextManager[tuple[Any, Any]]]
 
-        assert spec.command is not None
-        params = StdioServerParameters(
-            command=spec.command,
-            args=list(spec.args),
-            env=child_environment(spec.env),
-            encoding_error_handler="replace",
-        )
-        async with stdio_client(params, errlog=cast(TextIO, errlog or sys.stderr)) as streams:
-            yield streams[0], streams[1]
-        return
+
+@asynccontextmanager
+async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
+    """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``)."""
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    if not spec.command:
+        raise ValueError("a stdio server needs a command")
+    params = StdioServerParameters(
+        command=spec.command,
+        args=list(spec.args),
+        env=child_environment(spec.env),
+        encoding_error_handler="replace",
+    )
+    async with stdio_client(params, errlog=cast(TextIO, errlog)) as streams:
+        yield streams[0], streams[1]
+
+
+def _http_client(spec: ServerSpec) -> Any:
     import httpx2
 
-    assert spec.url is not None
-    client = httpx2.AsyncClient(
+    return httpx2.AsyncClient(
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(spec.connect_timeout, read=max(spec.timeout, 300.0)),
         # Redirects: the SDK follows only same-origin ones for MCP requests; never let the
         # client follow others, which would carry the configured headers to another host.
         follow_redirects=False,
     )
-    async with client:
-        if spec.transport == "sse":
-            from mcp.client.sse import sse_client
 
-            async with sse_client(spec.url, headers=dict(spec.headers)) as streams:
-                yield streams[0], streams[1]
-            return
-        from mcp.client.streamable_http import streamable_http_client
 
-        async with streamable_http_client(spec.url, http_client=client) as streams:
-            yield streams[0], streams[1]
+@asynccontextmanager
+async def open_streamable_http(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
+    """Streamable HTTP (the ``streamable_http`` transport's ``connect``)."""
+    from mcp.client.streamable_http import streamable_http_client
+
+    if not spec.url:
+        raise ValueError("an HTTP server needs a url")
+    async with (
+        _http_client(spec) as client,
+        streamable_http_client(spec.url, http_client=client) as streams,
+    ):
+        yield streams[0], streams[1]
+
+
+@asynccontextmanager
+async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
+    """Legacy HTTP+SSE (the ``sse`` transport's ``connect``)."""
+    from mcp.client.sse import sse_client
+
+    if not spec.url:
+        raise ValueError("an SSE server needs a url")
+    async with sse_client(spec.url, headers=dict(spec.headers)) as streams:
+        yield streams[0], streams[1]
+
+
+BUILTIN_OPENERS: dict[str, Opener] = {
+    "stdio": open_stdio,
+    "streamable_http": open_streamable_http,
+    "sse": open_sse,
+}

@@ -1,22 +1,36 @@
-"""The built-in transport names: stdio, Streamable HTTP and SSE.
+"""The built-in transports: stdio, Streamable HTTP and SSE, on the official ``mcp`` SDK.
 
-They reserve the names and config shapes now; the MCP host supplies
-``connect`` for each (on the official ``mcp`` SDK).
+Each ``connect`` lives in :mod:`hermes_core.host.transports` and imports ``mcp``
+only when called.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hermes_core.host.transports import open_sse, open_stdio, open_streamable_http
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import TransportSpec
 
 BUILTIN_TRANSPORTS = (
     TransportSpec(
-        "stdio", "command", "a local server started as a subprocess (command, args, env)"
+        "stdio",
+        "command",
+        "a local server started as a subprocess (command, args, env)",
+        connect=open_stdio,
     ),
-    TransportSpec("streamable_http", "url", "a remote server over Streamable HTTP (url, headers)"),
-    TransportSpec("sse", "url", "a legacy remote server over HTTP+SSE (url with transport: sse)"),
+    TransportSpec(
+        "streamable_http",
+        "url",
+        "a remote server over Streamable HTTP (url, headers)",
+        connect=open_streamable_http,
+    ),
+    TransportSpec(
+        "sse",
+        "url",
+        "a legacy remote server over HTTP+SSE (url with transport: sse)",
+        connect=open_sse,
+    ),
 )
 
 
