@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 _STDERR_TAIL_LINES = 8
 RECONNECT_BASE_SECONDS = 1.0
 LIVENESS_POLL_SECONDS = 0.5
+DEADLINE_TICK_SECONDS = 0.05
 RECONNECT_CAP_SECONDS = 60.0
 
 
@@ -84,6 +85,9 @@ class ServerConnection:
         self._closed = False
         self._read: Any = None
         self._inflight = 0
+        self._deadlines: dict[asyncio.Task[Any], float] = {}
+        self._expired: set[asyncio.Task[Any]] = set()
+        self._watchdog: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
         self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
@@ -261,6 +265,8 @@ class ServerConnection:
         self._closed = True
         if self._reconnector is not None:
             self._reconnector.cancel()
+        if self._watchdog is not None:
+            self._watchdog.cancel()
         await self._stop_runner()
         for task in list(self._background):
             task.cancel()
@@ -298,11 +304,20 @@ class ServerConnection:
         async with lock:
             if self.session is None or self._gone.is_set():  # went away while we waited
                 session = await self.ensure()
+            task = asyncio.current_task()
+            assert task is not None
+            # One deadline per call, kept by a shared watchdog rather than a timer per call
+            # (a per-call timer costs more than the rest of our per-call work together).
+            self._deadlines[task] = asyncio.get_running_loop().time() + timeout
+            if self._watchdog is None or self._watchdog.done():
+                self._watchdog = asyncio.create_task(self._watch_deadlines())
             try:
-                # One deadline; cancelling the call makes the SDK send notifications/cancelled.
-                async with asyncio.timeout(timeout):
-                    return await call(session)
-            except TimeoutError:
+                return await call(session)
+            except asyncio.CancelledError:
+                if task not in self._expired:
+                    raise
+                # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
+                task.uncancel()
                 if not self._alive():
                     raise self._went_away(what) from None
                 raise ServerError(
@@ -312,6 +327,19 @@ class ServerConnection:
                 if not self._alive() or "Connection closed" in str(exc):
                     raise self._went_away(what) from None
                 raise
+            finally:
+                self._deadlines.pop(task, None)
+                self._expired.discard(task)
+
+    async def _watch_deadlines(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._deadlines:
+            await asyncio.sleep(DEADLINE_TICK_SECONDS)
+            now = loop.time()
+            for task, deadline in list(self._deadlines.items()):
+                if now >= deadline and task not in self._expired:
+                    self._expired.add(task)
+                    task.cancel()
 
     def _went_away(self, what: str) -> ServerError:
         self._gone.set()
