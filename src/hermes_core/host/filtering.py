@@ -25,9 +25,11 @@ again when a call arrives, so a filtered tool cannot be reached by name through 
 
 from __future__ import annotations
 
+import fnmatch
+import functools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 
 __all__ = ["UTILITY_TOOLS", "ToolFilter", "is_glob", "utility_tools"]
 
@@ -111,7 +113,15 @@ class ToolFilter:
 def _matches(name: str, entries: tuple[str, ...]) -> bool:
     if name in entries:
         return True
-    return any(is_glob(entry) and fnmatchcase(name, entry) for entry in entries)
+    pattern = _globs(entries)
+    return pattern is not None and pattern.match(name) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _globs(entries: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One compiled, case-sensitive pattern for every glob entry (same as ``fnmatchcase``)."""
+    globs = [fnmatch.translate(entry) for entry in entries if is_glob(entry)]
+    return re.compile("|".join(f"(?:{g})" for g in globs)) if globs else None
 
 
 def utility_tools(

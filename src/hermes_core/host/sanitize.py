@@ -291,6 +291,14 @@ _SCHEMA_ONE = (
 )
 
 
+_SUBSCHEMA_KEYS: dict[str, str] = {
+    **dict.fromkeys(_SCHEMA_MAPS, "map"),
+    **dict.fromkeys(_SCHEMA_LISTS, "list"),
+    **dict.fromkeys(_SCHEMA_ONE, "one"),
+    "items": "items",
+}
+
+
 def _repair(node: dict[str, Any]) -> list[Any]:
     """Repair one schema node in place; return its sub-schemas."""
     for text_key in ("description", "title"):
@@ -318,23 +326,21 @@ def _repair(node: dict[str, Any]) -> list[Any]:
     elif kind == "array" and "items" not in node and "prefixItems" not in node:
         node["items"] = {}
 
+    # Walk the node's own keys (usually a handful), not every keyword there is.
     subs: list[Any] = []
-    for key in _SCHEMA_MAPS:
-        value = node.get(key)
-        if isinstance(value, dict):
-            subs.extend(value.values())
-    for key in _SCHEMA_LISTS:
-        value = node.get(key)
-        if isinstance(value, list):
-            subs.extend(value)
-    for key in _SCHEMA_ONE:
-        subs.append(node.get(key))
-    items = node.get("items")
-    if isinstance(items, list):
-        subs.extend(items)
-    else:
-        subs.append(items)
-    return [sub for sub in subs if isinstance(sub, dict)]
+    for key, value in node.items():
+        kind_of_key = _SUBSCHEMA_KEYS.get(key)
+        if kind_of_key is None:
+            continue
+        if kind_of_key == "map":
+            if isinstance(value, dict):
+                subs.extend(v for v in value.values() if isinstance(v, dict))
+        elif isinstance(value, list):
+            if kind_of_key in ("list", "items"):
+                subs.extend(v for v in value if isinstance(v, dict))
+        elif isinstance(value, dict):
+            subs.append(value)
+    return subs
 
 
 def normalise_input_schema(schema: object) -> dict[str, Any]:
