@@ -264,3 +264,34 @@ def test_reload_applies_a_config_diff() -> None:
             assert host.registry.get("mcp_change_hang") is None
 
     run(scenario())
+
+
+def test_calls_to_one_server_are_serialised_unless_it_allows_parallel_calls() -> None:
+    async def finish_order(server: HostServer) -> list[str]:
+        order: list[str] = []
+        async with MCPHost([server]) as host:
+
+            async def call(tool: str, args: dict[str, str]) -> None:
+                await host.call_tool(f"mcp_{server.name}_{tool}", args)
+                order.append(tool)
+
+            hang = asyncio.create_task(call("hang", {}))
+            await asyncio.sleep(0.2)  # the hanging call is in flight
+            await call("echo", {"text": "x"})
+            await hang
+        return order
+
+    # Serialised: the echo waits for the hanging call (ended by its deadline).
+    assert run(finish_order(hostile("serial", timeout=1.0))) == ["hang", "echo"]
+    # Parallel: the echo runs beside it and finishes first.
+    parallel = hostile("parallel", timeout=1.0, supports_parallel_tool_calls=True)
+    assert run(finish_order(parallel)) == ["echo", "hang"]
+
+
+def test_a_huge_result_passes_through_intact() -> None:
+    async def scenario() -> None:
+        async with MCPHost([hostile()]) as host:
+            result = await host.call_tool("mcp_hostile_huge")
+            assert len(result["content"][0]["text"]) == 2_000_000
+
+    run(scenario())
