@@ -71,9 +71,7 @@ def test_dotenv_supplies_variables(home: Path) -> None:
     result = hermes(home, "mcp", "test", "needs-token", "--json")
     report = json.loads(result.stdout)
     # The variable resolved to `false`, which exits at once: a startup failure, not "not set".
-    assert (
-        report["error"] == "the server closed the connection during startup (it exited or crashed)"
-    )
+    assert report["error"] == "the server exited with code 1 during startup"
 
 
 def test_tools_and_call(home: Path) -> None:

@@ -73,7 +73,8 @@ def test_one_broken_server_never_blocks_the_others() -> None:
                 "command not found: 'hermes-no-such-command' "
                 "(not on PATH, or the file does not exist)"
             )
-            assert errors["crashes"] is not None and "exited or crashed" in errors["crashes"]
+            assert errors["crashes"] is not None
+            assert errors["crashes"].startswith("the server exited with code 3 during startup")
             assert errors["crashes"].endswith("fatal: bad token")
             assert errors["hangs"] == "no answer to initialize within 1.5 s"
             assert [t.server for t in host.tools()] == ["good"] * 6

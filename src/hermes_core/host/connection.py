@@ -19,7 +19,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.host.transports import BUILTIN_OPENERS, Opener, ServerSpec
+from hermes_core.host.transports import BUILTIN_OPENERS, Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 
@@ -83,6 +83,7 @@ class ServerConnection:
         self._background: set[asyncio.Task[Any]] = set()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         self._closed = False
+        self._exit_code: int | None = None
         self._read: Any = None
         self._inflight = 0
         self._deadlines: dict[asyncio.Task[Any], float] = {}
@@ -115,7 +116,13 @@ class ServerConnection:
                 self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
             except ServerError as exc:
                 await self._stop_runner(cancel=True)
-                self._fail(exc.detail)
+                detail, code, self._exit_code = exc.detail, self._exit_code, None
+                if code is not None and "during startup" in detail:
+                    how = (
+                        f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+                    )
+                    detail = f"the server {how} during startup"
+                self._fail(detail)
             self.status.state = "connected"
             self.status.last_error = None
             self.status.connected_at = time.monotonic()
@@ -148,12 +155,17 @@ class ServerConnection:
                 opener = self._opener or BUILTIN_OPENERS.get(self.spec.transport)
                 if opener is None:
                     raise LookupError(f"no transport named {self.spec.transport!r} is registered")
+                spawned = stack.enter_context(capture_spawned())
                 read, write = await stack.enter_async_context(opener(self.spec, self._stderr))
                 self._read = read
                 session = await stack.enter_async_context(
                     ClientSession(read, write, message_handler=self._on_message)
                 )
-                init = await session.initialize()
+                try:
+                    init = await session.initialize()
+                except Exception:
+                    self._exit_code = await _exit_code(spawned)
+                    raise
                 self.capabilities = init.capabilities
                 self.server_info = init.server_info
                 self.session = session
@@ -348,6 +360,20 @@ class ServerConnection:
             f"the server went away during {what}; "
             "the call was not retried (its outcome is unknown)",
         )
+
+
+async def _exit_code(spawned: list[Any]) -> int | None:
+    """The exit code of the one process the transport started, once it has exited."""
+    if len(spawned) != 1:
+        return None
+    process = spawned[0]
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), 0.5)
+    except Exception:  # noqa: BLE001 - a diagnostic must never mask the real error
+        return None
+    code = getattr(process, "returncode", None)
+    return code if isinstance(code, int) else None
 
 
 def _describe(exc: BaseException, spec: ServerSpec) -> str:

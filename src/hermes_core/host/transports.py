@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from typing import IO, Any, Protocol, TextIO, cast
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "SAFE_ENV_NAMES",
     "Opener",
     "ServerSpec",
+    "capture_spawned",
     "child_environment",
     "open_sse",
     "open_stdio",
@@ -122,12 +124,49 @@ def child_environment(
 
 Opener = Callable[[ServerSpec, IO[str]], AbstractAsyncContextManager[tuple[Any, Any]]]
 
+_spawned: ContextVar[list[Any] | None] = ContextVar("hermes_mcp_spawned", default=None)
+
+
+@contextmanager
+def capture_spawned() -> Iterator[list[Any]]:
+    """Collect the processes stdio transports start in this task (to read their exit code)."""
+    sink: list[Any] = []
+    token = _spawned.set(sink)
+    try:
+        yield sink
+    finally:
+        _spawned.reset(token)
+
+
+def _install_spawn_capture(sdk_stdio: Any) -> None:
+    """Let :func:`capture_spawned` see the process the SDK starts.
+
+    The SDK keeps its server process to itself (and reaps it), so an error could never say
+    "exited with code 3".  We wrap its spawn function once; when the SDK changes, the wrapper
+    is simply not installed and errors leave the code out.
+    """
+    original = getattr(sdk_stdio, "_create_platform_compatible_process", None)
+    if original is None or getattr(original, "_hermes_capture", False):
+        return
+
+    async def spawn(*args: Any, **kwargs: Any) -> Any:
+        process = await original(*args, **kwargs)
+        sink = _spawned.get()
+        if sink is not None:
+            sink.append(process)
+        return process
+
+    spawn._hermes_capture = True  # type: ignore[attr-defined]
+    sdk_stdio._create_platform_compatible_process = spawn
+
 
 @asynccontextmanager
 async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
     """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``)."""
+    import mcp.client.stdio as sdk_stdio
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
+    _install_spawn_capture(sdk_stdio)
     if not spec.command:
         raise ValueError("a stdio server needs a command")
     params = StdioServerParameters(
