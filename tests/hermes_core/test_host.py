@@ -293,3 +293,21 @@ def test_a_huge_result_passes_through_intact() -> None:
             assert len(result["content"][0]["text"]) == 2_000_000
 
     run(scenario())
+
+
+def test_a_timed_out_call_is_cancelled_on_the_server(tmp_path: Path) -> None:
+    marker = tmp_path / "cancelled.txt"
+
+    async def scenario() -> dict[str, object]:
+        server = hostile(timeout=0.5, env={"HOSTILE_CANCEL_MARKER": str(marker)})
+        async with MCPHost([server]) as host:
+            result = await host.call_tool("mcp_hostile_hang")
+            for _ in range(50):  # the notification travels asynchronously
+                if marker.exists():
+                    break
+                await asyncio.sleep(0.05)
+            return result
+
+    result = run(scenario())
+    assert isinstance(result, dict) and "timed out" in str(result["error"])
+    assert marker.read_text() == "cancelled\n"

@@ -65,7 +65,15 @@ async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.C
     if name == "crash":
         os._exit(7)
     if name == "hang":
-        await anyio.sleep(3600)
+        try:
+            await anyio.sleep(3600)
+        except anyio.get_cancelled_exc_class():
+            # The client cancelled the request (notifications/cancelled): leave a mark.
+            marker = os.environ.get("HOSTILE_CANCEL_MARKER")
+            if marker:
+                with open(marker, "a", encoding="utf-8") as fh:
+                    fh.write("cancelled\n")
+            raise
     if name == "grow":
         state["grown"] = True
         await ctx.session.send_tool_list_changed()  # type: ignore[attr-defined]
