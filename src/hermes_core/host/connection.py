@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import ssl
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
@@ -390,8 +391,19 @@ def _describe(exc: BaseException, spec: ServerSpec) -> str:
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if status is not None:
         return f"HTTP {status} from {spec.url}"
-    if name in ("ConnectError", "ConnectTimeout"):
-        return f"cannot connect to {spec.url}: {text or name}"
+    if isinstance(exc, ssl.SSLError) or "CERTIFICATE" in text:
+        return f"TLS error with {spec.url}: {getattr(exc, 'reason', None) or text or name}"
+    if name in ("ConnectError", "ConnectTimeout", "ReadError", "WriteError", "RemoteProtocolError"):
+        detail = f"cannot connect to {spec.url}: {text or name}"
+        if name != "ConnectTimeout" and (spec.url or "").startswith("https:"):
+            certificate = getattr(spec, "client_certificate", None)
+            detail += (
+                " (the server dropped the connection; if it requires a client certificate, "
+                "set client_cert)"
+                if certificate is None
+                else " (the server dropped the connection; it may not accept this client_cert)"
+            )
+        return detail
     if "Connection closed" in text or name in ("ClosedResourceError", "EndOfStream"):
         return "the server closed the connection during startup (it exited or crashed)"
     return f"{name}: {text}" if text else name

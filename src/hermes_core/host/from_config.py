@@ -7,6 +7,7 @@ error and is reported as failed; the others connect as usual.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
 
@@ -14,21 +15,47 @@ from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.host.host import HostServer
+from hermes_core.host.tls import client_certificate
 
-__all__ = ["host_server", "host_servers"]
+__all__ = ["host_server", "host_servers", "with_identity_header"]
+
+log = logging.getLogger(__name__)
+
+
+def with_identity_header(name: str, headers: dict[str, str], cfg: ServerConfig) -> dict[str, str]:
+    """*headers* plus the ``identity_header`` (an explicit header of that name wins)."""
+    identity = cfg.identity_header
+    if identity is None:
+        return headers
+    if any(key.lower() == identity.name.lower() for key in headers):
+        log.debug("MCP server '%s': headers.%s wins over identity_header", name, identity.name)
+        return headers
+    if identity.value_from == "profile":
+        value = os.environ.get("HERMES_PROFILE", "default")
+    else:
+        value = identity.value or ""
+    return {**headers, identity.name: value}
 
 
 def host_server(
     name: str, cfg: ServerConfig, *, display_name: str | None = None, error: str | None = None
 ) -> HostServer:
     tools = cfg.tools
+    certificate = None
+    headers = dict(cfg.headers)
+    if cfg.transport != "stdio" and error is None:
+        try:
+            certificate = client_certificate(name, cfg.client_cert, cfg.client_key)
+        except ValueError as exc:
+            error = str(exc)
+        headers = with_identity_header(name, headers, cfg)
     return HostServer(
         name=name,
         command=cfg.command,
         args=list(cfg.args),
         env=dict(cfg.env),
         url=cfg.url,
-        headers=dict(cfg.headers),
+        headers=headers,
         transport=cfg.transport,
         timeout=cfg.timeout,
         connect_timeout=cfg.connect_timeout,
@@ -40,6 +67,7 @@ def host_server(
         prompts=tools.prompts,
         idle_timeout_seconds=cfg.idle_timeout_seconds,
         max_lifetime_seconds=cfg.max_lifetime_seconds,
+        client_certificate=certificate,
         display_name=display_name,
         config_error=error,
     )

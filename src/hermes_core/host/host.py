@@ -33,6 +33,7 @@ from hermes_core.host.sanitize import (
     sanitize_value,
     strip_tags,
 )
+from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import BUILTIN_OPENERS, Opener
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
@@ -85,6 +86,7 @@ class HostServer:
     prompts: bool = True
     idle_timeout_seconds: float = 0.0
     max_lifetime_seconds: float = 0.0
+    client_certificate: ClientCertificate | None = field(default=None, repr=False)
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""

@@ -182,8 +182,15 @@ async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[A
 def _http_client(spec: ServerSpec) -> Any:
     import httpx2
 
+    certificate = getattr(spec, "client_certificate", None)
+    verify: Any = True
+    if certificate is not None:
+        from hermes_core.host.tls import ssl_context
+
+        verify = ssl_context(certificate)
     return httpx2.AsyncClient(
         headers=dict(spec.headers),
+        verify=verify,
         timeout=httpx2.Timeout(spec.connect_timeout, read=max(spec.timeout, 300.0)),
         # Redirects: the SDK follows only same-origin ones for MCP requests; never let the
         # client follow others, which would carry the configured headers to another host.
