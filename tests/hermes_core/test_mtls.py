@@ -5,10 +5,8 @@ from __future__ import annotations
 import asyncio
 import datetime
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from cryptography.x509.oid import NameOID
 from hermes_core.config.loader import parse_config_text
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
+from servers.net import free_port, wait_for_port
 
 TLS_SERVER = Path(__file__).parents[1] / "servers" / "tls_server.py"
 PASSPHRASE = "pem-passphrase-7731"
@@ -121,9 +120,7 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
 
 @pytest.fixture(scope="module")
 def tls_url(pki: Pki) -> Iterator[str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -136,13 +133,7 @@ def tls_url(pki: Pki) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     try:
         yield f"https://localhost:{port}/mcp"
     finally:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
+from servers.net import free_port, wait_for_port
 from servers.reference import EVERYTHING, FILESYSTEM, LOOPBACK, node
 
 BARE_TOOLS = {
@@ -98,29 +97,22 @@ def test_everything_prompts_through_utilities() -> None:
     asyncio.run(scenario())
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def start_everything_http(port: int) -> subprocess.Popen[bytes]:
+    """server-everything over Streamable HTTP on 127.0.0.1:*port*, once it listens."""
+    process = subprocess.Popen(
+        [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
+        env={**os.environ, "PORT": str(port)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for_port(port)
+    return process
 
 
 @pytest.fixture(scope="module")
 def everything_http() -> Iterator[str]:
-    port = _free_port()
-    env = {**os.environ, "PORT": str(port)}
-    process = subprocess.Popen(
-        [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    port = free_port()
+    process = start_everything_http(port)
     try:
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -143,7 +135,7 @@ def test_http_connection_refused_is_reported() -> None:
     async def scenario() -> str | None:
         server = HostServer(
             "down",
-            url=f"http://127.0.0.1:{_free_port()}/mcp",
+            url=f"http://127.0.0.1:{free_port()}/mcp",
             transport="streamable_http",
             connect_timeout=5,
         )
@@ -175,31 +167,15 @@ def test_filesystem_server(tmp_path: Path) -> None:
 
 
 def test_http_server_restart_reconnects_with_backoff() -> None:
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/mcp"
-
-    def start() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(
-            [node(), "-r", str(LOOPBACK), str(EVERYTHING), "streamableHttp"],
-            env={**os.environ, "PORT": str(port)},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                return process
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server-everything did not start")
 
     async def scenario() -> None:
         # The endpoint is down at start: the host keeps trying in the background.
         server = HostServer("remote", url=url, transport="streamable_http", connect_timeout=5)
         async with MCPHost([server]) as host:
             assert host.status()[0].connection == "failed"
-            process = await asyncio.to_thread(start)
+            process = await asyncio.to_thread(start_everything_http, port)
             try:
                 for _ in range(100):
                     if host.status()[0].connection == "connected" and host.tools():
