@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from hermes_core.config.loader import LoadedConfig, load_config
-from hermes_core.config.models import ConfigError
+from hermes_core.config.models import ConfigError, display_url
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["call", "list_servers", "status", "test_server", "tools"]
@@ -82,6 +83,25 @@ def _with_host(
     return asyncio.run(main())
 
 
+_SECRET_FLAG = re.compile(r"(?i)(token|secret|key|password|passwd|auth|credential)")
+
+
+def _shown_args(args: list[str]) -> list[str]:
+    """Arguments for display, with the values of secret-looking flags hidden."""
+    shown: list[str] = []
+    hide_next = False
+    for arg in args:
+        if hide_next:
+            shown.append("***")
+            hide_next = False
+        elif arg.startswith("-") and "=" in arg and _SECRET_FLAG.search(arg.split("=", 1)[0]):
+            shown.append(arg.split("=", 1)[0] + "=***")
+        else:
+            shown.append(arg)
+            hide_next = arg.startswith("-") and bool(_SECRET_FLAG.search(arg))
+    return shown
+
+
 def _guard(action: Callable[[], int]) -> int:
     try:
         return action()
@@ -96,9 +116,10 @@ def list_servers(*, as_json: bool = False) -> int:
         loaded = _load()
         rows = []
         for name, cfg in loaded.config.mcp_servers.items():
-            target = (
-                cfg.url if cfg.transport != "stdio" else " ".join([cfg.command or "", *cfg.args])
-            )
+            if cfg.transport != "stdio":
+                target = display_url(cfg.url or "")
+            else:
+                target = " ".join([cfg.command or "", *_shown_args(cfg.args)])
             rows.append(
                 {
                     "server": name,

@@ -292,6 +292,11 @@ def _redact_loose(value: Any) -> Any:
     return value
 
 
+def display_url(url: str) -> str:
+    """A URL for display: credentials and the query (often an API key) hidden."""
+    return _redact_url(url)
+
+
 def _redact_url(url: str) -> str:
     """A URL for display: credentials and the query (often an API key) hidden."""
     scheme, sep, rest = url.partition("://")

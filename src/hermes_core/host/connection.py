@@ -378,7 +378,10 @@ async def _exit_code(spawned: list[Any]) -> int | None:
 
 
 def _describe(exc: BaseException, spec: ServerSpec) -> str:
-    """A sentence for what went wrong while connecting."""
+    """A sentence for what went wrong while connecting (URLs shown without secrets)."""
+    from hermes_core.config.models import display_url
+
+    url = display_url(spec.url) if spec.url else ""
     if isinstance(exc, BaseExceptionGroup):
         leaves = list(_leaves(exc))
         exc = leaves[0] if leaves else exc
@@ -390,11 +393,11 @@ def _describe(exc: BaseException, spec: ServerSpec) -> str:
     text = str(exc).strip()
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if status is not None:
-        return f"HTTP {status} from {spec.url}"
+        return f"HTTP {status} from {url}"
     if isinstance(exc, ssl.SSLError) or "CERTIFICATE" in text:
-        return f"TLS error with {spec.url}: {getattr(exc, 'reason', None) or text or name}"
+        return f"TLS error with {url}: {getattr(exc, 'reason', None) or text or name}"
     if name in ("ConnectError", "ConnectTimeout", "ReadError", "WriteError", "RemoteProtocolError"):
-        detail = f"cannot connect to {spec.url}: {text or name}"
+        detail = f"cannot connect to {url}: {text or name}"
         if name != "ConnectTimeout" and (spec.url or "").startswith("https:"):
             certificate = getattr(spec, "client_certificate", None)
             detail += (

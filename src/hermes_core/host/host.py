@@ -91,6 +91,13 @@ class HostServer:
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
 
+    def __repr__(self) -> str:
+        # Resolved args, env, URLs and headers can carry secrets: show their shape only.
+        from hermes_core.config.models import display_url
+
+        where = display_url(self.url) if self.url else f"{self.command} ({len(self.args)} args)"
+        return f"HostServer({self.name!r}, {self.transport}, {where}, enabled={self.enabled})"
+
 
 @dataclass
 class ServerStatus:
