@@ -1,3 +1,33 @@
-"""Hermes core: the MCP host built on ``hermes_platform``."""
+"""Hermes core: the MCP host built on ``hermes_platform``.
+
+The names an embedding agent needs are importable from here (loaded on first
+use, so ``import hermes_core`` stays cheap)::
+
+    from hermes_core import HostServer, MCPHost, SyncMCPHost, load_config
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "HostServer": "hermes_core.host.host",
+    "MCPHost": "hermes_core.host.host",
+    "SyncMCPHost": "hermes_core.host.sync",
+    "host_servers": "hermes_core.host.from_config",
+    "load_config": "hermes_core.config.loader",
+    "hookimpl": "hermes_core.plugins.hookspecs",
+    "create_plugin_manager": "hermes_core.plugins.manager",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'hermes_core' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
