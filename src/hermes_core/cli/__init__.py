@@ -95,6 +95,14 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_test = mcp_commands.add_parser("test", help="connect one server, list its tools, time it")
     mcp_test.add_argument("name")
     mcp_test.add_argument("--json", action="store_true")
+    mcp_login = mcp_commands.add_parser(
+        "login",
+        help="log in to an `auth: oauth` server (browser; waits up to 5 minutes)",
+        description="Run a new OAuth login for one server and save its tokens to "
+        "$HERMES_HOME/mcp-tokens/NAME.json (mode 0600). The saved tokens are replaced only "
+        "when the new login succeeds.",
+    )
+    mcp_login.add_argument("name")
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -143,6 +151,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.mcp_command == "list":
             return mcp.list_servers(as_json=args.json)
+        if args.mcp_command == "login":
+            from hermes_core.cli.mcp_login import login
+
+            return login(args.name)
         if args.mcp_command in ("add", "remove", "enable", "disable"):
             from hermes_core.cli import mcp_edit
 

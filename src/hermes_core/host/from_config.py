@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import LoadedConfig, hermes_home
@@ -37,15 +39,40 @@ def with_identity_header(name: str, headers: dict[str, str], cfg: ServerConfig) 
     return {**headers, identity.name: value}
 
 
+def _oauth(name: str, cfg: ServerConfig, home: Path | None) -> Any:
+    """The ``httpx2.Auth`` for an ``auth: oauth`` server (``ValueError`` for a bad ``oauth:``)."""
+    from hermes_core.auth.oauth import build_oauth_provider, is_interactive
+
+    return build_oauth_provider(
+        name,
+        cfg.url,
+        cfg.oauth or {},
+        home=home if home is not None else hermes_home(),
+        interactive=is_interactive(),
+    )
+
+
 def host_server(
-    name: str, cfg: ServerConfig, *, display_name: str | None = None, error: str | None = None
+    name: str,
+    cfg: ServerConfig,
+    *,
+    display_name: str | None = None,
+    error: str | None = None,
+    home: Path | None = None,
 ) -> HostServer:
     tools = cfg.tools
     certificate = None
+    auth = None
+    connect_timeout = cfg.connect_timeout
     headers = dict(cfg.headers)
     if cfg.transport != "stdio" and error is None:
         try:
             certificate = client_certificate(name, cfg.client_cert, cfg.client_key)
+            if (cfg.auth or "").lower() == "oauth":
+                auth = _oauth(name, cfg, home)
+                if auth.interactive and not auth.has_tokens:
+                    # A first login happens inside initialize: give the browser step its time.
+                    connect_timeout = max(connect_timeout, auth.callback_timeout + 30.0)
         except ValueError as exc:
             error = str(exc)
         headers = with_identity_header(name, headers, cfg)
@@ -58,7 +85,7 @@ def host_server(
         headers=headers,
         transport=cfg.transport,
         timeout=cfg.timeout,
-        connect_timeout=cfg.connect_timeout,
+        connect_timeout=connect_timeout,
         enabled=cfg.enabled,
         supports_parallel_tool_calls=cfg.supports_parallel_tool_calls,
         include=tuple(tools.include) if tools.include is not None else None,
@@ -68,6 +95,7 @@ def host_server(
         idle_timeout_seconds=cfg.idle_timeout_seconds,
         max_lifetime_seconds=cfg.max_lifetime_seconds,
         client_certificate=certificate,
+        auth=auth,
         display_name=display_name,
         config_error=error,
     )
@@ -82,7 +110,8 @@ def host_servers(
 ) -> list[HostServer]:
     """Every configured server (or just *only*), variables resolved."""
     environ = dict(os.environ if env is None else env)
-    dotenv = load_dotenv(hermes_home(environ) / ".env")
+    home = hermes_home(environ)
+    dotenv = load_dotenv(home / ".env")
     names = display_names or {}
     servers = []
     for name, cfg in loaded.config.mcp_servers.items():
@@ -93,5 +122,5 @@ def host_servers(
         except ConfigError as exc:
             servers.append(host_server(name, cfg, display_name=names.get(name), error=str(exc)))
             continue
-        servers.append(host_server(name, resolved, display_name=names.get(name)))
+        servers.append(host_server(name, resolved, display_name=names.get(name), home=home))
     return servers

@@ -87,6 +87,8 @@ class HostServer:
     idle_timeout_seconds: float = 0.0
     max_lifetime_seconds: float = 0.0
     client_certificate: ClientCertificate | None = field(default=None, repr=False)
+    auth: Any = field(default=None, repr=False, compare=False)
+    """An ``httpx2.Auth`` for HTTP servers (``auth: oauth``), or None."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""

@@ -190,6 +190,7 @@ def _http_client(spec: ServerSpec) -> Any:
         verify = ssl_context(certificate)
     return httpx2.AsyncClient(
         headers=dict(spec.headers),
+        auth=getattr(spec, "auth", None),
         verify=verify,
         timeout=httpx2.Timeout(spec.connect_timeout, read=max(spec.timeout, 300.0)),
         # Redirects: the SDK follows only same-origin ones for MCP requests; never let the
@@ -219,7 +220,9 @@ async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any
 
     if not spec.url:
         raise ValueError("an SSE server needs a url")
-    async with sse_client(spec.url, headers=dict(spec.headers)) as streams:
+    async with sse_client(
+        spec.url, headers=dict(spec.headers), auth=getattr(spec, "auth", None)
+    ) as streams:
         yield streams[0], streams[1]
 
 

@@ -1,18 +1,22 @@
 """The built-in auth provider names for HTTP servers: static headers and OAuth.
 
-They reserve the names now; the auth issue supplies ``create`` for each.
+``oauth``'s ``create`` is :func:`hermes_core.auth.oauth.build_oauth_provider` (importing it
+does not import ``mcp``); static headers need no ``create``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hermes_core.auth.oauth import build_oauth_provider
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import AuthProviderSpec
 
 BUILTIN_AUTH_PROVIDERS = (
     AuthProviderSpec("headers", "static headers from config (values may use ${VAR})"),
-    AuthProviderSpec("oauth", "OAuth 2.1 with PKCE through the mcp SDK"),
+    AuthProviderSpec(
+        "oauth", "OAuth 2.1 with PKCE through the mcp SDK", create=build_oauth_provider
+    ),
 )
 
 

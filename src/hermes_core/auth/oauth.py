@@ -1,0 +1,372 @@
+"""``auth: oauth`` for HTTP MCP servers: the SDK's OAuth 2.1 client, set up from config.
+
+::
+
+    auth = build_oauth_provider("linear", "https://mcp.linear.app/mcp", cfg.oauth or {},
+                                home=hermes_home(), interactive=sys.stdin.isatty())
+    httpx2.AsyncClient(auth=auth)   # what the Streamable HTTP transport is given
+
+The SDK does discovery, client registration (a client ID metadata document when
+``oauth.client_metadata_url`` is set and the server supports it, dynamic
+registration otherwise, or the pre-registered ``oauth.client_id``), PKCE, the
+token exchange, refresh and scope step-up.  Hermes supplies the token storage
+(:mod:`hermes_core.auth.storage`), the browser step
+(:mod:`hermes_core.auth.callback`) and the settings below.
+
+``oauth`` keys: ``client_id``, ``client_secret``, ``scope``, ``redirect_port``,
+``redirect_uri``, ``redirect_host``, ``client_name``, ``client_metadata_url``,
+``cimd``, ``timeout``, ``token_endpoint_auth_method``, ``application_type``.
+
+This module imports neither ``mcp`` nor ``httpx2`` until a provider is built.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import socket
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+from urllib.parse import urlsplit
+
+from hermes_core.auth.errors import OAuthConfigError
+
+if TYPE_CHECKING:
+    from hermes_core.auth.provider import HermesOAuthProvider
+    from hermes_core.auth.storage import TokenStorage
+
+__all__ = [
+    "DEFAULT_CLIENT_NAME",
+    "DEFAULT_TIMEOUT",
+    "OAuthSettings",
+    "build_oauth_provider",
+    "is_interactive",
+    "oauth_settings",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CLIENT_NAME = "Hermes Agent"
+#: Seconds to wait for the browser step.
+DEFAULT_TIMEOUT = 300.0
+#: Figma's registration accepts only known client names (exactly); filled in when unset.
+FIGMA_DEFAULTS: Mapping[str, str] = {
+    "client_name": "Claude Code",
+    "scope": "mcp:connect",
+    "token_endpoint_auth_method": "client_secret_post",
+}
+_AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
+_APPLICATION_TYPES = ("native", "web")
+_KNOWN_KEYS = frozenset(
+    {
+        "client_id",
+        "client_secret",
+        "scope",
+        "scopes",
+        "redirect_port",
+        "redirect_uri",
+        "redirect_host",
+        "client_name",
+        "client_metadata_url",
+        "cimd",
+        "timeout",
+        "token_endpoint_auth_method",
+        "application_type",
+        "flow",
+    }
+)
+_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@dataclass(frozen=True)
+class OAuthSettings:
+    """A server's ``oauth:`` block, checked, with defaults filled in."""
+
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    scope: str | None = None
+    redirect_port: int | None = None
+    redirect_uri: str | None = None
+    redirect_host: str = "127.0.0.1"
+    client_name: str = DEFAULT_CLIENT_NAME
+    client_metadata_url: str | None = None
+    cimd: bool = True
+    timeout: float = DEFAULT_TIMEOUT
+    token_endpoint_auth_method: str | None = None
+    application_type: str = "native"
+
+
+def is_interactive() -> bool:
+    """Whether a person is at this process's terminal (so a browser login may start)."""
+    stream = sys.stdin
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def is_figma(server: str, url: str | None) -> bool:
+    """Figma's hosted MCP endpoint (or a server named like it with no other host)."""
+    parts = urlsplit(url or "")
+    host = (parts.hostname or "").lower()
+    if host == "mcp.figma.com" or (host.endswith("figma.com") and "/mcp" in parts.path):
+        return True
+    return "figma" in server.lower() and (not host or host.endswith("figma.com"))
+
+
+def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) -> OAuthSettings:
+    """Check *cfg* (the ``oauth:`` mapping); :class:`OAuthConfigError` names a bad key."""
+    cfg = dict(cfg or {})
+    for key in sorted(set(cfg) - _KNOWN_KEYS):
+        log.warning("MCP server '%s': unknown key oauth.%s is ignored", server, key)
+
+    def fail(key: str, what: str) -> OAuthConfigError:
+        return OAuthConfigError(f"MCP server '{server}': oauth.{key} {what}")
+
+    def text(key: str) -> str | None:
+        value = cfg.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            raise fail(key, f"must be text (got {type(value).__name__})")
+        return value.strip() or None
+
+    flow = text("flow")
+    if flow is not None and flow.lower() != "browser":
+        raise fail("flow", "must be browser (the device flow is not supported)")
+
+    scope_value = cfg.get("scope", cfg.get("scopes"))
+    if isinstance(scope_value, list) and all(isinstance(s, str) for s in scope_value):
+        scope: str | None = " ".join(s.strip() for s in scope_value if s.strip()) or None
+    else:
+        scope = text("scope" if "scope" in cfg else "scopes")
+
+    port = cfg.get("redirect_port")
+    if port is not None:
+        if isinstance(port, str) and port.strip().isdigit():
+            port = int(port)
+        if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
+            raise fail("redirect_port", "must be a port number from 1 to 65535")
+
+    redirect_uri = text("redirect_uri")
+    if redirect_uri is not None:
+        parts = urlsplit(redirect_uri)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise fail("redirect_uri", "must be an http(s) URL such as https://host/callback")
+        if parts.scheme == "http" and parts.hostname not in _LOOPBACK_HOSTS:
+            raise fail("redirect_uri", "must use https unless it points at this machine")
+
+    redirect_host = text("redirect_host") or "127.0.0.1"
+    if not _valid_host(redirect_host):
+        raise fail("redirect_host", "must be a host name such as localhost or 127.0.0.1")
+
+    client_id = text("client_id")
+    client_secret = text("client_secret")
+    if client_secret is not None and client_id is None:
+        raise fail("client_secret", "needs oauth.client_id")
+
+    cimd = cfg.get("cimd", True)
+    if not isinstance(cimd, bool):
+        raise fail("cimd", "must be true or false")
+
+    timeout = cfg.get("timeout", DEFAULT_TIMEOUT)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise fail("timeout", "must be a positive number of seconds")
+
+    method = text("token_endpoint_auth_method")
+    if method is not None and method not in _AUTH_METHODS:
+        raise fail("token_endpoint_auth_method", f"must be one of {', '.join(_AUTH_METHODS)}")
+    application_type = text("application_type") or "native"
+    if application_type not in _APPLICATION_TYPES:
+        raise fail("application_type", "must be native or web")
+
+    metadata_url = text("client_metadata_url")
+    if metadata_url is not None and urlsplit(metadata_url).scheme != "https":
+        raise fail("client_metadata_url", "must be an https URL")
+
+    client_name = text("client_name")
+    if is_figma(server, url):
+        client_name = client_name or FIGMA_DEFAULTS["client_name"]
+        scope = scope or FIGMA_DEFAULTS["scope"]
+        method = method or FIGMA_DEFAULTS["token_endpoint_auth_method"]
+
+    return OAuthSettings(
+        client_id=client_id,
+        client_secret=client_secret,
+        scope=scope,
+        redirect_port=port,
+        redirect_uri=redirect_uri,
+        redirect_host=redirect_host,
+        client_name=client_name or DEFAULT_CLIENT_NAME,
+        client_metadata_url=metadata_url,
+        cimd=cimd,
+        timeout=float(timeout),
+        token_endpoint_auth_method=method,
+        application_type=application_type,
+    )
+
+
+def build_oauth_provider(
+    server_name: str,
+    server_url: str | None,
+    oauth_cfg: Mapping[str, Any] | None,
+    *,
+    home: Path | str,
+    interactive: bool,
+    browser: Callable[[str], Any] | None = None,
+    out: TextIO | None = None,
+    fresh: bool = False,
+    paste: bool | None = None,
+) -> HermesOAuthProvider:
+    """An ``httpx2.Auth`` that logs in to *server_name* and keeps its tokens under *home*.
+
+    *interactive* allows a browser login when one is needed; without it a server
+    that asks for authorization fails at once, telling the user to run
+    ``hermes mcp login``.  *fresh* ignores the saved state (it is replaced only
+    when the new login succeeds).  *browser* replaces opening a browser (it is
+    called with the authorization URL), *out* where instructions are printed
+    (stderr), *paste* whether to read a pasted redirect URL (default: when stdin
+    is a terminal).  Raises :class:`OAuthConfigError` for a bad ``oauth:`` block.
+    """
+    if not server_url or urlsplit(server_url).scheme not in ("http", "https"):
+        raise OAuthConfigError(f"MCP server '{server_name}': auth: oauth needs an http(s) url")
+    settings = oauth_settings(server_name, server_url, oauth_cfg)
+
+    from hermes_core.auth.callback import BrowserFlow
+    from hermes_core.auth.provider import ClientMetadata, HermesOAuthProvider
+    from hermes_core.auth.storage import TokenStorage
+
+    storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
+    redirect_uri, listen_port = _redirect_target(settings, storage)
+
+    # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
+    method = settings.token_endpoint_auth_method or (
+        "client_secret_basic" if settings.client_secret else "none"
+    )
+    if settings.client_id is not None:
+        from mcp.shared.auth import OAuthClientInformationFull
+
+        storage.set_preregistered(
+            OAuthClientInformationFull(
+                client_id=settings.client_id,
+                client_secret=settings.client_secret,
+                redirect_uris=[redirect_uri],  # type: ignore[list-item]
+                token_endpoint_auth_method=method,
+                grant_types=["authorization_code", "refresh_token"],
+                response_types=["code"],
+                scope=settings.scope,
+                client_name=settings.client_name,
+            )
+        )
+
+    metadata = ClientMetadata(
+        client_name=settings.client_name,
+        redirect_uris=[redirect_uri],  # type: ignore[list-item]
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method=method,  # type: ignore[arg-type]
+        scope=settings.scope,
+        application_type=settings.application_type,  # type: ignore[arg-type]
+    )
+    metadata._configured_scope = settings.scope
+
+    flow = BrowserFlow(
+        server_name,
+        redirect_uri=redirect_uri,
+        listen_port=listen_port,
+        timeout=settings.timeout,
+        interactive=interactive,
+        browser=browser,
+        out=out,
+        paste=paste,
+    )
+    metadata_url = (
+        settings.client_metadata_url if settings.cimd and settings.client_id is None else None
+    )
+    try:
+        return HermesOAuthProvider(
+            server_name=server_name,
+            server_url=server_url,
+            client_metadata=metadata,
+            storage=storage,
+            flow=flow,
+            interactive=interactive,
+            client_metadata_url=metadata_url,
+        )
+    except ValueError as exc:  # the SDK's check of client_metadata_url
+        raise OAuthConfigError(
+            f"MCP server '{server_name}': oauth.client_metadata_url: {exc}"
+        ) from None
+
+
+def _redirect_target(settings: OAuthSettings, storage: TokenStorage) -> tuple[str, int | None]:
+    """The redirect URI to register and send, and the loopback port to listen on (if any).
+
+    ``redirect_uri`` wins; otherwise ``http://<redirect_host>:<port>/callback`` with
+    ``redirect_port``, else the port a stored registration was made with (a
+    dynamically registered client is bound to its redirect URI), else a free port.
+    The listener always binds 127.0.0.1.
+    """
+    cached = storage.client_info if not storage.preregistered else None
+    if settings.redirect_uri is not None:
+        uri = settings.redirect_uri
+        parts = urlsplit(uri)
+        port = settings.redirect_port
+        if port is None and parts.hostname in _LOOPBACK_HOSTS:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+    else:
+        port = settings.redirect_port or _registered_port(cached, settings.redirect_host)
+        port = port or _free_port()
+        uri = f"http://{_host_in_url(settings.redirect_host)}:{port}/callback"
+    if cached is not None and cached.redirect_uris:
+        registered = {str(u).rstrip("/") for u in cached.redirect_uris}
+        if uri.rstrip("/") not in registered:
+            # Registered for another redirect URI: its tokens still work (and refresh), but a
+            # new login registers again, for this URI.
+            storage.forget_client()
+    return uri, port
+
+
+def _registered_port(client: Any, host: str) -> int | None:
+    for uri in getattr(client, "redirect_uris", None) or ():
+        parts = urlsplit(str(uri))
+        if parts.scheme == "http" and parts.hostname == host.strip("[]") and parts.port:
+            return int(parts.port)
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _host_in_url(host: str) -> str:
+    bare = host.strip("[]")
+    try:
+        return f"[{bare}]" if ipaddress.ip_address(bare).version == 6 else bare
+    except ValueError:
+        return bare
+
+
+def _valid_host(host: str) -> bool:
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare)
+        return True
+    except ValueError:
+        pass
+    labels = bare.rstrip(".").split(".")
+    return all(
+        label and len(label) < 64 and label.replace("-", "").isalnum() and label[0] != "-"
+        for label in labels
+    )

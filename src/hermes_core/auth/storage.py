@@ -1,0 +1,314 @@
+"""Where OAuth tokens live: ``$HERMES_HOME/mcp-tokens/<server>.json``, mode 0600.
+
+One file per server holds the tokens, their absolute expiry, the client
+registration and the authorization server's metadata.  It is only ever written
+whole, when tokens were obtained (a login or a refresh succeeded): a client
+registration or anything else learnt during a login that then fails stays in
+memory, so a failed login never replaces working tokens.  Writes go to a
+temporary file created with mode 0600 in the same folder (``O_CREAT|O_EXCL``),
+are flushed to disk and then renamed over the old file, so the file is never
+world-readable and never half-written; the folder is kept at 0700.
+
+A file saved for another URL is ignored (a token is never sent to a server it
+was not issued for); a damaged file is ignored with a warning that names the
+file, never its contents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import secrets
+import stat
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
+from pydantic import ValidationError
+
+__all__ = ["TOKEN_DIR", "TokenStorage", "safe_server_name", "token_path", "write_private"]
+
+log = logging.getLogger(__name__)
+
+TOKEN_DIR = "mcp-tokens"
+_FORMAT = 1
+_UNSAFE = re.compile(r"[^\w-]")
+
+
+def safe_server_name(server: str) -> str:
+    """*server* as a file name: no separators, no dots, at most 128 characters."""
+    cleaned = _UNSAFE.sub("_", server).strip("_")[:128]
+    return cleaned or "default"
+
+
+def token_path(home: Path | str, server: str) -> Path:
+    """``<home>/mcp-tokens/<server>.json``."""
+    return Path(home).expanduser() / TOKEN_DIR / f"{safe_server_name(server)}.json"
+
+
+def _private_dir(directory: Path) -> None:
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        mode = stat.S_IMODE(directory.stat().st_mode)
+        if mode & 0o077:
+            os.chmod(directory, 0o700)
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Replace *path* with *data* atomically; the file is 0600 from its first byte."""
+    directory = path.parent
+    _private_dir(directory)
+    temporary = directory / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_BINARY", 0)
+    fd = os.open(temporary, flags, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    if os.name == "posix":
+        with contextlib.suppress(OSError):
+            dir_fd = os.open(directory, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+
+
+def _same_server(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return True
+    return a.rstrip("/") == b.rstrip("/")
+
+
+class TokenStorage:
+    """The SDK's ``TokenStorage`` protocol over one server's token file.
+
+    *fresh* starts with nothing (what ``hermes mcp login`` uses: the file on disk
+    is left alone until the new login succeeds).  *client* is a pre-registered
+    client from config; it wins over a stored registration.
+    """
+
+    def __init__(
+        self,
+        home: Path | str,
+        server: str,
+        *,
+        server_url: str | None = None,
+        fresh: bool = False,
+        client: OAuthClientInformationFull | None = None,
+    ) -> None:
+        self.server = server
+        self.path = token_path(home, server)
+        self.server_url = server_url
+        self.saved = False
+        """True once this object wrote tokens to disk."""
+        self.metadata_source: Callable[[], OAuthMetadata | None] | None = None
+        """Where to read the current authorization-server metadata when saving."""
+        self._tokens: OAuthToken | None = None
+        self._expires_at: float | None = None
+        self._client: OAuthClientInformationFull | None = None
+        self._metadata: OAuthMetadata | None = None
+        self._preregistered = client
+        self._seen = self._stamp()
+        if not fresh:
+            self._load()
+        if client is not None:
+            self.set_preregistered(client)
+
+    def __repr__(self) -> str:
+        return (
+            f"TokenStorage({self.server!r}, tokens={'yes' if self._tokens else 'no'}, "
+            f"path={str(self.path)!r})"
+        )
+
+    # -- the SDK's protocol ---------------------------------------------------------------
+    async def get_tokens(self) -> OAuthToken | None:
+        tokens = self._tokens
+        if tokens is None:
+            return None
+        if self._expires_at is None:
+            return tokens.model_copy()
+        left = max(0, int(self._expires_at - time.time()))
+        return tokens.model_copy(update={"expires_in": left})
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self._tokens = tokens.model_copy()
+        expires_in = tokens.expires_in
+        self._expires_at = time.time() + int(expires_in) if expires_in is not None else None
+        self._save()
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self._client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        # A registration that hands out a secret without naming how to send it: send it
+        # in the body (what such servers expect), not nothing.
+        if client_info.client_secret and client_info.token_endpoint_auth_method is None:
+            client_info.token_endpoint_auth_method = "client_secret_post"
+        self._client = client_info  # kept in memory; saved with the tokens it leads to
+
+    # -- for the provider -------------------------------------------------------------
+    @property
+    def has_tokens(self) -> bool:
+        return self._tokens is not None
+
+    @property
+    def expires_at(self) -> float | None:
+        """When the stored access token expires (epoch seconds), if known."""
+        return self._expires_at if self._tokens is not None else None
+
+    @property
+    def oauth_metadata(self) -> OAuthMetadata | None:
+        return self._metadata
+
+    @property
+    def client_info(self) -> OAuthClientInformationFull | None:
+        return self._client
+
+    @property
+    def preregistered(self) -> bool:
+        return self._preregistered is not None
+
+    def forget_client(self) -> None:
+        """Drop a stored registration (in memory), e.g. one bound to another redirect URI."""
+        if self._preregistered is None:
+            self._client = None
+
+    def reload_if_changed(self) -> bool:
+        """Re-read the file if another process (``hermes mcp login``) replaced it."""
+        stamp = self._stamp()
+        if stamp == self._seen:
+            return False
+        self._seen = stamp
+        if stamp is None:
+            return False
+        log.debug("MCP server '%s': token file changed on disk; reloading", self.server)
+        self._tokens, self._expires_at, self._metadata = None, None, None
+        if self._preregistered is None:
+            self._client = None
+        self._load()
+        if self._preregistered is not None:
+            self.set_preregistered(self._preregistered)
+        return True
+
+    def remove(self) -> None:
+        """Delete the file and forget everything (in memory too)."""
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        self._tokens, self._expires_at, self._metadata = None, None, None
+        self._client = self._preregistered
+        self._seen = None
+
+    # -- file ----------------------------------------------------------------------------
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            info = self.path.stat()
+        except OSError:
+            return None
+        return info.st_mtime_ns, info.st_size
+
+    def _load(self) -> None:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            log.warning("cannot read OAuth tokens at %s: %s", self.path, exc.strerror or exc)
+            return
+        self._tighten()
+        try:
+            data = json.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+        except ValueError:
+            log.warning("ignoring damaged OAuth token file %s (not valid JSON)", self.path)
+            return
+        if not _same_server(data.get("server_url"), self.server_url):
+            log.warning(
+                "ignoring OAuth tokens in %s: they were saved for another URL of '%s'; "
+                "run `hermes mcp login %s`",
+                self.path,
+                self.server,
+                self.server,
+            )
+            return
+        tokens = self._part(data, "tokens", OAuthToken)
+        expires_at = data.get("expires_at")
+        self._tokens = tokens
+        self._expires_at = float(expires_at) if isinstance(expires_at, int | float) else None
+        self._client = self._part(data, "client_info", OAuthClientInformationFull)
+        self._metadata = self._part(data, "oauth_metadata", OAuthMetadata)
+
+    def _part(self, data: dict[str, Any], key: str, model: Any) -> Any:
+        value = data.get(key)
+        if value is None:
+            return None
+        try:
+            return model.model_validate(value)
+        except ValidationError as exc:
+            fields = sorted({".".join(map(str, e["loc"])) or key for e in exc.errors()})
+            log.warning(
+                "ignoring '%s' in OAuth token file %s (bad fields: %s)",
+                key,
+                self.path,
+                ", ".join(fields),
+            )
+            return None
+
+    def _tighten(self) -> None:
+        if os.name != "posix":
+            return
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(self.path.stat().st_mode)
+            if mode & 0o077:
+                os.chmod(self.path, 0o600)
+                log.warning("OAuth token file %s was readable by others; now 0600", self.path)
+
+    def _save(self) -> None:
+        if self.metadata_source is not None:
+            current = self.metadata_source()
+            if current is not None:
+                self._metadata = current
+        document: dict[str, Any] = {
+            "format": _FORMAT,
+            "server": self.server,
+            "server_url": self.server_url,
+            "saved_at": time.time(),
+            "expires_at": self._expires_at,
+            "tokens": _dump(self._tokens),
+            "client_info": _dump(self._client),
+            "oauth_metadata": _dump(self._metadata),
+        }
+        write_private(self.path, json.dumps(document, indent=2).encode())
+        self._seen = self._stamp()
+        self.saved = True
+
+    def set_preregistered(self, client: OAuthClientInformationFull) -> None:
+        """Use the client from config (``oauth.client_id``); it wins over a stored one."""
+        self._preregistered = client
+        stored = self._client
+        if stored is not None and stored.client_id != client.client_id:
+            # Tokens issued to another client cannot be refreshed with this one.
+            log.info(
+                "MCP server '%s': the configured client_id differs from the stored one; "
+                "stored tokens are not used",
+                self.server,
+            )
+            self._tokens, self._expires_at = None, None
+        self._client = client
+
+
+def _dump(model: Any) -> Any:
+    return None if model is None else model.model_dump(mode="json", exclude_none=True)

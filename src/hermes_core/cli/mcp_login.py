@@ -1,0 +1,130 @@
+"""``hermes mcp login NAME``: a new OAuth login for one ``auth: oauth`` server.
+
+The login starts from nothing (saved tokens are not sent, so the server asks
+for authorization), waits up to ``oauth.timeout`` (5 minutes) for the browser
+step, then checks that the tokens really reached ``mcp-tokens/<server>.json``.
+The previous file is replaced only by a successful login: a failed or
+abandoned one leaves the working tokens as they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import sys
+from typing import Any
+
+from hermes_core.cli.mcp import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _guard, _load
+from hermes_core.config.models import ConfigError
+
+__all__ = ["login"]
+
+NO_TOKEN_EXPLANATION = (
+    "'{name}' answered without asking for authorization, so no OAuth token was obtained "
+    "(nothing was saved). Some providers (Google Drive, Atlassian, ...) refuse the dynamic "
+    "client registration plain `auth: oauth` relies on and still answer tools/list without "
+    "auth, so the server looks fine here but its tool calls will fail or time out. Create an "
+    "OAuth client in the provider's console and add it to the server's entry in config.yaml:\n"
+    "\n"
+    "    oauth:\n"
+    '      client_id: "<your-oauth-client-id>"\n'
+    '      client_secret: "<your-oauth-client-secret>"\n'
+    "\n"
+    "then run `hermes mcp login {name}` again."
+)
+
+
+def login(name: str, *, browser: Any = None) -> int:
+    """Log in to *name* (interactive; the browser step waits up to ``oauth.timeout``)."""
+
+    def run() -> int:
+        from hermes_core.config.interpolate import load_dotenv, resolve
+        from hermes_core.config.loader import hermes_home
+
+        loaded = _load()
+        cfg = loaded.config.mcp_servers.get(name)
+        if cfg is None:
+            print(f"error: no server named {name!r} in {loaded.path}", file=sys.stderr)
+            return EXIT_USAGE
+        if cfg.transport == "stdio":
+            print(
+                f"error: '{name}' is a stdio server; OAuth applies to url servers", file=sys.stderr
+            )
+            return EXIT_USAGE
+        if (cfg.auth or "").lower() != "oauth":
+            print(
+                f"error: '{name}' does not use OAuth; add `auth: oauth` to its entry in "
+                f"{loaded.path}",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        environ = dict(os.environ)
+        home = hermes_home(environ)
+        try:
+            resolved = resolve(
+                name,
+                cfg,
+                env=environ,
+                dotenv=load_dotenv(home / ".env"),
+                workspace=os.getcwd(),
+            )
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        return _login(name, resolved, home, browser)
+
+    return _guard(run)
+
+
+def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
+    from hermes_core.auth.errors import OAuthConfigError
+    from hermes_core.auth.oauth import build_oauth_provider
+    from hermes_core.host.from_config import host_server
+    from hermes_core.host.host import MCPHost
+
+    try:
+        provider = build_oauth_provider(
+            name, cfg.url, cfg.oauth or {}, home=home, interactive=True, fresh=True, browser=browser
+        )
+    except OAuthConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    server = host_server(name, cfg, home=home)
+    if server.config_error:
+        print(f"error: {server.config_error}", file=sys.stderr)
+        return EXIT_USAGE
+    server = dataclasses.replace(
+        server,
+        enabled=True,
+        auth=provider,
+        connect_timeout=max(cfg.connect_timeout, provider.callback_timeout + 30.0),
+    )
+    storage = provider.token_storage
+    print(
+        f"logging in to '{name}' (waiting up to {provider.callback_timeout:g} s)…", file=sys.stderr
+    )
+
+    async def main() -> tuple[str | None, int]:
+        host = MCPHost([server])
+        try:
+            await host.start()
+            row = host.status()[0]
+            return row.last_error, len(host.tools(include_gated=True))
+        finally:
+            await host.close()
+
+    error, tools = asyncio.run(main())
+    if error is not None:
+        print(f"login to '{name}' failed: {error}", file=sys.stderr)
+        if storage.path.exists():
+            print(f"the saved tokens in {storage.path} were left as they were", file=sys.stderr)
+        return EXIT_FAILED
+    from hermes_core.auth.storage import TokenStorage
+
+    reread = TokenStorage(home, name, server_url=cfg.url)  # what the next run will load
+    if not (storage.saved and storage.path.is_file() and reread.has_tokens):
+        print(NO_TOKEN_EXPLANATION.format(name=name), file=sys.stderr)
+        return EXIT_FAILED
+    print(f"logged in to '{name}': tokens saved to {storage.path}; {tools} tools available")
+    return EXIT_OK

@@ -1,0 +1,196 @@
+"""Run the official MCP client conformance suite against our host and compare with the baseline.
+
+::
+
+    python tests/conformance/run.py [--cli PATH] [--node PATH] [--suite all] [--timeout-ms 60000]
+
+Installs nothing: ``nox -s conformance`` installs ``@modelcontextprotocol/conformance`` and Node 22
+into ``.cache/conformance`` (the defaults here) and puts that Node first on PATH.  Runs
+``conformance client --suite all`` with ``tests/conformance/client.py`` as the client, prints each
+scenario's checks and the totals, and compares with ``tests/conformance/expected-failures.txt``:
+
+* a failure not listed there → its failed checks and the client's stderr are shown, exit 1;
+* a listed scenario that now passes → a note (remove it from the file), exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+CACHE = ROOT / ".cache" / "conformance"
+DEFAULT_CLI = CACHE / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+EXPECTED = HERE / "expected-failures.txt"
+CLIENT = HERE / "client.py"
+# "✓ auth/metadata-default: 14 passed, 0 failed" (", 2 warnings" when there are any)
+SUMMARY_LINE = re.compile(
+    r"^(?P<mark>[✓✗]) (?P<scenario>\S+): (?P<passed>\d+) passed, (?P<failed>\d+) failed"
+    r"(?:, (?P<warnings>\d+) warnings)?\s*$"
+)
+
+
+@dataclass
+class ScenarioResult:
+    scenario: str
+    passed: int
+    failed: int
+    warnings: int
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0 and self.warnings == 0
+
+
+def read_expected(path: Path) -> dict[str, str]:
+    """scenario → reason, from ``scenario  reason`` lines (``#`` starts a comment line)."""
+    expected: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        scenario, _, reason = line.partition(" ")
+        expected[scenario] = reason.strip()
+    return expected
+
+
+def parse_summary(stdout: str) -> list[ScenarioResult]:
+    results = []
+    for line in stdout.splitlines():
+        match = SUMMARY_LINE.match(line.strip())
+        if match:
+            results.append(
+                ScenarioResult(
+                    match["scenario"],
+                    int(match["passed"]),
+                    int(match["failed"]),
+                    int(match["warnings"] or 0),
+                )
+            )
+    return results
+
+
+def node_major(node: str) -> int:
+    out = subprocess.run([node, "--version"], capture_output=True, text=True, check=True).stdout
+    return int(out.strip().lstrip("v").split(".")[0])
+
+
+def explain(scenario: str, output_dir: Path) -> str:
+    """The failed checks and the end of the client's stderr, from the suite's ``-o`` folder."""
+    found = sorted(output_dir.glob(f"{scenario}-*"))
+    if not found:
+        return "    (no results folder)"
+    folder = found[-1]
+    lines = []
+    checks = json.loads((folder / "checks.json").read_text(encoding="utf-8"))
+    for check in checks:
+        if check.get("status") in ("FAILURE", "WARNING"):
+            message = check.get("errorMessage") or check.get("description", "")
+            lines.append(f"    {check['status']} {check['id']}: {message}")
+    stderr = (folder / "stderr.txt").read_text(encoding="utf-8", errors="replace").strip()
+    if stderr:
+        lines.append("    client stderr (last lines):")
+        lines += [f"      {line}" for line in stderr.splitlines()[-12:]]
+    lines.append(f"    details: {folder}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cli", type=Path, default=DEFAULT_CLI, help="conformance dist/index.js")
+    parser.add_argument("--node", default=shutil.which("node") or "node", help="Node 22+ binary")
+    parser.add_argument("--suite", default="all")
+    parser.add_argument("--timeout-ms", type=int, default=60000, help="per scenario")
+    parser.add_argument("--expected", type=Path, default=EXPECTED)
+    parser.add_argument("--output-dir", type=Path, default=CACHE / "results")
+    args = parser.parse_args(argv)
+
+    if not args.cli.exists():
+        print(f"conformance CLI not found at {args.cli} (nox -s conformance installs it)")
+        return 2
+    if node_major(args.node) < 22:
+        print(f"{args.node} is Node {node_major(args.node)}; the conformance CLI needs Node 22+")
+        return 2
+    # The suite splits --command on single spaces and appends the server URL.
+    command = f"{sys.executable} {CLIENT.relative_to(ROOT)}"
+    if " " in sys.executable:
+        print(f"the Python path must not contain spaces (the suite splits on them): {command}")
+        return 2
+    shutil.rmtree(args.output_dir, ignore_errors=True)
+    args.output_dir.mkdir(parents=True)
+    version = subprocess.run(
+        [args.node, str(args.cli), "--version"], capture_output=True, text=True
+    ).stdout.strip()
+    print(f"conformance {version} --suite {args.suite}: client = {command}", flush=True)
+
+    started = time.monotonic()
+    proc = subprocess.run(
+        [
+            args.node,
+            str(args.cli),
+            "client",
+            "--command",
+            command,
+            "--suite",
+            args.suite,
+            "--timeout",
+            str(args.timeout_ms),
+            "-o",
+            str(args.output_dir),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    elapsed = time.monotonic() - started
+    (args.output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
+    (args.output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
+
+    results = parse_summary(proc.stdout)
+    if not results:
+        print(f"the conformance CLI reported no scenarios (exit {proc.returncode}):")
+        print((proc.stdout + proc.stderr)[-3000:])
+        return 1
+
+    expected = read_expected(args.expected)
+    unexpected = [r for r in results if not r.ok and r.scenario not in expected]
+    fixed = [r for r in results if r.ok and r.scenario in expected]
+    width = max(len(r.scenario) for r in results)
+    for r in results:
+        mark = "PASS" if r.ok else ("xfail" if r.scenario in expected else "FAIL")
+        warn = f", {r.warnings} warnings" if r.warnings else ""
+        line = f"  {mark:5} {r.scenario:{width}}  {r.passed} passed, {r.failed} failed{warn}"
+        print(line)
+
+    n_ok = sum(r.ok for r in results)
+    checks = [sum(getattr(r, k) for r in results) for k in ("passed", "failed", "warnings")]
+    print(
+        f"\nScenarios: {n_ok} passed, {len(results) - n_ok} failed "
+        f"({len(results) - n_ok - len(unexpected)} expected, {len(unexpected)} unexpected) "
+        f"of {len(results)}; checks: {checks[0]} passed, {checks[1]} failed, "
+        f"{checks[2]} warnings; {elapsed:.1f} s"
+    )
+    for r in fixed:
+        print(
+            f"note: {r.scenario} now passes; remove it from {args.expected.name} "
+            f"({expected[r.scenario]})"
+        )
+    seen = {r.scenario for r in results}
+    for scenario in sorted(set(expected) - seen):
+        print(f"note: {scenario} (in {args.expected.name}) was not run by this suite")
+    for r in unexpected:
+        print(f"\nUNEXPECTED FAILURE: {r.scenario}\n{explain(r.scenario, args.output_dir)}")
+    return 1 if unexpected else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,672 @@
+"""``auth: oauth`` against a real local OAuth 2.1 authorization server and protected MCP server.
+
+The servers come from the mcp SDK's server-side auth (``tests/servers/oauth_server.py``).
+The "browser" is a thread that follows the authorization URL with urllib, as a
+person approving access would; the authorization server approves at once and
+redirects to Hermes's loopback callback with the code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import json
+import logging
+import os
+import stat
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_core.auth import callback
+from hermes_core.auth.callback import CallbackResult, parse_redirect
+from hermes_core.auth.errors import OAuthConfigError
+from hermes_core.auth.oauth import build_oauth_provider, oauth_settings
+from hermes_core.auth.storage import TokenStorage, safe_server_name, token_path, write_private
+from hermes_core.cli import main
+from hermes_core.config.loader import load_config
+from hermes_core.host.from_config import host_servers
+from hermes_core.host.host import MCPHost
+from servers.oauth_server import OAuthServer
+
+# --------------------------------------------------------------------------- helpers
+
+
+class Browser:
+    """Stands in for the user: opens the authorization URL and follows the redirect back."""
+
+    def __init__(self, *, follow: bool = True) -> None:
+        self.follow = follow
+        self.opened: list[str] = []
+        self.landed: list[str] = []
+        self._threads: list[threading.Thread] = []
+
+    def __call__(self, url: str) -> str:
+        self.opened.append(url)
+        if self.follow:
+            thread = threading.Thread(target=self._visit, args=(url,), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return "(test browser)"
+
+    def _visit(self, url: str) -> None:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        try:
+            with opener.open(url, timeout=10) as response:
+                self.landed.append(response.geturl())
+        except urllib.error.URLError as exc:
+            self.landed.append(f"error: {exc}")
+
+    def redirect_location(self, url: str) -> str:
+        """Where the authorization server sends the browser (without going there)."""
+
+        class Stop(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any) -> None:
+                return None
+
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), Stop())
+        try:
+            opener.open(url, timeout=10)
+        except urllib.error.HTTPError as exc:
+            return str(exc.headers["Location"])
+        raise AssertionError("the authorization server did not redirect")
+
+
+@pytest.fixture
+def server() -> Iterator[OAuthServer]:
+    srv = OAuthServer().start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    monkeypatch.setenv("HERMES_HOME", str(path))
+    monkeypatch.delenv("SSH_CLIENT", raising=False)
+    monkeypatch.delenv("SSH_TTY", raising=False)
+    return path
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Browser:
+    fake = Browser()
+    monkeypatch.setattr(callback, "open_browser", fake)
+    return fake
+
+
+def _yaml(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2)  # JSON is YAML
+
+
+def configure(home: Path, url: str, oauth: dict[str, Any] | None = None) -> None:
+    entry: dict[str, Any] = {"url": url, "auth": "oauth"}
+    if oauth:
+        entry["oauth"] = oauth
+    (home / "config.yaml").write_text(_yaml({"mcp_servers": {"acme": entry}}))
+
+
+def login(capsys: pytest.CaptureFixture[str], name: str = "acme") -> tuple[int, str]:
+    code = main(["mcp", "login", name])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def host_run(
+    body: Callable[[MCPHost], Awaitable[Any]] | None = None,
+) -> tuple[str | None, Any]:
+    """Connect the configured servers as the agent would; run *body*; close."""
+    servers = host_servers(load_config())
+
+    async def go() -> tuple[str | None, Any]:
+        async with MCPHost(servers) as host:
+            error = host.status()[0].last_error
+            if error is not None:
+                return error, None
+            if body is None:
+                return None, await whoami(host)
+            return None, await body(host)
+
+    return asyncio.run(go())
+
+
+async def whoami(host: MCPHost) -> str:
+    result = await host.call_tool("mcp_acme_whoami", {})
+    assert not result.get("isError"), result
+    return str(result["content"][0]["text"])
+
+
+def saved(home: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(token_path(home, "acme").read_text())
+    return data
+
+
+# --------------------------------------------------------------------------- paste-back
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://127.0.0.1:8765/callback?code=abc&state=xyz",
+        "https://oauth.example.ts.net/callback?state=xyz&code=abc&iss=https%3A%2F%2Fas.example",
+        "code=abc&state=xyz",
+        "?code=abc&state=xyz",
+        "  '<http://localhost:1/callback?code=abc&state=xyz#frag>'  \n",
+        "/callback?code=abc&state=xyz",
+    ],
+)
+def test_paste_back_accepts_urls_and_query_strings(text: str) -> None:
+    found = parse_redirect(text)
+    assert found is not None
+    assert (found.code, found.state) == ("abc", "xyz")
+    assert "abc" not in repr(found)
+
+
+def test_paste_back_reads_errors_and_ignores_garbage() -> None:
+    denied = parse_redirect("?error=access_denied&error_description=no+thanks&state=s")
+    assert denied == CallbackResult(error="access_denied", error_description="no thanks", state="s")
+    for garbage in ("", "   ", "hello", "https://example.com/", "state=only", "?code="):
+        assert parse_redirect(garbage) is None
+    issuer = parse_redirect("code=c&state=s&iss=https://as.example")
+    assert issuer is not None and issuer.iss == "https://as.example"
+
+
+# --------------------------------------------------------------------------- login
+
+
+@pytest.mark.parametrize("redirect_host", ["127.0.0.1", "localhost"])
+def test_login_with_dynamic_registration(
+    redirect_host: str,
+    server: OAuthServer,
+    home: Path,
+    browser: Browser,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    configure(home, server.url, {"redirect_host": redirect_host})
+    code, output = login(capsys)
+    assert code == 0, output
+    assert server.provider.calls["register"] == 1
+    assert server.provider.calls["authorize"] == 1
+    assert len(browser.opened) == 1 and "code_challenge_method=S256" in browser.opened[0]
+    assert "Authorization" not in browser.landed[0]  # landed on our callback page
+    assert browser.landed[0].startswith(f"http://{redirect_host}:")
+
+    path = token_path(home, "acme")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    data = saved(home)
+    assert data["tokens"]["access_token"] in server.provider.access
+    assert data["client_info"]["client_name"] == "Hermes Agent"
+    assert data["client_info"]["redirect_uris"][0].startswith(f"http://{redirect_host}:")
+    assert data["oauth_metadata"]["token_endpoint"] == f"{server.base}/token"
+    assert f"tokens saved to {path}" in output
+
+    # No secret anywhere a user or a log could see it.
+    servers = host_servers(load_config())
+    shown = [output, caplog.text, repr(servers[0]), repr(servers[0].auth)]
+    shown.append(repr(servers[0].auth.token_storage))
+    for secret in server.provider.issued:
+        for text in shown:
+            assert secret not in text
+
+
+def test_tokens_are_reused_across_runs_without_a_new_login(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    client_id = saved(home)["client_info"]["client_id"]
+    for _ in range(2):
+        error, who = host_run()
+        assert error is None
+        assert who == client_id
+    assert server.provider.calls["authorize"] == 1
+    assert server.provider.calls["register"] == 1
+    assert server.provider.calls["token:refresh_token"] == 0
+    assert len(browser.opened) == 1
+
+
+def test_an_expired_token_is_refreshed_at_start_and_mid_session(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.provider.access_ttl = 1
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    first = saved(home)["tokens"]
+    time.sleep(1.2)
+
+    async def two_calls(host: MCPHost) -> list[str]:
+        before = await whoami(host)
+        time.sleep(1.2)  # the access token expires again, mid-session
+        return [before, await whoami(host)]
+
+    error, answers = host_run(two_calls)
+    assert error is None
+    assert len(set(answers)) == 1
+    assert server.provider.calls["token:refresh_token"] >= 2
+    assert server.provider.calls["authorize"] == 1  # never a new login
+    after = saved(home)["tokens"]
+    assert after["access_token"] != first["access_token"]
+    assert after["refresh_token"] != first["refresh_token"]  # the rotated one was saved
+
+
+def test_a_refused_token_is_refreshed_before_any_new_login(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    server.provider.revoke_all(keep_refresh=True)  # the server forgot the access token only
+    error, _ = host_run()
+    assert error is None
+    assert server.provider.calls["token:refresh_token"] == 1
+    assert server.provider.calls["authorize"] == 1
+
+
+def test_a_401_after_revocation_runs_a_new_login_when_interactive(
+    server: OAuthServer,
+    home: Path,
+    browser: Browser,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    old = saved(home)["tokens"]["access_token"]
+    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+
+    async def revoke_then_call(host: MCPHost) -> str:
+        await whoami(host)
+        server.provider.revoke_all()  # access and refresh tokens die mid-session
+        return await whoami(host)
+
+    error, _ = host_run(revoke_then_call)
+    assert error is None
+    assert server.provider.calls["authorize"] == 2
+    assert len(browser.opened) == 2
+    assert saved(home)["tokens"]["access_token"] not in (old, None)
+
+
+def test_a_login_from_another_process_is_picked_up_without_a_restart(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    running = host_servers(load_config())  # a gateway that loaded the first tokens
+    server.provider.revoke_all()
+    assert login(capsys)[0] == 0  # the user logs in again from a terminal
+
+    async def go() -> tuple[str | None, str | None]:
+        async with MCPHost(running) as host:
+            error = host.status()[0].last_error
+            return error, None if error else await whoami(host)
+
+    error, _ = asyncio.run(go())
+    assert error is None
+    assert server.provider.calls["authorize"] == 2
+
+
+def test_a_configured_scope_is_what_gets_requested(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url, {"scope": ["files:read", "files:write"]})
+    code, output = login(capsys)
+    assert code == 0, output
+    assert "scope=files%3Aread+files%3Awrite" in browser.opened[0]
+    (client,) = server.provider.clients.values()
+    assert client.scope == "files:read files:write"
+
+
+def test_non_interactive_without_tokens_fails_fast(
+    server: OAuthServer, home: Path, browser: Browser
+) -> None:
+    configure(home, server.url)
+    started = time.monotonic()
+    error, _ = host_run()
+    assert time.monotonic() - started < 5
+    assert error is not None and "hermes mcp login acme" in error
+    assert "not interactive" in error
+    assert server.provider.calls["register"] == 0  # failed before registering anything
+    assert browser.opened == []
+    assert not token_path(home, "acme").exists()
+
+
+def test_non_interactive_with_dead_tokens_fails_fast_and_keeps_the_file(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    before = token_path(home, "acme").read_bytes()
+    server.provider.revoke_all()
+    error, _ = host_run()
+    assert error is not None and "hermes mcp login acme" in error
+    assert not any(secret in error for secret in server.provider.issued)
+    assert token_path(home, "acme").read_bytes() == before
+    assert len(browser.opened) == 1
+
+
+def test_the_real_cli_without_a_terminal_points_at_login(server: OAuthServer, home: Path) -> None:
+    configure(home, server.url)
+    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "mcp", "test", "acme"],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env={**base, "HERMES_HOME": str(home)},
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert "hermes mcp login acme" in result.stdout + result.stderr
+    assert time.monotonic() - started < 20
+
+
+def test_preregistered_client_skips_registration(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from servers.net import free_port
+
+    port = free_port()
+    server.add_client("hermes-pre", "pre-secret-123", f"http://127.0.0.1:{port}/callback")
+    configure(
+        home,
+        server.url,
+        {"client_id": "hermes-pre", "client_secret": "pre-secret-123", "redirect_port": port},
+    )
+    code, output = login(capsys)
+    assert code == 0, output
+    assert server.provider.calls["register"] == 0
+    assert server.provider.token_requests == [
+        {"grant": "authorization_code", "client": "hermes-pre"}
+    ]
+    assert "client_id=hermes-pre" in browser.opened[0]
+    error, who = host_run()
+    assert (error, who) == (None, "hermes-pre")
+    assert "pre-secret-123" not in output
+
+
+def test_a_failed_login_leaves_the_previous_tokens_untouched(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    path = token_path(home, "acme")
+    before, mode = path.read_bytes(), path.stat().st_mode
+
+    server.provider.deny_next = True  # the user clicks "Deny"
+    code, output = login(capsys)
+    assert code == 1
+    assert "access_denied" in output
+    assert "left as they were" in output
+    assert path.read_bytes() == before and path.stat().st_mode == mode
+    assert not any(secret in output for secret in server.provider.issued)
+    assert sorted(p.name for p in path.parent.iterdir()) == ["acme.json"]  # no temp files
+
+    error, _ = host_run()  # and they still work
+    assert error is None
+
+
+def test_a_refused_registration_says_to_configure_a_client(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.provider.refuse_registration = True
+    configure(home, server.url)
+    code, output = login(capsys)
+    assert code == 1
+    assert "refused dynamic client registration (HTTP 400)" in output
+    assert "oauth.client_id" in output and "hermes mcp login acme" in output
+    assert browser.opened == []
+
+
+def test_a_busy_callback_port_is_a_clear_error(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        configure(home, server.url, {"redirect_port": port})
+        code, output = login(capsys)
+    assert code == 1
+    assert f"OAuth callback port {port} is already in use" in output
+    assert "oauth.redirect_port" in output
+
+
+def test_a_login_nobody_completes_times_out_clearly(
+    server: OAuthServer,
+    home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    idle = Browser(follow=False)
+    monkeypatch.setattr(callback, "open_browser", idle)
+    configure(home, server.url, {"timeout": 1})
+    started = time.monotonic()
+    code, output = login(capsys)
+    assert code == 1
+    assert "timed out after 1 s" in output and "hermes mcp login acme" in output
+    assert time.monotonic() - started < 10
+    assert not token_path(home, "acme").exists()
+
+
+def test_a_server_that_never_asks_for_auth_explains_client_id(
+    home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    open_server = OAuthServer(protected=False).start()
+    try:
+        configure(home, open_server.url)
+        code, output = login(capsys)
+    finally:
+        open_server.stop()
+    assert code == 1
+    assert "no OAuth token was obtained" in output
+    assert "client_id" in output and "client_secret" in output
+    assert not token_path(home, "acme").exists()
+    assert browser.opened == []
+
+
+def test_paste_back_completes_a_login_without_a_listener(
+    server: OAuthServer, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A redirect URI on a proxy that does not reach us: only paste-back can finish.
+    read_fd, write_fd = os.pipe()
+    reader, writer = os.fdopen(read_fd, "r"), os.fdopen(write_fd, "w")
+    monkeypatch.setattr(sys, "stdin", reader)
+    helper = Browser(follow=False)
+    out = io.StringIO()
+
+    def user(url: str) -> None:
+        def paste() -> None:
+            writer.write("not a url\n")
+            writer.write(helper.redirect_location(url) + "\n")
+            writer.flush()
+
+        threading.Thread(target=paste, daemon=True).start()
+
+    provider = build_oauth_provider(
+        "acme",
+        server.url,
+        {"redirect_uri": "https://oauth.example.ts.net/callback", "timeout": 10},
+        home=home,
+        interactive=True,
+        browser=user,
+        out=out,
+        paste=True,
+    )
+    assert provider.flow.listen_port is None
+    servers = [dataclasses.replace(s, auth=provider) for s in _plain_servers(home, server.url)]
+
+    async def go() -> str | None:
+        async with MCPHost(servers) as host:
+            return host.status()[0].last_error
+
+    try:
+        assert asyncio.run(go()) is None
+    finally:
+        writer.close()
+        reader.close()
+    assert "Or paste the redirect URL here" in out.getvalue()
+    assert "has no `code=`" in out.getvalue()
+    assert saved(home)["client_info"]["redirect_uris"] == ["https://oauth.example.ts.net/callback"]
+
+
+def _plain_servers(home: Path, url: str) -> list[Any]:
+    (home / "config.yaml").write_text(_yaml({"mcp_servers": {"acme": {"url": url}}}))
+    return host_servers(load_config())
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def test_redirect_uri_host_port_and_figma_defaults(home: Path) -> None:
+    local = build_oauth_provider(
+        "acme",
+        "https://mcp.example.com/mcp",
+        {"redirect_host": "localhost", "redirect_port": 8765},
+        home=home,
+        interactive=False,
+    )
+    assert local.flow.redirect_uri == "http://localhost:8765/callback"
+    assert local.flow.listen_port == 8765  # the listener itself binds 127.0.0.1
+    proxied = build_oauth_provider(
+        "acme",
+        "https://mcp.example.com/mcp",
+        {"redirect_port": 8765, "redirect_uri": "https://oauth.example.ts.net/callback"},
+        home=home,
+        interactive=False,
+    )
+    assert proxied.flow.redirect_uri == "https://oauth.example.ts.net/callback"
+    assert proxied.flow.listen_port == 8765
+    ephemeral = build_oauth_provider(
+        "acme", "https://mcp.example.com/mcp", {}, home=home, interactive=False
+    )
+    assert ephemeral.flow.redirect_uri.startswith("http://127.0.0.1:")
+    assert ephemeral.context.client_metadata.client_name == "Hermes Agent"
+
+    # The SDK's own scope choice does not replace a configured scope; a step-up adds to it.
+    scoped = build_oauth_provider(
+        "acme", "https://mcp.example.com/mcp", {"scope": "a b"}, home=home, interactive=False
+    )
+    metadata = scoped.context.client_metadata
+    metadata.scope = "chosen-by-sdk"
+    assert metadata.scope == "a b"
+    metadata._step_up = True  # type: ignore[attr-defined]
+    metadata.scope = "a b more"
+    assert metadata.scope == "a b more"
+
+    figma = oauth_settings("figma", "https://mcp.figma.com/mcp", {})
+    assert figma.client_name == "Claude Code"
+    assert figma.scope == "mcp:connect"
+    own = oauth_settings("figma", "https://mcp.figma.com/mcp", {"client_name": "Mine"})
+    assert own.client_name == "Mine"
+    assert oauth_settings("acme", "https://mcp.example.com/mcp", {}).client_name == "Hermes Agent"
+
+
+@pytest.mark.parametrize(
+    ("cfg", "key"),
+    [
+        ({"redirect_port": 70000}, "oauth.redirect_port"),
+        ({"redirect_uri": "http://example.com/cb"}, "oauth.redirect_uri"),
+        ({"client_secret": "s3cr3t-value"}, "oauth.client_secret"),
+        ({"timeout": -1}, "oauth.timeout"),
+        ({"redirect_host": "bad/host"}, "oauth.redirect_host"),
+    ],
+)
+def test_bad_oauth_settings_name_the_key_never_the_secret(cfg: dict[str, Any], key: str) -> None:
+    with pytest.raises(OAuthConfigError) as caught:
+        oauth_settings("acme", "https://mcp.example.com/mcp", cfg)
+    assert key in str(caught.value)
+    assert "s3cr3t-value" not in str(caught.value)
+
+
+def test_a_first_interactive_login_gets_time_to_finish(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    configure(home, "https://mcp.example.com/mcp")
+    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+    (interactive,) = host_servers(load_config())
+    assert interactive.connect_timeout >= 330  # 5 minutes for the browser, and some
+    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: False)
+    (background,) = host_servers(load_config())
+    assert background.connect_timeout == 60
+
+
+def test_a_bad_oauth_block_fails_only_that_server(home: Path) -> None:
+    (home / "config.yaml").write_text(
+        _yaml(
+            {
+                "mcp_servers": {
+                    "acme": {"url": "https://a.example/mcp", "auth": "oauth", "oauth": {"cimd": 3}},
+                    "other": {"url": "https://b.example/mcp"},
+                }
+            }
+        )
+    )
+    servers = {s.name: s for s in host_servers(load_config())}
+    assert servers["acme"].config_error is not None
+    assert "oauth.cimd" in servers["acme"].config_error
+    assert servers["other"].config_error is None and servers["other"].auth is None
+
+
+# --------------------------------------------------------------------------- storage
+
+
+def test_token_file_is_private_from_the_first_byte(home: Path) -> None:
+    path = token_path(home, "acme")
+    old_umask = os.umask(0)  # the most permissive umask there is
+    try:
+        write_private(path, b"{}")
+        write_private(path, b'{"again": true}')
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["acme.json"]
+
+
+def test_storage_ignores_damaged_files_and_other_urls(
+    home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mcp.shared.auth import OAuthToken
+
+    storage = TokenStorage(home, "acme", server_url="https://a.example/mcp")
+    asyncio.run(storage.set_tokens(OAuthToken(access_token="tok-123456", expires_in=60)))
+    assert TokenStorage(home, "acme", server_url="https://a.example/mcp").has_tokens
+    moved = TokenStorage(home, "acme", server_url="https://elsewhere.example/mcp")
+    assert not moved.has_tokens  # never sent to a server it was not issued for
+
+    token_path(home, "acme").write_text("{not json")
+    assert not TokenStorage(home, "acme", server_url="https://a.example/mcp").has_tokens
+    assert "damaged" in caplog.text and "tok-123456" not in caplog.text
+    assert "tok-123456" not in repr(storage)
+
+
+def test_server_names_become_safe_file_names() -> None:
+    assert safe_server_name("linear") == "linear"
+    assert safe_server_name("../../etc/passwd") == "etc_passwd"
+    assert safe_server_name("a.b c") == "a_b_c"
+    assert safe_server_name("...") == "default"
+    assert len(safe_server_name("x" * 500)) == 128
+
+
+def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:
+    code = (
+        "import sys\n"
+        "import hermes_core.plugins.builtin.auth, hermes_core.auth, hermes_core.host.from_config\n"
+        "assert 'mcp' not in sys.modules and 'httpx2' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

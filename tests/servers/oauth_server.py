@@ -1,0 +1,228 @@
+"""A real OAuth 2.1 authorization server and a protected MCP server, for the OAuth tests.
+
+Built from the mcp SDK's server-side auth (``mcp.server.auth``): an in-memory
+``OAuthAuthorizationServerProvider`` (clients, codes, tokens) whose authorize
+step approves at once, by redirecting straight back to the client's redirect URI
+with a code.  The MCP endpoint (``/mcp``) requires a bearer token from it.
+Served by uvicorn on 127.0.0.1 in a thread, so tests can inspect and change
+the server's state (revoke tokens, shorten their life, refuse the next login).
+
+``OAuthServer(protected=False)`` serves the same MCP server without any auth.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import (
+    AccessToken,
+    AuthorizationCode,
+    AuthorizationParams,
+    IdentityAssertionParams,
+    RefreshToken,
+    RegistrationError,
+    TokenError,
+    construct_redirect_uri,
+)
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+
+from servers.net import free_port
+
+__all__ = ["MemoryAuthorizationServer", "OAuthServer"]
+
+
+@dataclass
+class MemoryAuthorizationServer:
+    """Everything an authorization server keeps, in memory, plus what the tests look at."""
+
+    access_ttl: int = 3600
+    clients: dict[str, OAuthClientInformationFull] = field(default_factory=dict)
+    codes: dict[str, AuthorizationCode] = field(default_factory=dict)
+    access: dict[str, AccessToken] = field(default_factory=dict)
+    refresh: dict[str, RefreshToken] = field(default_factory=dict)
+    calls: Counter[str] = field(default_factory=Counter)
+    issued: list[str] = field(default_factory=list)
+    """Every secret handed out (codes, access and refresh tokens, client secrets)."""
+    deny_next: bool = False
+    refuse_registration: bool = False
+    token_requests: list[dict[str, Any]] = field(default_factory=list)
+
+    # -- registration ----------------------------------------------------------------
+    async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
+        return self.clients.get(client_id)
+
+    async def register_client(self, client_info: OAuthClientInformationFull) -> None:
+        self.calls["register"] += 1
+        if self.refuse_registration:
+            raise RegistrationError("invalid_client_metadata", "register in the console")
+        if client_info.client_secret:
+            self.issued.append(client_info.client_secret)
+        self.clients[client_info.client_id] = client_info
+
+    # -- authorization ---------------------------------------------------------------
+    async def authorize(
+        self, client: OAuthClientInformationFull, params: AuthorizationParams
+    ) -> str:
+        self.calls["authorize"] += 1
+        if self.deny_next:
+            self.deny_next = False
+            return construct_redirect_uri(
+                str(params.redirect_uri), error="access_denied", state=params.state
+            )
+        code = secrets.token_urlsafe(32)
+        self.issued.append(code)
+        self.codes[code] = AuthorizationCode(
+            code=code,
+            scopes=params.scopes or [],
+            expires_at=time.time() + 300,
+            client_id=client.client_id,
+            code_challenge=params.code_challenge,
+            redirect_uri=params.redirect_uri,
+            redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
+            resource=params.resource,
+        )
+        return construct_redirect_uri(str(params.redirect_uri), code=code, state=params.state)
+
+    async def load_authorization_code(
+        self, client: OAuthClientInformationFull, authorization_code: str
+    ) -> AuthorizationCode | None:
+        found = self.codes.get(authorization_code)
+        return found if found is not None and found.client_id == client.client_id else None
+
+    async def exchange_authorization_code(
+        self, client: OAuthClientInformationFull, authorization_code: AuthorizationCode
+    ) -> OAuthToken:
+        self.calls["token:authorization_code"] += 1
+        self.token_requests.append({"grant": "authorization_code", "client": client.client_id})
+        self.codes.pop(authorization_code.code, None)
+        return self._issue(client.client_id, authorization_code.scopes, authorization_code.resource)
+
+    # -- refresh -----------------------------------------------------------------------
+    async def load_refresh_token(
+        self, client: OAuthClientInformationFull, refresh_token: str
+    ) -> RefreshToken | None:
+        found = self.refresh.get(refresh_token)
+        return found if found is not None and found.client_id == client.client_id else None
+
+    async def exchange_refresh_token(
+        self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
+    ) -> OAuthToken:
+        self.calls["token:refresh_token"] += 1
+        self.token_requests.append({"grant": "refresh_token", "client": client.client_id})
+        self.refresh.pop(refresh_token.token, None)
+        return self._issue(client.client_id, scopes, refresh_token.resource)
+
+    # -- tokens ------------------------------------------------------------------------
+    async def load_access_token(self, token: str) -> AccessToken | None:
+        found = self.access.get(token)
+        if found is None or (found.expires_at is not None and found.expires_at < time.time()):
+            return None
+        return found
+
+    async def revoke_token(self, token: AccessToken | RefreshToken) -> None:
+        self.access.pop(token.token, None)
+        self.refresh.pop(token.token, None)
+
+    async def exchange_identity_assertion(
+        self, client: OAuthClientInformationFull, params: IdentityAssertionParams
+    ) -> OAuthToken:
+        raise TokenError(error="unsupported_grant_type")
+
+    def revoke_all(self, *, keep_refresh: bool = False) -> None:
+        self.access.clear()
+        if not keep_refresh:
+            self.refresh.clear()
+
+    def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
+        access, refresh = f"at-{secrets.token_urlsafe(24)}", f"rt-{secrets.token_urlsafe(24)}"
+        self.issued += [access, refresh]
+        expires = math.ceil(time.time() + self.access_ttl)
+        self.access[access] = AccessToken(
+            token=access, client_id=client_id, scopes=scopes, expires_at=expires, resource=resource
+        )
+        self.refresh[refresh] = RefreshToken(
+            token=refresh, client_id=client_id, scopes=scopes, resource=resource
+        )
+        return OAuthToken(
+            access_token=access,
+            expires_in=self.access_ttl,
+            refresh_token=refresh,
+            scope=" ".join(scopes) or None,
+        )
+
+
+class OAuthServer:
+    """The authorization server and the MCP server on one port, run by uvicorn in a thread."""
+
+    def __init__(self, *, protected: bool = True) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/mcp"
+        self.provider = MemoryAuthorizationServer()
+        self.mcp_requests = 0
+        if protected:
+            mcp = MCPServer(
+                "oauth-test",
+                auth_server_provider=self.provider,
+                auth=AuthSettings(
+                    issuer_url=self.base,  # type: ignore[arg-type]
+                    resource_server_url=self.url,  # type: ignore[arg-type]
+                    validate_token_resource=False,
+                    client_registration_options=ClientRegistrationOptions(enabled=True),
+                    revocation_options=RevocationOptions(enabled=True),
+                ),
+            )
+        else:
+            mcp = MCPServer("oauth-test")
+
+        @mcp.tool()
+        def whoami() -> str:
+            """The OAuth client this call was authorized for."""
+            token = get_access_token()
+            return token.client_id if token is not None else "anonymous"
+
+        self.app = mcp.streamable_http_app()
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="oauth-server", daemon=True)
+
+    def add_client(
+        self, client_id: str, secret: str, redirect_uri: str, method: str = "client_secret_basic"
+    ) -> None:
+        """A client registered beforehand (in the provider's console, as it were).
+
+        HTTP Basic is the token-endpoint method a registration gets by default (RFC 7591).
+        """
+        self.provider.clients[client_id] = OAuthClientInformationFull(
+            client_id=client_id,
+            client_secret=secret,
+            redirect_uris=[redirect_uri],  # type: ignore[list-item]
+            token_endpoint_auth_method=method,  # type: ignore[arg-type]
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        )
+
+    def start(self) -> OAuthServer:
+        self._thread.start()
+        deadline = time.monotonic() + 15
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the OAuth test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
