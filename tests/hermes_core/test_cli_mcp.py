@@ -151,3 +151,14 @@ def test_add_preset_without_probe(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "config.yaml").read_text()
     assert "command: codex" in text and "mcp-server" in text
+
+
+def test_add_with_oauth_saves_then_points_at_login(tmp_path: Path) -> None:
+    result = hermes(
+        tmp_path, "mcp", "add", "linear", "--url", "https://127.0.0.1:9/mcp", "--auth", "oauth"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "now authorise it: `hermes mcp login linear`" in result.stdout
+    assert "auth: oauth" in (tmp_path / "config.yaml").read_text()
+    stdio = hermes(tmp_path, "mcp", "add", "x", "--command", "y", "--auth", "oauth")
+    assert stdio.returncode == 2 and "--auth is only for HTTP servers" in stdio.stderr

@@ -84,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add.add_argument("--env", action="append", default=[], metavar="K=V")
     mcp_add.add_argument("--header", action="append", default=[], metavar="K=V")
     mcp_add.add_argument("--connect-timeout", type=float)
+    mcp_add.add_argument("--auth", choices=["oauth"], help="authorise with OAuth 2.1 (then login)")
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
     mcp_add.add_argument(
@@ -172,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     env=args.env,
                     headers=args.header,
                     connect_timeout=args.connect_timeout,
+                    auth=args.auth,
                 )
             except ValueError as exc:
                 print(f"error: {exc}", file=sys.stderr)

@@ -42,9 +42,12 @@ def build_entry(
     env: list[str],
     headers: list[str],
     connect_timeout: float | None,
+    auth: str | None = None,
 ) -> dict[str, Any]:
     """The config entry the flags describe; ``ValueError`` says what is wrong."""
     entry: dict[str, Any] = {}
+    if auth is not None and not url:
+        raise ValueError("--auth is only for HTTP servers (--url)")
     if url and command:
         raise ValueError("give either --url or --command, not both")
     if url:
@@ -69,6 +72,8 @@ def build_entry(
         entry["headers"] = _pairs(headers, "header", _HEADER_NAME)
     if connect_timeout is not None:
         entry["connect_timeout"] = connect_timeout
+    if auth is not None:
+        entry["auth"] = auth
     return entry
 
 
@@ -84,6 +89,9 @@ def add(
 
     problem: str | None = None
     tool_count = 0
+    if entry.get("auth") == "oauth":
+        # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
+        probe = False
     if probe:
         problem, tool_count = _probe(name, entry)
         if problem is not None:
@@ -101,6 +109,8 @@ def add(
         return EXIT_FAILED
     found = f" ({tool_count} tools)" if probe else ""
     print(f"added '{name}'{found}; new sessions will use it")
+    if entry.get("auth") == "oauth":
+        print(f"now authorise it: `hermes mcp login {name}`")
     return EXIT_OK
 
 
