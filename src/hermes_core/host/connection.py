@@ -332,13 +332,13 @@ class ServerConnection:
                 # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
                 task.uncancel()
                 if not self._alive():
-                    raise self._went_away(what) from None
+                    raise await self._went_away(what) from None
                 raise ServerError(
                     self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
                 ) from None
             except Exception as exc:
                 if not self._alive() or "Connection closed" in str(exc):
-                    raise self._went_away(what) from None
+                    raise await self._went_away(what) from None
                 raise
             finally:
                 self._deadlines.pop(task, None)
@@ -354,11 +354,18 @@ class ServerConnection:
                     self._expired.add(task)
                     task.cancel()
 
-    def _went_away(self, what: str) -> ServerError:
+    async def _went_away(self, what: str) -> ServerError:
         self._gone.set()
+        # Let the session's task record why (an auth failure says "run `hermes mcp login`").
+        runner = self._runner
+        if runner is not None and not runner.done():
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(runner), 0.5)
+        reason = self.status.last_error
+        why = f" ({reason})" if reason and reason != "the server went away" else ""
         return ServerError(
             self.name,
-            f"the server went away during {what}; "
+            f"the server went away during {what}{why}; "
             "the call was not retried (its outcome is unknown)",
         )
 
