@@ -64,7 +64,7 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff (lint and format check) and mypy --strict on both packages."""
     session.install("-e", ".[test]", "ruff", "mypy", *LOCAL_DISTRIBUTIONS)
-    paths = ("src", "tests", "plugins", "examples", "noxfile.py")
+    paths = ("src", "tests", "plugins", "examples", "benchmarks", "noxfile.py")
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
