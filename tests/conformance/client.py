@@ -142,10 +142,16 @@ async def oauth_auth(url: str, context: Mapping[str, Any]) -> dict[str, Any]:
         "client_metadata_url": CIMD_URL,
         "timeout": 20,
     }
-    for key in ("client_id", "client_secret"):
+    for key in ("client_id", "client_secret", "signing_algorithm"):
         if context.get(key):
             oauth[key] = context[key]
     home = Path(os.environ["HERMES_HOME"])
+    if context.get("private_key_pem"):
+        key_file = home / "client-key.pem"
+        key_file.write_text(str(context["private_key_pem"]))
+        oauth["private_key"] = str(key_file)
+    if "client-credentials" in os.environ.get("MCP_CONFORMANCE_SCENARIO", ""):
+        oauth["grant"] = "client_credentials"
     offered: dict[str, Any] = {
         "name": SERVER,
         "server": SERVER,

@@ -670,3 +670,46 @@ def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:
         "assert 'mcp' not in sys.modules and 'httpx2' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("cfg", "message"),
+    [
+        (
+            {"grant": "password"},
+            "oauth.grant must be one of authorization_code, client_credentials",
+        ),
+        ({"grant": "client_credentials"}, "oauth.client_id is required for the client_credentials"),
+        (
+            {"grant": "client_credentials", "client_id": "svc"},
+            "oauth.client_secret or oauth.private_key is required for client_credentials",
+        ),
+    ],
+)
+def test_client_credentials_settings_are_checked(cfg: dict[str, str], message: str) -> None:
+    from hermes_core.auth.errors import OAuthConfigError
+    from hermes_core.auth.oauth import oauth_settings
+
+    with pytest.raises(OAuthConfigError, match=message):
+        oauth_settings("svc", "https://127.0.0.1:9/mcp", cfg)
+
+
+def test_client_credentials_needs_no_browser(tmp_path: Path) -> None:
+    from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
+
+    from hermes_core.auth.oauth import build_oauth_provider
+
+    provider = build_oauth_provider(
+        "svc",
+        "https://127.0.0.1:9/mcp",
+        {
+            "grant": "client_credentials",
+            "client_id": "svc",
+            "client_secret": "s3cr3t-cc",
+            "issuer": "https://127.0.0.1:9",
+        },
+        home=tmp_path,
+        interactive=False,
+    )
+    assert isinstance(provider, ClientCredentialsOAuthProvider)
+    assert "s3cr3t-cc" not in repr(provider)

@@ -36,6 +36,8 @@ from urllib.parse import urlsplit
 from hermes_core.auth.errors import OAuthConfigError
 
 if TYPE_CHECKING:
+    from mcp.client.auth import OAuthClientProvider
+
     from hermes_core.auth.provider import HermesOAuthProvider
     from hermes_core.auth.storage import TokenStorage
 
@@ -77,8 +79,13 @@ _KNOWN_KEYS = frozenset(
         "token_endpoint_auth_method",
         "application_type",
         "flow",
+        "grant",
+        "issuer",
+        "private_key",
+        "signing_algorithm",
     }
 )
+_GRANTS = ("authorization_code", "client_credentials")
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -98,6 +105,10 @@ class OAuthSettings:
     timeout: float = DEFAULT_TIMEOUT
     token_endpoint_auth_method: str | None = None
     application_type: str = "native"
+    grant: str = "authorization_code"
+    issuer: str | None = None
+    private_key: str | None = field(default=None, repr=False)
+    signing_algorithm: str = "ES256"
 
 
 def is_interactive() -> bool:
@@ -199,7 +210,20 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
         scope = scope or FIGMA_DEFAULTS["scope"]
         method = method or FIGMA_DEFAULTS["token_endpoint_auth_method"]
 
+    grant = text("grant") or "authorization_code"
+    if grant not in _GRANTS:
+        raise fail("grant", f"must be one of {', '.join(_GRANTS)}")
+    private_key = text("private_key")
+    if grant == "client_credentials":
+        if client_id is None:
+            raise fail("client_id", "is required for the client_credentials grant")
+        if private_key is None and client_secret is None:
+            raise fail("client_secret", "or oauth.private_key is required for client_credentials")
     return OAuthSettings(
+        grant=grant,
+        issuer=text("issuer"),
+        private_key=private_key,
+        signing_algorithm=text("signing_algorithm") or "ES256",
         client_id=client_id,
         client_secret=client_secret,
         scope=scope,
@@ -226,7 +250,7 @@ def build_oauth_provider(
     out: TextIO | None = None,
     fresh: bool = False,
     paste: bool | None = None,
-) -> HermesOAuthProvider:
+) -> HermesOAuthProvider | OAuthClientProvider:
     """An ``httpx2.Auth`` that logs in to *server_name* and keeps its tokens under *home*.
 
     *interactive* allows a browser login when one is needed; without it a server
@@ -246,6 +270,8 @@ def build_oauth_provider(
     from hermes_core.auth.storage import TokenStorage
 
     storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
+    if settings.grant == "client_credentials":
+        return _client_credentials_provider(server_name, server_url, settings, storage)
     redirect_uri, listen_port = _redirect_target(settings, storage)
 
     # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
@@ -306,6 +332,58 @@ def build_oauth_provider(
         raise OAuthConfigError(
             f"MCP server '{server_name}': oauth.client_metadata_url: {exc}"
         ) from None
+
+
+def _client_credentials_provider(
+    server_name: str, server_url: str, settings: OAuthSettings, storage: TokenStorage
+) -> OAuthClientProvider:
+    """Machine-to-machine access (no browser): a client secret, or a key signing JWT assertions."""
+    from mcp.client.auth.extensions.client_credentials import (
+        ClientCredentialsOAuthProvider,
+        PrivateKeyJWTOAuthProvider,
+        SignedJWTParameters,
+    )
+
+    assert settings.client_id is not None
+    if settings.private_key is not None:
+        key_path = Path(settings.private_key).expanduser()
+        try:
+            pem = key_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise OAuthConfigError(
+                f"MCP server '{server_name}': oauth.private_key cannot be read at "
+                f"'{key_path}' ({exc.strerror or exc})"
+            ) from None
+        signer = SignedJWTParameters(
+            issuer=settings.client_id,
+            subject=settings.client_id,
+            signing_key=pem,
+            signing_algorithm=settings.signing_algorithm,
+        )
+        return PrivateKeyJWTOAuthProvider(
+            server_url,
+            storage,
+            settings.client_id,
+            signer.create_assertion_provider(),
+            scope=settings.scope,
+            issuer=settings.issuer,
+        )
+    assert settings.client_secret is not None
+    method = settings.token_endpoint_auth_method or "client_secret_basic"
+    if method not in ("client_secret_basic", "client_secret_post"):
+        raise OAuthConfigError(
+            f"MCP server '{server_name}': oauth.token_endpoint_auth_method must be "
+            "client_secret_basic or client_secret_post for client_credentials"
+        )
+    return ClientCredentialsOAuthProvider(
+        server_url,
+        storage,
+        settings.client_id,
+        settings.client_secret,
+        token_endpoint_auth_method=method,  # type: ignore[arg-type]
+        scope=settings.scope,
+        issuer=settings.issuer,  # where the credentials may go (the SDK warns without it)
+    )
 
 
 def _redirect_target(settings: OAuthSettings, storage: TokenStorage) -> tuple[str, int | None]:

@@ -90,6 +90,11 @@ def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
     except OAuthConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    from hermes_core.auth.provider import HermesOAuthProvider
+
+    if not isinstance(provider, HermesOAuthProvider):
+        print(f"'{name}' uses the client_credentials grant: no browser login is needed")
+        return EXIT_OK
     server = host_server(name, cfg, home=home)
     if server.config_error:
         print(f"error: {server.config_error}", file=sys.stderr)
