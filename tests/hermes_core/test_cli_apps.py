@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from support.cli import run_hermes
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "vendor-plugin" / "src" / "acme_studio" / "plugin.yaml"
 
@@ -18,20 +20,7 @@ EXAMPLE = REPO / "examples" / "vendor-plugin" / "src" / "acme_studio" / "plugin.
 def hermes(
     *args: str, path: str = "", cwd: Path = REPO, home: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": path,
-        "HOME": str(home or cwd),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "LANG": "C.UTF-8",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=60,
-    )
+    return run_hermes(*args, env={"PATH": path, "HOME": str(home or cwd)}, minimal=True, cwd=cwd)
 
 
 def fake_app(folder: Path, name: str = "acme-studio") -> Path:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -11,18 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from support.cli import run_hermes
+
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 
 
 def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
-    return subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        env={**base, "HERMES_HOME": str(home), **env},
-        timeout=120,
-    )
+    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from support.cli import run_hermes
+
 GOOD_DECLARATION = """
 from hermes_core.plugins import hookimpl
 from hermes_core.plugins.types import AppDeclaration
@@ -111,14 +113,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def hermes(site: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
     pythonpath = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)
-    return subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        env={**base, "PYTHONPATH": pythonpath, "MARKER_FILE": str(site / "marker"), **env},
-        timeout=60,
+    return run_hermes(
+        *args, env={"PYTHONPATH": pythonpath, "MARKER_FILE": str(site / "marker"), **env}
     )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 from hermes_core.config.loader import parse_config_text
 from hermes_core.host.from_config import host_servers
+from support.cli import run_hermes
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 SECRETS = {
@@ -39,14 +39,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def run(home: Path, *args: str) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
-    result = subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        env={**env, "HERMES_HOME": str(home)},
-        timeout=120,
-    )
+    result = run_hermes(*args, env={"HERMES_HOME": str(home)})
     return result.stdout + result.stderr
 
 

@@ -18,6 +18,7 @@ from hermes_core.plugins.manager import HermesPluginManager, create_plugin_manag
 from hermes_core.skills import Skill, SkillGate, discover_skills, parse_skill, skill_visible
 from hermes_platform import declaration
 from hermes_platform.testing import FakeHost
+from support.cli import run_hermes
 
 MakeHost = Callable[..., FakeHost]
 REPO = Path(__file__).resolve().parents[2]
@@ -269,21 +270,8 @@ def test_package_convention_for_inline_plugins(
 
 
 def hermes(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "PATH": "",
-        "HOME": str(home),
-        "HERMES_HOME": str(home / ".hermes"),
-        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
-        "LANG": "C.UTF-8",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        cwd=home,
-        env=env,
-        timeout=60,
-    )
+    env = {"PATH": "", "HOME": str(home), "HERMES_HOME": str(home / ".hermes")}
+    return run_hermes(*args, env=env, minimal=True, cwd=home)
 
 
 def test_cli_skills_list(tmp_path: Path) -> None:
