@@ -38,6 +38,8 @@ from hermes_core.host.transports import BUILTIN_OPENERS, Opener
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
+RELIST_DELAY_SECONDS = 0.5
+
 log = logging.getLogger(__name__)
 
 _UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
@@ -137,6 +139,7 @@ class MCPHost:
         self.collisions: list[str] = []
         self._invalid_tools: dict[str, list[str]] = {}
         self._recycler: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self.skipped_tools: dict[str, list[str]] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -212,8 +215,11 @@ class MCPHost:
         try:
             await connection.connect()
             await self.refresh_tools(name)
-            # Some servers announce tools before the client listens: list once more.
-            await self.refresh_tools(name)
+            # Some servers register tools just after `initialized` and announce them before
+            # we listen (or not at all, over HTTP): list once more a moment later.
+            relist = asyncio.create_task(self._relist_later(name, connection))
+            self._background.add(relist)
+            relist.add_done_callback(self._background.discard)
         except ServerError as exc:
             self.gate.invalidate()
             if server.transport != "stdio":
@@ -233,6 +239,8 @@ class MCPHost:
         """Stop every server; no child process is left behind."""
         if self._recycler is not None:
             self._recycler.cancel()
+        for task in list(self._background):
+            task.cancel()
         connections, self._connections = list(self._connections.values()), {}
         await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
         self.gate.invalidate()
@@ -262,6 +270,14 @@ class MCPHost:
             "disconnected",
             "recycled",
         )
+
+    async def _relist_later(self, name: str, connection: ServerConnection) -> None:
+        await asyncio.sleep(RELIST_DELAY_SECONDS)
+        if self._connections.get(name) is connection and connection.connected:
+            try:
+                await self._tools_changed(connection)
+            except Exception as exc:  # noqa: BLE001 - a late re-list must never break the host
+                log.warning("MCP server '%s': re-listing tools failed: %s", name, exc)
 
     async def _reconnected(self, connection: ServerConnection) -> None:
         try:
