@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.host.host import HostServer, MCPHost
 
 SERVER = "conformance"
@@ -197,6 +198,11 @@ async def oauth_auth(url: str, context: Mapping[str, Any]) -> dict[str, Any]:
     return {"auth": provider}
 
 
+async def accept_defaults(request: ElicitationRequest) -> ElicitationAnswer:
+    """The user accepts without typing anything: the host fills in the schema's defaults."""
+    return ElicitationAnswer("accept", {})
+
+
 async def run(scenario: str, url: str, context: Mapping[str, Any]) -> int:
     extra = await oauth_auth(url, context) if scenario.startswith("auth/") else {}
     server = HostServer(
@@ -207,7 +213,7 @@ async def run(scenario: str, url: str, context: Mapping[str, Any]) -> int:
         timeout=25.0,
         **extra,
     )
-    host = MCPHost([server])
+    host = MCPHost([server], elicitor=accept_defaults)
     try:
         error = (await host.start())[SERVER]
         if error is not None:

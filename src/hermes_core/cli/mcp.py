@@ -53,6 +53,7 @@ def _with_host(
     *,
     only: str | None = None,
     quiet: bool = False,
+    elicitor: Any = None,
 ) -> T:
     from hermes_core.host.from_config import host_servers
     from hermes_core.host.host import MCPHost
@@ -71,7 +72,7 @@ def _with_host(
 
     async def main() -> T:
         openers = {n: t.connect for n, t in manager.transports().items() if t.connect}
-        host = MCPHost(servers, transports=openers)
+        host = MCPHost(servers, transports=openers, elicitor=elicitor)
         try:
             if servers and progress is not None:
                 print(f"connecting {len(servers)} server(s)…", file=sys.stderr, flush=True)
@@ -208,7 +209,9 @@ def call(manager: HermesPluginManager, tool: str, raw_args: str) -> int:
             result: dict[str, Any] = await host.call_tool(tool, arguments)
             return result
 
-        result = _with_host(manager, body, quiet=True)
+        from hermes_core.cli.ask import TerminalElicitor
+
+        result = _with_host(manager, body, quiet=True, elicitor=TerminalElicitor())
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 

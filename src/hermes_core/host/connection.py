@@ -67,8 +67,10 @@ class ServerConnection:
         on_tools_changed: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None,
         parallel: bool = False,
         opener: Opener | None = None,
+        elicitation_callback: Any = None,
     ) -> None:
         self.name = name
+        self._elicitation_callback = elicitation_callback
         self.spec = spec
         self._opener = opener
         self.status = ConnectionState()
@@ -160,7 +162,12 @@ class ServerConnection:
                 read, write = await stack.enter_async_context(opener(self.spec, self._stderr))
                 self._read = read
                 session = await stack.enter_async_context(
-                    ClientSession(read, write, message_handler=self._on_message)
+                    ClientSession(
+                        read,
+                        write,
+                        message_handler=self._on_message,
+                        elicitation_callback=self._elicitation_callback,
+                    )
                 )
                 try:
                     init = await session.initialize()

@@ -16,6 +16,7 @@ from typing import Any
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.host.host import HostServer
 from hermes_core.host.tls import client_certificate
 
@@ -65,6 +66,12 @@ def host_server(
     auth = None
     connect_timeout = cfg.connect_timeout
     headers = dict(cfg.headers)
+    elicitation = ElicitationSettings()
+    if error is None:
+        try:
+            elicitation = elicitation_settings(name, cfg.elicitation)
+        except ValueError as exc:
+            error = str(exc)
     if cfg.transport != "stdio" and error is None:
         try:
             certificate = client_certificate(name, cfg.client_cert, cfg.client_key)
@@ -96,6 +103,7 @@ def host_server(
         max_lifetime_seconds=cfg.max_lifetime_seconds,
         client_certificate=certificate,
         auth=auth,
+        elicitation=elicitation,
         display_name=display_name,
         config_error=error,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -23,6 +24,7 @@ from types import TracebackType
 from typing import Any
 
 from hermes_core.host.connection import ServerConnection, ServerError
+from hermes_core.host.elicitation import ElicitationHandler, ElicitationSettings, Elicitor
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.naming import assign_names, toolset_name
@@ -91,6 +93,8 @@ class HostServer:
     client_certificate: ClientCertificate | None = field(default=None, repr=False)
     auth: Any = field(default=None, repr=False, compare=False)
     """An ``httpx2.Auth`` for HTTP servers (``auth: oauth``), or None."""
+    elicitation: ElicitationSettings = field(default_factory=ElicitationSettings)
+    """The ``elicitation:`` block: whether this server may ask the user, and how long to wait."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
@@ -115,6 +119,8 @@ class ServerStatus:
     offered: bool
     tools: int
     last_error: str | None
+    elicitation: dict[str, int] | None = None
+    """Questions the server asked the user: requests, accepted, declined, cancelled, errors."""
 
 
 class MCPHost:
@@ -125,9 +131,16 @@ class MCPHost:
         servers: Iterable[HostServer],
         *,
         transports: Mapping[str, Opener] | None = None,
+        elicitor: Elicitor | None = None,
     ) -> None:
         """*transports* maps a transport name to its ``connect`` (the plugin manager's
-        ``transports()``); the built-in stdio, Streamable HTTP and SSE are the default."""
+        ``transports()``); the built-in stdio, Streamable HTTP and SSE are the default.
+
+        *elicitor* shows a server's ``elicitation/create`` questions to the user (see
+        :mod:`hermes_core.host.elicitation`); without one, servers are told the host cannot ask.
+        """
+        self._elicitor = elicitor
+        self._elicitations: dict[str, ElicitationHandler] = {}
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         self._openers: dict[str, Opener] = dict(BUILTIN_OPENERS)
         if transports is not None:
@@ -200,12 +213,19 @@ class MCPHost:
 
     async def _start_one(self, name: str) -> str | None:
         server = self._servers[name]
+        elicitation = None
+        if self._elicitor is not None and server.elicitation.enabled:
+            elicitation = self._elicitations.get(name)
+            if elicitation is None or elicitation.settings != server.elicitation:
+                elicitation = ElicitationHandler(name, self._elicitor, server.elicitation)
+                self._elicitations[name] = elicitation
         connection = ServerConnection(
             name,
             server,
             on_tools_changed=self._tools_changed,
             parallel=server.supports_parallel_tool_calls,
             opener=self._openers.get(server.transport),
+            elicitation_callback=elicitation,
         )
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
@@ -493,6 +513,9 @@ class MCPHost:
                     offered=self.gate.check(name),
                     tools=len(self.registry.entries(name)),
                     last_error=connection.status.last_error if connection else None,
+                    elicitation=dataclasses.asdict(self._elicitations[name].counters)
+                    if name in self._elicitations
+                    else None,
                 )
             )
         return rows

@@ -16,8 +16,10 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar
 
+from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import HostServer, MCPHost, ServerStatus
 from hermes_core.host.registry import ToolEntry
+from hermes_core.host.transports import Opener
 
 __all__ = ["SyncMCPHost"]
 
@@ -27,8 +29,16 @@ T = TypeVar("T")
 class SyncMCPHost:
     """:class:`MCPHost` on a private event loop in a daemon thread."""
 
-    def __init__(self, servers: Iterable[HostServer]) -> None:
+    def __init__(
+        self,
+        servers: Iterable[HostServer],
+        *,
+        transports: Mapping[str, Opener] | None = None,
+        elicitor: Elicitor | None = None,
+    ) -> None:
+        """The arguments are :class:`MCPHost`'s.  *elicitor* runs on the host's loop."""
         self._servers = list(servers)
+        self._options: dict[str, Any] = {"transports": transports, "elicitor": elicitor}
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="hermes-mcp", daemon=True
@@ -53,7 +63,7 @@ class SyncMCPHost:
         self._thread.start()
 
         async def start() -> dict[str, str | None]:
-            self._host = MCPHost(self._servers)
+            self._host = MCPHost(self._servers, **self._options)
             return await self._host.start()
 
         return self._run(start())

@@ -1,0 +1,274 @@
+"""Elicitation: a server asks the user for structured input in the middle of a tool call.
+
+The host answers ``elicitation/create`` through an *elicitor*, the user-facing side the agent
+provides (a terminal prompt, an approval button in a chat).  The host does the rest, so every
+elicitor behaves the same:
+
+* ``elicitation.enabled: false`` (per server) and a host without an elicitor advertise no
+  elicitation capability, so servers do not ask at all.
+* URL mode (the server shows the user an external page) is declined at once, without asking.
+* Form mode: the elicitor gets an :class:`ElicitationRequest` (the server's message, the fields
+  with their types, descriptions and defaults).  Its :class:`ElicitationAnswer` is checked:
+  fields it leaves out take the schema's ``default`` (SEP-1034), values are checked against the
+  field's type and enum, and an answer that does not fit the schema is declined, never passed on.
+* No answer within ``elicitation.timeout`` seconds (default 300, the approval default) cancels
+  the request; an elicitor that raises declines it.  Nothing is accepted without an answer.
+* Per-server counters: ``requests``, ``accepted``, ``declined``, ``cancelled``, ``errors``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "ElicitationAnswer",
+    "ElicitationField",
+    "ElicitationHandler",
+    "ElicitationRequest",
+    "ElicitationSettings",
+    "Elicitor",
+    "elicitation_settings",
+    "fill_answer",
+]
+
+log = logging.getLogger(__name__)
+DEFAULT_TIMEOUT = 300.0
+_KNOWN_KEYS = frozenset({"enabled", "timeout"})
+Action = Literal["accept", "decline", "cancel"]
+
+
+@dataclass(frozen=True)
+class ElicitationSettings:
+    """A server's ``elicitation:`` block."""
+
+    enabled: bool = True
+    timeout: float = DEFAULT_TIMEOUT
+
+
+def elicitation_settings(server: str, cfg: Mapping[str, Any] | None) -> ElicitationSettings:
+    """Check *cfg*; ``ValueError`` names the server and the key that is wrong."""
+    cfg = dict(cfg or {})
+    for key in sorted(set(cfg) - _KNOWN_KEYS):
+        log.warning("MCP server '%s': unknown key elicitation.%s is ignored", server, key)
+    enabled = cfg.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise ValueError(f"MCP server '{server}': elicitation.enabled must be true or false")
+    timeout = cfg.get("timeout", DEFAULT_TIMEOUT)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(
+            f"MCP server '{server}': elicitation.timeout must be a positive number of seconds"
+        )
+    return ElicitationSettings(enabled=enabled, timeout=float(timeout))
+
+
+@dataclass(frozen=True)
+class ElicitationField:
+    """One field of a form request."""
+
+    name: str
+    type: str
+    """``string``, ``number``, ``integer`` or ``boolean``."""
+    title: str | None = None
+    description: str | None = None
+    required: bool = False
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    """The allowed values of an enum field (empty otherwise)."""
+    multiple: bool = False
+    """An enum field taking a list of its choices."""
+
+
+@dataclass(frozen=True)
+class ElicitationRequest:
+    """What the elicitor is asked to show the user."""
+
+    server: str
+    message: str
+    fields: tuple[ElicitationField, ...]
+    schema: Mapping[str, Any] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class ElicitationAnswer:
+    """The user's answer; with ``accept``, *content* holds the fields the user gave."""
+
+    action: Action
+    content: Mapping[str, Any] | None = field(default=None, repr=False)
+
+
+Elicitor = Callable[[ElicitationRequest], Awaitable[ElicitationAnswer]]
+"""The user-facing side: show the request, return the answer."""
+
+
+def request_fields(schema: Mapping[str, Any]) -> tuple[ElicitationField, ...]:
+    """The fields of a form's ``requestedSchema`` (flat objects of primitives, per the spec)."""
+    properties = schema.get("properties")
+    required = schema.get("required")
+    required_names = set(required) if isinstance(required, list) else set()
+    fields: list[ElicitationField] = []
+    for name, spec in (properties or {}).items() if isinstance(properties, Mapping) else ():
+        if not isinstance(spec, Mapping):
+            continue
+        kind = spec.get("type")
+        choices, multiple = _choices(spec)
+        fields.append(
+            ElicitationField(
+                name=str(name),
+                type=kind if isinstance(kind, str) else "string",
+                title=_text(spec.get("title")),
+                description=_text(spec.get("description")),
+                required=name in required_names,
+                default=spec.get("default"),
+                choices=choices,
+                multiple=multiple,
+            )
+        )
+    return tuple(fields)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+    if spec.get("type") == "array" and isinstance(spec.get("items"), Mapping):
+        return _choices(spec["items"])[0], True
+    if isinstance(spec.get("enum"), list):
+        return tuple(str(v) for v in spec["enum"]), False
+    for key in ("oneOf", "anyOf"):
+        options = spec.get(key)
+        if isinstance(options, list):
+            consts = [o.get("const") for o in options if isinstance(o, Mapping)]
+            return tuple(str(c) for c in consts if c is not None), False
+    return (), False
+
+
+def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) -> dict[str, Any]:
+    """The content to send: *given* plus defaults for what it leaves out, checked.
+
+    ``ValueError`` says which field does not fit (a wrong type, a value outside the enum,
+    a required field with neither an answer nor a default, a field the form does not have).
+    """
+    known = {f.name: f for f in fields}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ValueError(f"the form has no field {unknown[0]!r}")
+    content: dict[str, Any] = {}
+    for item in fields:
+        if item.name in given and given[item.name] is not None:
+            value = given[item.name]
+        elif item.default is not None:
+            value = item.default
+        elif item.required:
+            raise ValueError(f"the required field {item.name!r} has no value")
+        else:
+            continue
+        content[item.name] = _checked(item, value)
+    return content
+
+
+def _checked(item: ElicitationField, value: Any) -> Any:
+    def wrong(what: str) -> ValueError:
+        return ValueError(f"field {item.name!r} must be {what} (got {type(value).__name__})")
+
+    if item.multiple:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise wrong("a list of text")
+        outside = [v for v in value if item.choices and v not in item.choices]
+        if outside:
+            raise ValueError(f"field {item.name!r}: {outside[0]!r} is not one of its choices")
+        return list(value)
+    if item.type == "boolean":
+        if not isinstance(value, bool):
+            raise wrong("true or false")
+    elif item.type == "integer":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise wrong("a whole number")
+    elif item.type == "number":
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise wrong("a number")
+    elif not isinstance(value, str):
+        raise wrong("text")
+    if item.choices and str(value) not in item.choices:
+        raise ValueError(f"field {item.name!r}: {value!r} is not one of its choices")
+    return value
+
+
+@dataclass
+class ElicitationCounters:
+    requests: int = 0
+    accepted: int = 0
+    declined: int = 0
+    cancelled: int = 0
+    errors: int = 0
+
+
+class ElicitationHandler:
+    """The SDK's ``elicitation_callback`` for one server (see the module docstring)."""
+
+    def __init__(self, server: str, elicitor: Elicitor, settings: ElicitationSettings) -> None:
+        self.server = server
+        self.elicitor = elicitor
+        self.settings = settings
+        self.counters = ElicitationCounters()
+
+    def __repr__(self) -> str:
+        return f"ElicitationHandler({self.server!r})"
+
+    async def __call__(self, context: Any, params: Any) -> Any:
+        from mcp import types
+
+        self.counters.requests += 1
+        action, content = await self._answer(params)
+        if action == "accept":
+            self.counters.accepted += 1
+        elif action == "cancel":
+            self.counters.cancelled += 1
+        else:
+            self.counters.declined += 1
+        return types.ElicitResult(action=action, content=content)
+
+    async def _answer(self, params: Any) -> tuple[Action, dict[str, Any] | None]:
+        if getattr(params, "mode", "form") == "url":
+            log.info("MCP server '%s': a URL elicitation was declined", self.server)
+            return "decline", None
+        schema = getattr(params, "requested_schema", None) or {}
+        fields = request_fields(schema)
+        request = ElicitationRequest(
+            server=self.server,
+            message=params.message or f"MCP server '{self.server}' asks for your input",
+            fields=fields,
+            schema=schema,
+        )
+        try:
+            answer = await asyncio.wait_for(self.elicitor(request), self.settings.timeout)
+        except TimeoutError:
+            self.counters.errors += 1
+            log.warning(
+                "MCP server '%s': no answer to its question within %g s (cancelled)",
+                self.server,
+                self.settings.timeout,
+            )
+            return "cancel", None
+        except Exception as exc:  # noqa: BLE001 - fail closed: a broken elicitor declines
+            self.counters.errors += 1
+            log.warning("MCP server '%s': asking the user failed: %s", self.server, exc)
+            return "decline", None
+        if answer.action != "accept":
+            return ("cancel" if answer.action == "cancel" else "decline"), None
+        try:
+            return "accept", fill_answer(fields, answer.content or {})
+        except ValueError as exc:
+            self.counters.errors += 1
+            log.warning("MCP server '%s': the answer was not sent: %s", self.server, exc)
+            return "decline", None

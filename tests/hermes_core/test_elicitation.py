@@ -1,0 +1,258 @@
+"""Elicitation: servers (ours on the mcp SDK, and server-everything) ask the user mid-call."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_core.config.loader import load_config
+from hermes_core.host.elicitation import (
+    ElicitationAnswer,
+    ElicitationRequest,
+    ElicitationSettings,
+    elicitation_settings,
+    fill_answer,
+    request_fields,
+)
+from hermes_core.host.from_config import host_servers
+from hermes_core.host.host import HostServer, MCPHost
+from servers.reference import EVERYTHING, node
+
+ASKING = str(Path(__file__).parents[1] / "servers" / "asking_server.py")
+
+
+def asking(**kwargs: object) -> HostServer:
+    return HostServer("asking", command=sys.executable, args=[ASKING], **kwargs)  # type: ignore[arg-type]
+
+
+class Recorder:
+    """An elicitor answering from a script, remembering what it was shown."""
+
+    def __init__(self, *answers: ElicitationAnswer, delay: float = 0.0) -> None:
+        self.answers = list(answers)
+        self.seen: list[ElicitationRequest] = []
+        self.delay = delay
+
+    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+        self.seen.append(request)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return self.answers.pop(0)
+
+
+def call(server: HostServer, elicitor: object, tool: str) -> tuple[str, MCPHost]:
+    async def scenario() -> tuple[str, MCPHost]:
+        async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
+            result = await host.call_tool(f"mcp_asking_{tool}")
+            return result["content"][0]["text"], host
+
+    return asyncio.run(scenario())
+
+
+def test_accepted_answer_gets_the_schema_defaults_for_what_the_user_left_out() -> None:
+    elicitor = Recorder(ElicitationAnswer("accept", {"name": "Ada", "terrace": True}))
+    text, host = call(asking(), elicitor, "book")
+    assert text.startswith("booked ")
+    assert json.loads(text.removeprefix("booked ")) == {
+        "name": "Ada",
+        "guests": 2,
+        "terrace": True,
+        "mood": "quiet",
+    }
+    (request,) = elicitor.seen
+    assert request.server == "asking" and request.message == "Which table should I book?"
+    fields = {f.name: f for f in request.fields}
+    assert fields["name"].required and fields["name"].type == "string"
+    assert fields["guests"].default == 2 and fields["guests"].type == "integer"
+    assert fields["mood"].choices == ("quiet", "lively")
+    (row,) = host.status()
+    assert row.elicitation == {
+        "requests": 1,
+        "accepted": 1,
+        "declined": 0,
+        "cancelled": 0,
+        "errors": 0,
+    }
+
+
+@pytest.mark.parametrize("action", ["decline", "cancel"])
+def test_declined_and_cancelled_answers_reach_the_server(action: str) -> None:
+    text, _ = call(asking(), Recorder(ElicitationAnswer(action)), "book")  # type: ignore[arg-type]
+    assert text == f"not booked ({action})"
+
+
+def test_an_answer_that_does_not_fit_the_form_is_declined_not_sent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    elicitor = Recorder(ElicitationAnswer("accept", {"name": "Ada", "guests": "many"}))
+    with caplog.at_level(logging.WARNING):
+        text, host = call(asking(), elicitor, "book")
+    assert text == "not booked (decline)"
+    assert "field 'guests' must be a whole number (got str)" in caplog.text
+    assert host.status()[0].elicitation["errors"] == 1  # type: ignore[index]
+
+
+def test_no_answer_in_time_cancels_and_a_failing_elicitor_declines() -> None:
+    slow = Recorder(ElicitationAnswer("accept", {"name": "Ada"}), delay=5)
+    text, host = call(asking(elicitation=ElicitationSettings(timeout=0.3)), slow, "book")
+    assert text == "not booked (cancel)"
+    assert host.status()[0].elicitation["cancelled"] == 1  # type: ignore[index]
+
+    async def broken(request: ElicitationRequest) -> ElicitationAnswer:
+        raise RuntimeError("the approval window closed")
+
+    text, _ = call(asking(), broken, "book")
+    assert text == "not booked (decline)"
+
+
+def test_url_mode_is_declined_without_asking() -> None:
+    elicitor = Recorder()
+    text, host = call(asking(), elicitor, "visit")
+    assert text == "visit: decline"
+    assert elicitor.seen == []
+    assert host.status()[0].elicitation["declined"] == 1  # type: ignore[index]
+
+
+def test_without_an_elicitor_or_when_disabled_the_server_is_told_the_host_cannot_ask() -> None:
+    async def scenario(server: HostServer, elicitor: object) -> str:
+        async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
+            result = await host.call_tool("mcp_asking_book")
+            return str(result["error"])
+
+    for server, elicitor in (
+        (asking(), None),
+        (asking(elicitation=ElicitationSettings(enabled=False)), Recorder()),
+    ):
+        error = asyncio.run(scenario(server, elicitor))
+        assert error == "MCP server 'asking': MCPError: Elicitation not supported"
+
+
+def test_server_everything_registers_its_elicitation_tool_only_when_the_host_can_ask() -> None:
+    def tools(elicitor: object) -> set[str]:
+        async def scenario() -> set[str]:
+            server = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
+            async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
+                await asyncio.sleep(0.8)  # it registers them just after `initialized`
+                return {t.tool for t in host.tools()}
+
+        return asyncio.run(scenario())
+
+    assert "trigger-elicitation-request" not in tools(None)
+    assert "trigger-elicitation-request" in tools(Recorder())
+
+
+def test_server_everything_form_with_every_field_kind_is_filled_from_defaults() -> None:
+    async def scenario() -> tuple[dict[str, object], ElicitationRequest]:
+        elicitor = Recorder(ElicitationAnswer("accept", {"name": "Ada"}))
+        server = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
+        async with MCPHost([server], elicitor=elicitor) as host:
+            for _ in range(50):
+                if host.registry.get("mcp_everything_trigger_elicitation_request"):
+                    break
+                await asyncio.sleep(0.1)
+            result = await host.call_tool("mcp_everything_trigger_elicitation_request")
+            return result, elicitor.seen[0]
+
+    result, request = asyncio.run(scenario())
+    assert result["isError"] is False
+    assert "accept" in json.dumps(result)
+    kinds = {f.type for f in request.fields}
+    assert {"string", "integer", "number", "boolean"} <= kinds
+    assert any(f.choices for f in request.fields)
+
+
+def test_fill_answer_checks_each_kind() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"type": "string", "default": "x"},
+            "n": {"type": "number"},
+            "tags": {"type": "array", "items": {"enum": ["red", "blue"]}},
+            "pick": {"type": "string", "oneOf": [{"const": "one"}, {"const": "two"}]},
+        },
+        "required": ["n"],
+    }
+    fields = request_fields(schema)
+    assert fill_answer(fields, {"n": 1.5}) == {"a": "x", "n": 1.5}
+    assert fill_answer(fields, {"n": 2, "tags": ["red"], "pick": "two"})["tags"] == ["red"]
+    for given, why in (
+        ({}, "the required field 'n' has no value"),
+        ({"n": True}, "field 'n' must be a number"),
+        ({"n": 1, "tags": ["green"]}, "'green' is not one of its choices"),
+        ({"n": 1, "pick": "three"}, "'three' is not one of its choices"),
+        ({"n": 1, "extra": 1}, "the form has no field 'extra'"),
+    ):
+        with pytest.raises(ValueError, match=why):
+            fill_answer(fields, given)
+
+
+def test_elicitation_config_is_read_and_a_bad_value_names_the_key(tmp_path: Path) -> None:
+    assert elicitation_settings("s", {"timeout": 30}) == ElicitationSettings(True, 30.0)
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        "mcp_servers:\n"
+        "  ok: {command: x, elicitation: {enabled: false, timeout: 12}}\n"
+        "  bad: {command: x, elicitation: {timeout: soon}}\n"
+    )
+    servers = {s.name: s for s in host_servers(load_config(config), env={"HOME": str(tmp_path)})}
+    assert servers["ok"].elicitation == ElicitationSettings(False, 12.0)
+    assert servers["bad"].config_error == (
+        "MCP server 'bad': elicitation.timeout must be a positive number of seconds"
+    )
+
+
+def _config_home(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "config.yaml").write_text(
+        f"mcp_servers:\n  asking:\n    command: {json.dumps(sys.executable)}\n"
+        f"    args: [{json.dumps(ASKING)}]\n"
+    )
+    return {"HERMES_HOME": str(tmp_path)}
+
+
+def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_asking_book"],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**base, **_config_home(tmp_path)},
+        )
+        # name, guests (kept), terrace: first a wrong answer, then yes; mood (kept); send.
+        os.write(master, b"Ada\n\nmaybe\ny\n\n\n")
+        out, err = child.communicate(timeout=60)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert child.returncode == 0, err
+    assert "MCP server 'asking' asks: Which table should I book?" in err
+    assert "Guests (whole number) — How many people [2]: " in err
+    assert "answer yes or no" in err
+    text = json.loads(out)["content"][0]["text"]
+    assert json.loads(text.removeprefix("booked ")) == {
+        "name": "Ada",
+        "guests": 2,
+        "terrace": True,
+        "mood": "quiet",
+    }
+
+
+def test_hermes_mcp_call_without_a_terminal_declines(tmp_path: Path) -> None:
+    from support.cli import run_hermes
+
+    done = run_hermes("mcp", "call", "mcp_asking_book", env=_config_home(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"][0]["text"] == "not booked (decline)"
+    assert "declined (no terminal to ask on)" in done.stderr

@@ -1,0 +1,39 @@
+"""An MCP server (``mcp`` SDK, stdio) whose tools ask the user through elicitation.
+
+``book`` asks for a table (form mode, with defaults) and reports what came back;
+``visit`` asks the user to open a page (URL mode).
+"""
+
+from __future__ import annotations
+
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel, Field
+
+server = MCPServer("asking")
+
+
+class Table(BaseModel):
+    name: str = Field(description="Who the table is for")
+    guests: int = Field(default=2, description="How many people")
+    terrace: bool = Field(default=False, description="Sit outside")
+    mood: str = Field(default="quiet", json_schema_extra={"enum": ["quiet", "lively"]})
+
+
+@server.tool()
+async def book(ctx: Context) -> str:
+    """Book a table, asking the user for the details."""
+    answer = await ctx.elicit("Which table should I book?", schema=Table)
+    if answer.action != "accept":
+        return f"not booked ({answer.action})"
+    return "booked " + answer.data.model_dump_json()
+
+
+@server.tool()
+async def visit(ctx: Context) -> str:
+    """Ask the user to open a page."""
+    answer = await ctx.elicit_url("Please sign in", "https://example.invalid/login", "visit-1")
+    return f"visit: {answer.action}"
+
+
+if __name__ == "__main__":
+    server.run("stdio")
