@@ -255,7 +255,12 @@ def test_reload_applies_a_config_diff() -> None:
             diff = await host.reload(
                 [hostile("keep"), hostile("change", exclude=("h*",)), hostile("new")]
             )
-            assert diff == {"added": ["new"], "removed": ["drop"], "changed": ["change"]}
+            assert diff == {
+                "added": ["new"],
+                "removed": ["drop"],
+                "changed": ["change"],
+                "deferred": [],
+            }
             assert host._connections["keep"] is kept
             servers = {t.server for t in host.tools()}
             assert servers == {"keep", "change", "new"}

@@ -239,6 +239,8 @@ class BrowserFlow:
         self._pasting = False
         self._partial = ""
         self._lines: list[str] = []
+        self.waiting = False
+        """True from showing the authorization URL until the login is over (see callback)."""
 
     # -- output ----------------------------------------------------------------------
     def _say(self, text: str) -> None:
@@ -262,9 +264,11 @@ class BrowserFlow:
             listener = LoopbackListener(self.server, self.listen_port)
             listener.start()
             self._listener = listener
+        self.waiting = True
         try:
             self._announce(authorization_url)
         except BaseException:
+            self.waiting = False
             self._close()
             raise
 
@@ -296,7 +300,11 @@ class BrowserFlow:
             )
 
     async def callback(self) -> CallbackResult:
-        """Wait for the redirect (``callback_handler``); the listener is closed afterwards."""
+        """Wait for the redirect (``callback_handler``); the listener is closed afterwards.
+
+        :attr:`waiting` stays set after a redirect came back: the code is still to be exchanged
+        for tokens; whoever drives the whole login (the provider) clears it.
+        """
         import anyio
 
         deadline = time.monotonic() + self.timeout
@@ -320,6 +328,9 @@ class BrowserFlow:
                         f"`hermes mcp login {self.server}` again."
                     )
                 await anyio.sleep(_POLL_SECONDS)
+        except BaseException:
+            self.waiting = False
+            raise
         finally:
             self._close()
 

@@ -104,6 +104,11 @@ class HermesOAuthProvider(OAuthClientProvider):
         return self.token_storage.has_tokens
 
     @property
+    def login_in_progress(self) -> bool:
+        """Whether a browser login is under way (from showing the URL until tokens are saved)."""
+        return self.flow.waiting
+
+    @property
     def callback_timeout(self) -> float:
         return self.flow.timeout
 
@@ -150,6 +155,7 @@ class HermesOAuthProvider(OAuthClientProvider):
         except StopAsyncIteration:
             return
         finally:
+            self.flow.waiting = False  # a login started by this request is over, either way
             await flow.aclose()
 
     def _notice_challenge(self, response: httpx2.Response) -> None:

@@ -117,6 +117,12 @@ class ServerConnection:
             except TimeoutError:
                 await self._stop_runner(cancel=True)
                 self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # we are cancelled ourselves
+                # The connection was closed under us (a reload removed or changed the server).
+                raise ServerError(self.name, "stopped while connecting") from None
             except ServerError as exc:
                 await self._stop_runner(cancel=True)
                 detail, code, self._exit_code = exc.detail, self._exit_code, None

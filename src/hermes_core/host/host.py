@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.elicitation import ElicitationHandler, ElicitationSettings, Elicitor
@@ -38,9 +39,13 @@ from hermes_core.host.sanitize import (
 from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import BUILTIN_OPENERS, Opener
 
+if TYPE_CHECKING:
+    from hermes_core.host.watch import ConfigWatcher
+
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
 RELIST_DELAY_SECONDS = 0.5
+LOGIN_POLL_SECONDS = 0.2
 
 log = logging.getLogger(__name__)
 
@@ -153,6 +158,7 @@ class MCPHost:
         self._invalid_tools: dict[str, list[str]] = {}
         self._recycler: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._reload_lock = asyncio.Lock()
         self.skipped_tools: dict[str, list[str]] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -237,9 +243,7 @@ class MCPHost:
             await self.refresh_tools(name)
             # Some servers register tools just after `initialized` and announce them before
             # we listen (or not at all, over HTTP): list once more a moment later.
-            relist = asyncio.create_task(self._relist_later(name, connection))
-            self._background.add(relist)
-            relist.add_done_callback(self._background.discard)
+            self._spawn(self._relist_later(name, connection))
         except ServerError as exc:
             self.gate.invalidate()
             if server.transport != "stdio":
@@ -267,20 +271,88 @@ class MCPHost:
         self.gate.close()
 
     async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
-        """Apply a new config: connect added, drop removed, reconnect changed, keep the rest."""
-        new = {s.name: s for s in servers}
-        added = [n for n in new if n not in self._servers]
-        removed = [n for n in self._servers if n not in new]
-        changed = [n for n in new if n in self._servers and new[n] != self._servers[n]]
-        for name in removed + changed:
-            connection = self._connections.pop(name, None)
+        """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
+
+        A server in the middle of a browser login is never interrupted by a reload: unchanged,
+        it is simply kept; changed, the change is applied once the login is over (it is listed
+        under ``"deferred"``).  Removing or disabling it does stop the login.  Reloads may
+        overlap (each applies its difference under a lock; connecting happens outside it).
+        """
+        async with self._reload_lock:
+            new = {s.name: s for s in servers}
+            added = [n for n in new if n not in self._servers]
+            removed = [n for n in self._servers if n not in new]
+            changed = [n for n in new if n in self._servers and new[n] != self._servers[n]]
+            deferred = [n for n in changed if new[n].enabled and self._in_login(n)]
+            for name in removed + changed:
+                if name in deferred:
+                    continue
+                connection = self._connections.pop(name, None)
+                if connection is not None:
+                    await connection.close()
+                self.registry.drop_server(name)
+            self._servers = new
+            for name in deferred:
+                log.warning(
+                    "MCP server '%s': its config changed during a login; the change is applied "
+                    "when the login is over",
+                    name,
+                )
+                self._spawn(self._apply_after_login(name, new[name]))
+            starting = [n for n in added + changed if new[n].enabled and n not in deferred]
+        await asyncio.gather(*(self._start_one(n) for n in starting))
+        self.gate.invalidate()
+        return {"added": added, "removed": removed, "changed": changed, "deferred": deferred}
+
+    def watch_config(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        interval: float = 2.0,
+        display_names: Mapping[str, str] | None = None,
+        load: Callable[[], Iterable[HostServer]] | None = None,
+    ) -> ConfigWatcher:
+        """Apply edits of ``config.yaml`` (and ``$HERMES_HOME/.env``) while the host runs.
+
+        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*.
+        The watcher stops with the host.
+        """
+        from hermes_core.host.watch import ConfigWatcher, config_loader
+
+        loader, paths = config_loader(path, display_names=display_names)
+        watcher = ConfigWatcher(self, load or loader, paths, interval=interval)
+        self._spawn(watcher.run())
+        return watcher
+
+    def _in_login(self, name: str) -> bool:
+        connection = self._connections.get(name)
+        auth = getattr(connection.spec, "auth", None) if connection is not None else None
+        return bool(getattr(auth, "login_in_progress", False))
+
+    async def _apply_after_login(self, name: str, server: HostServer) -> None:
+        connection = self._connections.get(name)
+        while connection is not None and (
+            self._in_login(name) or connection.status.state == "connecting"
+        ):
+            await asyncio.sleep(LOGIN_POLL_SECONDS)
+        async with self._reload_lock:
+            if self._servers.get(name) is not server or self._connections.get(name) is not (
+                connection
+            ):
+                return  # a later reload took over
             if connection is not None:
+                self._connections.pop(name, None)
                 await connection.close()
             self.registry.drop_server(name)
-        self._servers = new
-        await asyncio.gather(*(self._start_one(n) for n in added + changed if new[n].enabled))
+        error = await self._start_one(name)
+        if error is not None:
+            log.warning("MCP server '%s': %s", name, error)
         self.gate.invalidate()
-        return {"added": added, "removed": removed, "changed": changed}
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _is_connected(self, server: str) -> bool:
         connection = self._connections.get(server)
