@@ -36,7 +36,8 @@ class ServerError(RuntimeError):
     """A server could not be reached or a call to it failed; the message says what happened."""
 
     def __init__(self, server: str, message: str, *, retryable: bool = False) -> None:
-        super().__init__(f"MCP server '{server}': {message}")
+        own = message.startswith(f"MCP server '{server}'")  # already says which server
+        super().__init__(message if own else f"MCP server '{server}': {message}")
         self.server = server
         self.detail = message
         self.retryable = retryable
@@ -54,6 +55,9 @@ class ConnectionState:
     connects: int = 0
     recycles: int = 0
     next_retry_in: float | None = None
+    needs_login: bool = False
+    """The last failure was the server refusing our authorization (``last_error`` says what
+    to do, e.g. run ``hermes mcp login``)."""
 
 
 class ServerConnection:
@@ -134,6 +138,7 @@ class ServerConnection:
                 self._fail(detail)
             self.status.state = "connected"
             self.status.last_error = None
+            self.status.needs_login = False
             self.status.connected_at = time.monotonic()
             self.status.connects += 1
             self.last_used = time.monotonic()
@@ -198,10 +203,14 @@ class ServerConnection:
             raise
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the connection's error
             message = _describe(exc, self.spec)
+            self.status.needs_login = _is_auth_failure(exc)
             if not ready.done():
                 ready.set_exception(ServerError(self.name, message))
             else:
-                log.warning("MCP server '%s' failed: %s", self.name, message)
+                if message.startswith(f"MCP server '{self.name}'"):
+                    log.warning("%s", message)
+                else:
+                    log.warning("MCP server '%s' failed: %s", self.name, message)
                 self.status.last_error = message
         finally:
             self.session = None
@@ -375,6 +384,10 @@ class ServerConnection:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(runner), 0.5)
         reason = self.status.last_error
+        if reason and self.status.needs_login:
+            # The server refused the request itself (401/403): the call never ran.
+            core = reason.removeprefix(f"MCP server '{self.name}' ")
+            return ServerError(self.name, f"{what} was not run: the server {core}")
         why = f" ({reason})" if reason and reason != "the server went away" else ""
         return ServerError(
             self.name,
@@ -397,14 +410,32 @@ async def _exit_code(spawned: list[Any]) -> int | None:
     return code if isinstance(code, int) else None
 
 
+def _first_leaf(exc: BaseException) -> BaseException:
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = list(_leaves(exc))
+        return leaves[0] if leaves else exc
+    return exc
+
+
+def _is_auth_failure(exc: BaseException) -> bool:
+    """Ours (:class:`~hermes_core.auth.errors.OAuthError`) or the SDK's OAuth errors."""
+    from hermes_core.auth.errors import OAuthError
+
+    exc = _first_leaf(exc)
+    return isinstance(exc, OAuthError) or type(exc).__module__.startswith("mcp.client.auth")
+
+
 def _describe(exc: BaseException, spec: ServerSpec) -> str:
     """A sentence for what went wrong while connecting (URLs shown without secrets)."""
+    from hermes_core.auth.errors import OAuthError
     from hermes_core.config.models import display_url
 
     url = display_url(spec.url) if spec.url else ""
-    if isinstance(exc, BaseExceptionGroup):
-        leaves = list(_leaves(exc))
-        exc = leaves[0] if leaves else exc
+    exc = _first_leaf(exc)
+    if isinstance(exc, OAuthError):
+        return str(exc)  # says what happened and what to do
+    if _is_auth_failure(exc):
+        return f"OAuth failed: {str(exc).strip() or type(exc).__name__}"
     if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
         return f"command not found: {spec.command!r} (not on PATH, or the file does not exist)"
     if isinstance(exc, PermissionError) and spec.transport == "stdio":

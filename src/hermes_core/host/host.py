@@ -524,7 +524,13 @@ class MCPHost:
             return {"error": f"unknown tool {name!r}"}
         config = self._servers[entry.server]
         if not self.gate.check(entry.server):
-            return self.gate.error_payload(entry.server, config.display_name)
+            payload = self.gate.error_payload(entry.server, config.display_name)
+            connection = self._connections.get(entry.server)
+            reason = connection.status.last_error if connection is not None else None
+            if payload.get("state") == "not_connected" and reason:
+                core = reason.removeprefix(f"MCP server '{entry.server}' ")
+                payload["error"] += f": {core}" if core is reason else f": it {core}"
+            return payload
         connection = self._connections[entry.server]
         args = dict(arguments or {})
         try:

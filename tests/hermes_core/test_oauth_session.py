@@ -1,0 +1,73 @@
+"""A running host whose OAuth authorization dies mid-session, with no terminal to log in on."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from hermes_core.auth import callback
+from hermes_core.cli import main
+from hermes_core.config.loader import load_config
+from hermes_core.host.from_config import host_servers
+from hermes_core.host.host import MCPHost
+from servers.oauth_server import OAuthServer
+
+
+def browse(url: str) -> str:
+    def visit() -> None:
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(url, timeout=10):
+            pass
+
+    threading.Thread(target=visit, daemon=True).start()
+    return "(test browser)"
+
+
+def test_a_dead_login_says_what_to_do_and_a_new_login_is_picked_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    monkeypatch.setattr(callback, "open_browser", browse)
+    server = OAuthServer().start()
+    try:
+        config = {"mcp_servers": {"acme": {"url": server.url, "auth": "oauth"}}}
+        (tmp_path / "config.yaml").write_text(json.dumps(config))
+        assert main(["mcp", "login", "acme"]) == 0  # "interactive": the CLI login command
+        capsys.readouterr()
+
+        async def scenario() -> tuple[dict[str, object], ...]:
+            async with MCPHost(host_servers(load_config())) as host:  # no terminal here
+                first = await host.call_tool("mcp_acme_whoami", {})
+                server.provider.revoke_all()  # the authorization dies mid-session
+                refused = await host.call_tool("mcp_acme_whoami", {})
+                later = await host.call_tool("mcp_acme_whoami", {})
+                # The user runs `hermes mcp login acme` in another terminal.
+                assert await asyncio.to_thread(main, ["mcp", "login", "acme"]) == 0
+                for _ in range(600):
+                    if host.status()[0].connection == "connected":
+                        break
+                    await asyncio.sleep(0.05)
+                again = await host.call_tool("mcp_acme_whoami", {})
+                return first, refused, later, again
+
+        first, refused, later, again = asyncio.run(scenario())
+    finally:
+        server.stop()
+    assert first.get("isError") is False
+    login = (
+        "needs an OAuth login (the saved authorization was refused or has expired) and this "
+        "session is not interactive. Run `hermes mcp login acme` in a terminal, then retry."
+    )
+    assert (
+        refused["error"]
+        == f"MCP server 'acme': the call to 'whoami' was not run: the server {login}"
+    )
+    # Later calls say the same, whether they find the server failed or try it once more.
+    assert login in str(later["error"])
+    assert str(later["error"]).count("MCP server 'acme'") == 1
+    assert again.get("isError") is False, again
