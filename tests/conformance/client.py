@@ -103,6 +103,28 @@ def headless_open(authorization_url: str) -> str:
     return "Opened headlessly (conformance adapter)."
 
 
+def authorization_server(url: str) -> str:
+    """The first ``authorization_servers`` entry of *url*'s protected resource metadata
+    (RFC 9728: the path-specific location first, then the root one)."""
+    parts = urllib.parse.urlsplit(url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    path = parts.path.rstrip("/")
+    for candidate in dict.fromkeys(
+        (
+            f"{origin}/.well-known/oauth-protected-resource{path}",
+            f"{origin}/.well-known/oauth-protected-resource",
+        )
+    ):
+        try:
+            with urllib.request.urlopen(candidate, timeout=10) as response:
+                servers = json.load(response).get("authorization_servers") or []
+        except (OSError, ValueError):
+            continue
+        if servers:
+            return str(servers[0])
+    raise RuntimeError(f"no protected resource metadata names an authorization server for {url}")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -153,6 +175,15 @@ async def oauth_auth(url: str, context: Mapping[str, Any]) -> dict[str, Any]:
         oauth["private_key"] = str(key_file)
     if "client-credentials" in os.environ.get("MCP_CONFORMANCE_SCENARIO", ""):
         oauth["grant"] = "client_credentials"
+    if context.get("idp_id_token"):  # auth/cross-app-access-*: SEP-990 (ID-JAG)
+        oauth["grant"] = "identity_assertion"
+        # The MCP server's authorization server is configuration for this grant (never taken
+        # from the server at login); an admin would look it up once, as this does.
+        oauth["issuer"] = await asyncio.to_thread(authorization_server, url)
+        oauth["id_token"] = context["idp_id_token"]
+        for key in ("idp_issuer", "idp_token_endpoint", "idp_client_id", "idp_client_secret"):
+            if context.get(key):
+                oauth[key] = context[key]
     offered: dict[str, Any] = {
         "name": SERVER,
         "server": SERVER,

@@ -30,12 +30,14 @@ import pytest
 from hermes_core.auth import callback
 from hermes_core.auth.callback import CallbackResult, parse_redirect
 from hermes_core.auth.errors import OAuthConfigError
-from hermes_core.auth.oauth import build_oauth_provider, oauth_settings
+from hermes_core.auth.id_jag import IdJagExchange
+from hermes_core.auth.oauth import DEFAULT_TIMEOUT, build_oauth_provider, oauth_settings
 from hermes_core.auth.storage import TokenStorage, safe_server_name, token_path, write_private
 from hermes_core.cli import main
 from hermes_core.config.loader import load_config
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
+from servers.idp_server import IdentityProvider
 from servers.oauth_server import OAuthServer
 
 # --------------------------------------------------------------------------- helpers
@@ -713,3 +715,243 @@ def test_client_credentials_needs_no_browser(tmp_path: Path) -> None:
     )
     assert isinstance(provider, ClientCredentialsOAuthProvider)
     assert "s3cr3t-cc" not in repr(provider)
+
+
+@pytest.mark.parametrize("grant", ["client_credentials", "identity_assertion"])
+def test_no_browser_grants_set_up_from_config(grant: str, home: Path) -> None:
+    oauth = xaa_config(issuer="https://127.0.0.1:9")
+    if grant == "client_credentials":
+        oauth = {"grant": grant, "client_id": "svc", "client_secret": "s3cr3t-cc"}
+        oauth["issuer"] = "https://127.0.0.1:9"
+    configure(home, "https://127.0.0.1:9/mcp", oauth)
+    [server] = host_servers(load_config())
+    assert server.config_error is None and server.auth is not None
+    assert server.auth.interactive is False  # no browser step to make time for
+    assert server.connect_timeout < DEFAULT_TIMEOUT  # not stretched for a browser login
+
+
+# --------------------------------------------------------------------------- identity assertion
+
+XAA_CLIENT, XAA_SECRET = "xaa-client", "xaa-s3cr3t"
+ID_TOKEN = "eyJ.id-token-s3cr3t.sig"
+IDP_SECRET = "idp-s3cr3t"
+
+
+def xaa_config(**changes: Any) -> dict[str, Any]:
+    """A complete ``grant: identity_assertion`` block; a change to None drops that key."""
+    cfg: dict[str, Any] = {
+        "grant": "identity_assertion",
+        "client_id": XAA_CLIENT,
+        "client_secret": XAA_SECRET,
+        "issuer": "https://as.example",
+        "idp_token_endpoint": "https://idp.example/oauth2/v1/token",
+        "idp_client_id": "hermes-at-idp",
+        "id_token": ID_TOKEN,
+    }
+    cfg.update(changes)
+    return {key: value for key, value in cfg.items() if value is not None}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        (
+            {"grant": "password"},
+            "oauth.grant must be one of authorization_code, client_credentials, identity_assertion",
+        ),
+        (
+            {"client_id": None, "client_secret": None},
+            "oauth.client_id is required for the identity_assertion grant",
+        ),
+        (
+            {"client_secret": None},
+            "oauth.client_secret is required for the identity_assertion grant",
+        ),
+        ({"issuer": None}, "oauth.issuer is required for the identity_assertion grant"),
+        (
+            {"idp_token_endpoint": None},
+            r"oauth.idp_token_endpoint \(or oauth.idp_issuer\) is required",
+        ),
+        ({"idp_client_id": None}, "oauth.idp_client_id is required for the identity_assertion"),
+        ({"id_token": None}, r"oauth.id_token \(or oauth.id_token_file\) is required"),
+        (
+            {"id_token_file": "~/.cache/idp/id_token"},
+            "oauth.id_token_file and oauth.id_token cannot both be set",
+        ),
+        ({"issuer": "as.example"}, "oauth.issuer must be an https URL"),
+        (
+            {"idp_token_endpoint": "http://idp.example/token"},
+            "oauth.idp_token_endpoint must be an https URL",
+        ),
+        (
+            {"idp_token_endpoint": None, "idp_issuer": "http://idp.example"},
+            "oauth.idp_issuer must be an https URL",
+        ),
+        (
+            {"token_endpoint_auth_method": "none"},
+            "oauth.token_endpoint_auth_method must be client_secret_basic or client_secret_post",
+        ),
+        ({"private_key": "~/.keys/svc.pem"}, "oauth.private_key is not supported"),
+    ],
+)
+def test_identity_assertion_settings_are_checked(changes: dict[str, Any], message: str) -> None:
+    with pytest.raises(OAuthConfigError, match=message) as caught:
+        oauth_settings("xaa", "https://mcp.example/mcp", xaa_config(**changes))
+    assert str(caught.value).startswith("MCP server 'xaa': oauth.")
+    assert "s3cr3t" not in str(caught.value)
+
+
+def test_identity_assertion_settings_keep_secrets_out_of_repr(tmp_path: Path) -> None:
+    from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+
+    settings = oauth_settings(
+        "xaa", "https://mcp.example/mcp", xaa_config(idp_client_secret=IDP_SECRET)
+    )
+    assert settings.grant == "identity_assertion"
+    assert settings.id_token == ID_TOKEN and settings.idp_client_secret == IDP_SECRET
+    assert "s3cr3t" not in repr(settings)
+    # The other ways to say where the IdP is and where the ID token comes from; http on loopback.
+    other = oauth_settings(
+        "xaa",
+        "http://127.0.0.1:9/mcp",
+        xaa_config(
+            issuer="http://127.0.0.1:9",
+            idp_token_endpoint=None,
+            idp_issuer="http://localhost:10",
+            id_token=None,
+            id_token_file="~/.cache/idp/id_token",
+        ),
+    )
+    assert (other.idp_issuer, other.id_token_file) == (
+        "http://localhost:10",
+        "~/.cache/idp/id_token",
+    )
+    provider = build_oauth_provider(
+        "xaa",
+        "https://mcp.example/mcp",
+        xaa_config(idp_client_secret=IDP_SECRET),
+        home=tmp_path,
+        interactive=False,
+    )
+    assert isinstance(provider, IdentityAssertionOAuthProvider)
+    assert "s3cr3t" not in repr(provider)
+    exchange = IdJagExchange(
+        "xaa",
+        client_id="hermes-at-idp",
+        client_secret=IDP_SECRET,
+        token_endpoint="https://idp.example/token?tenant=s3cr3t",
+        id_token=ID_TOKEN,
+    )
+    assert "s3cr3t" not in repr(exchange) and "idp.example/token" in repr(exchange)
+
+
+def test_identity_keys_without_the_grant_are_ignored_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    settings = oauth_settings(
+        "drive", "https://mcp.example/mcp", {"idp_client_id": "x", "id_token": ID_TOKEN}
+    )
+    assert settings.grant == "authorization_code"
+    assert "oauth.idp_client_id is used only by grant: identity_assertion" in caplog.text
+    assert ID_TOKEN not in caplog.text
+
+
+@pytest.fixture
+def xaa(home: Path) -> Iterator[tuple[OAuthServer, IdentityProvider]]:
+    """An MCP server whose authorization server takes ID-JAGs, and the company's IdP."""
+    from mcp.shared.auth import JWT_BEARER_GRANT_TYPE
+
+    server = OAuthServer(identity_assertion=True).start()
+    server.add_client(
+        XAA_CLIENT, XAA_SECRET, "http://127.0.0.1:9/unused", grant_types=[JWT_BEARER_GRANT_TYPE]
+    )
+    idp = IdentityProvider(
+        client_id="hermes-at-idp",
+        as_client_id=XAA_CLIENT,
+        on_issue=server.provider.id_jags.__setitem__,
+    ).start()
+    idp.id_tokens.add(ID_TOKEN)
+    yield server, idp
+    idp.stop()
+    server.stop()
+
+
+@pytest.mark.parametrize("variant", ["token_endpoint", "issuer_and_file"])
+def test_identity_assertion_connects_without_a_browser(
+    variant: str,
+    xaa: tuple[OAuthServer, IdentityProvider],
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    server, idp = xaa
+    oauth = xaa_config(issuer=server.base, idp_token_endpoint=idp.token_endpoint)
+    if variant == "issuer_and_file":
+        idp.client_secret = IDP_SECRET
+        token_file = home / "id_token"
+        token_file.write_text(ID_TOKEN + "\n")
+        oauth = xaa_config(
+            issuer=server.base,
+            idp_token_endpoint=None,
+            idp_issuer=idp.issuer,
+            idp_client_secret=IDP_SECRET,
+            id_token=None,
+            id_token_file=str(token_file),
+        )
+    configure(home, server.url, oauth)
+    code, output = login(capsys)
+    assert code == 0 and "uses the identity_assertion grant: no browser login" in output
+
+    assert host_run() == (None, XAA_CLIENT)
+    [request] = idp.requests
+    assert request["subject_token"] == ID_TOKEN
+    assert request["subject_token_type"] == "urn:ietf:params:oauth:token-type:id_token"
+    assert request["requested_token_type"] == "urn:ietf:params:oauth:token-type:id-jag"
+    assert (request["audience"], request["resource"]) == (server.base, server.url)
+    assert request["client_id"] == "hermes-at-idp"
+    assert (request["authorization"] is not None) == (variant == "issuer_and_file")
+    assert idp.discoveries == (1 if variant == "issuer_and_file" else 0)
+    assert server.provider.calls["token:jwt_bearer"] == 1
+    stored = token_path(home, "acme").read_text()
+    assert ID_TOKEN not in stored and "s3cr3t" not in stored
+
+    assert host_run() == (None, XAA_CLIENT)  # the stored access token: no second exchange
+    assert len(idp.requests) == 1 and server.provider.calls["token:jwt_bearer"] == 1
+    server.provider.revoke_all()
+    assert host_run() == (None, XAA_CLIENT)  # refused token: a new exchange, still no browser
+    assert len(idp.requests) == 2 and server.provider.calls["token:jwt_bearer"] == 2
+
+
+def test_a_refused_id_token_is_a_clear_error(
+    xaa: tuple[OAuthServer, IdentityProvider], home: Path
+) -> None:
+    server, idp = xaa
+    idp.id_tokens.clear()  # the ID token expired
+    configure(
+        home, server.url, xaa_config(issuer=server.base, idp_token_endpoint=idp.token_endpoint)
+    )
+    error, _ = host_run()
+    assert error is not None
+    assert "refused the ID-JAG token exchange" in error and "invalid_grant" in error, error
+    assert "oauth.id_token" in error and ID_TOKEN not in error
+    assert server.provider.calls["token:jwt_bearer"] == 0
+    assert not token_path(home, "acme").exists()
+
+
+def test_an_unreadable_id_token_file_names_the_key(
+    xaa: tuple[OAuthServer, IdentityProvider], home: Path
+) -> None:
+    server, idp = xaa
+    missing = home / "no-such-id-token"
+    configure(
+        home,
+        server.url,
+        xaa_config(
+            issuer=server.base,
+            idp_token_endpoint=idp.token_endpoint,
+            id_token=None,
+            id_token_file=str(missing),
+        ),
+    )
+    error, _ = host_run()
+    assert error is not None and "oauth.id_token_file cannot be read" in error, error
+    assert str(missing) in error and idp.requests == []

@@ -8,6 +8,8 @@ Served by uvicorn on 127.0.0.1 in a thread, so tests can inspect and change
 the server's state (revoke tokens, shorten their life, refuse the next login).
 
 ``OAuthServer(protected=False)`` serves the same MCP server without any auth.
+``OAuthServer(identity_assertion=True)`` also accepts SEP-990's jwt-bearer grant, for the
+ID-JAGs a test identity provider (``servers.idp_server``) put in ``provider.id_jags``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ class MemoryAuthorizationServer:
     deny_next: bool = False
     refuse_registration: bool = False
     token_requests: list[dict[str, Any]] = field(default_factory=list)
+    id_jags: dict[str, dict[str, str]] = field(default_factory=dict)
+    """ID-JAG → the ``client_id``, ``audience`` and ``resource`` the IdP issued it for."""
 
     # -- registration ----------------------------------------------------------------
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
@@ -136,7 +140,17 @@ class MemoryAuthorizationServer:
     async def exchange_identity_assertion(
         self, client: OAuthClientInformationFull, params: IdentityAssertionParams
     ) -> OAuthToken:
-        raise TokenError(error="unsupported_grant_type")
+        """Accepts an ID-JAG the test IdP issued for this client (a real AS checks its JWT)."""
+        self.calls["token:jwt_bearer"] += 1
+        self.token_requests.append(
+            {"grant": "jwt_bearer", "client": client.client_id, "resource": params.resource}
+        )
+        grant = self.id_jags.get(params.assertion)
+        if grant is None or grant["client_id"] != client.client_id:
+            raise TokenError(error="invalid_grant", error_description="unknown ID-JAG")
+        if params.resource is not None and params.resource != grant["resource"]:
+            raise TokenError(error="invalid_grant", error_description="ID-JAG resource mismatch")
+        return self._issue(client.client_id, params.scopes or [], grant["resource"])
 
     def revoke_all(self, *, keep_refresh: bool = False) -> None:
         self.access.clear()
@@ -164,7 +178,7 @@ class MemoryAuthorizationServer:
 class OAuthServer:
     """The authorization server and the MCP server on one port, run by uvicorn in a thread."""
 
-    def __init__(self, *, protected: bool = True) -> None:
+    def __init__(self, *, protected: bool = True, identity_assertion: bool = False) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
@@ -180,6 +194,7 @@ class OAuthServer:
                     validate_token_resource=False,
                     client_registration_options=ClientRegistrationOptions(enabled=True),
                     revocation_options=RevocationOptions(enabled=True),
+                    identity_assertion_enabled=identity_assertion,
                 ),
             )
         else:
@@ -199,7 +214,12 @@ class OAuthServer:
         self._thread = threading.Thread(target=self._server.run, name="oauth-server", daemon=True)
 
     def add_client(
-        self, client_id: str, secret: str, redirect_uri: str, method: str = "client_secret_basic"
+        self,
+        client_id: str,
+        secret: str,
+        redirect_uri: str,
+        method: str = "client_secret_basic",
+        grant_types: list[str] | None = None,
     ) -> None:
         """A client registered beforehand (in the provider's console, as it were).
 
@@ -210,7 +230,7 @@ class OAuthServer:
             client_secret=secret,
             redirect_uris=[redirect_uri],  # type: ignore[list-item]
             token_endpoint_auth_method=method,  # type: ignore[arg-type]
-            grant_types=["authorization_code", "refresh_token"],
+            grant_types=grant_types or ["authorization_code", "refresh_token"],
             response_types=["code"],
         )
 

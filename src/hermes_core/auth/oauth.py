@@ -15,7 +15,22 @@ token exchange, refresh and scope step-up.  Hermes supplies the token storage
 
 ``oauth`` keys: ``client_id``, ``client_secret``, ``scope``, ``redirect_port``,
 ``redirect_uri``, ``redirect_host``, ``client_name``, ``client_metadata_url``,
-``cimd``, ``timeout``, ``token_endpoint_auth_method``, ``application_type``.
+``cimd``, ``timeout``, ``token_endpoint_auth_method``, ``application_type``, ``grant``.
+
+Other grants (``oauth.grant``), with no browser step:
+
+* ``client_credentials`` (machine to machine): ``client_id`` with ``client_secret`` or
+  ``private_key`` (a PEM file signing ``private_key_jwt`` assertions, ``signing_algorithm``),
+  and ``issuer``, the authorization server the credentials may be sent to.
+* ``identity_assertion`` (SEP-990 "cross-app access", enterprise-managed authorization): the
+  user's ID token from the company identity provider (``id_token``, or ``id_token_file`` read
+  at each exchange) is exchanged at the IdP (``idp_token_endpoint``, or discovered from
+  ``idp_issuer``; ``idp_client_id``, optional ``idp_client_secret``) for an ID-JAG
+  (:mod:`hermes_core.auth.id_jag`), which the SDK's ``IdentityAssertionOAuthProvider``
+  presents, with the confidential ``client_id``/``client_secret``, to the token endpoint of
+  ``issuer``, the MCP server's authorization server (required: never discovered from the
+  server).  Client authentication there is ``client_secret_basic`` unless
+  ``token_endpoint_auth_method: client_secret_post``.
 
 This module imports neither ``mcp`` nor ``httpx2`` until a provider is built.
 """
@@ -37,6 +52,7 @@ from hermes_core.auth.errors import OAuthConfigError
 
 if TYPE_CHECKING:
     from mcp.client.auth import OAuthClientProvider
+    from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
     from hermes_core.auth.provider import HermesOAuthProvider
     from hermes_core.auth.storage import TokenStorage
@@ -63,6 +79,15 @@ FIGMA_DEFAULTS: Mapping[str, str] = {
 }
 _AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
 _APPLICATION_TYPES = ("native", "web")
+#: The keys only the identity_assertion grant uses.
+_IDENTITY_KEYS = (
+    "idp_issuer",
+    "idp_token_endpoint",
+    "idp_client_id",
+    "idp_client_secret",
+    "id_token",
+    "id_token_file",
+)
 _KNOWN_KEYS = frozenset(
     {
         "client_id",
@@ -83,9 +108,10 @@ _KNOWN_KEYS = frozenset(
         "issuer",
         "private_key",
         "signing_algorithm",
+        *_IDENTITY_KEYS,
     }
 )
-_GRANTS = ("authorization_code", "client_credentials")
+_GRANTS = ("authorization_code", "client_credentials", "identity_assertion")
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -109,6 +135,12 @@ class OAuthSettings:
     issuer: str | None = None
     private_key: str | None = field(default=None, repr=False)
     signing_algorithm: str = "ES256"
+    idp_issuer: str | None = None
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_client_secret: str | None = field(default=None, repr=False)
+    id_token: str | None = field(default=None, repr=False)
+    id_token_file: str | None = None
 
 
 def is_interactive() -> bool:
@@ -214,16 +246,42 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
     if grant not in _GRANTS:
         raise fail("grant", f"must be one of {', '.join(_GRANTS)}")
     private_key = text("private_key")
+    issuer = text("issuer")
+    identity = {key: text(key) for key in _IDENTITY_KEYS}
     if grant == "client_credentials":
         if client_id is None:
             raise fail("client_id", "is required for the client_credentials grant")
         if private_key is None and client_secret is None:
             raise fail("client_secret", "or oauth.private_key is required for client_credentials")
+    if grant == "identity_assertion":
+        _check_identity_assertion(
+            fail,
+            client_id=client_id,
+            client_secret=client_secret,
+            issuer=issuer,
+            private_key=private_key,
+            method=method,
+            identity=identity,
+        )
+    else:
+        for key in _IDENTITY_KEYS:
+            if identity[key] is not None:
+                log.warning(
+                    "MCP server '%s': oauth.%s is used only by grant: identity_assertion (ignored)",
+                    server,
+                    key,
+                )
     return OAuthSettings(
         grant=grant,
-        issuer=text("issuer"),
+        issuer=issuer,
         private_key=private_key,
         signing_algorithm=text("signing_algorithm") or "ES256",
+        idp_issuer=identity["idp_issuer"],
+        idp_token_endpoint=identity["idp_token_endpoint"],
+        idp_client_id=identity["idp_client_id"],
+        idp_client_secret=identity["idp_client_secret"],
+        id_token=identity["id_token"],
+        id_token_file=identity["id_token_file"],
         client_id=client_id,
         client_secret=client_secret,
         scope=scope,
@@ -239,6 +297,60 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
     )
 
 
+def _check_identity_assertion(
+    fail: Callable[[str, str], OAuthConfigError],
+    *,
+    client_id: str | None,
+    client_secret: str | None,
+    issuer: str | None,
+    private_key: str | None,
+    method: str | None,
+    identity: Mapping[str, str | None],
+) -> None:
+    """What ``grant: identity_assertion`` needs (the error names the first key missing)."""
+    needed = "is required for the identity_assertion grant"
+    if client_id is None:
+        raise fail("client_id", f"{needed} (the client registered at the MCP server's AS)")
+    if client_secret is None:
+        raise fail("client_secret", f"{needed} (only confidential clients may use it)")
+    if private_key is not None:
+        raise fail("private_key", "is not supported by the identity_assertion grant")
+    if method is not None and method not in ("client_secret_basic", "client_secret_post"):
+        raise fail(
+            "token_endpoint_auth_method",
+            "must be client_secret_basic or client_secret_post for identity_assertion",
+        )
+    if issuer is None:
+        raise fail("issuer", f"{needed} (the issuer URL of the MCP server's authorization server)")
+    if identity["idp_token_endpoint"] is None and identity["idp_issuer"] is None:
+        raise fail("idp_token_endpoint", f"(or oauth.idp_issuer) {needed}")
+    for key, value in (
+        ("issuer", issuer),
+        ("idp_token_endpoint", identity["idp_token_endpoint"]),
+        ("idp_issuer", identity["idp_issuer"]),
+    ):
+        if value is not None and not secure_url(value):
+            raise fail(key, "must be an https URL (http only on this machine)")
+    if identity["idp_client_id"] is None:
+        raise fail("idp_client_id", f"{needed} (this client's ID at the identity provider)")
+    if identity["id_token"] is None and identity["id_token_file"] is None:
+        raise fail("id_token", f"(or oauth.id_token_file) {needed}")
+    if identity["id_token"] is not None and identity["id_token_file"] is not None:
+        raise fail("id_token_file", "and oauth.id_token cannot both be set")
+
+
+def secure_url(url: str) -> bool:
+    """An https URL, or an http one on this machine (where nothing crosses the network)."""
+    parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (raises for a port that is not a number)
+    except ValueError:
+        return False
+    if not parts.hostname:
+        return False
+    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOOPBACK_HOSTS)
+
+
 def build_oauth_provider(
     server_name: str,
     server_url: str | None,
@@ -250,7 +362,7 @@ def build_oauth_provider(
     out: TextIO | None = None,
     fresh: bool = False,
     paste: bool | None = None,
-) -> HermesOAuthProvider | OAuthClientProvider:
+) -> HermesOAuthProvider | OAuthClientProvider | IdentityAssertionOAuthProvider:
     """An ``httpx2.Auth`` that logs in to *server_name* and keeps its tokens under *home*.
 
     *interactive* allows a browser login when one is needed; without it a server
@@ -272,6 +384,8 @@ def build_oauth_provider(
     storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
     if settings.grant == "client_credentials":
         return _client_credentials_provider(server_name, server_url, settings, storage)
+    if settings.grant == "identity_assertion":
+        return _identity_assertion_provider(server_name, server_url, settings, storage)
     redirect_uri, listen_port = _redirect_target(settings, storage)
 
     # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
@@ -338,11 +452,9 @@ def _client_credentials_provider(
     server_name: str, server_url: str, settings: OAuthSettings, storage: TokenStorage
 ) -> OAuthClientProvider:
     """Machine-to-machine access (no browser): a client secret, or a key signing JWT assertions."""
-    from mcp.client.auth.extensions.client_credentials import (
-        ClientCredentialsOAuthProvider,
-        PrivateKeyJWTOAuthProvider,
-        SignedJWTParameters,
-    )
+    from mcp.client.auth.extensions.client_credentials import SignedJWTParameters
+
+    from hermes_core.auth.grants import ClientCredentialsProvider, PrivateKeyJWTProvider
 
     assert settings.client_id is not None
     if settings.private_key is not None:
@@ -360,7 +472,7 @@ def _client_credentials_provider(
             signing_key=pem,
             signing_algorithm=settings.signing_algorithm,
         )
-        return PrivateKeyJWTOAuthProvider(
+        return PrivateKeyJWTProvider(
             server_url,
             storage,
             settings.client_id,
@@ -375,7 +487,7 @@ def _client_credentials_provider(
             f"MCP server '{server_name}': oauth.token_endpoint_auth_method must be "
             "client_secret_basic or client_secret_post for client_credentials"
         )
-    return ClientCredentialsOAuthProvider(
+    return ClientCredentialsProvider(
         server_url,
         storage,
         settings.client_id,
@@ -383,6 +495,43 @@ def _client_credentials_provider(
         token_endpoint_auth_method=method,  # type: ignore[arg-type]
         scope=settings.scope,
         issuer=settings.issuer,  # where the credentials may go (the SDK warns without it)
+    )
+
+
+def _identity_assertion_provider(
+    server_name: str, server_url: str, settings: OAuthSettings, storage: TokenStorage
+) -> IdentityAssertionOAuthProvider:
+    """SEP-990: the ID token becomes an ID-JAG at the IdP (ours), then an access token at the
+    configured authorization server (the SDK's jwt-bearer provider).  No browser, no refresh
+    token: when the access token expires (or is refused) the exchange runs again."""
+    from hermes_core.auth.grants import IdentityAssertionProvider
+    from hermes_core.auth.id_jag import IdJagExchange
+
+    assert settings.client_id is not None and settings.client_secret is not None
+    assert settings.issuer is not None and settings.idp_client_id is not None
+    exchange = IdJagExchange(
+        server_name,
+        client_id=settings.idp_client_id,
+        client_secret=settings.idp_client_secret,
+        token_endpoint=settings.idp_token_endpoint,
+        issuer=settings.idp_issuer,
+        id_token=settings.id_token,
+        id_token_file=settings.id_token_file,
+        scope=settings.scope,
+    )
+    return IdentityAssertionProvider(
+        server_url,
+        storage,
+        settings.client_id,
+        settings.client_secret,
+        settings.issuer,
+        exchange,
+        scope=settings.scope,
+        token_endpoint_auth_method=(  # RFC 6749's must-support method, as for client_credentials
+            "client_secret_post"
+            if settings.token_endpoint_auth_method == "client_secret_post"
+            else "client_secret_basic"
+        ),
     )
 
 

@@ -93,7 +93,8 @@ def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
     from hermes_core.auth.provider import HermesOAuthProvider
 
     if not isinstance(provider, HermesOAuthProvider):
-        print(f"'{name}' uses the client_credentials grant: no browser login is needed")
+        grant = str((cfg.oauth or {}).get("grant") or "").strip()  # already checked
+        print(f"'{name}' uses the {grant} grant: no browser login is needed")
         return EXIT_OK
     server = host_server(name, cfg, home=home)
     if server.config_error:
