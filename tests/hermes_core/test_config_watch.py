@@ -213,3 +213,20 @@ def test_removing_a_server_stops_its_login(
     result = asyncio.run(scenario())
     assert result["acme"] is not None
     assert oauth_server.provider.calls.get("token", 0) == 0
+
+
+def test_a_thread_safe_host_follows_the_config_too(home: Path) -> None:
+    import time
+
+    from hermes_core.host.sync import SyncMCPHost
+
+    write_config(home, {"old": stdio_entry()})
+    with SyncMCPHost(host_servers(load_config())) as host:
+        watcher = host.watch_config(interval=0.05)
+        write_config(home, {"new": stdio_entry()})
+        for _ in range(400):
+            if {t.server for t in host.tools()} == {"new"}:
+                break
+            time.sleep(0.05)
+        assert {t.server for t in host.tools()} == {"new"}
+        assert watcher.reloads == 1

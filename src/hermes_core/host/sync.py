@@ -11,6 +11,7 @@ Every method may be called from any thread; calls run on the host's loop.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
@@ -20,6 +21,7 @@ from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import HostServer, MCPHost, ServerStatus
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.transports import Opener
+from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["SyncMCPHost"]
 
@@ -108,3 +110,13 @@ class SyncMCPHost:
 
     def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         return self._run(self.host.reload(list(servers)))
+
+    def watch_config(
+        self, path: str | os.PathLike[str] | None = None, *, interval: float = 2.0
+    ) -> ConfigWatcher:
+        """Follow ``config.yaml`` (see :meth:`MCPHost.watch_config`); stops with the host."""
+
+        async def watch() -> ConfigWatcher:
+            return self.host.watch_config(path, interval=interval)
+
+        return self._run(watch())
