@@ -14,6 +14,7 @@ ID-JAGs a test identity provider (``servers.idp_server``) put in ``provider.id_j
 
 from __future__ import annotations
 
+import json
 import math
 import secrets
 import threading
@@ -60,9 +61,17 @@ class MemoryAuthorizationServer:
     token_requests: list[dict[str, Any]] = field(default_factory=list)
     id_jags: dict[str, dict[str, str]] = field(default_factory=dict)
     """ID-JAG → the ``client_id``, ``audience`` and ``resource`` the IdP issued it for."""
+    documents: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Published client ID metadata documents, by URL (what fetching the URL would return)."""
 
     # -- registration ----------------------------------------------------------------
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
+        if client_id in self.documents:  # a client ID metadata document: "fetch" it
+            self.calls["document"] += 1
+            document = self.documents[client_id]
+            if document.get("client_id") != client_id:
+                return None
+            return OAuthClientInformationFull.model_validate(document)
         return self.clients.get(client_id)
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
@@ -178,7 +187,9 @@ class MemoryAuthorizationServer:
 class OAuthServer:
     """The authorization server and the MCP server on one port, run by uvicorn in a thread."""
 
-    def __init__(self, *, protected: bool = True, identity_assertion: bool = False) -> None:
+    def __init__(
+        self, *, protected: bool = True, identity_assertion: bool = False, cimd: bool = False
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
@@ -207,6 +218,8 @@ class OAuthServer:
             return token.client_id if token is not None else "anonymous"
 
         self.app = mcp.streamable_http_app()
+        if cimd:  # the SDK's server does not say so itself
+            self.app = _advertise_cimd(self.app)
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
@@ -246,3 +259,40 @@ class OAuthServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(10)
+
+
+def _advertise_cimd(app: Any) -> Any:
+    """ASGI middleware: the authorization server metadata gains
+    ``client_id_metadata_document_supported: true``."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or not str(scope.get("path", "")).startswith(
+            "/.well-known/oauth-authorization-server"
+        ):
+            await app(scope, receive, send)
+            return
+        start: dict[str, Any] = {}
+        body = bytearray()
+
+        async def capture(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            body.extend(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            data = bytes(body)
+            if start.get("status") == 200:
+                document = json.loads(data)
+                document["client_id_metadata_document_supported"] = True
+                data = json.dumps(document).encode()
+            headers = [
+                (k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"
+            ]
+            headers.append((b"content-length", str(len(data)).encode()))
+            await send({**start, "headers": headers})
+            await send({"type": "http.response.body", "body": data})
+
+        await app(scope, receive, capture)
+
+    return wrapped

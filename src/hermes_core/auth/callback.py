@@ -325,7 +325,8 @@ class BrowserFlow:
                         f"OAuth login for MCP server '{self.server}' timed out after "
                         f"{self.timeout:g} s: no authorization code came back. Open the URL "
                         "shown above and approve access (or paste the redirect URL), then run "
-                        f"`hermes mcp login {self.server}` again."
+                        f"`hermes mcp login {self.server}` again.",
+                        timed_out=True,
                     )
                 await anyio.sleep(_POLL_SECONDS)
         except BaseException:

@@ -29,3 +29,8 @@ class OAuthLoginRequired(OAuthError):
 
 class OAuthCallbackError(OAuthError):
     """The browser step did not produce an authorization code (timeout, denial, busy port)."""
+
+    def __init__(self, message: str, *, timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.timed_out = timed_out
+        """No redirect came back in time (as opposed to a denial or a busy port)."""

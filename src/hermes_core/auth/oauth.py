@@ -6,9 +6,9 @@
                                 home=hermes_home(), interactive=sys.stdin.isatty())
     httpx2.AsyncClient(auth=auth)   # what the Streamable HTTP transport is given
 
-The SDK does discovery, client registration (a client ID metadata document when
-``oauth.client_metadata_url`` is set and the server supports it, dynamic
-registration otherwise, or the pre-registered ``oauth.client_id``), PKCE, the
+The SDK does discovery, client registration (the pre-registered ``oauth.client_id``;
+else a client ID metadata document when one is configured and the authorization server
+supports them; else dynamic registration: see :func:`_client_metadata_url`), PKCE, the
 token exchange, refresh and scope step-up.  Hermes supplies the token storage
 (:mod:`hermes_core.auth.storage`), the browser step
 (:mod:`hermes_core.auth.callback`) and the settings below.
@@ -40,6 +40,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import os
 import socket
 import sys
 from collections.abc import Callable, Mapping
@@ -112,7 +113,14 @@ _KNOWN_KEYS = frozenset(
     }
 )
 _GRANTS = ("authorization_code", "client_credentials", "identity_assertion")
+#: The loopback ports a client ID metadata document lists, as ``http://127.0.0.1:<p>/callback``
+#: and ``http://localhost:<p>/callback``: a login takes the first free one.
+CIMD_PORTS = range(27890, 27895)
+#: The host-wide client ID metadata document: the URL where the agent published the document
+#: that :func:`client_metadata_document` writes.
+CLIENT_METADATA_URL_ENV = "HERMES_OAUTH_CLIENT_METADATA_URL"
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+_CIMD_HOSTS = ("127.0.0.1", "localhost")
 
 
 @dataclass(frozen=True)
@@ -233,8 +241,10 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
         raise fail("application_type", "must be native or web")
 
     metadata_url = text("client_metadata_url")
-    if metadata_url is not None and urlsplit(metadata_url).scheme != "https":
-        raise fail("client_metadata_url", "must be an https URL")
+    if metadata_url is not None:
+        problem = metadata_url_problem(metadata_url)
+        if problem is not None:
+            raise fail("client_metadata_url", problem)
 
     client_name = text("client_name")
     if is_figma(server, url):
@@ -339,6 +349,92 @@ def _check_identity_assertion(
         raise fail("id_token_file", "and oauth.id_token cannot both be set")
 
 
+def metadata_url_problem(url: str) -> str | None:
+    """Why *url* cannot be a client ID metadata document's URL (which is the client ID), or None."""
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname:
+        return "must be an https URL"
+    if parts.path in ("", "/"):
+        return "must have a path (such as /oauth/client-metadata.json)"
+    if parts.username is not None or parts.password is not None or parts.fragment:
+        return "must not contain a user name, password or #fragment"
+    if any(segment in (".", "..") for segment in parts.path.split("/")):
+        return "must not contain . or .. path segments"
+    return None
+
+
+def client_metadata_document(url: str, *, client_name: str = DEFAULT_CLIENT_NAME) -> dict[str, Any]:
+    """The client ID metadata document to publish at *url* (a native public client whose
+    redirect URIs are the loopback callbacks on :data:`CIMD_PORTS`)."""
+    problem = metadata_url_problem(url)
+    if problem is not None:
+        raise OAuthConfigError(f"the client metadata document URL {problem}")
+    return {
+        "client_id": url,
+        "client_name": client_name,
+        "redirect_uris": [
+            f"http://{host}:{port}/callback" for port in CIMD_PORTS for host in _CIMD_HOSTS
+        ],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+        "application_type": "native",
+    }
+
+
+def _client_metadata_url(
+    server: str, settings: OAuthSettings, storage: TokenStorage, env: Mapping[str, str]
+) -> str | None:
+    """The document to offer as the client ID (the SDK uses it when the authorization
+    server supports client ID metadata documents), or None for dynamic registration.
+
+    ``oauth.client_metadata_url`` is the server's own document (its redirect URIs are the
+    user's business); otherwise the host-wide one in :data:`CLIENT_METADATA_URL_ENV`, which
+    lists only the pinned loopback callbacks of a native public client, so a server whose
+    ``oauth:`` asks for anything else (a redirect, a client name, a client secret) registers
+    dynamically.  ``oauth.cimd: false`` and a pre-registered ``client_id`` turn it off, and a
+    client already registered dynamically (with tokens bound to it) is kept.
+    """
+    if not settings.cimd or settings.client_id is not None:
+        return None
+    url = settings.client_metadata_url
+    if url is None:
+        url = env.get(CLIENT_METADATA_URL_ENV, "").strip() or None
+        if url is None:
+            return None
+        problem = metadata_url_problem(url)
+        if problem is not None:
+            raise OAuthConfigError(f"{CLIENT_METADATA_URL_ENV} {problem} (got {url!r})")
+        customised = (
+            settings.redirect_uri is not None
+            or settings.redirect_port is not None
+            or settings.redirect_host not in _CIMD_HOSTS
+            or settings.client_name != DEFAULT_CLIENT_NAME
+            or (settings.token_endpoint_auth_method or "none") != "none"
+        )
+        if customised:
+            log.debug("MCP server '%s': oauth settings need dynamic registration", server)
+            return None
+    cached = storage.client_info
+    if cached is not None and not storage.preregistered and cached.client_id != url:
+        return None
+    return url
+
+
+def _pinned_port() -> int | None:
+    """The first of :data:`CIMD_PORTS` free on 127.0.0.1 (None when all are taken)."""
+    for port in CIMD_PORTS:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            # As the callback listener will: a port left in TIME_WAIT by a login is free.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    return None
+
+
 def secure_url(url: str) -> bool:
     """An https URL, or an http one on this machine (where nothing crosses the network)."""
     parts = urlsplit(url)
@@ -362,6 +458,7 @@ def build_oauth_provider(
     out: TextIO | None = None,
     fresh: bool = False,
     paste: bool | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> HermesOAuthProvider | OAuthClientProvider | IdentityAssertionOAuthProvider:
     """An ``httpx2.Auth`` that logs in to *server_name* and keeps its tokens under *home*.
 
@@ -371,7 +468,8 @@ def build_oauth_provider(
     when the new login succeeds).  *browser* replaces opening a browser (it is
     called with the authorization URL), *out* where instructions are printed
     (stderr), *paste* whether to read a pasted redirect URL (default: when stdin
-    is a terminal).  Raises :class:`OAuthConfigError` for a bad ``oauth:`` block.
+    is a terminal), *env* where :data:`CLIENT_METADATA_URL_ENV` is read (``os.environ``).
+    Raises :class:`OAuthConfigError` for a bad ``oauth:`` block.
     """
     if not server_url or urlsplit(server_url).scheme not in ("http", "https"):
         raise OAuthConfigError(f"MCP server '{server_name}': auth: oauth needs an http(s) url")
@@ -386,7 +484,21 @@ def build_oauth_provider(
         return _client_credentials_provider(server_name, server_url, settings, storage)
     if settings.grant == "identity_assertion":
         return _identity_assertion_provider(server_name, server_url, settings, storage)
-    redirect_uri, listen_port = _redirect_target(settings, storage)
+    environ = os.environ if env is None else env
+    metadata_url = _client_metadata_url(server_name, settings, storage, environ)
+    pinned = None
+    if metadata_url is not None and settings.redirect_uri is None and not settings.redirect_port:
+        pinned = _pinned_port()
+        if pinned is None:
+            log.info(
+                "MCP server '%s': the callback ports %d-%d of the client metadata document are "
+                "all taken; registering dynamically instead",
+                server_name,
+                CIMD_PORTS[0],
+                CIMD_PORTS[-1],
+            )
+            metadata_url = None
+    redirect_uri, listen_port = _redirect_target(settings, storage, pinned)
 
     # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
     method = settings.token_endpoint_auth_method or (
@@ -429,9 +541,8 @@ def build_oauth_provider(
         out=out,
         paste=paste,
     )
-    metadata_url = (
-        settings.client_metadata_url if settings.cimd and settings.client_id is None else None
-    )
+    if metadata_url is not None:
+        log.debug("MCP server '%s': offering the client ID %s", server_name, metadata_url)
     try:
         return HermesOAuthProvider(
             server_name=server_name,
@@ -535,13 +646,15 @@ def _identity_assertion_provider(
     )
 
 
-def _redirect_target(settings: OAuthSettings, storage: TokenStorage) -> tuple[str, int | None]:
+def _redirect_target(
+    settings: OAuthSettings, storage: TokenStorage, pinned: int | None = None
+) -> tuple[str, int | None]:
     """The redirect URI to register and send, and the loopback port to listen on (if any).
 
     ``redirect_uri`` wins; otherwise ``http://<redirect_host>:<port>/callback`` with
-    ``redirect_port``, else the port a stored registration was made with (a
-    dynamically registered client is bound to its redirect URI), else a free port.
-    The listener always binds 127.0.0.1.
+    ``redirect_port``, else the *pinned* port of a client metadata document, else the
+    port a stored registration was made with (a dynamically registered client is bound
+    to its redirect URI), else a free port.  The listener always binds 127.0.0.1.
     """
     cached = storage.client_info if not storage.preregistered else None
     if settings.redirect_uri is not None:
@@ -551,7 +664,7 @@ def _redirect_target(settings: OAuthSettings, storage: TokenStorage) -> tuple[st
         if port is None and parts.hostname in _LOOPBACK_HOSTS:
             port = parts.port or (443 if parts.scheme == "https" else 80)
     else:
-        port = settings.redirect_port or _registered_port(cached, settings.redirect_host)
+        port = settings.redirect_port or pinned or _registered_port(cached, settings.redirect_host)
         port = port or _free_port()
         uri = f"http://{_host_in_url(settings.redirect_host)}:{port}/callback"
     if cached is not None and cached.redirect_uris:

@@ -28,7 +28,7 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from pydantic import PrivateAttr
 
 from hermes_core.auth.callback import BrowserFlow
-from hermes_core.auth.errors import OAuthLoginRequired
+from hermes_core.auth.errors import OAuthCallbackError, OAuthLoginRequired
 from hermes_core.auth.storage import TokenStorage
 
 __all__ = ["ClientMetadata", "HermesOAuthProvider"]
@@ -113,7 +113,20 @@ class HermesOAuthProvider(OAuthClientProvider):
         return self.flow.timeout
 
     async def _callback(self) -> AuthorizationCodeResult:
-        result = await self.flow.callback()
+        try:
+            result = await self.flow.callback()
+        except OAuthCallbackError as exc:
+            url = self.context.client_metadata_url
+            client = self.context.client_info
+            if url is None or client is None or client.client_id != url or not exc.timed_out:
+                raise
+            # A refused client ID metadata document shows only in the browser.
+            raise OAuthCallbackError(
+                f"{exc} This login offered the client ID metadata document {url}; if the "
+                "authorization server refused it, set `oauth.cimd: false` for this server "
+                "to register dynamically instead.",
+                timed_out=True,
+            ) from None
         return AuthorizationCodeResult(code=result.code or "", state=result.state, iss=result.iss)
 
     async def _initialize(self) -> None:

@@ -104,6 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
         "when the new login succeeds.",
     )
     mcp_login.add_argument("name")
+    document = mcp_commands.add_parser(
+        "oauth-client-document",
+        help="print the OAuth client ID metadata document to publish at URL",
+        description="Print the client ID metadata document (JSON) to publish at URL, an https "
+        "address you control. With HERMES_OAUTH_CLIENT_METADATA_URL=URL set, OAuth logins "
+        "offer URL as the client ID to authorization servers that support client ID metadata "
+        "documents, and register dynamically with the others.",
+    )
+    document.add_argument("url")
+    document.add_argument("--client-name", default=None, help="shown on consent screens")
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -156,6 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from hermes_core.cli.mcp_login import login
 
             return login(args.name)
+        if args.mcp_command == "oauth-client-document":
+            from hermes_core.cli.mcp_login import client_document
+
+            return client_document(args.url, args.client_name)
         if args.mcp_command in ("add", "remove", "enable", "disable"):
             from hermes_core.cli import mcp_edit
 

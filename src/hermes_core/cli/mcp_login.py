@@ -18,7 +18,7 @@ from typing import Any
 from hermes_core.cli.mcp import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _guard, _load
 from hermes_core.config.models import ConfigError
 
-__all__ = ["login"]
+__all__ = ["client_document", "login"]
 
 NO_TOKEN_EXPLANATION = (
     "'{name}' answered without asking for authorization, so no OAuth token was obtained "
@@ -133,4 +133,20 @@ def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
         print(NO_TOKEN_EXPLANATION.format(name=name), file=sys.stderr)
         return EXIT_FAILED
     print(f"logged in to '{name}': tokens saved to {storage.path}; {tools} tools available")
+    return EXIT_OK
+
+
+def client_document(url: str, client_name: str | None) -> int:
+    """Print the client ID metadata document to publish at *url*."""
+    import json
+
+    from hermes_core.auth.errors import OAuthConfigError
+    from hermes_core.auth.oauth import DEFAULT_CLIENT_NAME, client_metadata_document
+
+    try:
+        document = client_metadata_document(url, client_name=client_name or DEFAULT_CLIENT_NAME)
+    except OAuthConfigError as exc:
+        print(f"error: {exc} (got {url!r})", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps(document, indent=2))
     return EXIT_OK

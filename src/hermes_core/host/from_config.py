@@ -40,7 +40,7 @@ def with_identity_header(name: str, headers: dict[str, str], cfg: ServerConfig) 
     return {**headers, identity.name: value}
 
 
-def _oauth(name: str, cfg: ServerConfig, home: Path | None) -> Any:
+def _oauth(name: str, cfg: ServerConfig, home: Path | None, env: Mapping[str, str] | None) -> Any:
     """The ``httpx2.Auth`` for an ``auth: oauth`` server (``ValueError`` for a bad ``oauth:``)."""
     from hermes_core.auth.oauth import build_oauth_provider, is_interactive
 
@@ -48,8 +48,9 @@ def _oauth(name: str, cfg: ServerConfig, home: Path | None) -> Any:
         name,
         cfg.url,
         cfg.oauth or {},
-        home=home if home is not None else hermes_home(),
+        home=home if home is not None else hermes_home(env),
         interactive=is_interactive(),
+        env=env,
     )
 
 
@@ -60,6 +61,7 @@ def host_server(
     display_name: str | None = None,
     error: str | None = None,
     home: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> HostServer:
     tools = cfg.tools
     certificate = None
@@ -76,7 +78,7 @@ def host_server(
         try:
             certificate = client_certificate(name, cfg.client_cert, cfg.client_key)
             if (cfg.auth or "").lower() == "oauth":
-                auth = _oauth(name, cfg, home)
+                auth = _oauth(name, cfg, home, env)
                 if auth.interactive and not auth.has_tokens:
                     # A first login happens inside initialize: give the browser step its time.
                     connect_timeout = max(connect_timeout, auth.callback_timeout + 30.0)
@@ -130,5 +132,7 @@ def host_servers(
         except ConfigError as exc:
             servers.append(host_server(name, cfg, display_name=names.get(name), error=str(exc)))
             continue
-        servers.append(host_server(name, resolved, display_name=names.get(name), home=home))
+        servers.append(
+            host_server(name, resolved, display_name=names.get(name), home=home, env=environ)
+        )
     return servers
