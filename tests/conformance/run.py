@@ -62,6 +62,21 @@ def read_expected(path: Path) -> dict[str, str]:
     return expected
 
 
+# One scenario run alone ends with "Passed: 5/5, 0 failed, 0 warnings".
+SINGLE_LINE = re.compile(
+    r"^Passed: (?P<passed>\d+)/\d+, (?P<failed>\d+) failed, (?P<warnings>\d+) warnings\s*$"
+)
+
+
+def parse_single(stdout: str, scenario: str) -> ScenarioResult | None:
+    for line in stdout.splitlines():
+        match = SINGLE_LINE.match(line.strip())
+        if match:
+            counts = (int(match[k]) for k in ("passed", "failed", "warnings"))
+            return ScenarioResult(scenario, *counts)
+    return None
+
+
 def parse_summary(stdout: str) -> list[ScenarioResult]:
     results = []
     for line in stdout.splitlines():
@@ -103,6 +118,30 @@ def explain(scenario: str, output_dir: Path) -> str:
     return "\n".join(lines)
 
 
+def run_suite(
+    args: argparse.Namespace, command: str, selector: list[str], output_dir: Path
+) -> subprocess.CompletedProcess[str]:
+    """``conformance client`` for *selector* (``--suite X`` or ``--scenario X``)."""
+    return subprocess.run(
+        [
+            args.node,
+            str(args.cli),
+            "client",
+            "--command",
+            command,
+            *selector,
+            "--timeout",
+            str(args.timeout_ms),
+            "-o",
+            str(output_dir),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli", type=Path, default=DEFAULT_CLI, help="conformance dist/index.js")
@@ -132,25 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"conformance {version} --suite {args.suite}: client = {command}", flush=True)
 
     started = time.monotonic()
-    proc = subprocess.run(
-        [
-            args.node,
-            str(args.cli),
-            "client",
-            "--command",
-            command,
-            "--suite",
-            args.suite,
-            "--timeout",
-            str(args.timeout_ms),
-            "-o",
-            str(args.output_dir),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_suite(args, command, ["--suite", args.suite], args.output_dir)
     elapsed = time.monotonic() - started
     (args.output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
     (args.output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
@@ -162,11 +183,24 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
     expected = read_expected(args.expected)
+    rerun: dict[str, str] = {}
+    for i, r in enumerate(results):
+        # A scenario whose only complaint is a timing warning (the suite runs scenarios side
+        # by side; on a loaded machine a reconnect can come "slightly late") gets one run
+        # alone; real check failures are never rerun.
+        if not r.ok and r.failed == 0 and r.warnings and r.scenario not in expected:
+            folder = args.output_dir / "rerun" / r.scenario.replace("/", "_")
+            alone = run_suite(args, command, ["--scenario", r.scenario], folder)
+            again = parse_single(alone.stdout + alone.stderr, r.scenario)
+            if again is not None and again.ok:
+                rerun[r.scenario] = explain(r.scenario, args.output_dir)
+                results[i] = again
     unexpected = [r for r in results if not r.ok and r.scenario not in expected]
     fixed = [r for r in results if r.ok and r.scenario in expected]
     width = max(len(r.scenario) for r in results)
     for r in results:
         mark = "PASS" if r.ok else ("xfail" if r.scenario in expected else "FAIL")
+        mark = "PASS*" if r.scenario in rerun else mark
         warn = f", {r.warnings} warnings" if r.warnings else ""
         line = f"  {mark:5} {r.scenario:{width}}  {r.passed} passed, {r.failed} failed{warn}"
         print(line)
@@ -187,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     seen = {r.scenario for r in results}
     for scenario in sorted(set(expected) - seen):
         print(f"note: {scenario} (in {args.expected.name}) was not run by this suite")
+    for scenario, first in rerun.items():
+        print(f"\nPASS*: {scenario} passed when run alone; its first run only warned:\n{first}")
     for r in unexpected:
         print(f"\nUNEXPECTED FAILURE: {r.scenario}\n{explain(r.scenario, args.output_dir)}")
     return 1 if unexpected else 0
