@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import sys
 import threading
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +19,7 @@ from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
 from hermes_core.host.watch import ConfigWatcher, config_loader
 from servers.oauth_server import OAuthServer
+from support.browser import Browser
 
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 
@@ -112,25 +110,6 @@ def test_the_env_file_is_watched_too(home: Path) -> None:
     assert asyncio.run(scenario())["changed"] == ["keep"]
 
 
-class HeldBrowser:
-    """The user: opens the authorization URL, but approves only when told to."""
-
-    def __init__(self) -> None:
-        self.opened: list[str] = []
-        self.approve = threading.Event()
-
-    def __call__(self, url: str) -> str:
-        self.opened.append(url)
-        threading.Thread(target=self._visit, args=(url,), daemon=True).start()
-        return "(test browser)"
-
-    def _visit(self, url: str) -> None:
-        self.approve.wait(60)
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        with contextlib.suppress(urllib.error.URLError), opener.open(url, timeout=10):
-            pass  # (no one listens any more when the login was stopped)
-
-
 @pytest.fixture
 def oauth_server() -> Iterator[OAuthServer]:
     server = OAuthServer().start()
@@ -139,15 +118,15 @@ def oauth_server() -> Iterator[OAuthServer]:
 
 
 @pytest.fixture
-def held(monkeypatch: pytest.MonkeyPatch) -> HeldBrowser:
-    browser = HeldBrowser()
+def held(monkeypatch: pytest.MonkeyPatch) -> Browser:
+    browser = Browser(approve=threading.Event())
     monkeypatch.setattr(callback, "open_browser", browser)
     monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
     return browser
 
 
 def test_config_edits_during_a_browser_login_never_interrupt_it(
-    home: Path, oauth_server: OAuthServer, held: HeldBrowser
+    home: Path, oauth_server: OAuthServer, held: Browser
 ) -> None:
     acme = {"url": oauth_server.url, "auth": "oauth"}
     write_config(home, {"acme": acme})
@@ -169,7 +148,7 @@ def test_config_edits_during_a_browser_login_never_interrupt_it(
             await until(lambda: host.status()[0].server == "acme", "reloaded")
             await asyncio.sleep(0.3)
             assert host._connections["acme"] is connection  # still the same login
-            held.approve.set()
+            held.approve.set()  # type: ignore[union-attr]
             assert (await starting)["acme"] is None
             # The change is applied once the login is over, with the tokens it saved.
             await until(
@@ -191,7 +170,7 @@ def test_config_edits_during_a_browser_login_never_interrupt_it(
 
 
 def test_removing_a_server_stops_its_login(
-    home: Path, oauth_server: OAuthServer, held: HeldBrowser
+    home: Path, oauth_server: OAuthServer, held: Browser
 ) -> None:
     write_config(home, {"acme": {"url": oauth_server.url, "auth": "oauth"}})
 
@@ -207,7 +186,7 @@ def test_removing_a_server_stops_its_login(
             assert task is not None and (await task)["removed"] == ["acme"]
             return await starting
         finally:
-            held.approve.set()
+            held.approve.set()  # type: ignore[union-attr]
             await host.close()
 
     result = asyncio.run(scenario())

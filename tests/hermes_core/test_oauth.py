@@ -19,8 +19,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -39,48 +37,9 @@ from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
 from servers.idp_server import IdentityProvider
 from servers.oauth_server import OAuthServer
+from support.browser import Browser
 
 # --------------------------------------------------------------------------- helpers
-
-
-class Browser:
-    """Stands in for the user: opens the authorization URL and follows the redirect back."""
-
-    def __init__(self, *, follow: bool = True) -> None:
-        self.follow = follow
-        self.opened: list[str] = []
-        self.landed: list[str] = []
-        self._threads: list[threading.Thread] = []
-
-    def __call__(self, url: str) -> str:
-        self.opened.append(url)
-        if self.follow:
-            thread = threading.Thread(target=self._visit, args=(url,), daemon=True)
-            thread.start()
-            self._threads.append(thread)
-        return "(test browser)"
-
-    def _visit(self, url: str) -> None:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        try:
-            with opener.open(url, timeout=10) as response:
-                self.landed.append(response.geturl())
-        except urllib.error.URLError as exc:
-            self.landed.append(f"error: {exc}")
-
-    def redirect_location(self, url: str) -> str:
-        """Where the authorization server sends the browser (without going there)."""
-
-        class Stop(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args: Any) -> None:
-                return None
-
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), Stop())
-        try:
-            opener.open(url, timeout=10)
-        except urllib.error.HTTPError as exc:
-            return str(exc.headers["Location"])
-        raise AssertionError("the authorization server did not redirect")
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
-import threading
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,27 +27,10 @@ from hermes_core.auth.oauth import (
 )
 from hermes_core.cli import main
 from servers.oauth_server import OAuthServer
+from support.browser import Browser
 from support.cli import run_hermes
 
 DOCUMENT = "https://agent.example/oauth/client-metadata.json"
-
-
-class Browser:
-    def __init__(self, *, follow: bool = True) -> None:
-        self.follow = follow
-        self.opened: list[str] = []
-
-    def __call__(self, url: str) -> str:
-        self.opened.append(url)
-        if self.follow:
-
-            def visit() -> None:
-                opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-                with opener.open(url, timeout=10):
-                    pass
-
-            threading.Thread(target=visit, daemon=True).start()
-        return "(test browser)"
 
 
 @pytest.fixture

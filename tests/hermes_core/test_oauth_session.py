@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,23 +14,14 @@ from hermes_core.config.loader import load_config
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
 from servers.oauth_server import OAuthServer
-
-
-def browse(url: str) -> str:
-    def visit() -> None:
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        with opener.open(url, timeout=10):
-            pass
-
-    threading.Thread(target=visit, daemon=True).start()
-    return "(test browser)"
+from support.browser import Browser
 
 
 def test_a_dead_login_says_what_to_do_and_a_new_login_is_picked_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("HERMES_HOME", str(tmp_path))
-    monkeypatch.setattr(callback, "open_browser", browse)
+    monkeypatch.setattr(callback, "open_browser", Browser())
     server = OAuthServer().start()
     try:
         config = {"mcp_servers": {"acme": {"url": server.url, "auth": "oauth"}}}

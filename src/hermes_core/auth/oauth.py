@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import math
 import os
 import socket
 import sys
@@ -50,6 +49,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
 from hermes_core.auth.errors import OAuthConfigError
+from hermes_core.values import positive_seconds
 
 if TYPE_CHECKING:
     from mcp.client.auth import OAuthClientProvider
@@ -224,13 +224,8 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
     if not isinstance(cimd, bool):
         raise fail("cimd", "must be true or false")
 
-    timeout = cfg.get("timeout", DEFAULT_TIMEOUT)
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
+    timeout = positive_seconds(cfg.get("timeout", DEFAULT_TIMEOUT))
+    if timeout is None:
         raise fail("timeout", "must be a positive number of seconds")
 
     method = text("token_endpoint_auth_method")

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from hermes_core.values import positive_seconds
 
 __all__ = [
     "ElicitationAnswer",
@@ -58,17 +59,12 @@ def elicitation_settings(server: str, cfg: Mapping[str, Any] | None) -> Elicitat
     enabled = cfg.get("enabled", True)
     if not isinstance(enabled, bool):
         raise ValueError(f"MCP server '{server}': elicitation.enabled must be true or false")
-    timeout = cfg.get("timeout", DEFAULT_TIMEOUT)
-    if (
-        isinstance(timeout, bool)
-        or not isinstance(timeout, int | float)
-        or not math.isfinite(timeout)
-        or timeout <= 0
-    ):
+    timeout = positive_seconds(cfg.get("timeout", DEFAULT_TIMEOUT))
+    if timeout is None:
         raise ValueError(
             f"MCP server '{server}': elicitation.timeout must be a positive number of seconds"
         )
-    return ElicitationSettings(enabled=enabled, timeout=float(timeout))
+    return ElicitationSettings(enabled=enabled, timeout=timeout)
 
 
 @dataclass(frozen=True)
