@@ -59,13 +59,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Browser:
-    fake = Browser()
-    monkeypatch.setattr(callback, "open_browser", fake)
-    return fake
-
-
 def _yaml(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2)  # JSON is YAML
 

@@ -42,13 +42,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Browser:
-    fake = Browser()
-    monkeypatch.setattr(callback, "open_browser", fake)
-    return fake
-
-
 def serve(*, cimd: bool) -> Iterator[OAuthServer]:
     server = OAuthServer(cimd=cimd).start()
     server.provider.documents[DOCUMENT] = client_metadata_document(DOCUMENT)
