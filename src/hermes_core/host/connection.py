@@ -102,6 +102,11 @@ class ServerConnection:
 
     # -- lifecycle -------------------------------------------------------------------
     @property
+    def closed(self) -> bool:
+        """Closed for good (:meth:`close`); a closed connection never reconnects."""
+        return self._closed
+
+    @property
     def connected(self) -> bool:
         return self.session is not None and not self._gone.is_set() and self._alive()
 

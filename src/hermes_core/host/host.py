@@ -383,7 +383,8 @@ class MCPHost:
         try:
             added, removed = await self.refresh_tools(connection.name)
         except ServerError as exc:
-            log.warning("%s", exc)
+            if self._connections.get(connection.name) is connection and not connection.closed:
+                log.warning("%s", exc)  # (nobody needs to hear about a closing connection)
             return
         if added or removed:
             log.warning(
