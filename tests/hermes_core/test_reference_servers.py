@@ -184,8 +184,20 @@ def test_http_server_restart_reconnects_with_backoff() -> None:
                 assert host.status()[0].connection == "connected"
                 result = await host.call_tool("mcp_remote_echo", {"message": "back"})
                 assert result["content"][0]["text"] == "Echo: back"
+                assert host.tools()  # offered while connected
             finally:
                 process.terminate()
                 process.wait(10)
+            # Down again: the next call fails, and once the reconnects fail too, its tools stop
+            # being offered (the gate's cache follows connection states, not only config edits).
+            failed = await host.call_tool("mcp_remote_echo", {"message": "gone?"})
+            assert "error" in failed or failed.get("isError"), failed
+            for _ in range(200):
+                if host.status()[0].connection == "failed":
+                    break
+                await asyncio.sleep(0.1)
+            assert host.status()[0].connection == "failed"
+            assert host.tools() == []
+            assert host.status()[0].offered is False
 
     asyncio.run(scenario())

@@ -17,7 +17,7 @@ import ssl
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.host.transports import BUILTIN_OPENERS, Opener, ServerSpec, capture_spawned
@@ -58,6 +58,14 @@ class ConnectionState:
     needs_login: bool = False
     """The last failure was the server refusing our authorization (``last_error`` says what
     to do, e.g. run ``hermes mcp login``)."""
+    on_change: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Called whenever :attr:`state` changes (the host clears its gate cache)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        changed = name == "state" and getattr(self, "state", value) != value
+        object.__setattr__(self, name, value)
+        if changed and self.on_change is not None:
+            self.on_change()
 
 
 class ServerConnection:

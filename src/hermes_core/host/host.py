@@ -235,6 +235,7 @@ class MCPHost:
         )
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
+        connection.status.on_change = self.gate.invalidate
         if server.config_error is not None:
             connection.status.state, connection.status.last_error = "failed", server.config_error
             return server.config_error
