@@ -329,3 +329,46 @@ def test_sanitize_value_leaves_no_stray_tags(value: Any) -> None:
     dumped = json.dumps(cleaned, ensure_ascii=False)
     assert TAG_CHAR.search(VALID_FLAG.sub("", dumped)) is None
     assert sanitize_value(cleaned) == cleaned
+
+
+# Schemas made of the keywords the repairs look at, plus odd values the fast copy leaves to
+# the JSON round trip (tuples, non-string keys, NaN, an int subclass).
+_SCHEMA_KEYWORDS = [
+    "type", "properties", "required", "items", "prefixItems", "anyOf", "oneOf", "allOf", "not",
+    "additionalProperties", "$defs", "patternProperties", "if", "then", "description", "title",
+    "enum", "default", "const", "x-vendor",
+]  # fmt: skip
+_schema_leaf = (
+    st.sampled_from(["object", "array", "string", None, True, 3, 2.5, "", "x"])
+    | _tagged_text
+    | st.just(float("nan"))
+    | st.just((1, 2))
+    | st.just(re.RegexFlag.IGNORECASE)
+)
+
+
+def _schema_children(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    keys = st.sampled_from(_SCHEMA_KEYWORDS) | _tagged_text | st.integers(0, 3)
+    return st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=5)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(_SCHEMA_KEYWORDS),
+        st.recursive(_schema_leaf, _schema_children, max_leaves=25),
+        max_size=6,
+    )
+)
+def test_fast_schema_copy_equals_the_json_round_trip(schema: dict[Any, Any]) -> None:
+    from hermes_core.host.sanitize import _repaired, prepare_input_schema
+
+    try:
+        reference: Any = _repaired(json.loads(json.dumps(schema, allow_nan=False)))
+    except (TypeError, ValueError):
+        reference = None
+    prepared, problem = prepare_input_schema(schema)
+    if problem is not None:
+        return  # refused before any copy (a structure problem) or by json: both paths agree
+    assert prepared == reference
+    assert json.dumps(prepared) == json.dumps(reference)  # same key order too

@@ -247,6 +247,12 @@ def prepare_input_schema(schema: object) -> tuple[dict[str, Any] | None, str | N
     assert isinstance(schema, Mapping)
     if not schema:
         return {"type": "object", "properties": {}}, None
+    if type(schema) is dict:
+        # The usual case, plain JSON from the wire: copy and repair in one Python pass.
+        try:
+            return _copied_root(schema), None
+        except (_Unusual, RecursionError):
+            pass  # keys to convert, odd types, NaN, cycles...: json's rules and its messages
     try:
         copy: dict[str, Any] = json.loads(json.dumps(dict(schema), allow_nan=False))
     except (TypeError, ValueError) as exc:
@@ -301,6 +307,12 @@ _SUBSCHEMA_KEYS: dict[str, str] = {
 
 def _repair(node: dict[str, Any]) -> list[Any]:
     """Repair one schema node in place; return its sub-schemas."""
+    _repair_node(node)
+    return _subschemas(node)
+
+
+def _repair_node(node: dict[str, Any]) -> None:
+    """The repairs of one node, its sub-schemas left alone."""
     for text_key in ("description", "title"):
         text = node.get(text_key)
         if isinstance(text, str):
@@ -326,6 +338,8 @@ def _repair(node: dict[str, Any]) -> list[Any]:
     elif kind == "array" and "items" not in node and "prefixItems" not in node:
         node["items"] = {}
 
+
+def _subschemas(node: dict[str, Any]) -> list[Any]:
     # Walk the node's own keys (usually a handful), not every keyword there is.
     subs: list[Any] = []
     for key, value in node.items():
@@ -341,6 +355,66 @@ def _repair(node: dict[str, Any]) -> list[Any]:
         elif isinstance(value, dict):
             subs.append(value)
     return subs
+
+
+class _Unusual(Exception):
+    """Not plain JSON (exact dict/list/str/int/bool/None, finite floats, str keys)."""
+
+
+def _plain(value: Any) -> Any:
+    """A copy of a non-schema JSON value (``default``, ``enum``, ``const``...)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        if value - value != 0.0:  # inf or nan
+            raise _Unusual
+        return value
+    if kind is dict:
+        copy = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            copy[key] = _plain(item)
+        return copy
+    if kind is list:
+        return [_plain(item) for item in value]
+    raise _Unusual
+
+
+def _copied(node: dict[Any, Any]) -> dict[str, Any]:
+    """A repaired copy of one schema node and, through :data:`_SUBSCHEMA_KEYS`, its
+    sub-schemas: the result of a JSON round trip then :func:`_repair` at every level."""
+    copy: dict[str, Any] = {}
+    for key, value in node.items():
+        if type(key) is not str:
+            raise _Unusual
+        role = _SUBSCHEMA_KEYS.get(key)
+        if role is None:
+            copy[key] = _plain(value)
+        elif type(value) is dict:
+            if role == "map":
+                inner = {}
+                for name, sub in value.items():
+                    if type(name) is not str:
+                        raise _Unusual
+                    inner[name] = _copied(sub) if type(sub) is dict else _plain(sub)
+                copy[key] = inner
+            else:
+                copy[key] = _copied(value)
+        elif type(value) is list and role in ("list", "items"):
+            copy[key] = [_copied(sub) if type(sub) is dict else _plain(sub) for sub in value]
+        else:
+            copy[key] = _plain(value)
+    _repair_node(copy)
+    return copy
+
+
+def _copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
+    kind = schema.get("type", "object")
+    if kind is None or "type" not in schema:
+        schema = {**schema, "type": "object"}
+    return _copied(schema)
 
 
 def normalise_input_schema(schema: object) -> dict[str, Any]:
