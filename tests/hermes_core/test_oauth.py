@@ -216,6 +216,25 @@ def test_an_expired_token_is_refreshed_at_start_and_mid_session(
     assert after["refresh_token"] != first["refresh_token"]  # the rotated one was saved
 
 
+def test_a_refresh_token_the_server_does_not_rotate_is_kept(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Servers that answer a refresh without a new refresh token (RFC 6749 §6) must not lose
+    # the one they issued: other hosts erased it and died one access-token lifetime later.
+    server.provider.access_ttl = 1
+    server.provider.rotate_refresh = False
+    configure(home, server.url)
+    assert login(capsys)[0] == 0
+    first = saved(home)["tokens"]["refresh_token"]
+    for _ in range(3):
+        time.sleep(1.2)
+        error, _ = host_run()
+        assert error is None
+        assert saved(home)["tokens"]["refresh_token"] == first
+    assert server.provider.calls["token:refresh_token"] == 3
+    assert server.provider.calls["authorize"] == 1
+
+
 def test_a_refused_token_is_refreshed_before_any_new_login(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:

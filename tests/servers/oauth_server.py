@@ -57,6 +57,8 @@ class MemoryAuthorizationServer:
     issued: list[str] = field(default_factory=list)
     """Every secret handed out (codes, access and refresh tokens, client secrets)."""
     deny_next: bool = False
+    rotate_refresh: bool = True
+    """False: a refresh answers without a new refresh token (RFC 6749 §6; Google, Zoho...)."""
     refuse_registration: bool = False
     token_requests: list[dict[str, Any]] = field(default_factory=list)
     id_jags: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -132,6 +134,10 @@ class MemoryAuthorizationServer:
     ) -> OAuthToken:
         self.calls["token:refresh_token"] += 1
         self.token_requests.append({"grant": "refresh_token", "client": client.client_id})
+        if not self.rotate_refresh:
+            issued = self._issue(client.client_id, scopes, refresh_token.resource)
+            self.refresh.pop(issued.refresh_token or "", None)
+            return issued.model_copy(update={"refresh_token": None})
         self.refresh.pop(refresh_token.token, None)
         return self._issue(client.client_id, scopes, refresh_token.resource)
 
