@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -233,6 +234,18 @@ def test_a_refresh_token_the_server_does_not_rotate_is_kept(
         assert saved(home)["tokens"]["refresh_token"] == first
     assert server.provider.calls["token:refresh_token"] == 3
     assert server.provider.calls["authorize"] == 1
+
+
+def test_extra_authorization_parameters_reach_the_authorization_server(
+    server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Google-hosted servers hand out a refresh token only for access_type=offline.
+    configure(home, server.url, {"authorization_params": {"access_type": "offline", "max_age": 0}})
+    assert login(capsys)[0] == 0
+    query = parse_qs(urlsplit(browser.opened[0]).query)
+    assert query["access_type"] == ["offline"] and query["max_age"] == ["0"]
+    assert query["response_type"] == ["code"]  # the flow's own parameters are untouched
+    assert host_run()[0] is None
 
 
 def test_a_refused_token_is_refreshed_before_any_new_login(
@@ -557,6 +570,10 @@ def test_redirect_uri_host_port_and_figma_defaults(home: Path) -> None:
         ({"client_secret": "s3cr3t-value"}, "oauth.client_secret"),
         ({"timeout": -1}, "oauth.timeout"),
         ({"redirect_host": "bad/host"}, "oauth.redirect_host"),
+        ({"authorization_params": ["access_type=offline"]}, "oauth.authorization_params"),
+        ({"authorization_params": {"scope": "x"}}, "oauth.authorization_params.scope"),
+        ({"authorization_params": {"state": "x"}}, "oauth.authorization_params.state"),
+        ({"authorization_params": {"prompt": True}}, "oauth.authorization_params.prompt"),
     ],
 )
 def test_bad_oauth_settings_name_the_key_never_the_secret(cfg: dict[str, Any], key: str) -> None:

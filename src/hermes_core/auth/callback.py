@@ -17,11 +17,11 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TextIO
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from hermes_core.auth.errors import OAuthCallbackError, OAuthLoginRequired
 
@@ -226,8 +226,10 @@ class BrowserFlow:
         browser: Callable[[str], Any] | None = None,
         out: TextIO | None = None,
         paste: bool | None = None,
+        extra_params: Mapping[str, str] | None = None,
     ) -> None:
         self.server = server
+        self.extra_params = dict(extra_params or {})
         self.redirect_uri = redirect_uri
         self.listen_port = listen_port
         self.timeout = timeout
@@ -265,6 +267,8 @@ class BrowserFlow:
             listener.start()
             self._listener = listener
         self.waiting = True
+        if self.extra_params:
+            authorization_url = with_params(authorization_url, self.extra_params)
         try:
             self._announce(authorization_url)
         except BaseException:
@@ -382,6 +386,13 @@ class BrowserFlow:
         listener, self._listener = self._listener, None
         if listener is not None:
             listener.close()
+
+
+def with_params(url: str, params: Mapping[str, str]) -> str:
+    """*url* with *params* added to its query (a parameter already there is replaced)."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in params]
+    return urlunsplit(parts._replace(query=urlencode([*query, *params.items()])))
 
 
 def _is_loopback(uri: str) -> bool:

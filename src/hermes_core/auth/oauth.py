@@ -15,7 +15,9 @@ token exchange, refresh and scope step-up.  Hermes supplies the token storage
 
 ``oauth`` keys: ``client_id``, ``client_secret``, ``scope``, ``redirect_port``,
 ``redirect_uri``, ``redirect_host``, ``client_name``, ``client_metadata_url``,
-``cimd``, ``timeout``, ``token_endpoint_auth_method``, ``application_type``, ``grant``.
+``cimd``, ``timeout``, ``token_endpoint_auth_method``, ``application_type``, ``grant``,
+``authorization_params`` (extra query parameters for the authorization request, such as
+Google's ``access_type: offline``; the flow's own parameters cannot be replaced).
 
 Other grants (``oauth.grant``), with no browser step:
 
@@ -109,10 +111,24 @@ _KNOWN_KEYS = frozenset(
         "issuer",
         "private_key",
         "signing_algorithm",
+        "authorization_params",
         *_IDENTITY_KEYS,
     }
 )
 _GRANTS = ("authorization_code", "client_credentials", "identity_assertion")
+#: Authorization request parameters the OAuth flow itself sets: never taken from config.
+_PROTOCOL_PARAMS = frozenset(
+    {
+        "response_type",
+        "client_id",
+        "redirect_uri",
+        "state",
+        "code_challenge",
+        "code_challenge_method",
+        "resource",
+        "scope",
+    }
+)
 #: The loopback ports a client ID metadata document lists, as ``http://127.0.0.1:<p>/callback``
 #: and ``http://localhost:<p>/callback``: a login takes the first free one.
 CIMD_PORTS = range(27890, 27895)
@@ -149,6 +165,8 @@ class OAuthSettings:
     idp_client_secret: str | None = field(default=None, repr=False)
     id_token: str | None = field(default=None, repr=False)
     id_token_file: str | None = None
+    authorization_params: tuple[tuple[str, str], ...] = ()
+    """Extra query parameters for the authorization request (``access_type=offline``...)."""
 
 
 def is_interactive() -> bool:
@@ -247,6 +265,20 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
         scope = scope or FIGMA_DEFAULTS["scope"]
         method = method or FIGMA_DEFAULTS["token_endpoint_auth_method"]
 
+    extra = cfg.get("authorization_params") or {}
+    if not isinstance(extra, Mapping):
+        raise fail("authorization_params", "must be a mapping of parameter names to values")
+    authorization_params: list[tuple[str, str]] = []
+    for key, value in extra.items():
+        if not isinstance(key, str) or not key.strip():
+            raise fail("authorization_params", "must have text parameter names")
+        if key in _PROTOCOL_PARAMS:
+            what = "oauth.scope sets it" if key == "scope" else "the OAuth flow sets it"
+            raise fail(f"authorization_params.{key}", f"cannot be set here ({what})")
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise fail(f"authorization_params.{key}", "must be text or a number")
+        authorization_params.append((key, str(value)))
+
     grant = text("grant") or "authorization_code"
     if grant not in _GRANTS:
         raise fail("grant", f"must be one of {', '.join(_GRANTS)}")
@@ -277,6 +309,7 @@ def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) 
                     key,
                 )
     return OAuthSettings(
+        authorization_params=tuple(authorization_params),
         grant=grant,
         issuer=issuer,
         private_key=private_key,
@@ -528,6 +561,7 @@ def build_oauth_provider(
 
     flow = BrowserFlow(
         server_name,
+        extra_params=dict(settings.authorization_params),
         redirect_uri=redirect_uri,
         listen_port=listen_port,
         timeout=settings.timeout,
