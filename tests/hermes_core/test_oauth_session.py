@@ -12,7 +12,7 @@ from hermes_core.auth import callback
 from hermes_core.cli import main
 from hermes_core.config.loader import load_config
 from hermes_core.host.from_config import host_servers
-from hermes_core.host.host import MCPHost
+from hermes_core.host.host import HostServer, MCPHost
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
 
@@ -60,3 +60,33 @@ def test_a_dead_login_says_what_to_do_and_a_new_login_is_picked_up(
     assert login in str(later["error"])
     assert str(later["error"]).count("MCP server 'acme'") == 1
     assert again.get("isError") is False, again
+
+
+def test_http_errors_say_what_the_server_answered_and_what_to_do() -> None:
+    server = OAuthServer().start()
+    try:
+        secret = "q-secret-4711"
+
+        async def scenario() -> dict[str, str | None]:
+            servers = [
+                HostServer("acme", url=f"{server.url}?key={secret}", transport="streamable_http"),
+                HostServer("typo", url=f"{server.base}/mpc", transport="streamable_http"),
+            ]
+            async with MCPHost(servers) as host:
+                return {row.server: row.last_error for row in host.status()}
+
+        errors = asyncio.run(scenario())
+    finally:
+        server.stop()
+    acme = str(errors["acme"])
+    assert acme.startswith("HTTP 401 Unauthorized for POST http://127.0.0.1:")
+    assert 'resource_metadata="' in acme  # the challenge, as the server sent it
+    assert acme.endswith(
+        "the server asks for authorization: set `auth: oauth` for this server and run "
+        "`hermes mcp login acme`, or give its token in `headers`"
+    )
+    assert secret not in acme
+    assert errors["typo"] == (
+        f"HTTP 404 Not Found for POST {server.base}/mpc; "
+        "check the url (the path of the MCP endpoint, often /mcp)"
+    )

@@ -30,6 +30,8 @@ RECONNECT_BASE_SECONDS = 1.0
 LIVENESS_POLL_SECONDS = 0.5
 DEADLINE_TICK_SECONDS = 0.05
 RECONNECT_CAP_SECONDS = 60.0
+#: Transports whose opener notes HTTP errors in the log instead of a child's stderr.
+_HTTP_NOTED = frozenset({"streamable_http"})
 
 
 class ServerError(RuntimeError):
@@ -98,6 +100,7 @@ class ServerConnection:
         self._background: set[asyncio.Task[Any]] = set()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
         self._closed = False
+        self._attempt_start = 0
         self._exit_code: int | None = None
         self._read: Any = None
         self._inflight = 0
@@ -124,6 +127,7 @@ class ServerConnection:
             if self.connected:
                 return
             await self._stop_runner()
+            self._attempt_start = self._stderr_position()
             self.status.state = "connecting"
             self._stop = asyncio.Event()
             self._gone = asyncio.Event()
@@ -148,7 +152,7 @@ class ServerConnection:
                         f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
                     )
                     detail = f"the server {how} during startup"
-                self._fail(detail)
+                self._fail(self._with_http_note(detail))
             self.status.state = "connected"
             self.status.last_error = None
             self.status.needs_login = False
@@ -157,12 +161,45 @@ class ServerConnection:
             self.last_used = time.monotonic()
 
     def _fail(self, detail: str) -> None:
-        tail = self._stderr_tail()
+        tail = self._stderr_tail() if self.spec.transport not in _HTTP_NOTED else ""
         if tail:
             detail += f"; its stderr ended with:\n{tail}"
         self.status.state = "failed"
         self.status.last_error = detail
         raise ServerError(self.name, detail)
+
+    def _stderr_position(self) -> int:
+        try:
+            return self._stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return 0
+
+    def _with_http_note(self, detail: str) -> str:
+        """For HTTP: the SDK's generic "Server returned an error response" replaced by what
+        the server really answered during this attempt (status, auth challenge), with a hint."""
+        if self.spec.transport not in _HTTP_NOTED:
+            return detail
+        try:
+            self._stderr.flush()
+            self._stderr.seek(self._attempt_start)
+            notes = [line for line in self._stderr.read().splitlines() if line.startswith("HTTP ")]
+            self._stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return detail
+        if not notes or not (detail.startswith("MCPError") or detail.startswith("HTTP ")):
+            return detail
+        note = notes[-1]
+        status = note.split(" ", 2)[1]
+        if status == "401" and getattr(self.spec, "auth", None) is None:
+            note += (
+                "; the server asks for authorization: set `auth: oauth` for this server and "
+                f"run `hermes mcp login {self.name}`, or give its token in `headers`"
+            )
+        elif status == "403":
+            note += "; the server refused these credentials"
+        elif status == "404":
+            note += "; check the url (the path of the MCP endpoint, often /mcp)"
+        return note
 
     def _stderr_tail(self) -> str:
         try:

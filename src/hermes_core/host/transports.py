@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import IO, Any, Protocol, TextIO, cast
@@ -179,8 +179,14 @@ async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[A
         yield streams[0], streams[1]
 
 
-def _http_client(spec: ServerSpec) -> Any:
+def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
+    """The HTTP client for *spec*; HTTP errors are noted in *errlog* (one line each, no
+    secrets: the URL as :func:`display_url` shows it, the status, an auth challenge)."""
     import httpx2
+
+    hooks: dict[str, list[Any]] = {}
+    if errlog is not None:
+        hooks["response"] = [_note_http_errors(errlog)]
 
     certificate = getattr(spec, "client_certificate", None)
     verify: Any = True
@@ -196,7 +202,34 @@ def _http_client(spec: ServerSpec) -> Any:
         # Redirects: the SDK follows only same-origin ones for MCP requests; never let the
         # client follow others, which would carry the configured headers to another host.
         follow_redirects=False,
+        event_hooks=hooks,
     )
+
+
+HTTP_NOTE = "HTTP "
+
+
+def _note_http_errors(errlog: IO[str]) -> Callable[[Any], Coroutine[Any, Any, None]]:
+    from hermes_core.config.models import display_url
+
+    async def note(response: Any) -> None:
+        if response.status_code < 400:
+            return
+        request = response.request
+        line = (
+            f"{HTTP_NOTE}{response.status_code} {response.reason_phrase} for {request.method} "
+            f"{display_url(str(request.url))}"
+        )
+        challenge = response.headers.get("www-authenticate")
+        if challenge:
+            line += f" (WWW-Authenticate: {' '.join(challenge.split())[:300]})"
+        try:
+            errlog.write(line + "\n")
+            errlog.flush()
+        except (OSError, ValueError):
+            pass
+
+    return note
 
 
 @asynccontextmanager
@@ -207,7 +240,7 @@ async def open_streamable_http(spec: ServerSpec, errlog: IO[str]) -> AsyncIterat
     if not spec.url:
         raise ValueError("an HTTP server needs a url")
     async with (
-        _http_client(spec) as client,
+        _http_client(spec, errlog) as client,
         streamable_http_client(spec.url, http_client=client) as streams,
     ):
         yield streams[0], streams[1]
