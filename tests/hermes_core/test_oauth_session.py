@@ -90,3 +90,26 @@ def test_http_errors_say_what_the_server_answered_and_what_to_do() -> None:
         f"HTTP 404 Not Found for POST {server.base}/mpc; "
         "check the url (the path of the MCP endpoint, often /mcp)"
     )
+
+
+def test_a_session_the_server_forgot_is_renewed_and_the_call_sent_again() -> None:
+    # A restarted (or session-expiring) server refuses requests of the old session, which
+    # therefore never ran: the host starts a new session and sends the call once more,
+    # instead of failing every call from then on.
+    server = OAuthServer(protected=False).start()
+    try:
+
+        async def scenario() -> list[dict[str, object]]:
+            remote = HostServer("remote", url=server.url, transport="streamable_http")
+            async with MCPHost([remote]) as host:
+                answers = [await host.call_tool("mcp_remote_whoami", {})]
+                server.forget_sessions()
+                answers.append(await host.call_tool("mcp_remote_whoami", {}))
+                answers.append(await host.call_tool("mcp_remote_whoami", {}))
+                return answers
+
+        answers = asyncio.run(scenario())
+    finally:
+        server.stop()
+    assert [a.get("isError") for a in answers] == [False, False, False], answers
+    assert len(server.sessions) == 2  # one new session, not one per call

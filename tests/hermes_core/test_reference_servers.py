@@ -201,3 +201,32 @@ def test_http_server_restart_reconnects_with_backoff() -> None:
             assert host.status()[0].offered is False
 
     asyncio.run(scenario())
+
+
+def test_a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() -> None:
+    """The restarted server no longer knows our session and refuses the request (it never
+    ran): the host starts a new session and sends the call again, instead of failing every
+    call from then on with the SDK's "Server returned an error response"."""
+    port = free_port()
+
+    async def scenario() -> list[dict[str, object]]:
+        process = await asyncio.to_thread(start_everything_http, port)
+        server = HostServer(
+            "remote", url=f"http://127.0.0.1:{port}/mcp", transport="streamable_http"
+        )
+        try:
+            async with MCPHost([server]) as host:
+                first = await host.call_tool("mcp_remote_echo", {"message": "one"})
+                process.terminate()
+                process.wait(10)
+                process = await asyncio.to_thread(start_everything_http, port)
+                second = await host.call_tool("mcp_remote_echo", {"message": "two"})
+                third = await host.call_tool("mcp_remote_echo", {"message": "three"})
+                return [first, second, third]
+        finally:
+            process.terminate()
+            process.wait(10)
+
+    answers = asyncio.run(scenario())
+    texts = [a.get("content", [{}])[0].get("text") for a in answers]  # type: ignore[union-attr,index]
+    assert texts == ["Echo: one", "Echo: two", "Echo: three"], answers

@@ -372,3 +372,10 @@ def test_fast_schema_copy_equals_the_json_round_trip(schema: dict[Any, Any]) -> 
         return  # refused before any copy (a structure problem) or by json: both paths agree
     assert prepared == reference
     assert json.dumps(prepared) == json.dumps(reference)  # same key order too
+
+
+def test_unhashable_required_entries_are_dropped_not_fatal() -> None:
+    # Found by the test above: a nested `required: [[]]` used to raise TypeError, failing the
+    # whole tool listing of that server.
+    schema = {"items": {"type": "object", "required": [[], "a"], "properties": {"a": {}}}}
+    assert normalise_input_schema(schema)["items"]["required"] == ["a"]

@@ -194,7 +194,11 @@ class OAuthServer:
     """The authorization server and the MCP server on one port, run by uvicorn in a thread."""
 
     def __init__(
-        self, *, protected: bool = True, identity_assertion: bool = False, cimd: bool = False
+        self,
+        *,
+        protected: bool = True,
+        identity_assertion: bool = False,
+        cimd: bool = False,
     ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
@@ -223,7 +227,10 @@ class OAuthServer:
             token = get_access_token()
             return token.client_id if token is not None else "anonymous"
 
-        self.app = mcp.streamable_http_app()
+        self.sessions: set[str] = set()
+        """Every MCP session ID the server handed out."""
+        self.forgotten: set[str] = set()
+        self.app = _forgetful(mcp.streamable_http_app(), self)
         if cimd:  # the SDK's server does not say so itself
             self.app = _advertise_cimd(self.app)
         config = uvicorn.Config(
@@ -252,6 +259,10 @@ class OAuthServer:
             grant_types=grant_types or ["authorization_code", "refresh_token"],
             response_types=["code"],
         )
+
+    def forget_sessions(self) -> None:
+        """Act as a restarted server would: every session so far is unknown from now on."""
+        self.forgotten |= self.sessions
 
     def start(self) -> OAuthServer:
         self._thread.start()
@@ -300,5 +311,32 @@ def _advertise_cimd(app: Any) -> Any:
             await send({"type": "http.response.body", "body": data})
 
         await app(scope, receive, capture)
+
+    return wrapped
+
+
+def _forgetful(app: Any, server: OAuthServer) -> Any:
+    """ASGI middleware: notes the session IDs handed out, and presents a forgotten one to the
+    SDK's server as an ID it never issued (so it answers as for an expired session)."""
+
+    async def wrapped(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await app(scope, receive, send)
+            return
+        headers = []
+        for key, value in scope.get("headers", []):
+            if key.lower() == b"mcp-session-id" and value.decode() in server.forgotten:
+                value = b"forgotten-" + value
+            headers.append((key, value))
+        scope = {**scope, "headers": headers}
+
+        async def noting(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                for key, value in message.get("headers", []):
+                    if key.lower() == b"mcp-session-id":
+                        server.sessions.add(value.decode())
+            await send(message)
+
+        await app(scope, receive, noting)
 
     return wrapped

@@ -57,6 +57,8 @@ class ConnectionState:
     connects: int = 0
     recycles: int = 0
     next_retry_in: float | None = None
+    attempt_seconds: float | None = None
+    """How long the last connection attempt took (successful or not)."""
     needs_login: bool = False
     """The last failure was the server refusing our authorization (``last_error`` says what
     to do, e.g. run ``hermes mcp login``)."""
@@ -117,6 +119,16 @@ class ServerConnection:
         """Closed for good (:meth:`close`); a closed connection never reconnects."""
         return self._closed
 
+    async def settled(self) -> None:
+        """Wait until no connection attempt is in progress (safe to cancel)."""
+        async with self._connect_lock:
+            pass
+
+    @property
+    def reconnecting(self) -> bool:
+        """An HTTP server is being retried in the background (with backoff)."""
+        return self._reconnector is not None and not self._reconnector.done()
+
     @property
     def connected(self) -> bool:
         return self.session is not None and not self._gone.is_set() and self._alive()
@@ -128,13 +140,17 @@ class ServerConnection:
                 return
             await self._stop_runner()
             self._attempt_start = self._stderr_position()
+            started = time.monotonic()
             self.status.state = "connecting"
             self._stop = asyncio.Event()
             self._gone = asyncio.Event()
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
             try:
-                await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
+                try:
+                    await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
+                finally:
+                    self.status.attempt_seconds = time.monotonic() - started
             except TimeoutError:
                 await self._stop_runner(cancel=True)
                 self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
@@ -166,6 +182,8 @@ class ServerConnection:
             detail += f"; its stderr ended with:\n{tail}"
         self.status.state = "failed"
         self.status.last_error = detail
+        if self.spec.transport != "stdio":
+            self.schedule_reconnect()  # whoever tried (a call, a re-list), keep trying
         raise ServerError(self.name, detail)
 
     def _stderr_position(self) -> int:
@@ -396,7 +414,17 @@ class ServerConnection:
             self._deadlines[task] = asyncio.get_running_loop().time() + timeout
             if self._watchdog is None or self._watchdog.done():
                 self._watchdog = asyncio.create_task(self._watch_deadlines())
+            mark = self._stderr_position() if self.spec.transport in _HTTP_NOTED else None
             try:
+                try:
+                    return await call(session)
+                except Exception:
+                    if mark is None or not self._session_refused_since(mark):
+                        raise
+                # The server no longer knows our session (it restarted, or expired it) and
+                # refused the request, so it never ran: start a new session and send it again.
+                log.info("MCP server '%s': its session ended; starting a new one", self.name)
+                session = await self._renew_session(session)
                 return await call(session)
             except asyncio.CancelledError:
                 if task not in self._expired:
@@ -415,6 +443,35 @@ class ServerConnection:
             finally:
                 self._deadlines.pop(task, None)
                 self._expired.discard(task)
+
+    def _session_refused_since(self, mark: int) -> bool:
+        """Whether, since *mark*, an HTTP request was refused as not belonging to a live
+        session (404, the spec's answer; 400, what several SDK servers answer)."""
+        try:
+            self._stderr.flush()
+            self._stderr.seek(mark)
+            notes = self._stderr.read().splitlines()
+            self._stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return False
+        from hermes_core.config.models import display_url
+
+        endpoint = f" for POST {display_url(self.spec.url or '')}"
+        return any(
+            line.startswith(("HTTP 404 ", "HTTP 400 "))
+            and (line.endswith(endpoint) or f"{endpoint} (" in line)
+            for line in notes
+        )
+
+    async def _renew_session(self, stale: Any) -> Any:
+        if self.session is stale:  # (a parallel call may have renewed it already)
+            self._gone.set()
+        await self.connect()
+        if self.on_reconnected is not None:  # its tools may have changed with the restart
+            task = asyncio.create_task(self.on_reconnected(self))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+        return self.session
 
     async def _watch_deadlines(self) -> None:
         loop = asyncio.get_running_loop()

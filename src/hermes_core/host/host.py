@@ -46,6 +46,8 @@ __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
 RELIST_DELAY_SECONDS = 0.5
 LOGIN_POLL_SECONDS = 0.2
+#: A call retries a reconnecting HTTP server at once only if its last attempt failed this fast.
+RETRY_NOW_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
 
@@ -325,6 +327,29 @@ class MCPHost:
         self._spawn(watcher.run())
         return watcher
 
+    async def _retry_now(self, name: str) -> None:
+        """A call to a server that is not connected right now: wait a little for a connection
+        attempt in progress; for an HTTP server waiting out its reconnect backoff, try now, once,
+        when its last attempt failed quickly (refused, not found); never wait out a dead host."""
+        connection = self._connections.get(name)
+        if connection is None or connection.closed:
+            return
+        if connection.status.state == "connecting":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(connection.settled(), RETRY_NOW_SECONDS)
+            if self.gate.check(name):
+                return
+        if not connection.reconnecting:
+            return
+        last = connection.status.attempt_seconds
+        if last is None or last > RETRY_NOW_SECONDS:
+            return
+        try:
+            await connection.connect()
+        except ServerError:
+            return
+        self._spawn(self._reconnected(connection))  # its tools may have changed meanwhile
+
     def _in_login(self, name: str) -> bool:
         connection = self._connections.get(name)
         auth = getattr(connection.spec, "auth", None) if connection is not None else None
@@ -525,6 +550,8 @@ class MCPHost:
         if entry is None:
             return {"error": f"unknown tool {name!r}"}
         config = self._servers[entry.server]
+        if not self.gate.check(entry.server):
+            await self._retry_now(entry.server)
         if not self.gate.check(entry.server):
             payload = self.gate.error_payload(entry.server, config.display_name)
             connection = self._connections.get(entry.server)

@@ -327,7 +327,7 @@ def _repair_node(node: dict[str, Any]) -> None:
             required = node["required"]
             names = node["properties"]
             pruned = (
-                [n for n in dict.fromkeys(required) if isinstance(n, str) and n in names]
+                [n for n in dict.fromkeys(r for r in required if isinstance(r, str)) if n in names]
                 if isinstance(required, list)
                 else []
             )
