@@ -197,13 +197,7 @@ class ServerConnection:
         the server really answered during this attempt (status, auth challenge), with a hint."""
         if self.spec.transport not in _HTTP_NOTED:
             return detail
-        try:
-            self._stderr.flush()
-            self._stderr.seek(self._attempt_start)
-            notes = [line for line in self._stderr.read().splitlines() if line.startswith("HTTP ")]
-            self._stderr.seek(0, 2)
-        except (OSError, ValueError):
-            return detail
+        notes = self._http_notes_since(self._attempt_start)
         if not notes or not (detail.startswith("MCPError") or detail.startswith("HTTP ")):
             return detail
         note = notes[-1]
@@ -218,6 +212,17 @@ class ServerConnection:
         elif status == "404":
             note += "; check the url (the path of the MCP endpoint, often /mcp)"
         return note
+
+    def _http_notes_since(self, mark: int) -> list[str]:
+        """The HTTP errors the opener noted in the log since position *mark*."""
+        try:
+            self._stderr.flush()
+            self._stderr.seek(mark)
+            lines = self._stderr.read().splitlines()
+            self._stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return []
+        return [line for line in lines if line.startswith("HTTP ")]
 
     def _stderr_tail(self) -> str:
         try:
@@ -447,20 +452,13 @@ class ServerConnection:
     def _session_refused_since(self, mark: int) -> bool:
         """Whether, since *mark*, an HTTP request was refused as not belonging to a live
         session (404, the spec's answer; 400, what several SDK servers answer)."""
-        try:
-            self._stderr.flush()
-            self._stderr.seek(mark)
-            notes = self._stderr.read().splitlines()
-            self._stderr.seek(0, 2)
-        except (OSError, ValueError):
-            return False
         from hermes_core.config.models import display_url
 
         endpoint = f" for POST {display_url(self.spec.url or '')}"
         return any(
             line.startswith(("HTTP 404 ", "HTTP 400 "))
             and (line.endswith(endpoint) or f"{endpoint} (" in line)
-            for line in notes
+            for line in self._http_notes_since(mark)
         )
 
     async def _renew_session(self, stale: Any) -> Any:
