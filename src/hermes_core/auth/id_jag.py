@@ -34,6 +34,7 @@ import httpx2
 
 from hermes_core.auth.errors import OAuthConfigError, OAuthError
 from hermes_core.auth.oauth import secure_url
+from hermes_core.config.models import display_url
 
 __all__ = ["ID_JAG_TOKEN_TYPE", "ID_TOKEN_TYPE", "TOKEN_EXCHANGE_GRANT", "IdJagExchange"]
 
@@ -82,7 +83,7 @@ class IdJagExchange:
 
     def __repr__(self) -> str:
         where = self.token_endpoint or self.issuer
-        return f"IdJagExchange(server={self.server!r}, idp={_shown(where or '')!r})"
+        return f"IdJagExchange(server={self.server!r}, idp={display_url(where or '')!r})"
 
     async def __call__(self, audience: str, resource: str) -> str:
         subject = self._subject_token()
@@ -108,7 +109,7 @@ class IdJagExchange:
                 response = await client.post(endpoint, data=data, headers=headers)
             except httpx2.HTTPError as exc:
                 raise self._error(
-                    f"the identity provider's token endpoint {_shown(endpoint)} could not be "
+                    f"the identity provider's token endpoint {display_url(endpoint)} could not be "
                     f"reached ({type(exc).__name__})"
                 ) from None
         body = _json(response)
@@ -167,18 +168,19 @@ class IdJagExchange:
                 continue
             if str(metadata.get("issuer", "")).rstrip("/") != issuer:
                 raise self._error(
-                    f"the identity provider metadata at {_shown(url)} is for another issuer "
+                    f"the identity provider metadata at {display_url(url)} is for another issuer "
                     "than oauth.idp_issuer"
                 )
             endpoint = metadata.get("token_endpoint")
             if not isinstance(endpoint, str) or not secure_url(endpoint):
                 raise self._error(
-                    f"the identity provider metadata at {_shown(url)} has no https token_endpoint"
+                    f"the identity provider metadata at {display_url(url)} has no https "
+                    "token_endpoint"
                 )
             self.token_endpoint = endpoint
             return endpoint
         raise self._error(
-            f"no identity provider metadata found for oauth.idp_issuer {_shown(issuer)}; "
+            f"no identity provider metadata found for oauth.idp_issuer {display_url(issuer)}; "
             "set oauth.idp_token_endpoint"
         )
 
@@ -203,13 +205,3 @@ def _oauth_error(body: dict[str, Any] | None) -> str:
     if isinstance(description, str) and description:
         text += f" ({description[:200]})"
     return text
-
-
-def _shown(url: str) -> str:
-    """*url* without credentials, query or fragment (those never appear in errors)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}{parts.path}" if parts.scheme else url
