@@ -137,7 +137,7 @@ def test_config_edits_during_a_browser_login_never_interrupt_it(
         try:
             await until(lambda: bool(held.opened), "the login started")
             connection = host._connections["acme"]
-            host.watch_config(interval=0.05)
+            watcher = host.watch_config(interval=0.05)
             # 1. Another server is added: acme's entry is unchanged and left alone.
             write_config(home, {"acme": acme, "other": stdio_entry()})
             await until(lambda: host.registry.get("mcp_other_echo") is not None, "other up")
@@ -145,8 +145,7 @@ def test_config_edits_during_a_browser_login_never_interrupt_it(
             assert connection.status.state == "connecting"
             # 2. acme's own entry changes while the user is still in the browser.
             write_config(home, {"acme": {**acme, "timeout": 42}, "other": stdio_entry()})
-            await until(lambda: host.status()[0].server == "acme", "reloaded")
-            await asyncio.sleep(0.3)
+            await until(lambda: watcher.reloads == 2, "the second edit applied")
             assert host._connections["acme"] is connection  # still the same login
             held.approve.set()  # type: ignore[union-attr]
             assert (await starting)["acme"] is None

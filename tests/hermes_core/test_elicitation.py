@@ -133,17 +133,25 @@ def test_without_an_elicitor_or_when_disabled_the_server_is_told_the_host_cannot
 
 
 def test_server_everything_registers_its_elicitation_tool_only_when_the_host_can_ask() -> None:
-    def tools(elicitor: object) -> set[str]:
-        async def scenario() -> set[str]:
-            server = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
-            async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
-                await asyncio.sleep(0.8)  # it registers them just after `initialized`
-                return {t.tool for t in host.tools()}
+    # It registers capability-gated tools just after `initialized`: wait for them when the host
+    # can ask; when it cannot, list again after its own late re-list and see none.
+    async def scenario(elicitor: object) -> set[str]:
+        server = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
+        async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
+            for _ in range(200):
+                if elicitor is not None and host.registry.get(
+                    "mcp_everything_trigger_elicitation_request"
+                ):
+                    break
+                if elicitor is None and not host._background:  # the late re-list is done
+                    await host.refresh_tools("everything")
+                    break
+                await asyncio.sleep(0.05)
+            return {t.tool for t in host.tools()}
 
-        return asyncio.run(scenario())
-
-    assert "trigger-elicitation-request" not in tools(None)
-    assert "trigger-elicitation-request" in tools(Recorder())
+    assert "trigger-elicitation-request" in asyncio.run(scenario(Recorder()))
+    without = asyncio.run(scenario(None))
+    assert "echo" in without and "trigger-elicitation-request" not in without
 
 
 def test_server_everything_form_with_every_field_kind_is_filled_from_defaults() -> None:
