@@ -161,6 +161,8 @@ class MCPHost:
         self._recycler: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._reload_lock = asyncio.Lock()
+        # Server name -> set when its start in progress (connect + first listing) is over.
+        self._starts: dict[str, asyncio.Event] = {}
         self.skipped_tools: dict[str, list[str]] = {}
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -220,6 +222,15 @@ class MCPHost:
                     log.warning("MCP server '%s': recycling failed: %s", name, exc)
 
     async def _start_one(self, name: str) -> str | None:
+        done = self._starts[name] = asyncio.Event()
+        try:
+            return await self._start_server(name)
+        finally:
+            done.set()
+            if self._starts.get(name) is done:
+                del self._starts[name]
+
+    async def _start_server(self, name: str) -> str | None:
         server = self._servers[name]
         elicitation = None
         if self._elicitor is not None and server.elicitation.enabled:
@@ -357,17 +368,24 @@ class MCPHost:
 
     async def _apply_after_login(self, name: str, server: HostServer) -> None:
         connection = self._connections.get(name)
-        while connection is not None and (
-            self._in_login(name) or connection.status.state == "connecting"
-        ):
-            await asyncio.sleep(LOGIN_POLL_SECONDS)
+        while connection is not None and self._connections.get(name) is connection:
+            # Wait for the start in progress (its connect, login and first listing) to be
+            # over, and for any connection attempt of a reconnect, instead of reading states.
+            starting = self._starts.get(name)
+            if starting is not None:
+                await starting.wait()
+            await connection.settled()
+            if not self._in_login(name) and name not in self._starts:
+                break
+            await asyncio.sleep(LOGIN_POLL_SECONDS)  # a login outside a start: rare
         async with self._reload_lock:
             if self._servers.get(name) is not server or self._connections.get(name) is not (
                 connection
             ):
                 return  # a later reload took over
             if connection is not None:
-                self._connections.pop(name, None)
+                # Stays registered while it closes: a call now reads "not connected", never
+                # "unknown server"; _start_one replaces it.
                 await connection.close()
             self.registry.drop_server(name)
         error = await self._start_one(name)
