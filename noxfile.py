@@ -12,7 +12,9 @@ nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "lint"]
 
-PYTHON = "3.11"
+# The interpreter nox itself runs under (``python3 dev.py`` makes that the one the user typed):
+# any Python 3.11+ works, so no particular minor version has to be installed.
+PYTHON: str | None = None
 # First-party plugins and the example vendor package: installed, so that they
 # load through the `hermes.plugins` entry points exactly as a stranger's would.
 LOCAL_DISTRIBUTIONS = (
