@@ -49,7 +49,7 @@ def _ensure_tools() -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - said plainly on an older python3
         sys.exit(f"dev.py: Hermes needs Python 3.11 or newer (this is {sys.version.split()[0]})")
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)

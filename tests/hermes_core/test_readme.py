@@ -32,3 +32,15 @@ def test_embedding_snippets_run(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "mcp_acme_studio_render" in result.stdout
     assert "rendered 'lobby'" in result.stdout
+
+
+def test_ci_runs_exactly_the_quick_start_test_command() -> None:
+    text = README.read_text()
+    block = text[text.index("## Quick start") :]
+    block = block[block.index("```sh\n") + 6 : block.index("```", block.index("```sh\n") + 6)]
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert len(commands) == 2, commands
+    ci = (README.parent / ".ci" / "run").read_text().splitlines()
+    assert commands[1] in [line.strip() for line in ci], "CI must run the README's test command"
+    # Neither command installs into the interpreter that runs it (PEP 668 system Pythons).
+    assert not any("pip install" in command for command in commands)
