@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
 
 __all__ = ["PluginFile", "PluginFileError", "load_plugin_file", "parse_plugin_text"]
@@ -102,16 +101,10 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
     With ``validate=False`` the ``app``/``requires`` blocks are kept raw (for a
     plugin whose declaration may use location kinds registered later).
     """
-    yaml = YAML(typ="rt")
     try:
-        tree = yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise PluginFileError(path, line, "", f"YAML syntax error: {problem}") from None
-    except YAMLError as exc:
-        raise PluginFileError(path, None, "", f"YAML error: {exc}") from None
+        tree = load_yaml(text)
+    except YamlInputError as exc:
+        raise PluginFileError(path, exc.line, "", exc.problem) from None
     if not isinstance(tree, CommentedMap):
         raise PluginFileError(path, 1, "", "the file must be a mapping with a 'name' key")
     data = _plain(tree)

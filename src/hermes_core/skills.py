@@ -38,9 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
+from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_platform import declaration
 from hermes_platform.resolver.availability import availability
 from hermes_platform.sentences import guidance
@@ -104,16 +102,11 @@ def _frontmatter(text: str, path: Path) -> dict[str, Any]:
     end = next((i for i in range(1, len(lines)) if lines[i].rstrip() in (_FENCE, "...")), None)
     if end is None:
         raise _SkillFileError(f"{path}:1: the frontmatter opened here has no closing '---' line")
-    yaml = YAML(typ="safe", pure=True)
     try:
-        data = yaml.load("\n".join(lines[1:end]))
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 2 if mark is not None else 2  # the YAML starts on line 2
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise _SkillFileError(f"{path}:{line}: frontmatter YAML error: {problem}") from None
-    except (YAMLError, ValueError, TypeError, RecursionError) as exc:
-        raise _SkillFileError(f"{path}:2: frontmatter YAML error: {exc}") from None
+        data = load_yaml("\n".join(lines[1:end]), typ="safe")
+    except YamlInputError as exc:
+        line = exc.line + 1 if exc.line is not None else 2  # the YAML starts on line 2
+        raise _SkillFileError(f"{path}:{line}: frontmatter {exc.problem}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -326,11 +326,10 @@ def test_cli_skills_list_does_not_import_mcp(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_nested_aliases_do_not_blow_up(tmp_path: Path) -> None:
+def test_nested_aliases_are_refused_at_their_line(tmp_path: Path) -> None:
     lines = ["---", "a0: &a0 [x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 30)]
     lines += ["requires_apps: [*a29]", "description: *a29", "---", ""]
-    parsed = parse_skill(write_skill(tmp_path, "bomb", "\n".join(lines)), "home")
-    assert len(parsed.requires_apps) == 1
-    assert len(parsed.requires_apps[0]) < 200
-    assert not skill_visible(parsed).visible
+    path = write_skill(tmp_path, "bomb", "\n".join(lines))
+    with pytest.raises(ValueError, match=r"SKILL.md:9: frontmatter aliases expand to more than"):
+        parse_skill(path, "home")

@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from hermes_core.config.models import (
     SERVER_NAME,
@@ -29,6 +27,7 @@ from hermes_core.config.models import (
     kind_of,
 )
 from hermes_core.plugin_yaml import _line_of, _plain
+from hermes_core.yaml_input import YamlInputError, load_yaml
 
 __all__ = [
     "LoadedConfig",
@@ -111,19 +110,14 @@ def load_config(path: str | os.PathLike[str] | None = None, *, strict: bool = Tr
 
 
 def parse_yaml(text: str, label: str) -> Any:
-    """The round-trip tree of *text*; a syntax error is a :class:`ConfigError` at its line."""
-    yaml = YAML(typ="rt")
+    """The round-trip tree of *text*; bad YAML is a :class:`ConfigError` at its line.
+
+    Tags, deep nesting and alias bombs are refused (:mod:`hermes_core.yaml_input`).
+    """
     try:
-        return yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "invalid YAML"
-        # ruamel quotes both values of a duplicate key; values may be secrets.
-        problem = problem.split(" with value ", 1)[0]
-        raise ConfigError(f"YAML syntax error: {problem}", path=label, line=line) from None
-    except YAMLError as exc:
-        raise ConfigError(f"YAML error: {type(exc).__name__}", path=label) from None
+        return load_yaml(text)
+    except YamlInputError as exc:
+        raise ConfigError(exc.problem, path=label, line=exc.line) from None
 
 
 def parse_config_text(text: str, path: str = "config.yaml", *, strict: bool = True) -> LoadedConfig:
