@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from support.cli import run_hermes
+from support.dists import install
 
 GOOD_DECLARATION = """
 from hermes_core.plugins import hookimpl
@@ -95,15 +96,6 @@ DISTRIBUTIONS = {
 }
 
 
-def install(site: Path, dist: str, module: str, entry: str, source: str) -> None:
-    (site / f"{module}.py").write_text(source)
-    info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[hermes.plugins]\n{entry} = {module}\n")
-    (info / "RECORD").write_text("")
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("site")
@@ -121,7 +113,7 @@ def hermes(site: Path, *args: str, **env: str) -> subprocess.CompletedProcess[st
 
 def test_plugins_list_reports_every_broken_plugin_and_still_runs(site: Path) -> None:
     result = hermes(site, "plugins", "list", "--json")
-    assert result.returncode == 1, result.stderr
+    assert result.returncode == 3, result.stderr
     records = {r["name"]: r for r in json.loads(result.stdout)}
     broken = records["broken-import"]
     assert (broken["status"], broken["distribution"], broken["version"]) == (
@@ -129,12 +121,17 @@ def test_plugins_list_reports_every_broken_plugin_and_still_runs(site: Path) -> 
         "broken-import",
         "1.0",
     )
-    assert broken["reason"] == "failed to import: ImportError: boom: missing dependency"
+    # The file and line of the failing frame: the plugin's own module, line 1.
+    assert broken["reason"] == (
+        "failed to import: ImportError: boom: missing dependency "
+        f"(at {site / 'broken_import_plugin.py'}:1)"
+    )
     assert records["wrong-type"]["problems"] == [
         "location_kind: returned a str, expected LocationKind"
     ]
+    assert records["wrong-type"]["status"] == "degraded"
     assert records["raises-in-hook"]["problems"] == [
-        "transport: raised RuntimeError: hook exploded"
+        f"transport: raised RuntimeError: hook exploded (at {site / 'raising_plugin.py'}:5)"
     ]
     (clash,) = records["clash-snap"]["problems"]
     assert clash.startswith("location_kind: location_kind 'snap' is already provided by")
@@ -179,10 +176,11 @@ def test_apps_check_evaluates_entry_point_declarations_with_a_plugin_kind(
 
 def test_strict_mode_stops_at_the_first_broken_plugin(site: Path) -> None:
     result = hermes(site, "plugins", "list", HERMES_STRICT_PLUGINS="1")
-    assert result.returncode == 1
+    assert result.returncode == 3  # a broken plugin: not 1 (not offerable), not 2 (bad usage)
     assert result.stderr == (
         "error: plugin 'broken-import' (from broken-import 1.0): "
-        "failed to import: ImportError: boom: missing dependency\n"
+        "failed to import: ImportError: boom: missing dependency "
+        f"(at {site / 'broken_import_plugin.py'}:1)\n"
     )
     assert "Traceback" not in result.stderr
 

@@ -1,7 +1,8 @@
 """The ``hermes`` command line.
 
 Exit codes: 0 ok, 1 something is unavailable or failed, 2 bad usage or a bad
-file (the message names the file, the key and what is wrong).  Subcommands
+file (the message names the file, the key and what is wrong), 3 a broken plugin
+(``hermes plugins list``, and any command under ``HERMES_STRICT_PLUGINS=1``).  Subcommands
 import only what they need: nothing here imports ``mcp``.
 """
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE, EXIT_PLUGIN = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -123,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     listing = plugins_commands.add_parser(
         "list",
         help="plugins, their distributions, hooks, contributions and status",
-        description="Exit 0 when every plugin loaded cleanly, 1 when one failed or misbehaved.",
+        description="Each plugin's locators and GPU probes are also run on fake linux, darwin "
+        "and win32 hosts. Exit 0 when every plugin loaded cleanly, 3 when one failed or is "
+        "degraded (loaded, but a hook or a contribution misbehaved).",
     )
     listing.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -147,7 +150,7 @@ def _manager(args: argparse.Namespace) -> HermesPluginManager:
         return get_plugin_manager(no_plugins=args.no_plugins)
     except PluginError as exc:  # strict mode (HERMES_STRICT_PLUGINS=1)
         print(f"error: {exc}", file=sys.stderr)
-        raise SystemExit(EXIT_UNAVAILABLE) from None
+        raise SystemExit(EXIT_PLUGIN) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

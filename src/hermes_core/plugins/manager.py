@@ -20,6 +20,7 @@ import pluggy
 
 from hermes_core.plugins.builtin import BUILTIN_PLUGINS
 from hermes_core.plugins.errors import PluginError
+from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
 from hermes_core.plugins.types import (
     AppDeclaration,
@@ -72,7 +73,7 @@ class PluginRecord:
     distribution: str | None = None
     version: str | None = None
     builtin: bool = False
-    status: str = "loaded"  # loaded | disabled | failed
+    status: str = "loaded"  # loaded | degraded | disabled | failed
     reason: str = ""
     hooks: list[str] = field(default_factory=list)
     contributions: dict[str, list[str]] = field(default_factory=dict)
@@ -112,13 +113,19 @@ class HermesPluginManager:
         self._applied_kinds: list[str] = []
         self._applied_probes: list[str] = []
         self._applied_servers: list[str] = []
+        self._checked = False
         self.display_names: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------
     def _problem(self, record: PluginRecord, error: PluginError, *, fatal: bool = False) -> None:
-        record.problems.append(error.reason if not error.hook else f"{error.hook}: {error.reason}")
+        problem = error.reason if not error.hook else f"{error.hook}: {error.reason}"
+        record.problems.append(problem)
         if fatal:
             record.status, record.reason = "failed", error.reason
+        elif record.status in ("loaded", "degraded"):
+            # Loaded, but something it contributed was rejected or misbehaved.
+            record.status = "degraded"
+            record.reason = "; ".join(record.problems)
         if self.strict:
             raise error
         log.warning("%s. %s", error, error.advice)
@@ -205,7 +212,7 @@ class HermesPluginManager:
                 )
                 continue
             try:
-                plugin = entry.load()
+                plugin = call_plugin(entry.name, "import", entry.load)
             except Exception as exc:  # noqa: BLE001 - a broken plugin must not break Hermes
                 record = PluginRecord(entry.name, dist_name, version)
                 self._records[entry.name] = record
@@ -213,7 +220,7 @@ class HermesPluginManager:
                     record,
                     PluginError(
                         entry.name,
-                        f"failed to import: {type(exc).__name__}: {exc}",
+                        f"failed to import: {describe(exc, verb='')}",
                         distribution=record.label,
                     ),
                     fatal=True,
@@ -234,17 +241,22 @@ class HermesPluginManager:
             record = self._records.get(impl.plugin_name) or PluginRecord(impl.plugin_name)
             dist = record.label if record.distribution else None
             try:
-                returned = impl.function()
-                items = list(returned) if returned is not None else []
+                items = call_plugin(impl.plugin_name, hook, _call_hook, impl.function, expected)
             except Exception as exc:  # noqa: BLE001 - a plugin's hook must not break Hermes
                 self._problem(
                     record,
                     PluginError(
                         impl.plugin_name,
-                        f"raised {type(exc).__name__}: {exc}",
+                        describe(exc, within=code_origin(impl.function)),
                         distribution=dist,
                         hook=hook,
                     ),
+                )
+                continue
+            if isinstance(items, str):  # not an iterable of registrations
+                self._problem(
+                    record,
+                    PluginError(impl.plugin_name, items, distribution=dist, hook=hook),
                 )
                 continue
             for item in items:
@@ -371,6 +383,39 @@ class HermesPluginManager:
         if decl.display_name:
             self.display_names[decl.server] = decl.display_name
 
+    def check_contributions(self) -> None:
+        """Run every registered locator and GPU probe on fake linux, darwin and win32 hosts.
+
+        What raises, returns the wrong type or is not callable is a problem of
+        the plugin that contributed it (strict mode raises the first as a
+        :class:`PluginError`); the contribution stays registered.  Runs once
+        per manager; ``check_plugin``, strict mode and ``hermes plugins list``
+        call it, ordinary commands do not.
+        """
+        if self._checked:
+            return
+        self._checked = True
+        from hermes_core.plugins.exercise import kind_problem, probe_problem
+
+        declarations = [r.item for r in self.app_declarations()]
+        checks: list[tuple[Registered[Any], str, str | None]] = []
+        for registered in self._collect("location_kind"):
+            problem = kind_problem(registered.plugin, registered.item, declarations)
+            checks.append((registered, "location_kind", problem))
+        for registered in self._collect("gpu_probe"):
+            problem = probe_problem(registered.plugin, registered.item)
+            checks.append((registered, "gpu_probe", problem))
+        for registered, hook, problem in checks:
+            if problem is None:
+                continue
+            record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
+            self._problem(
+                record,
+                PluginError(
+                    registered.plugin, problem, distribution=registered.distribution, hook=hook
+                ),
+            )
+
     def unapply(self) -> None:
         """Undo :meth:`apply`: remove what this manager added to ``hermes_platform``."""
         for name in self._applied_kinds:
@@ -397,6 +442,19 @@ class HermesPluginManager:
     def hook(self) -> Any:
         """pluggy's hook relay, for the plugin machinery and its tests only."""
         return self._pm.hook
+
+
+def _call_hook(function: Any, expected: type) -> list[Any] | str:
+    """The hook's registrations as a list, or why what it returned is not an iterable of them."""
+    returned = function()
+    if returned is None:
+        return []
+    if not isinstance(returned, Iterable) or isinstance(returned, (str, bytes, Mapping, expected)):
+        return (
+            f"returned a {type(returned).__name__}, "
+            f"expected an iterable of {expected.__name__} (a list)"
+        )
+    return list(returned)
 
 
 def create_plugin_manager(
@@ -428,4 +486,6 @@ def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
         strict=_env_flag("HERMES_STRICT_PLUGINS"),
     )
     manager.apply()
+    if manager.strict:
+        manager.check_contributions()
     return manager

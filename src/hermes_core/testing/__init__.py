@@ -21,13 +21,17 @@ def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, l
 
     Raises :class:`hermes_core.plugins.PluginError` for anything Hermes would
     reject (a raising hook, a wrong type, a declaration that does not parse,
-    a name clash with a built-in).  What it registered is removed again.
+    a name clash with a built-in), and for a locator or GPU probe that raises,
+    returns the wrong type or is not callable when it runs on fake linux,
+    darwin and win32 hosts (with every location your declarations give it and
+    a sample one).  What it registered is removed again.
     """
     manager = HermesPluginManager(strict=True)
     manager.load_builtins()
     manager.register_plugin(plugin, name)
-    manager.apply()
     try:
+        manager.apply()
+        manager.check_contributions()
         contributed: dict[str, list[Any]] = {}
         for hook in HOOK_TYPES:
             contributed[hook] = [r.item for r in manager._collect(hook) if r.plugin == name]

@@ -94,7 +94,7 @@ def probe_results(os_name: str | None = None) -> list[tuple[GpuProbe, str | None
     for probe in (p for p in GPU_PROBES.values() if p.os == wanted):
         try:
             answer = probe.read(host)
-        except Exception as exc:  # noqa: BLE001 - a probe must never break gpu_class()
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a probe must never break gpu_class()
             results.append((probe, "unknown", f"{type(exc).__name__}: {exc}"))
             continue
         if answer is not None and answer not in GPU_CLASSES:

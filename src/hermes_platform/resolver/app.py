@@ -135,13 +135,17 @@ def locate(app: AppDef, ctx: LocateContext | None = None) -> Resolution:
             resolution, presence = registered.resolution, registered.presence
             try:
                 paths_found = []
-                for found in registered.locate(ctx, location):
+                result = registered.locate(ctx, location)
+                if result is None or isinstance(result, (str, bytes)):
+                    what = type(result).__name__
+                    raise TypeError(f"locator returned {what}, not an iterable of path strings")
+                for found in result:
                     if not isinstance(found, str):
                         raise TypeError(f"locator returned {type(found).__name__}, not str")
                     paths_found.append(found)
                     if len(paths_found) >= _MAX_CANDIDATES_PER_LOCATION:
                         break
-            except Exception as exc:  # noqa: BLE001 - a plugin's locator must not break this
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a plugin's locator must not break this
                 paths_found, error = [], f"{type(exc).__name__}: {exc}"
         candidates = []
         for path in paths_found:
