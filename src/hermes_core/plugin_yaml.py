@@ -1,10 +1,11 @@
 """Read a vendor's ``plugin.yaml``: the declaration shipped next to an MCP server.
 
 The file has a top-level ``name:`` (the MCP server name as configured under
-``mcp_servers``), optional ``app:`` and ``requires:`` blocks exactly as
-``hermes_platform.declaration`` parses them, and optional keys for later
-features (``display_name``, ``mcp_server`` …).  It is read with ruamel.yaml
-so every error can name the file and the line of the offending key.
+``mcp_servers``), an optional ``display_name:`` and optional ``app:`` and
+``requires:`` blocks exactly as ``hermes_platform.declaration`` parses them.
+Any other top-level key is an error with a did-you-mean (``require:`` for
+``requires:`` must not silently drop every requirement).  It is read with
+:mod:`hermes_core.yaml_input` so every error can name the file and the line of the offending key.
 """
 
 from __future__ import annotations
@@ -17,9 +18,23 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
+from hermes_platform.declaration import (
+    Declaration,
+    DeclarationError,
+    parse_declaration,
+    unknown_keys_reason,
+)
 
-__all__ = ["PluginFile", "PluginFileError", "load_plugin_file", "parse_plugin_text"]
+__all__ = [
+    "PLUGIN_FILE_KEYS",
+    "PluginFile",
+    "PluginFileError",
+    "load_plugin_file",
+    "parse_plugin_text",
+]
+
+PLUGIN_FILE_KEYS = ("name", "display_name", "app", "requires")
+"""The top-level keys a ``plugin.yaml`` may hold; any other is an error."""
 
 _SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -108,6 +123,15 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
     if not isinstance(tree, CommentedMap):
         raise PluginFileError(path, 1, "", "the file must be a mapping with a 'name' key")
     data = _plain(tree)
+    unknown = [key for key in data if key not in PLUGIN_FILE_KEYS]
+    if unknown:
+        first = unknown[0]
+        raise PluginFileError(
+            path,
+            _line_of(tree, first) if isinstance(first, str) else None,
+            str(first),
+            unknown_keys_reason("the file", unknown, PLUGIN_FILE_KEYS),
+        )
     name = data.get("name")
     if name is None:
         raise PluginFileError(

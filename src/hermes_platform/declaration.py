@@ -15,15 +15,16 @@ wins and :data:`on_change` is called after every mutation.
 
 from __future__ import annotations
 
+import difflib
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from hermes_platform.resolver.app import LOCATION_KINDS, AppDef, AppLocation
-from hermes_platform.resolver.locating import PRESENCES
+from hermes_platform.resolver.locating import OS_KEYS, PRESENCES
 from hermes_platform.resolver.paths import is_bare_name, is_relative_inside, location_is_rooted
 from hermes_platform.resolver.versions import VERSION_KINDS
 
@@ -47,15 +48,19 @@ __all__ = [
     "parse_requires",
     "register",
     "remove_change_listener",
+    "unknown_keys_reason",
     "unregister",
 ]
 
-OS_KEYS = ("win32", "darwin", "linux")
 LIVENESS_KINDS = ("server_json", "none")
 GPU_LABELS = {"nvidia": "an NVIDIA GPU"}
 _REQUIRES_KEYS = ("app", "min_version", "gpu")
+_BLOCK_KEYS = ("presence", "location", "version", "liveness")
+_REQUIRES_ELSEWHERE = {key: "requires" for key in _REQUIRES_KEYS}
+_LIVENESS_KEYS = ("kind", "path", "pid_key", "url_key", "token_key", "endpoint_path")
 _MIN_VERSION = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})*")
 _KEY_NAME = re.compile(r"[A-Za-z0-9_.-]+")
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ENDPOINT_PATH = re.compile(r"/[A-Za-z0-9._~/-]*")
 _ROOTED_HINT = "must be absolute or start with ~ / %VAR% / $VAR, without '..', '**' or a URL scheme"
 
@@ -143,6 +148,70 @@ def _sorted_repr(keys: list[Any]) -> str:
     return repr(sorted(keys, key=lambda k: (0, k) if isinstance(k, str) else (1, repr(k))))
 
 
+def _close_matches(unknown: list[Any], valid: Collection[str]) -> list[tuple[str, str]]:
+    pairs = []
+    for key in unknown:
+        if isinstance(key, str):
+            found = difflib.get_close_matches(key, list(valid), n=1, cutoff=0.6)
+            if found:
+                pairs.append((key, found[0]))
+    return pairs
+
+
+def unknown_keys_reason(
+    label: str,
+    unknown: list[Any],
+    valid: Collection[str],
+    *,
+    list_valid: bool = True,
+    elsewhere: Mapping[str, str] | None = None,
+) -> str:
+    """``<label> has unknown keys [..]; did you mean 'x'? (valid keys: [..])``.
+
+    The did-you-mean part appears when :mod:`difflib` finds a close valid key
+    (``'file'`` for ``'flie'``), or names where a key that is valid elsewhere
+    belongs (*elsewhere*: ``{"min_version": "requires"}``); ``plugin_yaml``
+    words its top-level check with it too.
+    """
+    text = f"{label} has unknown keys {_sorted_repr(unknown)}"
+    misplaced = [key for key in unknown if isinstance(key, str) and key in (elsewhere or {})]
+    if misplaced and elsewhere is not None:
+        text += "; " + ", ".join(f"{key!r} belongs under {elsewhere[key]}" for key in misplaced)
+        return text + (f" (valid keys: {sorted(valid)!r})" if list_valid else "")
+    pairs = _close_matches(unknown, valid)
+    if len(pairs) == 1 and len(unknown) == 1:
+        text += f"; did you mean {pairs[0][1]!r}?"
+    elif pairs:
+        text += "; did you mean " + ", ".join(f"{m!r} for {k!r}" for k, m in pairs) + "?"
+    if list_valid:
+        text += f" (valid keys: {sorted(valid)!r})"
+    return text
+
+
+def _did_you_mean(value: object, table: Iterable[str]) -> str:
+    """``"; did you mean 'snap'?"`` for a close registered name, else ``""``."""
+    if not isinstance(value, str):
+        return ""
+    found = difflib.get_close_matches(value, list(table), n=1, cutoff=0.75)
+    return f"; did you mean {found[0]!r}?" if found else ""
+
+
+def _check_keys(
+    block: dict[Any, Any],
+    valid: Collection[str],
+    where: str,
+    label: str,
+    elsewhere: Mapping[str, str] | None = None,
+) -> None:
+    """Fail closed: a key the block does not know (a typo) is an error, not ignored."""
+    unknown = [key for key in block if key not in valid]
+    if unknown:
+        first = unknown[0]
+        plain = isinstance(first, str) and _PLAIN_KEY.fullmatch(first)
+        key = f"{label}.{first}" if plain else label
+        raise _fail(where, key, unknown_keys_reason(label, unknown, valid, elsewhere=elsewhere))
+
+
 def _text(value: object, where: str, key: str) -> str:
     """``str(value)``, or a declaration error naming *key* when even that fails."""
     try:
@@ -171,26 +240,56 @@ def _parse_location_item(
     if not isinstance(item, dict):
         raise _fail(where, label, kinds_hint)
     kind_name = item.get("kind")
-    kind = LOCATION_KINDS.get(kind_name)
-    if kind is None:
-        raise _fail(where, f"{label}.kind", kinds_hint)
-    if kind.os is not None and kind.os != os_key:
-        raise _fail(
-            where, f"{label}.kind", f"{label} kind '{kind.name}' is only valid under app.{kind.os}"
-        )
-    if kind.presence != presence:
+    if kind_name is None:
+        typos = [typo for typo, _ in _close_matches(list(item), ("kind",))]
+        if typos:
+            raise _fail(
+                where,
+                f"{label}.{typos[0]}" if _PLAIN_KEY.fullmatch(typos[0]) else label,
+                unknown_keys_reason(label, typos, ("kind",), list_valid=False),
+            )
         raise _fail(
             where,
             f"{label}.kind",
-            f"{label} kind '{kind.name}' needs app.{os_key}.presence {kind.presence}",
+            f"{label}.kind is required: a path, or a mapping with kind one of "
+            f"{LOCATION_KINDS.names()!r}",
         )
+    kind = LOCATION_KINDS.get(kind_name)
+    if kind is None:
+        raise _fail(where, f"{label}.kind", kinds_hint + _did_you_mean(kind_name, LOCATION_KINDS))
+    if not kind.serves(os_key):
+        valid_under = " or ".join(f"app.{os}" for os in kind.oses or ())
+        raise _fail(
+            where, f"{label}.kind", f"{label} kind '{kind.name}' is only valid under {valid_under}"
+        )
+    kind_presence = kind.presence_for(os_key)
+    if kind_presence != presence:
+        raise _fail(
+            where,
+            f"{label}.kind",
+            f"{label} kind '{kind.name}' needs app.{os_key}.presence {kind_presence}",
+        )
+    _check_keys(item, ("kind", kind.key, "file"), where, label)
     value = item.get(kind.key)
+    if value is None:
+        raise _fail(
+            where,
+            f"{label}.{kind.key}",
+            f"{label}.{kind.key} is required for kind '{kind.name}'",
+        )
     if not is_bare_name(value):
         raise _fail(where, f"{label}.{kind.key}", f"{label}.{kind.key} must be a bare name")
     assert isinstance(value, str)
     file_text = ""
     if kind.needs_file:
         raw_file = item.get("file")
+        if raw_file is None:
+            raise _fail(
+                where,
+                f"{label}.file",
+                f"{label}.file is required for kind '{kind.name}' "
+                "(a relative path inside the install folder)",
+            )
         if not is_relative_inside(raw_file):
             raise _fail(
                 where,
@@ -228,20 +327,28 @@ def _parse_version(raw: object, os_key: str, where: str) -> tuple[str, str]:
         kind_name = "none"
     source = VERSION_KINDS.get(kind_name)
     if source is None:
-        raise _fail(where, f"{base}.kind", f"{base}.kind must be one of {VERSION_KINDS.names()!r}")
-    if source.os is not None and source.os != os_key:
         raise _fail(
             where,
             f"{base}.kind",
-            f"{base}.kind '{source.name}' is only valid under app.{source.os}",
+            f"{base}.kind must be one of {VERSION_KINDS.names()!r}"
+            + _did_you_mean(kind_name, VERSION_KINDS),
         )
-    prefix = block.get("display_name_prefix")
-    arg = _text(prefix, where, f"{base}.display_name_prefix") if prefix else ""
+    if not source.serves(os_key):
+        valid_under = " or ".join(f"app.{os}" for os in source.oses or ())
+        raise _fail(
+            where,
+            f"{base}.kind",
+            f"{base}.kind '{source.name}' is only valid under {valid_under}",
+        )
+    arg_key = source.arg_key
+    _check_keys(block, ("kind", arg_key), where, base)
+    raw_arg = block.get(arg_key)
+    arg = _text(raw_arg, where, f"{base}.{arg_key}") if raw_arg else ""
     if source.needs_arg and not arg:
         raise _fail(
             where,
-            f"{base}.display_name_prefix",
-            f"{base}.display_name_prefix is required for {source.name}",
+            f"{base}.{arg_key}",
+            f"{base}.{arg_key} is required for {source.name}",
         )
     return source.name, arg
 
@@ -259,6 +366,7 @@ def _parse_liveness(raw: object, os_key: str, where: str) -> dict[str, str]:
     if not raw:
         return result
     block = _mapping(raw, where, base)
+    _check_keys(block, _LIVENESS_KEYS, where, base)
     kind = block.get("kind")
     if kind is None:
         kind = "none"
@@ -306,7 +414,14 @@ def _parse_liveness(raw: object, os_key: str, where: str) -> dict[str, str]:
 
 def _parse_os_block(os_key: str, raw: object, *, name: str, where: str) -> AppDef:
     block = _mapping(raw, where, f"app.{os_key}")
+    _check_keys(block, _BLOCK_KEYS, where, f"app.{os_key}", _REQUIRES_ELSEWHERE)
     presence = block.get("presence")
+    if presence is None:
+        raise _fail(
+            where,
+            f"app.{os_key}.presence",
+            f"app.{os_key}.presence is required: one of {PRESENCES!r}",
+        )
     if not isinstance(presence, str) or presence not in PRESENCES:
         raise _fail(
             where, f"app.{os_key}.presence", f"app.{os_key}.presence must be one of {PRESENCES!r}"
@@ -337,8 +452,14 @@ def parse_app(raw: object, *, name: str, where: str) -> AppSpec | None:
     block = _mapping(raw, where, "app")
     unknown = [key for key in block if key not in OS_KEYS]
     if unknown:
+        pairs = _close_matches(unknown, OS_KEYS)
+        hint = ""
+        if pairs:
+            hint = " (did you mean " + ", ".join(repr(match) for _, match in pairs) + "?)"
         raise _fail(
-            where, "app", f"app has unknown OS keys {_sorted_repr(unknown)}; use {OS_KEYS!r}"
+            where,
+            "app",
+            f"app has unknown OS keys {_sorted_repr(unknown)}{hint}; use {OS_KEYS!r}",
         )
     if not block:
         raise _fail(where, "app", "app needs at least one OS block")
@@ -357,7 +478,11 @@ def parse_requires(raw: object, app: AppSpec | None, *, where: str) -> RequiresS
     block = _mapping(raw, where, "requires")
     unknown = [key for key in block if key not in _REQUIRES_KEYS]
     if unknown:
-        raise _fail(where, "requires", f"requires has unknown keys {_sorted_repr(unknown)}")
+        raise _fail(
+            where,
+            "requires",
+            unknown_keys_reason("requires", unknown, _REQUIRES_KEYS, list_valid=False),
+        )
     gpu = block.get("gpu")
     if gpu is not None and (not isinstance(gpu, str) or gpu not in GPU_LABELS):
         raise _fail(where, "requires.gpu", f"requires.gpu must be one of {sorted(GPU_LABELS)!r}")

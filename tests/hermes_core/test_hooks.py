@@ -21,7 +21,9 @@ from hermes_core.plugins.types import (
     GpuProbe,
     LocateContext,
     LocationKind,
+    Observation,
     TransportSpec,
+    VersionSource,
 )
 from hermes_core.testing import check_plugin
 from hermes_platform import declaration
@@ -29,6 +31,7 @@ from hermes_platform.host import gpu_class
 from hermes_platform.host.seam import Host
 from hermes_platform.resolver.app import LOCATION_KINDS
 from hermes_platform.resolver.availability import availability
+from hermes_platform.resolver.versions import VERSION_KINDS
 
 HOOKS = [name for name, _ in inspect.getmembers(HermesSpecs, inspect.isfunction)]
 
@@ -112,6 +115,126 @@ def test_hook_location_kind_clash_with_a_builtin(hermes_pm: HermesPluginManager)
         match=r"'flatpak' is already provided by hermes_core\.plugins\.builtin\.location_kinds",
     ):
         hermes_pm.apply()
+
+
+def _version_txt(ctx: LocateContext, path: str, arg: str) -> Observation:
+    target = ctx.join(ctx.parent(ctx.parent(path)), arg or "VERSION")
+    try:
+        text = ctx.host.read_range(target, 0, 32).decode().strip()
+    except OSError:
+        return Observation("absent", None, f"no {target}")
+    return Observation("present", text, f"in {target}")
+
+
+def test_hook_version_source(hermes_pm: HermesPluginManager, hermes_fake_host) -> None:  # type: ignore[no-untyped-def]
+    source = VersionSource("version_txt", "linux", _version_txt, arg_key="file")
+    hermes_pm.register_plugin(inline(version_source=lambda: [source]), "vtxt-plugin")
+    hermes_pm.apply()
+    assert VERSION_KINDS["version_txt"].provider == "vtxt-plugin"
+    assert [s.name for s in hermes_pm.version_sources()][:4] == [
+        "none",
+        "plist",
+        "pe_resource",
+        "uninstall_registry",
+    ]
+    assert hermes_pm.version_sources()[-1].name == "version_txt"
+    host = hermes_fake_host("linux")
+    host.add_file("/opt/tool/bin/tool")
+    host.add_file("/opt/tool/RELEASE", b"2.4.1\n")
+    decl = declaration.parse_declaration(
+        "tool",
+        raw_app={
+            "linux": {
+                "presence": "executable",
+                "location": "/opt/tool/bin/tool",
+                "version": {"kind": "version_txt", "file": "RELEASE"},
+            }
+        },
+        raw_requires={"app": True, "min_version": "2.4"},
+        where="t",
+    )
+    result = availability(decl)
+    assert (result.state, result.version) == ("available", "2.4.1")
+    host.add_file("/opt/tool/RELEASE", b"2.3\n")
+    assert availability(decl).state == "version_too_old"
+    hermes_pm.unapply()
+    assert "version_txt" not in VERSION_KINDS
+    assert "plist" in VERSION_KINDS  # built-ins stay
+
+
+def test_hook_version_source_builtins_come_through_the_hook(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    records = {r.name: r for r in hermes_pm.plugins()}
+    assert records["hermes_core.plugins.builtin.version_sources"].contributions == {
+        "version_source": [
+            "none",
+            "plist",
+            "pe_resource",
+            "uninstall_registry",
+            "jetbrains_product_info",
+            "flatpak",
+            "snap",
+        ]
+    }
+
+
+def test_hook_version_source_clash_with_a_builtin(hermes_pm: HermesPluginManager) -> None:
+    clash = VersionSource("plist", "darwin", _version_txt)
+    hermes_pm.register_plugin(inline(version_source=lambda: [clash]), "clash")
+    with pytest.raises(
+        PluginError,
+        match=r"'plist' is already provided by hermes_core\.plugins\.builtin\.version_sources",
+    ):
+        hermes_pm.apply()
+
+
+def test_hook_version_source_bad_os_is_reported_against_the_plugin(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    def version_source() -> Iterable[VersionSource]:
+        return [VersionSource("mine", "linx", _version_txt)]
+
+    hermes_pm.register_plugin(inline(version_source=version_source), "typo-plugin")
+    with pytest.raises(PluginError) as caught:
+        hermes_pm.apply()
+    assert caught.value.plugin == "typo-plugin"
+    assert caught.value.hook == "version_source"
+    assert "version source 'mine': os 'linx' is not one of ('win32', 'darwin', 'linux')" in str(
+        caught.value
+    )
+
+
+def test_hook_location_kind_bad_os_or_presence_is_reported_against_the_plugin(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    def location_kind() -> Iterable[LocationKind]:
+        return [LocationKind("opt_folder", "Linux", "folder", "executable", _opt)]
+
+    hermes_pm.register_plugin(inline(location_kind=location_kind), "typo-kind")
+    with pytest.raises(PluginError) as caught:
+        hermes_pm.apply()
+    assert (caught.value.plugin, caught.value.hook) == ("typo-kind", "location_kind")
+    assert caught.value.reason.startswith(
+        "raised ValueError: location kind 'opt_folder': os 'Linux' is not one of "
+        "('win32', 'darwin', 'linux')"
+    )
+
+
+def test_hook_location_kind_serving_two_oses(hermes_pm: HermesPluginManager) -> None:
+    both = LocationKind(
+        "opt_or_app",
+        ("darwin", "linux"),
+        "name",
+        {"darwin": "bundle", "linux": "executable"},
+        _opt,
+    )
+    hermes_pm.register_plugin(inline(location_kind=lambda: [both]), "two-os")
+    hermes_pm.apply()
+    assert LOCATION_KINDS["opt_or_app"].presence_for("darwin") == "bundle"
+    assert LOCATION_KINDS["opt_or_app"].provider == "two-os"
+    hermes_pm.unapply()
+    assert "opt_or_app" not in LOCATION_KINDS
 
 
 def _says_nvidia(host: Host) -> str | None:

@@ -32,7 +32,17 @@ KINDS_HINT = "must be a path or a mapping with kind one of " + repr(
 ROOTED_HINT = "must be absolute or start with ~ / %VAR% / $VAR, without '..', '**' or a URL scheme"
 LIVENESS_PATH_HINT = "must be absolute or start with ~ / %VAR% / $VAR, without '..' or a URL scheme"
 ENDPOINT_HINT = "must be a plain path starting with '/' (no userinfo, query, scheme, or whitespace)"
-VERSION_KINDS_HINT = "must be one of ['none', 'pe_resource', 'plist', 'uninstall_registry']"
+VERSION_KINDS_HINT = "must be one of " + repr(
+    [
+        "flatpak",
+        "jetbrains_product_info",
+        "none",
+        "pe_resource",
+        "plist",
+        "snap",
+        "uninstall_registry",
+    ]
+)
 OS_HINT = "use ('win32', 'darwin', 'linux')"
 
 
@@ -132,11 +142,12 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
     # 3. empty app
     ("app-empty", {}, None, "app needs at least one OS block"),
     # 4. presence
+    # A missing key and a bad value get different messages (issue 9).
     (
         "presence-missing",
         {"linux": without(linux(), "presence")},
         None,
-        "app.linux.presence must be one of ('executable', 'bundle')",
+        "app.linux.presence is required: one of ('executable', 'bundle')",
     ),
     (
         "presence-unknown",
@@ -198,7 +209,8 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
         "kind-missing",
         only_linux(location=[{"name": "vendor"}]),
         None,
-        f"app.linux.location[0] {KINDS_HINT}",
+        "app.linux.location[0].kind is required: a path, or a mapping with kind one of "
+        + repr(["app_bundle", "command", "flatpak", "snap", "uninstall_registry"]),
     ),
     (
         "kind-unhashable",
@@ -265,7 +277,7 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
         "flatpak-app-id-missing",
         only_linux(location=["/opt/x", {"kind": "flatpak"}]),
         None,
-        "app.linux.location[1].app_id must be a bare name",
+        "app.linux.location[1].app_id is required for kind 'flatpak'",
     ),
     (
         "uninstall-prefix-path",
@@ -288,7 +300,8 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
             )
         },
         None,
-        "app.win32.location[0].file must be a relative path inside the install folder",
+        "app.win32.location[0].file is required for kind 'uninstall_registry' "
+        "(a relative path inside the install folder)",
     ),
     # 12. version kind unknown
     (
@@ -615,7 +628,7 @@ FRAGMENTS: list[tuple[str, object, object, str]] = [
             )
         },
         None,
-        "location[0].file must be a relative path",
+        "location[0].file is required for kind 'uninstall_registry'",
     ),
 ]
 
@@ -910,18 +923,145 @@ def test_custom_liveness_keys_are_kept() -> None:
     )
 
 
-def test_unknown_extra_keys_are_ignored() -> None:
-    decl = parse(
-        only_linux(
-            colour="blue",
-            version={"kind": "none", "extra": 1},
-            liveness={"kind": "none", "extra": 2},
-            location=[{"kind": "snap", "name": "vendor", "channel": "edge"}],
-        )
+# --- fail closed: unknown keys anywhere are errors (issue 9) ----------------------------
+
+LOCATION_KEYS_SNAP = "(valid keys: ['file', 'kind', 'name'])"
+
+
+@pytest.mark.parametrize(
+    ("raw_app", "raw_requires", "key", "expected"),
+    [
+        pytest.param(
+            only_linux(location=[{"kind": "snap", "name": "vendor", "flie": "x"}]),
+            None,
+            "app.linux.location[0].flie",
+            "app.linux.location[0] has unknown keys ['flie']; did you mean 'file'? "
+            + LOCATION_KEYS_SNAP,
+            id="location-typo",
+        ),
+        pytest.param(
+            only_linux(location=[{"kind": "snap", "name": "vendor", "channel": "edge"}]),
+            None,
+            "app.linux.location[0].channel",
+            "app.linux.location[0] has unknown keys ['channel'] " + LOCATION_KEYS_SNAP,
+            id="location-unknown",
+        ),
+        pytest.param(
+            {
+                "win32": win32(
+                    location=[
+                        {"kind": "uninstall_registry", "display_name_prefix": "V", "flie": "v.exe"}
+                    ]
+                )
+            },
+            None,
+            "app.win32.location[0].flie",
+            "app.win32.location[0] has unknown keys ['flie']; did you mean 'file'? "
+            "(valid keys: ['display_name_prefix', 'file', 'kind'])",
+            id="typo-before-missing-file",
+        ),
+        pytest.param(
+            only_linux(location=[{"knd": "snap", "name": "vendor"}]),
+            None,
+            "app.linux.location[0].knd",
+            "app.linux.location[0] has unknown keys ['knd']; did you mean 'kind'?",
+            id="kind-typo",
+        ),
+        pytest.param(
+            only_linux(colour="blue"),
+            None,
+            "app.linux.colour",
+            "app.linux has unknown keys ['colour'] "
+            "(valid keys: ['liveness', 'location', 'presence', 'version'])",
+            id="os-block-unknown",
+        ),
+        pytest.param(
+            only_linux(presense="executable"),
+            None,
+            "app.linux.presense",
+            "app.linux has unknown keys ['presense']; did you mean 'presence'? "
+            "(valid keys: ['liveness', 'location', 'presence', 'version'])",
+            id="os-block-typo-before-missing-presence",
+        ),
+        pytest.param(
+            {"darwin": darwin(version={"kind": "plist", "extra": 1})},
+            None,
+            "app.darwin.version.extra",
+            "app.darwin.version has unknown keys ['extra'] "
+            "(valid keys: ['display_name_prefix', 'kind'])",
+            id="version-unknown",
+        ),
+        pytest.param(
+            {"win32": win32(version={"kind": "uninstall_registry", "display_name_prefx": "V"})},
+            None,
+            "app.win32.version.display_name_prefx",
+            "app.win32.version has unknown keys ['display_name_prefx']; "
+            "did you mean 'display_name_prefix'? (valid keys: ['display_name_prefix', 'kind'])",
+            id="version-typo",
+        ),
+        pytest.param(
+            only_linux(liveness={"kind": "none", "extra": 2}),
+            None,
+            "app.linux.liveness.extra",
+            "app.linux.liveness has unknown keys ['extra'] (valid keys: ['endpoint_path', "
+            "'kind', 'path', 'pid_key', 'token_key', 'url_key'])",
+            id="liveness-unknown",
+        ),
+        pytest.param(
+            only_linux(liveness={"kind": "server_json", "path": "/run/v.json", "pid_ky": "p"}),
+            None,
+            "app.linux.liveness.pid_ky",
+            "app.linux.liveness has unknown keys ['pid_ky']; did you mean 'pid_key'? "
+            "(valid keys: ['endpoint_path', 'kind', 'path', 'pid_key', 'token_key', 'url_key'])",
+            id="liveness-typo",
+        ),
+        pytest.param(
+            {"linx": linux()},
+            None,
+            "app",
+            "app has unknown OS keys ['linx'] (did you mean 'linux'?); "
+            "use ('win32', 'darwin', 'linux')",
+            id="os-key-typo",
+        ),
+        pytest.param(
+            only_linux(),
+            {"app": True, "min_verison": "1"},
+            "requires",
+            "requires has unknown keys ['min_verison']; did you mean 'min_version'?",
+            id="requires-typo",
+        ),
+    ],
+)
+def test_unknown_keys_fail_closed_with_a_did_you_mean(
+    raw_app: object, raw_requires: object, key: str, expected: str
+) -> None:
+    error = error_of(raw_app, raw_requires)
+    assert str(error) == f"{WHERE}: {expected}"
+    assert error.key == key
+
+
+@pytest.mark.parametrize(
+    ("location", "expected"),
+    [
+        ({"kind": "snap"}, "app.linux.location[0].name is required for kind 'snap'"),
+        ({"kind": "snap", "name": None}, "app.linux.location[0].name is required for kind 'snap'"),
+        ({"kind": "snap", "name": "../x"}, "app.linux.location[0].name must be a bare name"),
+    ],
+)
+def test_a_missing_key_and_a_bad_value_read_differently(
+    location: dict[str, Any], expected: str
+) -> None:
+    assert message(only_linux(location=[location])) == f"{WHERE}: {expected}"
+
+
+def test_a_missing_and_a_bad_uninstall_file_read_differently() -> None:
+    assert message(uninstall_location(None)) == (
+        f"{WHERE}: app.win32.location[0].file is required for kind 'uninstall_registry' "
+        "(a relative path inside the install folder)"
     )
-    app = decl.app_for("linux")
-    assert app is not None
-    assert app.locations == (("snap", "vendor", ""),)
+    assert message(uninstall_location("../x.exe")) == (
+        f"{WHERE}: app.win32.location[0].file must be a relative path inside the install folder"
+    )
 
 
 def test_location_string_is_stripped() -> None:
@@ -1054,6 +1194,9 @@ def test_os_blocks_are_checked_in_input_order() -> None:
 
 def test_presence_is_checked_before_location() -> None:
     assert message(only_linux(presence=None, location=[])) == (
+        f"{WHERE}: app.linux.presence is required: one of ('executable', 'bundle')"
+    )
+    assert message(only_linux(presence="exe", location=[])) == (
         f"{WHERE}: app.linux.presence must be one of ('executable', 'bundle')"
     )
 
@@ -1288,7 +1431,6 @@ BARE_BAD: list[object] = [
     "http://x",
     "x://y",
     5,
-    None,
     ["vendor"],
 ]
 
@@ -1350,7 +1492,6 @@ def test_relative_file_is_accepted(file: str, stored: str) -> None:
         "",
         "  ",
         "file://x",
-        None,
         5,
         ["vendor.exe"],
     ],

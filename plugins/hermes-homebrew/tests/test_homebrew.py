@@ -84,7 +84,9 @@ def test_cask_newest_caskroom_version(pm: HermesPluginManager, hermes_fake_host:
 
 
 def test_cask_needs_a_file(pm: HermesPluginManager) -> None:
-    with pytest.raises(ValueError, match=r"location\[0\]\.file must be a relative path"):
+    with pytest.raises(
+        ValueError, match=r"location\[0\]\.file is required for kind 'homebrew_cask'"
+    ):
         parse_declaration(
             "a",
             raw_app={

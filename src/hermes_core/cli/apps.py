@@ -69,6 +69,8 @@ def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool
             f"     evaluated as {explanation.os}"
             + (f", GPU class {explanation.gpu}" if explanation.gpu else "")
         )
+        if explanation.version_kind not in (None, "none"):
+            lines.append(f"     version source: {explanation.version_kind}")
         for step in explanation.steps:
             lines.append(f"     - {step}")
         for location in explanation.locations:
@@ -85,6 +87,7 @@ def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool
                 if cand.version_state != "not_checked":
                     version = (
                         f"  version {cand.version}"
+                        + (f" ({cand.version_detail})" if cand.version_detail else "")
                         if cand.version
                         else (f"  version unreadable ({cand.version_state}: {cand.version_detail})")
                     )

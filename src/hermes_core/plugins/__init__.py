@@ -15,8 +15,8 @@ returns registration objects::
     [project.entry-points."hermes.plugins"]
     acme = "acme_hermes.plugin"
 
-Hooks: ``declare_app``, ``location_kind``, ``gpu_probe``, ``transport``,
-``auth_provider`` — see :mod:`hermes_core.plugins.hookspecs` for the reference.
+Hooks: ``declare_app``, ``location_kind``, ``version_source``, ``gpu_probe``,
+``transport``, ``auth_provider`` — see :mod:`hermes_core.plugins.hookspecs` for the reference.
 Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 """

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         GpuProbe,
         LocationKind,
         TransportSpec,
+        VersionSource,
     )
 
 PROJECT = "hermes"
@@ -110,6 +111,74 @@ class HermesSpecs:
             at evaluation time is recorded in ``explain`` and counts as "not found".
 
         .. versionadded:: 0.1
+        """
+        raise NotImplementedError
+
+    @_hookspec
+    def version_source(self) -> Iterable[VersionSource]:
+        """Add a way to read a found app's version (``version: {kind: <name>}`` in ``app.<os>``).
+
+        When: once, when the plugin manager applies plugins, before any
+        declaration is parsed, so declarations may name the new source at once
+        (``requires.min_version`` then gates on what it reads).
+
+        Cost: registering is free; ``read(ctx, path, arg)`` (a
+        :class:`~hermes_core.plugins.types.VersionReader`) runs for each present
+        copy when a minimum version is checked and in ``hermes apps check
+        --explain``. It must read only through ``ctx`` (``ctx.host.read_range``,
+        ``ctx.host.file_size``, ``ctx.host.is_file`` …), bounded: no ``open``,
+        no subprocess, no network.
+
+        Example:
+            ```python
+            from hermes_core.plugins import hookimpl
+            from hermes_core.plugins.types import Observation, VersionSource
+
+            def _read_version_txt(ctx, path, arg):
+                # path is the found executable, e.g. /opt/acme/bin/acme;
+                # the version is in /opt/acme/<arg> (arg defaults to VERSION.txt).
+                version_file = ctx.join(ctx.parent(ctx.parent(path)), arg or "VERSION.txt")
+                try:
+                    data = ctx.host.read_range(version_file, 0, 64)
+                except OSError as exc:
+                    return Observation("absent", None, f"cannot read {version_file}: {exc}")
+                text = data.decode("ascii", "replace").strip()
+                if not text:
+                    return Observation("unavailable", None, f"{version_file} is empty")
+                return Observation("present", text, f"first line of {version_file}")
+
+            @hookimpl
+            def version_source():
+                return [VersionSource(name="acme_version_txt", os="linux",
+                                      read=_read_version_txt, arg_key="file",
+                                      description="<install>/VERSION.txt")]
+            ```
+
+            and in ``plugin.yaml``::
+
+                linux:
+                  presence: executable
+                  location: /opt/acme/bin/acme
+                  version: { kind: acme_version_txt, file: VERSION.txt }
+
+        Returns:
+            Zero or more :class:`~hermes_core.plugins.types.VersionSource`:
+            ``name``, ``os`` (``None`` for every OS, one OS key, or a tuple),
+            ``read``, and optionally ``arg_key`` (the one extra key of the
+            version mapping, passed to ``read`` as ``arg``), ``needs_arg`` and
+            ``description``. ``read`` answers an
+            :class:`~hermes_core.plugins.types.Observation`: ``present`` with the
+            version text, ``absent``, ``unavailable`` or ``error`` with a detail.
+
+        Errors:
+            A bad ``name``, ``os`` or ``arg_key``, or a ``read`` that is not
+            callable, raises when the object is built (reported against the
+            plugin). Two plugins (or a plugin and a built-in) providing one name is
+            an error naming both; the second is skipped. A ``read`` that raises or
+            returns something else is recorded as an ``error`` observation: the
+            copy's version counts as unreadable, so a minimum is not met.
+
+        .. versionadded:: 0.2
         """
         raise NotImplementedError
 

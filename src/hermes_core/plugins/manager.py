@@ -28,11 +28,13 @@ from hermes_core.plugins.types import (
     GpuProbe,
     LocationKind,
     TransportSpec,
+    VersionSource,
 )
 from hermes_platform import declaration
 from hermes_platform.host.gpu import GPU_PROBES
 from hermes_platform.registration import RegistrationConflict
 from hermes_platform.resolver.app import LOCATION_KINDS
+from hermes_platform.resolver.versions import VERSION_KINDS
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -50,6 +52,7 @@ HOOK_TYPES: Mapping[str, type] = {
     "declare_app": AppDeclaration,
     "location_kind": LocationKind,
     "gpu_probe": GpuProbe,
+    "version_source": VersionSource,
     "transport": TransportSpec,
     "auth_provider": AuthProviderSpec,
 }
@@ -112,6 +115,7 @@ class HermesPluginManager:
         self._collected: dict[str, list[Registered[Any]]] = {}
         self._applied_kinds: list[str] = []
         self._applied_probes: list[str] = []
+        self._applied_version_sources: list[str] = []
         self._applied_servers: list[str] = []
         self._checked = False
         self.display_names: dict[str, str] = {}
@@ -273,7 +277,7 @@ class HermesPluginManager:
                     continue
                 if (
                     not record.builtin
-                    and isinstance(item, (LocationKind, GpuProbe))
+                    and isinstance(item, (LocationKind, GpuProbe, VersionSource))
                     and item.provider == "hermes_platform"
                 ):
                     suffix = f" ({record.label})" if record.distribution else ""
@@ -309,6 +313,10 @@ class HermesPluginManager:
     def gpu_probes(self) -> list[GpuProbe]:
         return [r.item for r in self._collect("gpu_probe")]
 
+    def version_sources(self) -> list[VersionSource]:
+        """Every version source, built-ins first (what ``version.kind`` may name)."""
+        return [r.item for r in self._collect("version_source")]
+
     def transports(self) -> dict[str, TransportSpec]:
         return {r.item.name: r.item for r in self._collect("transport")}
 
@@ -327,6 +335,13 @@ class HermesPluginManager:
             self._apply_one(
                 registered, LOCATION_KINDS.register, self._applied_kinds, "location_kind"
             )
+        for registered in self._collect("version_source"):
+            self._apply_one(
+                registered,
+                VERSION_KINDS.register,
+                self._applied_version_sources,
+                "version_source",
+            )
         for registered in self._collect("gpu_probe"):
             self._apply_one(registered, GPU_PROBES.register, self._applied_probes, "gpu_probe")
         for registered in self.app_declarations():
@@ -336,7 +351,12 @@ class HermesPluginManager:
         self, registered: Registered[Any], register: Any, applied: list[str], hook: str
     ) -> None:
         item = registered.item
-        existed = item.name in (LOCATION_KINDS if hook == "location_kind" else GPU_PROBES)
+        tables: dict[str, Any] = {
+            "location_kind": LOCATION_KINDS,
+            "version_source": VERSION_KINDS,
+            "gpu_probe": GPU_PROBES,
+        }
+        existed = item.name in tables[hook]
         try:
             register(item)
         except RegistrationConflict as exc:
@@ -422,6 +442,9 @@ class HermesPluginManager:
             LOCATION_KINDS.unregister(name)
         for name in self._applied_probes:
             GPU_PROBES.unregister(name)
+        for name in self._applied_version_sources:
+            VERSION_KINDS.unregister(name)
+        self._applied_version_sources = []
         for server in self._applied_servers:
             declaration.unregister(server)
         self._applied_kinds, self._applied_probes, self._applied_servers = [], [], []

@@ -2,8 +2,9 @@
 
 Every hook returns an iterable of these frozen dataclasses.  They are
 standard-library dataclasses so ``hermes_platform`` consumes them without new
-dependencies; ``LocationKind`` and ``GpuProbe`` *are* the platform's own
-types, re-exported here for plugin authors.
+dependencies; ``LocationKind``, ``VersionSource`` (with its
+``VersionReader`` protocol and ``Observation``) and ``GpuProbe`` *are* the
+platform's own types, re-exported here for plugin authors.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from hermes_platform.host.gpu import GpuProbe
 from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
+from hermes_platform.resolver.observation import Observation
+from hermes_platform.resolver.versions import VersionReader, VersionSource
 
 __all__ = [
     "AppDeclaration",
@@ -22,7 +25,10 @@ __all__ = [
     "GpuProbe",
     "LocateContext",
     "LocationKind",
+    "Observation",
     "TransportSpec",
+    "VersionReader",
+    "VersionSource",
 ]
 
 

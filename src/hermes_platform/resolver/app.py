@@ -132,7 +132,8 @@ def locate(app: AppDef, ctx: LocateContext | None = None) -> Resolution:
             if registered is None:
                 trials.append(LocationTrial(index, location, (), "location kind is not registered"))
                 continue
-            resolution, presence = registered.resolution, registered.presence
+            resolution = registered.resolution
+            presence = registered.presence_for(app.os_family) or app.presence
             try:
                 paths_found = []
                 result = registered.locate(ctx, location)

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 __all__ = [
     "DRM_CLASS_DIR",
+    "FLATPAK_ACTIVE_DEPLOYMENT",
+    "FLATPAK_EXPORT_LAUNCHER",
+    "FLATPAK_METAINFO_FILES",
+    "JETBRAINS_PRODUCT_INFO",
+    "JETBRAINS_PRODUCT_INFO_IN_BUNDLE",
     "NVIDIA_PROC_VERSION",
+    "SNAP_LAUNCHER_FOLDER",
+    "SNAP_YAML",
     "UNINSTALL_REGISTRY_ROOTS",
     "WINDOWS_DISPLAY_CLASS_KEY",
     "cargo_bin_dirs",
@@ -98,3 +105,28 @@ def windows_user_program_dirs(os_name: str) -> tuple[str, ...]:
         "%USERPROFILE%/scoop/shims",
         "%LOCALAPPDATA%/Microsoft/WinGet/Links",
     )
+
+
+# Files that state an installed app's version, relative to what a locator found
+# (the version sources of hermes_platform.resolver.file_versions read them).
+
+# A JetBrains IDE: <install>/product-info.json next to <install>/bin/<launcher>;
+# in a macOS bundle, <Name>.app/Contents/Resources/product-info.json.
+JETBRAINS_PRODUCT_INFO = "product-info.json"
+JETBRAINS_PRODUCT_INFO_IN_BUNDLE = ("Contents", "Resources", "product-info.json")
+
+# A flatpak launcher is <installation>/exports/bin/<app_id>; the app's active
+# deployment is <installation>/app/<app_id>/current/active, and its AppStream
+# metainfo (which carries the release versions) is one of these, below it.
+FLATPAK_EXPORT_LAUNCHER = ("exports", "bin")
+FLATPAK_ACTIVE_DEPLOYMENT = ("app", "{app_id}", "current", "active")
+FLATPAK_METAINFO_FILES = (
+    ("files", "share", "metainfo", "{app_id}.metainfo.xml"),
+    ("files", "share", "metainfo", "{app_id}.appdata.xml"),
+    ("files", "share", "appdata", "{app_id}.appdata.xml"),
+)
+
+# A snap launcher is <snap root>/bin/<snap>[.<app>]; the current revision's
+# metadata is <snap root>/<snap>/current/meta/snap.yaml.
+SNAP_LAUNCHER_FOLDER = "bin"
+SNAP_YAML = ("current", "meta", "snap.yaml")

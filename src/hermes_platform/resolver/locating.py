@@ -1,31 +1,38 @@
 """The vocabulary of locating: location kinds, candidates and the locate context.
 
-A :class:`LocationKind` is one registration: its name, the OS it is valid
-under, the mapping key naming what to find, whether it needs ``file``, the
-presence it yields and its locator.  The parser validates declarations
+A :class:`LocationKind` is one registration: its name, the OS (or OSes) it
+is valid under, the mapping key naming what to find, whether it needs
+``file``, the presence it yields (one for every OS, or one per OS) and its
+locator.  The parser validates declarations
 against the table of kinds and derives its messages from it, so adding a
 kind is one registration and nothing else.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import NamedTuple
 
 from hermes_platform.host.seam import Host, current_host
 from hermes_platform.resolver import known_dirs, paths
 
 __all__ = [
+    "OS_KEYS",
     "PRESENCES",
     "AppLocation",
     "Candidate",
     "LocateContext",
     "LocationKind",
     "UninstallEntry",
+    "served_oses",
 ]
 
+OS_KEYS = ("win32", "darwin", "linux")
 PRESENCES = ("executable", "bundle")
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _MAX_UNINSTALL_SUBKEYS = 4096
 
 
@@ -101,6 +108,14 @@ class LocateContext:
 
     def join(self, base: str, *parts: str) -> str:
         return paths.join(self.os, base, *parts)
+
+    def parent(self, path: str) -> str:
+        """The folder holding *path* (``/opt/x`` for ``/opt/x/bin``), by the evaluated OS."""
+        return paths.split(self.os, path)[0]
+
+    def basename(self, path: str) -> str:
+        """The last name of *path* (``bin`` for ``/opt/x/bin/``)."""
+        return paths.split(self.os, path)[1]
 
     def star(self, path: str) -> list[str]:
         """Existing matches of a path with ``*`` segments, newest version first."""
@@ -180,6 +195,32 @@ class LocateContext:
 Locator = Callable[[LocateContext, AppLocation], Iterable[str]]
 
 
+def served_oses(what: str, os: object) -> tuple[str, ...] | None:
+    """Check a registration's ``os`` (``None``, one OS key, or several); ``None`` means any OS.
+
+    Raises ``ValueError`` naming *what* (``"location kind 'x'"``) for anything else.
+    """
+    if os is None:
+        return None
+    if isinstance(os, str):
+        items: tuple[object, ...] = (os,)
+    elif isinstance(os, (tuple, list, frozenset, set)):
+        items = tuple(sorted(os, key=str)) if isinstance(os, (set, frozenset)) else tuple(os)
+    else:
+        raise ValueError(
+            f"{what}: os must be None (any OS), one of {OS_KEYS!r} or a tuple of them, "
+            f"not {type(os).__name__}"
+        )
+    if not items:
+        raise ValueError(f"{what}: os must name at least one of {OS_KEYS!r} (or be None)")
+    for item in items:
+        if item not in OS_KEYS:
+            raise ValueError(f"{what}: os {item!r} is not one of {OS_KEYS!r}")
+    if len(set(items)) != len(items):
+        raise ValueError(f"{what}: os names an OS twice: {items!r}")
+    return tuple(str(item) for item in items)
+
+
 @dataclass(frozen=True)
 class LocationKind:
     """A kind of place an app can be found.
@@ -187,12 +228,25 @@ class LocationKind:
     ``locate(ctx, location)`` returns candidate paths in the order to try;
     the resolver tests each one's presence.  It must read the machine only
     through ``ctx`` (the host seam) and must not spawn or connect.
+
+    ``os`` is ``None`` (valid under every OS block), one OS key
+    (``"linux"``) or a tuple of them (``("darwin", "linux")``).  ``presence``
+    is the presence the kind yields: one value for every OS it serves, or a
+    mapping from each OS it serves to its presence, so one kind name can find
+    a macOS ``.app`` bundle and a Linux executable::
+
+        LocationKind("vendor_app", ("darwin", "linux"), "name",
+                     {"darwin": "bundle", "linux": "executable"}, locate)
+
+    Both are checked when the object is built; a bad value raises
+    ``ValueError`` naming the kind (and Hermes reports it against the
+    plugin that returned it).
     """
 
     name: str
-    os: str | None
+    os: str | tuple[str, ...] | None
     key: str
-    presence: str
+    presence: str | Mapping[str, str] = field(hash=False)
     locate: Locator = field(compare=True)
     needs_file: bool = False
     provider: str = "hermes_platform"
@@ -200,7 +254,60 @@ class LocationKind:
     resolution: str = "known_path"
 
     def __post_init__(self) -> None:
-        if self.presence not in PRESENCES:
-            raise ValueError(f"location kind {self.name!r}: presence must be one of {PRESENCES}")
-        if not self.name or not self.name.replace("_", "").isalnum() or self.name == "path":
+        if (
+            not isinstance(self.name, str)
+            or not self.name
+            or not self.name.replace("_", "").isalnum()
+            or self.name == "path"
+        ):
             raise ValueError(f"location kind name {self.name!r} must be a plain identifier")
+        what = f"location kind {self.name!r}"
+        oses = served_oses(what, self.os)
+        if isinstance(self.os, (list, set, frozenset)):
+            object.__setattr__(self, "os", oses)
+        if (
+            not isinstance(self.key, str)
+            or not _PLAIN_NAME.fullmatch(self.key)
+            or self.key in ("kind", "file")
+        ):
+            raise ValueError(
+                f"{what}: key {self.key!r} must be a plain identifier other than 'kind' and 'file'"
+            )
+        if isinstance(self.presence, Mapping):
+            presences = dict(self.presence)
+            for os_key, presence in presences.items():
+                if os_key not in (oses or OS_KEYS):
+                    raise ValueError(
+                        f"{what}: presence names {os_key!r}, which the kind does not serve "
+                        f"(os is {self.os!r})"
+                    )
+                if presence not in PRESENCES:
+                    raise ValueError(
+                        f"{what}: presence for {os_key!r} must be one of {PRESENCES}, "
+                        f"not {presence!r}"
+                    )
+            missing = [os_key for os_key in (oses or OS_KEYS) if os_key not in presences]
+            if missing:
+                raise ValueError(f"{what}: presence has no entry for {', '.join(missing)}")
+            object.__setattr__(self, "presence", MappingProxyType(presences))
+        elif self.presence not in PRESENCES:
+            raise ValueError(
+                f"{what}: presence must be one of {PRESENCES} (or a mapping from OS to one "
+                f"of them), not {self.presence!r}"
+            )
+
+    @property
+    def oses(self) -> tuple[str, ...] | None:
+        """The OS keys this kind is valid under; ``None`` means every OS."""
+        return served_oses(f"location kind {self.name!r}", self.os)
+
+    def serves(self, os_key: str) -> bool:
+        """True when the kind may be used under ``app.<os_key>``."""
+        oses = self.oses
+        return oses is None or os_key in oses
+
+    def presence_for(self, os_key: str) -> str:
+        """The presence this kind yields under ``app.<os_key>``."""
+        if isinstance(self.presence, Mapping):
+            return self.presence.get(os_key, "")
+        return self.presence

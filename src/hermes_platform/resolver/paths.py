@@ -22,6 +22,7 @@ __all__ = [
     "join",
     "location_is_rooted",
     "natural_version_key",
+    "split",
     "star_matches",
 ]
 
@@ -90,6 +91,15 @@ def join(os_name: str, base: str, *parts: str) -> str:
     if os_name == "win32":
         return ntpath.join(base, *parts)
     return posixpath.join(base, *parts)
+
+
+def split(os_name: str, path: str) -> tuple[str, str]:
+    """``(folder, last name)`` of *path* by the rules of *os_name*; trailing separators ignored."""
+    if os_name == "win32":
+        trimmed = path.rstrip("\\/")
+        return ntpath.split(trimmed) if trimmed else (path, "")
+    trimmed = path.rstrip("/")
+    return posixpath.split(trimmed) if trimmed else (path, "")
 
 
 def expand_path(path: str, os_name: str, env: Mapping[str, str], home: str | None) -> str:

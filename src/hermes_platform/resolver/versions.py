@@ -1,62 +1,117 @@
 """Version sources: how an app's version is read once it has been found.
 
-Each source is a :class:`VersionSource` registration in :data:`VERSION_KINDS`
-(``none``, ``plist``, ``pe_resource``, ``uninstall_registry``).  Readers work
-on bytes through the host seam, so every source is testable on any OS.  A
-reader never raises: every failure becomes an :class:`Observation`.
+Each source is a :class:`VersionSource` registration in :data:`VERSION_KINDS`;
+``app.<os>.version.kind`` names one.  The built-ins (``none``, ``plist``,
+``pe_resource``, ``uninstall_registry``, and the Linux-friendly
+``jetbrains_product_info``, ``flatpak`` and ``snap`` of
+:mod:`~hermes_platform.resolver.file_versions`) are registered here and again
+through ``hermes_core``'s ``version_source`` hook, exactly as a plugin's
+source is.  Readers work on bytes through the host seam, so every source is
+testable on any OS.  A reader should not raise; :func:`read_version` turns
+anything it raises or returns wrongly into an ``error`` :class:`Observation`.
 """
 
 from __future__ import annotations
 
 import plistlib
-from collections.abc import Callable
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from hermes_platform.registration import RegistrationTable
-from hermes_platform.resolver import pe_version
-from hermes_platform.resolver.locating import LocateContext
+from hermes_platform.resolver import file_versions, pe_version
+from hermes_platform.resolver.locating import LocateContext, served_oses
+from hermes_platform.resolver.observation import NOT_CHECKED, OBSERVATION_STATES, Observation
 
 __all__ = [
+    "BUILTIN_VERSION_SOURCES",
     "OBSERVATION_STATES",
     "VERSION_KINDS",
     "Observation",
+    "VersionReader",
     "VersionSource",
     "read_version",
 ]
 
-OBSERVATION_STATES = ("not_checked", "present", "absent", "unavailable", "error")
 _MAX_PLIST_BYTES = 4 * 1024 * 1024
+_MAX_VERSION_CHARS = 128
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True)
-class Observation:
-    """The outcome of one check: a state, an optional value, a human-only detail."""
+class VersionReader(Protocol):
+    """Reads the version of one found copy of an app.
 
-    state: str
-    value: str | None = None
-    detail: str = ""
+    Called as ``read(ctx, path, arg)``:
 
+    - ``ctx`` (:class:`~hermes_platform.resolver.locating.LocateContext`): the
+      evaluated OS (``ctx.os``), path helpers (``ctx.join``, ``ctx.parent``,
+      ``ctx.basename``, ``ctx.expand``) and the host seam (``ctx.host``:
+      ``is_file``, ``file_size``, ``read_range`` …).  Read the machine only
+      through it: no ``open``, no subprocess, no network.
+    - ``path``: the present copy the locator found (a file, or a ``.app``
+      folder for ``presence: bundle``), in the evaluated OS's syntax.
+    - ``arg``: the text of the version mapping's argument key
+      (``VersionSource.arg_key``, ``display_name_prefix`` unless the source
+      says otherwise), ``""`` when absent.
 
-NOT_CHECKED = Observation("not_checked")
+    Returns an :class:`Observation`: ``present`` with the version text,
+    ``absent``, ``unavailable`` (found, but no version stated) or ``error``
+    with a short detail a person reads in ``hermes apps check --explain``.
+    """
 
-VersionReader = Callable[[LocateContext, str, str], Observation]
+    def __call__(self, ctx: LocateContext, path: str, arg: str, /) -> Observation: ...
 
 
 @dataclass(frozen=True)
 class VersionSource:
-    """A way to read a found app's version.
+    """A way to read a found app's version (``app.<os>.version.kind: <name>``).
 
-    ``read(ctx, path, arg)`` gets the located path and the declaration's
-    ``version.display_name_prefix`` (``arg``); ``os`` limits the kind to one
-    OS block (``None``: any); ``needs_arg`` makes the prefix required.
+    ``os`` is ``None`` (valid under every OS block), one OS key or a tuple of
+    them.  ``read`` is a :class:`VersionReader`.  ``arg_key`` names the one
+    extra key the version mapping may hold (its text reaches ``read`` as
+    ``arg``); ``needs_arg`` makes it required.  Any other key in the mapping
+    is a declaration error.  Bad values raise ``ValueError`` when the object
+    is built, naming the source.
     """
 
     name: str
-    os: str | None
-    read: VersionReader
+    os: str | tuple[str, ...] | None
+    read: VersionReader = field(compare=True)
     needs_arg: bool = False
     provider: str = "hermes_platform"
     description: str = ""
+    arg_key: str = "display_name_prefix"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not _PLAIN_NAME.fullmatch(self.name):
+            raise ValueError(
+                f"version source name {self.name!r} must be a plain identifier "
+                "(a letter, then letters, digits or '_')"
+            )
+        what = f"version source {self.name!r}"
+        oses = served_oses(what, self.os)
+        if isinstance(self.os, (list, set, frozenset)):
+            object.__setattr__(self, "os", oses)
+        if not callable(self.read):
+            raise TypeError(f"{what}: read must be callable, not {type(self.read).__name__}")
+        if not isinstance(self.needs_arg, bool):
+            raise ValueError(f"{what}: needs_arg must be True or False")
+        if (
+            not isinstance(self.arg_key, str)
+            or not _PLAIN_NAME.fullmatch(self.arg_key)
+            or self.arg_key == "kind"
+        ):
+            raise ValueError(f"{what}: arg_key {self.arg_key!r} must be a plain identifier")
+
+    @property
+    def oses(self) -> tuple[str, ...] | None:
+        """The OS keys this source is valid under; ``None`` means every OS."""
+        return served_oses(f"version source {self.name!r}", self.os)
+
+    def serves(self, os_key: str) -> bool:
+        """True when ``app.<os_key>.version.kind`` may name this source."""
+        oses = self.oses
+        return oses is None or os_key in oses
 
 
 def _read_none(ctx: LocateContext, path: str, arg: str) -> Observation:
@@ -112,7 +167,7 @@ def _read_uninstall_registry(ctx: LocateContext, path: str, arg: str) -> Observa
     return Observation("absent", None, "no uninstall entry")
 
 
-BUILTIN_VERSION_SOURCES = (
+BUILTIN_VERSION_SOURCES: tuple[VersionSource, ...] = (
     VersionSource("none", None, _read_none, description="no version is read"),
     VersionSource(
         "plist",
@@ -134,6 +189,26 @@ BUILTIN_VERSION_SOURCES = (
         description="DisplayVersion of the first uninstall entry whose DisplayName "
         "starts with display_name_prefix",
     ),
+    VersionSource(
+        "jetbrains_product_info",
+        None,
+        file_versions.read_product_info,
+        description="version in the product-info.json of a JetBrains IDE "
+        "(install folder, or Contents/Resources of a .app)",
+    ),
+    VersionSource(
+        "flatpak",
+        "linux",
+        file_versions.read_flatpak,
+        description="first release in the AppStream metainfo of the active flatpak "
+        "deployment behind an exports/bin launcher",
+    ),
+    VersionSource(
+        "snap",
+        "linux",
+        file_versions.read_snap,
+        description="version in meta/snap.yaml of the current revision behind a snap launcher",
+    ),
 )
 
 VERSION_KINDS: RegistrationTable[VersionSource] = RegistrationTable(
@@ -150,6 +225,15 @@ def read_version(ctx: LocateContext, kind: str, path: str, arg: str) -> Observat
         observed = source.read(ctx, path, arg)
     except Exception as exc:  # noqa: BLE001 - a reader must never break availability
         return Observation("error", None, type(exc).__name__)
-    if not isinstance(observed, Observation):
+    if not isinstance(observed, Observation) or observed.state not in OBSERVATION_STATES:
         return Observation("error", None, "version reader returned a wrong type")
+    if observed.state == "present" and not isinstance(observed.value, str):
+        return Observation("error", None, "version reader returned a present state without text")
+    if observed.value is not None and (
+        len(observed.value) > _MAX_VERSION_CHARS or not observed.value.isprintable()
+    ):
+        # File contents are shown to people: no control characters, no screenfuls.
+        return Observation("error", None, "the version text is too long or not printable")
+    if not isinstance(observed.detail, str) or not observed.detail.isprintable():
+        return Observation(observed.state, observed.value, "")
     return observed

@@ -6,6 +6,7 @@ these dotted names, before any entry point is loaded.
 
 BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.plugins.builtin.location_kinds",
+    "hermes_core.plugins.builtin.version_sources",
     "hermes_core.plugins.builtin.gpu_probes",
     "hermes_core.plugins.builtin.transports",
     "hermes_core.plugins.builtin.auth",
