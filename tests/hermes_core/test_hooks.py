@@ -237,6 +237,71 @@ def test_hook_location_kind_serving_two_oses(hermes_pm: HermesPluginManager) -> 
     assert "opt_or_app" not in LOCATION_KINDS
 
 
+def _raises_on_windows(ctx: LocateContext, path: str, arg: str) -> Observation:
+    if ctx.os == "win32":
+        raise KeyError("HKLM")
+    return Observation("absent")
+
+
+def _answers_text(ctx: LocateContext, path: str, arg: str) -> Observation:
+    return "1.0"  # type: ignore[return-value]
+
+
+def _present_number(ctx: LocateContext, path: str, arg: str) -> Observation:
+    return Observation("present", 7)  # type: ignore[arg-type]
+
+
+def _exits(ctx: LocateContext, path: str, arg: str) -> Observation:
+    raise SystemExit(4)
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            VersionSource("reg_version", None, _raises_on_windows),
+            r"hook version_source: version source 'reg_version': read\(ctx, "
+            r"'C:/Program Files/Example/example\.exe', 'example'\) on a fake win32 host raised "
+            r"KeyError",
+        ),
+        (
+            VersionSource("text_version", "linux", _answers_text),
+            r"version source 'text_version': read\(ctx, '/opt/example/bin/example', 'example'\) "
+            r"on a fake linux host answered '1\.0', expected an Observation",
+        ),
+        (
+            VersionSource("number_version", "darwin", _present_number),
+            r"on a fake darwin host answered present with 7, expected the version as text",
+        ),
+        (
+            VersionSource("exiting_version", "linux", _exits),
+            r"version source 'exiting_version': .* on a fake linux host .*4",
+        ),
+    ],
+    ids=["raises-on-win32", "answers-text", "present-number", "sys-exit"],
+)
+def test_hook_version_source_readers_are_exercised_by_check_plugin(
+    source: VersionSource, message: str, hermes_declarations: None
+) -> None:
+    with pytest.raises(PluginError, match=message) as caught:
+        check_plugin(inline(version_source=lambda: [source]), "vendor")
+    assert (caught.value.plugin, caught.value.hook) == ("vendor", "version_source")
+
+
+def test_hook_version_source_reader_exiting_at_evaluation_is_contained(
+    hermes_fake_host,  # type: ignore[no-untyped-def]
+) -> None:
+    from hermes_platform.resolver.versions import read_version
+
+    VERSION_KINDS.register(VersionSource("exiting_version", None, _exits))
+    try:
+        host = hermes_fake_host("linux")
+        observed = read_version(LocateContext("linux", host), "exiting_version", "/x", "")
+        assert (observed.state, observed.detail) == ("error", "SystemExit")
+    finally:
+        VERSION_KINDS.unregister("exiting_version")
+
+
 def _says_nvidia(host: Host) -> str | None:
     return "nvidia"
 

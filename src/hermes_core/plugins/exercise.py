@@ -1,4 +1,5 @@
-"""Run every contributed locator and GPU probe on fake win32, darwin and linux hosts.
+"""Run every contributed locator, version reader and GPU probe on fake win32, darwin and linux
+hosts.
 
 Registration only checks types; a locator that raises, returns ``None`` or a
 string, or a GPU probe that answers something that is not a GPU class, would
@@ -16,17 +17,30 @@ from itertools import islice
 from typing import Any
 
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
-from hermes_core.plugins.types import AppDeclaration, AppLocation, GpuProbe, LocationKind
+from hermes_core.plugins.types import (
+    AppDeclaration,
+    AppLocation,
+    GpuProbe,
+    LocationKind,
+    VersionSource,
+)
 from hermes_platform.host.gpu import GPU_CLASSES
 from hermes_platform.resolver.locating import LocateContext
+from hermes_platform.resolver.observation import OBSERVATION_STATES, Observation
 from hermes_platform.testing import FakeHost
 
-__all__ = ["FAKE_OSES", "fake_host", "kind_problem", "probe_problem"]
+__all__ = ["FAKE_OSES", "fake_host", "kind_problem", "probe_problem", "source_problem"]
 
 FAKE_OSES = ("linux", "darwin", "win32")
 _SAMPLE = "example"
 _MAX_CANDIDATES = 256
 _GPU_LAYOUTS = {"linux": "nvidia", "win32": "amd", "darwin": "apple_silicon"}
+# A found copy to read a version from, per OS (the fake hosts are empty).
+_SAMPLE_FOUND = {
+    "linux": "/opt/example/bin/example",
+    "darwin": "/Applications/Example.app",
+    "win32": "C:/Program Files/Example/example.exe",
+}
 
 
 def fake_host(os_name: str) -> FakeHost:
@@ -145,5 +159,40 @@ def probe_problem(plugin: str, probe: GpuProbe) -> str | None:
             return (
                 f"GPU probe {probe.name!r}: {call} answered {answer!r:.60}, "
                 f"expected one of {', '.join(GPU_CLASSES)} or None"
+            )
+    return None
+
+
+def source_problem(plugin: str, source: VersionSource) -> str | None:
+    """The first thing wrong with *source*'s reader on empty fake hosts of its OSes, or ``None``.
+
+    A reader must answer an :class:`Observation` (``absent`` or ``error`` is fine
+    for a copy that is not there); one that raises or answers anything else would
+    only ever read as "version unreadable" on a user's machine.
+    """
+    if not callable(source.read):
+        return (
+            f"version source {source.name!r}: read is a {type(source.read).__name__}, not callable"
+        )
+    for os_name in source.oses or FAKE_OSES:
+        path = _SAMPLE_FOUND.get(os_name, _SAMPLE_FOUND["linux"])
+        ctx = LocateContext(os_name, fake_host(os_name))
+        call = f"read(ctx, {path!r}, {_SAMPLE!r}) on a fake {os_name} host"
+        try:
+            answer = call_plugin(
+                plugin, f"version_source ({source.name})", source.read, ctx, path, _SAMPLE
+            )
+        except Exception as exc:  # noqa: BLE001 - the point is to report it
+            where = code_origin(source.read)
+            return f"version source {source.name!r}: {call} {describe(exc, within=where)}"
+        if not isinstance(answer, Observation) or answer.state not in OBSERVATION_STATES:
+            return (
+                f"version source {source.name!r}: {call} answered {answer!r:.60}, "
+                "expected an Observation (present, absent, unavailable or error)"
+            )
+        if answer.state == "present" and not isinstance(answer.value, str):
+            return (
+                f"version source {source.name!r}: {call} answered present with "
+                f"{answer.value!r:.60}, expected the version as text"
             )
     return None

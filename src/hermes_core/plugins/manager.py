@@ -404,7 +404,8 @@ class HermesPluginManager:
             self.display_names[decl.server] = decl.display_name
 
     def check_contributions(self) -> None:
-        """Run every registered locator and GPU probe on fake linux, darwin and win32 hosts.
+        """Run every registered locator, version reader and GPU probe on fake linux, darwin and
+        win32 hosts.
 
         What raises, returns the wrong type or is not callable is a problem of
         the plugin that contributed it (strict mode raises the first as a
@@ -415,13 +416,16 @@ class HermesPluginManager:
         if self._checked:
             return
         self._checked = True
-        from hermes_core.plugins.exercise import kind_problem, probe_problem
+        from hermes_core.plugins.exercise import kind_problem, probe_problem, source_problem
 
         declarations = [r.item for r in self.app_declarations()]
         checks: list[tuple[Registered[Any], str, str | None]] = []
         for registered in self._collect("location_kind"):
             problem = kind_problem(registered.plugin, registered.item, declarations)
             checks.append((registered, "location_kind", problem))
+        for registered in self._collect("version_source"):
+            problem = source_problem(registered.plugin, registered.item)
+            checks.append((registered, "version_source", problem))
         for registered in self._collect("gpu_probe"):
             problem = probe_problem(registered.plugin, registered.item)
             checks.append((registered, "gpu_probe", problem))

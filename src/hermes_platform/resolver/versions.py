@@ -223,7 +223,7 @@ def read_version(ctx: LocateContext, kind: str, path: str, arg: str) -> Observat
         return Observation("unavailable", None, f"version kind {kind!r} is not registered")
     try:
         observed = source.read(ctx, path, arg)
-    except Exception as exc:  # noqa: BLE001 - a reader must never break availability
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a reader must never break availability
         return Observation("error", None, type(exc).__name__)
     if not isinstance(observed, Observation) or observed.state not in OBSERVATION_STATES:
         return Observation("error", None, "version reader returned a wrong type")
