@@ -115,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     document.add_argument("url")
     document.add_argument("--client-name", default=None, help="shown on consent screens")
+    from hermes_core.cli.mcp_import import add_parsers as add_import_parsers
+
+    add_import_parsers(mcp_commands, commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -156,6 +159,8 @@ def _manager(args: argparse.Namespace) -> HermesPluginManager:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is not None:
+        return int(args.handler(args))
     if args.command == "apps" and args.apps_command == "check":
         from hermes_core.cli.apps import check
 

@@ -4,6 +4,8 @@
 workspace are passed in, and the result is a new :class:`ServerConfig`.
 
 * ``${VAR}`` / ``${env:VAR}``: the process environment first, then ``.env``.
+* ``${VAR:-default}`` (also ``${env:VAR:-default}``): *default* when ``VAR`` is unset
+  or empty, as in a POSIX shell and Claude Code; *default* is taken literally.
 * ``${userHome}``, ``${workspaceFolder}``, ``${workspaceFolderBasename}``,
   ``${pathSeparator}`` and ``${/}`` (exact, case-sensitive; they win over an
   environment variable of the same name).
@@ -87,7 +89,8 @@ class _Expander:
     def _lookup(self, inner: str, whole: str) -> str:
         if inner in CONTEXT_VARIABLES:
             return self._context(inner, whole)
-        name = inner.strip()
+        name, has_default, default = inner.partition(":-")
+        name = name.strip()
         if name.startswith("env:"):
             name = name[4:].strip()
         if not name:
@@ -95,6 +98,8 @@ class _Expander:
         value = self.env.get(name)
         if value is None:
             value = self.dotenv.get(name)
+        if has_default and not value:
+            return default
         if value is None:
             raise _Unresolvable(
                 f"{whole} is not set (not in the environment or {self.dotenv_label})"
@@ -122,8 +127,8 @@ def resolve(
     dotenv: Mapping[str, str],
     workspace: str | os.PathLike[str] | None = None,
 ) -> ServerConfig:
-    """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``env`` values, ``url``,
-    ``headers`` values, ``client_cert``/``client_key``, ``identity_header`` and the
+    """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``cwd``, ``env`` values,
+    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header`` and the
     string settings of ``oauth``.  Keys are never expanded.
 
     Raises :class:`ConfigError` (``mcp_servers.<server>.<key>: …``, with the file
@@ -146,6 +151,15 @@ def resolve(
     if cfg.command is not None:
         update["command"] = text(cfg.command, "command")
     update["args"] = [text(arg, f"args[{i}]") for i, arg in enumerate(cfg.args)]
+    if cfg.cwd is not None:
+        cwd = os.path.expanduser(text(cfg.cwd, "cwd"))
+        if not os.path.isabs(cwd):
+            raise fail(
+                "cwd",
+                "must be an absolute folder after ${…} expansion (write "
+                "${workspaceFolder}/… for a folder under the working directory)",
+            )
+        update["cwd"] = cwd
     update["env"] = {name: text(value, f"env.{name}") for name, value in cfg.env.items()}
     headers = {name: text(value, f"headers.{name}") for name, value in cfg.headers.items()}
     update["headers"] = headers

@@ -435,6 +435,8 @@ class ServerConfig(_Model):
     command: str | None = None
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None
+    """The working folder of a stdio server's process (absolute, ``~`` and ``${…}`` allowed)."""
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
     client_cert: str | list[str] | None = None
@@ -505,7 +507,7 @@ class ServerConfig(_Model):
 
     # ----------------------------------------------------------------- fields
 
-    @field_validator("command", "client_key", mode="before")
+    @field_validator("command", "client_key", "cwd", mode="before")
     @classmethod
     def _path_text(cls, value: Any) -> str | None:
         if value is None:
@@ -695,8 +697,8 @@ class ServerConfig(_Model):
                     "identity_header",
                 )
         else:
-            for key in ("args", "env", "idle_timeout_seconds", "max_lifetime_seconds"):
-                if getattr(self, key) and not (key in ("args", "env") and self.command):
+            for key in ("args", "env", "cwd", "idle_timeout_seconds", "max_lifetime_seconds"):
+                if getattr(self, key) and not (key in ("args", "env", "cwd") and self.command):
                     _warn(info, "only applies to stdio servers; ignored for this HTTP server", key)
         for where, text in self._strings():
             if text != text.strip():
@@ -709,6 +711,8 @@ class ServerConfig(_Model):
             yield ("url",), self.url
         for index, arg in enumerate(self.args):
             yield ("args", index), arg
+        if self.cwd is not None:
+            yield ("cwd",), self.cwd
         for name, value in self.env.items():
             yield ("env", name), value
         for name, value in self.headers.items():

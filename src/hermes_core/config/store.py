@@ -48,7 +48,7 @@ from hermes_core.config.models import (
 )
 from hermes_core.plugin_yaml import _plain
 
-__all__ = ["add_server", "remove_server", "set_enabled"]
+__all__ = ["add_server", "add_servers", "remove_server", "set_enabled"]
 
 LOCK_TIMEOUT = 10.0
 _BOM = b"\xef\xbb\xbf"
@@ -92,6 +92,42 @@ def add_server(
     return tuple(warnings)
 
 
+def add_servers(
+    entries: Mapping[str, Mapping[str, Any] | ServerConfig],
+    *,
+    path: str | os.PathLike[str] | None = None,
+    replace: bool = False,
+) -> tuple[ConfigWarning, ...]:
+    """Add several ``mcp_servers`` entries in one atomic edit (all or nothing).
+
+    Each entry is validated first, as :func:`add_server` does; an existing name
+    is an error unless ``replace``.  Returns every entry's warnings.
+    """
+    target = _target(path)
+    label = str(target)
+    datas: list[tuple[str, dict[str, Any]]] = []
+    warnings: list[ConfigWarning] = []
+    for name, entry in entries.items():
+        if not isinstance(name, str) or not SERVER_NAME.fullmatch(name):
+            raise ConfigError(
+                "server names start with a letter or digit and use only letters, digits, "
+                "'_', '.' and '-' (at most 64 characters)",
+                path=label,
+                key=f"mcp_servers.{name}",
+            )
+        data = _entry_data(entry, label, name)
+        _, problems, found = validate_server(name, data, path=label)
+        if problems:
+            raise ConfigError(
+                problems[0].reason, path=label, key=problems[0].key, more=tuple(problems[1:])
+            )
+        datas.append((name, data))
+        warnings.extend(found)
+    if datas:
+        _edit(target, _AddMany(datas, replace))
+    return tuple(warnings)
+
+
 def remove_server(name: str, *, path: str | os.PathLike[str] | None = None) -> None:
     """Remove ``mcp_servers.<name>`` (its lines, comments inside it included)."""
     _edit(_target(path), _Remove(name))
@@ -123,7 +159,8 @@ def _edit(target: Path, op: _Op) -> bool:
     with _locked(target, label):
         current = _read(target, label)
         if _digest(current) != _digest(before):
-            _check_entry_unchanged(before, current, label, op.server)
+            for name in getattr(op, "servers", (op.server,)):
+                _check_entry_unchanged(before, current, label, name)
             planned = _plan(current, label, op)
         if planned is None:
             return False
@@ -542,6 +579,38 @@ class _Add(_Op):
         if not isinstance(servers, CommentedMap):
             servers = tree["mcp_servers"] = CommentedMap()
         servers[self.server] = _to_node(self.entry)
+
+
+class _AddMany(_Op):
+    """Several :class:`_Add` edits applied one after another, written once."""
+
+    def __init__(self, entries: list[tuple[str, dict[str, Any]]], replace: bool) -> None:
+        self.adds = [_Add(name, entry, replace) for name, entry in entries]
+        self.servers = tuple(name for name, _ in entries)
+        self.server = self.servers[0]
+
+    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+        changed = False
+        for add in self.adds:
+            result = add.expected(data, label)
+            if result is not None:
+                data, changed = result, True
+        return data if changed else None
+
+    def splice(self, doc: _Doc) -> str | None:
+        for add in self.adds:
+            servers = _normal(_plain(doc.tree)).get("mcp_servers") or {}
+            if isinstance(servers, dict) and servers.get(add.server, _MISSING) == add.entry:
+                continue  # unchanged: keep its lines (and comments) as they are
+            text = add.splice(doc)
+            if text is None:
+                return None
+            doc = _Doc(text, doc.label)
+        return doc.text
+
+    def edit_tree(self, tree: CommentedMap) -> None:
+        for add in self.adds:
+            add.edit_tree(tree)
 
 
 class _Remove(_Op):

@@ -90,6 +90,7 @@ def host_server(
         command=cfg.command,
         args=list(cfg.args),
         env=dict(cfg.env),
+        cwd=cfg.cwd,
         url=cfg.url,
         headers=headers,
         transport=cfg.transport,

@@ -84,6 +84,8 @@ class HostServer:
     command: str | None = None
     args: list[str] = field(default_factory=list, hash=False)
     env: dict[str, str] = field(default_factory=dict, hash=False, repr=False)
+    cwd: str | None = None
+    """The stdio process's working folder (``None``: ours)."""
     url: str | None = None
     headers: dict[str, str] = field(default_factory=dict, hash=False, repr=False)
     transport: str = "stdio"

@@ -169,10 +169,14 @@ async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[A
     _install_spawn_capture(sdk_stdio)
     if not spec.command:
         raise ValueError("a stdio server needs a command")
+    cwd = getattr(spec, "cwd", None)
+    if cwd is not None and not os.path.isdir(cwd):
+        raise ValueError(f"cwd {cwd!r} is not an existing folder")
     params = StdioServerParameters(
         command=spec.command,
         args=list(spec.args),
         env=child_environment(spec.env),
+        cwd=cwd,
         encoding_error_handler="replace",
     )
     async with stdio_client(params, errlog=cast(TextIO, errlog)) as streams:

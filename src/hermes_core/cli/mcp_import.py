@@ -1,0 +1,382 @@
+"""``hermes mcp import``, ``hermes mcp export`` and ``hermes import-agent``.
+
+Import: read a client's files, translate each server (``hermes_core.importing``),
+show or write the result.  The write is one atomic, comment-keeping edit of
+``config.yaml`` (all servers or none) after ``$HERMES_HOME/.env`` got the
+secrets and input answers.  Exit 0 when every selected server was imported or
+kept, 1 when one was left out (untranslatable, or an input not answered) or the
+client has no configuration here, 2 for a bad file or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import io
+import os
+import sys
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from hermes_core.config.models import ConfigError, display_url
+from hermes_core.importing.export import FORMATS
+from hermes_core.importing.sources import SOURCES
+
+__all__ = ["add_parsers", "export", "import_agent", "import_servers"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_parsers(mcp_commands: Any, commands: Any) -> None:
+    """Register ``mcp import``, ``mcp export`` and ``import-agent``."""
+    importer = mcp_commands.add_parser(
+        "import",
+        help="import servers from another client's configuration",
+        description="Translate another MCP client's servers into config.yaml. Existing names "
+        "are kept unless --overwrite; --dry-run shows the entries (secrets masked) and what "
+        "would be left out. Translation tables: docs/import.md.",
+    )
+    importer.add_argument(
+        "source",
+        choices=sorted(SOURCES),
+        metavar="SOURCE",
+        help=f"one of: {', '.join(sorted(SOURCES))}",
+    )
+    _import_flags(importer)
+    importer.set_defaults(
+        handler=lambda a: import_servers(
+            a.source, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
+        )
+    )
+    exporter = mcp_commands.add_parser(
+        "export",
+        help="print the configured servers in another client's format",
+        description="Print config.yaml's servers for Claude Code (.mcp.json), Cursor "
+        "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
+        "variable references, never values; what the client cannot express is listed on stderr.",
+    )
+    exporter.add_argument("--format", required=True, choices=FORMATS)
+    exporter.set_defaults(handler=lambda a: export(a.format))
+    agent = commands.add_parser(
+        "import-agent",
+        help="move another agent's MCP servers and skills into Hermes",
+        description="claude-code: the MCP servers (as `hermes mcp import claude-code`) and "
+        "~/.claude/skills/*/SKILL.md into $HERMES_HOME/skills (an existing skill is never "
+        "overwritten).",
+    )
+    agent.add_argument("agent", choices=["claude-code"])
+    _import_flags(agent)
+    agent.set_defaults(
+        handler=lambda a: import_agent(
+            a.agent, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
+        )
+    )
+
+
+def _import_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--path",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        help="read this file instead of the client's usual ones (repeatable)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="show what would be written")
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace servers of the same name already in config.yaml",
+    )
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _shown(text: str) -> str:
+    """*text* with control and invisible characters (from foreign files) removed."""
+    return "".join(
+        ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Co")
+    )
+
+
+def _say(text: str = "", *, err: bool = False) -> None:
+    print(_shown(text), file=sys.stderr if err else sys.stdout, flush=True)
+
+
+def _masked(entry: dict[str, Any]) -> dict[str, Any]:
+    from hermes_core.cli.mcp import _shown_args
+    from hermes_core.importing.secrets import is_secret_key, mask
+
+    shown = dict(entry)
+    if "args" in shown:
+        shown["args"] = _shown_args(list(shown["args"]))
+    if "url" in shown:
+        shown["url"] = display_url(shown["url"])
+    for key in ("env", "headers"):
+        if key in shown:
+            shown[key] = {k: mask(v) if is_secret_key(k) else v for k, v in shown[key].items()}
+    if isinstance(shown.get("oauth"), dict) and "client_secret" in shown["oauth"]:
+        shown["oauth"] = {**shown["oauth"], "client_secret": mask(shown["oauth"]["client_secret"])}
+    return shown
+
+
+def _yaml(entry: dict[str, Any], indent: str) -> str:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.default_flow_style = False
+    yaml.width = 4096
+    buffer = io.StringIO()
+    yaml.dump(entry, buffer)
+    return "".join(indent + line + "\n" for line in buffer.getvalue().splitlines())
+
+
+_VERBS = {
+    True: {
+        "add": "would add",
+        "replace": "would replace",
+        "keep": "would keep existing",
+        "unchanged": "unchanged",
+        "shadowed": "would skip",
+        "skip": "would leave out",
+    },
+    False: {
+        "add": "added",
+        "replace": "replaced",
+        "keep": "kept existing",
+        "unchanged": "unchanged",
+        "shadowed": "skipped",
+        "skip": "left out",
+    },
+}
+
+
+def _report(plan: Any, dry_run: bool) -> None:
+    for planned in plan.items:
+        item = planned.item
+        verb = _VERBS[dry_run][planned.action]
+        origin = item.source.origin
+        if planned.action in ("add", "replace"):
+            _say(f"{verb} '{item.name}'  (from {origin})")
+            if dry_run and item.entry is not None:
+                _say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
+        else:
+            _say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
+            if planned.action in ("skip", "shadowed"):
+                continue
+        for skip in item.skipped:
+            _say(f"    not translated: {skip}")
+        for note in item.notes:
+            _say(f"    note: {note}")
+        if planned.writes and item.secrets:
+            _say(f"    secrets moved to .env: {', '.join(sorted(item.secrets))}")
+        if planned.writes:
+            for variable, spec in item.inputs.items():
+                _say(f"    input '{spec.id}' → ${{{variable}}}")
+    for clash in plan.clashes:
+        _say(f"warning: {clash}", err=True)
+
+
+# --------------------------------------------------------------------------- import
+
+
+def import_servers(
+    source_name: str,
+    *,
+    paths: list[Path] | None = None,
+    dry_run: bool = False,
+    overwrite: bool = False,
+    only: list[str] | None = None,
+) -> int:
+    from hermes_core.config import store
+    from hermes_core.config.interpolate import load_dotenv
+    from hermes_core.config.loader import config_path, hermes_home
+    from hermes_core.importing.model import SourceError
+    from hermes_core.importing.plan import UnknownNames, build_plan
+    from hermes_core.importing.secrets import update_dotenv
+    from hermes_core.importing.sources import read_servers
+
+    source = SOURCES[source_name]
+    try:
+        servers, files = read_servers(source, paths=paths)
+        existing = _existing(config_path())
+        dotenv_path = hermes_home() / ".env"
+        dotenv = load_dotenv(dotenv_path)
+    except (SourceError, ConfigError) as exc:
+        _say(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    if not files:
+        looked = ", ".join(str(f.path) for f in source.files(os.environ, Path.cwd(), sys.platform))
+        _say(
+            f"no {source.label} configuration found (looked for {looked}; use --path FILE)",
+            err=True,
+        )
+        return EXIT_FAILED
+    _say(f"reading {source.label}: {', '.join(map(str, files))}")
+    try:
+        plan = build_plan(
+            servers,
+            existing=existing,
+            only=only,
+            overwrite=overwrite,
+            environ=os.environ,
+            dotenv=dotenv,
+        )
+    except UnknownNames as exc:
+        _say(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    if not plan.items:
+        _say(f"no MCP servers in {', '.join(map(str, files))}")
+        return EXIT_OK
+    if dry_run:
+        _report(plan, dry_run=True)
+        secrets = plan.secrets()
+        if secrets:
+            _say(f"would store in {dotenv_path}: {', '.join(sorted(secrets))} (values hidden)")
+        return _exit_code(plan)
+    answers = _ask_inputs(plan, dotenv)
+    values = {**plan.secrets(), **answers}
+    entries = {p.item.name: p.item.entry for p in plan.to_write() if p.item.entry is not None}
+    try:
+        stored = update_dotenv(dotenv_path, values) if values and entries else []
+        warnings = store.add_servers(entries, replace=overwrite) if entries else ()
+    except (ConfigError, ValueError, OSError) as exc:
+        _say(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    _report(plan, dry_run=False)
+    for warning in warnings:
+        _say(f"warning: {warning}", err=True)
+    if stored:
+        _say(f"stored in {dotenv_path} (mode 0600): {', '.join(sorted(stored))}")
+    if entries:
+        _say(
+            f"wrote {len(entries)} server(s) to {config_path()}; check them with "
+            "`hermes mcp status`"
+        )
+    return _exit_code(plan)
+
+
+def _exit_code(plan: Any) -> int:
+    return EXIT_FAILED if any(p.action == "skip" for p in plan.items) else EXIT_OK
+
+
+def _existing(path: Path) -> dict[str, Any]:
+    from hermes_core.config.loader import parse_yaml
+    from hermes_core.plugin_yaml import _plain
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the file: {exc}", path=str(path)) from None
+    data = _plain(parse_yaml(text, str(path)))
+    servers = data.get("mcp_servers") if isinstance(data, dict) else None
+    return servers if isinstance(servers, dict) else {}
+
+
+def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
+    """Ask each ``${input:…}`` once; a server whose input gets no answer is left out."""
+    from hermes_core.importing.model import Skip
+
+    answers: dict[str, str] = {}
+    unanswered: set[str] = set()
+    for planned in plan.to_write():
+        for variable, spec in planned.item.inputs.items():
+            if variable in answers or variable in os.environ or variable in dotenv:
+                continue
+            if variable not in unanswered:
+                answer = _ask(spec)
+                if answer is None:
+                    unanswered.add(variable)
+                else:
+                    answers[variable] = answer
+            if variable in unanswered:
+                planned.action = "skip"
+                planned.item.skipped.append(Skip("", f"input '{spec.id}' was not answered"))
+                planned.reason = f"input '{spec.id}' was not answered"
+    return answers
+
+
+def _ask(spec: Any) -> str | None:
+    what = f" ({spec.description})" if spec.description else ""
+    default = f" [{spec.default}]" if spec.default and not spec.password else ""
+    prompt = _shown(f"value for input '{spec.id}'{what}{default}: ")
+    try:
+        if spec.password and sys.stdin.isatty():
+            answer = getpass.getpass(prompt, stream=sys.stderr)
+        else:
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            line = sys.stdin.readline()
+            if not line:
+                return spec.default if spec.default is not None else None
+            answer = line.rstrip("\r\n")
+    except (EOFError, KeyboardInterrupt):
+        return None
+    if not answer:
+        return spec.default if spec.default is not None else None
+    return str(answer)
+
+
+# --------------------------------------------------------------------------- agent, export
+
+
+def import_agent(
+    agent: str,
+    *,
+    paths: list[Path] | None = None,
+    dry_run: bool = False,
+    overwrite: bool = False,
+    only: list[str] | None = None,
+) -> int:
+    from hermes_core.config.loader import hermes_home
+    from hermes_core.importing.skills import import_skills
+
+    code = import_servers(agent, paths=paths, dry_run=dry_run, overwrite=overwrite, only=only)
+    if code == EXIT_USAGE:
+        return code
+    config_dir = os.environ.get("CLAUDE_CONFIG_DIR")
+    source = Path(config_dir) if config_dir else Path(os.path.expanduser("~")) / ".claude"
+    target = hermes_home() / "skills"
+    try:
+        result = import_skills(source / "skills", target, dry_run=dry_run)
+    except OSError as exc:
+        _say(f"error: copying skills: {exc}", err=True)
+        return EXIT_FAILED
+    verb = "would copy" if dry_run else "copied"
+    _say(
+        f"skills from {source / 'skills'}: {verb} {len(result.copied)}, "
+        f"kept {len(result.kept)} already in {target}, {len(result.problems)} with problems"
+    )
+    for name in result.copied:
+        _say(f"  {verb} {name}")
+    for name in result.kept:
+        _say(f"  kept {name} (exists; never overwritten)")
+    for problem in result.problems:
+        _say(f"  problem: {problem}", err=True)
+    return EXIT_FAILED if result.problems else code
+
+
+def export(fmt: str) -> int:
+    from hermes_core.config.loader import load_config
+    from hermes_core.importing.export import export_servers
+
+    try:
+        loaded = load_config()
+    except ConfigError as exc:
+        _say(f"error: {exc}", err=True)
+        return EXIT_USAGE
+    result = export_servers(loaded.config.mcp_servers, fmt)
+    sys.stdout.write(result.text)
+    for warning in result.warnings:
+        _say(f"left out: {warning}", err=True)
+    if result.variables:
+        _say(
+            "secrets are written as variables; set them where the client runs: "
+            + ", ".join(result.variables),
+            err=True,
+        )
+    return EXIT_OK

@@ -1,0 +1,67 @@
+"""The values passed between the import steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ForeignServer", "InputSpec", "Skip", "SourceError", "Translated"]
+
+
+class SourceError(ValueError):
+    """A client's file that cannot be read: the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """A VS Code ``inputs`` entry: a value asked of the user when a server needs it."""
+
+    id: str
+    description: str = ""
+    password: bool = False
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class ForeignServer:
+    """One server entry as another client wrote it."""
+
+    name: str
+    raw: Any
+    file: str
+    key: str
+    """Where in the file, e.g. ``mcpServers.github`` or ``projects./src/app.mcpServers.db``."""
+    dialect: str
+    base_dir: str
+    """The folder relative paths (``cwd``) are taken from."""
+    inputs: tuple[InputSpec, ...] = ()
+
+    @property
+    def origin(self) -> str:
+        return f"{self.file}: {self.key}"
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A part of an entry that was not translated, and why."""
+
+    key: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.reason}" if self.key else self.reason
+
+
+@dataclass
+class Translated:
+    """A foreign entry in Hermes' form; ``entry`` is ``None`` when nothing usable is left."""
+
+    source: ForeignServer
+    name: str
+    entry: dict[str, Any] | None
+    skipped: list[Skip] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    inputs: dict[str, InputSpec] = field(default_factory=dict)
+    """``${input:id}`` references: the ``.env`` variable each one became → its input."""
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
+    """Variables to store in ``.env`` (literal secrets moved out of the entry)."""

@@ -1,0 +1,189 @@
+"""Literal secrets out of imported entries, into ``$HERMES_HOME/.env``.
+
+A value is a secret when its key says so (``…TOKEN``, ``…SECRET``, ``…KEY``,
+``…PASSWORD``, ``Authorization`` …) and it is written out literally (no
+``${…}``).  It is stored in ``.env`` under a variable and the entry refers to
+it (``${GITHUB_TOKEN}``), so ``config.yaml`` never holds the value, and an
+export prints the reference.  ``.env`` is updated atomically with mode 0600:
+existing lines are kept byte for byte, a changed variable is replaced on its
+own line, new ones are appended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from hermes_core.config.interpolate import parse_dotenv
+from hermes_core.importing.model import Translated
+
+__all__ = ["SECRET_KEY", "is_secret_key", "lift_secrets", "mask", "update_dotenv"]
+
+SECRET_KEY = re.compile(
+    r"(?i)(token|secret|passw|passphrase|api[_-]?key|apikey|private[_-]?key|access[_-]?key|"
+    r"credential|cookie|authorization|^auth$|[_-]key$|^key$|^pat$)"
+)
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTENV_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=")
+_BEARER = re.compile(r"(?i)(bearer|token|basic)\s+(\S.*)")
+
+
+def is_secret_key(key: str) -> bool:
+    return bool(SECRET_KEY.search(key))
+
+
+def mask(value: str) -> str:
+    """A value for display: references and an auth scheme shown, anything else hidden."""
+    if not value:
+        return value
+    scheme = re.match(r"(?i)(bearer|basic|token)\s+", value)
+    head = scheme.group(0) if scheme else ""
+    parts = re.split(r"(\$\{[^}]*\})", value[len(head) :])
+    return head + "".join(
+        part if part.startswith("${") else ("***" if part.strip() else part) for part in parts
+    )
+
+
+def _variable_base(server: str, key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", f"{server}_{key}").strip("_").upper()
+
+
+class _Names:
+    """Variable names for secrets: the natural name unless it already holds something else."""
+
+    def __init__(self, environ: Mapping[str, str], dotenv: Mapping[str, str]) -> None:
+        self.environ = environ
+        self.dotenv = dotenv
+        self.planned: dict[str, str] = {}
+
+    def claim(self, candidates: list[str], value: str) -> str:
+        for name in candidates:
+            if self._free(name, value):
+                self.planned[name] = value
+                return name
+        base = candidates[-1]
+        for number in range(2, 1000):
+            name = f"{base}_{number}"
+            if self._free(name, value):
+                self.planned[name] = value
+                return name
+        raise RuntimeError("no free variable name")  # pragma: no cover - 1000 clashes
+
+    def _free(self, name: str, value: str) -> bool:
+        return all(
+            source.get(name, value) == value for source in (self.environ, self.dotenv, self.planned)
+        )
+
+
+def lift_secrets(
+    items: list[Translated], *, environ: Mapping[str, str], dotenv: Mapping[str, str]
+) -> None:
+    """Move literal secrets of every entry into :attr:`Translated.secrets` (in place)."""
+    names = _Names(environ, dotenv)
+    for item in items:
+        if item.entry is None:
+            continue
+        server = item.name
+        env = item.entry.get("env")
+        if isinstance(env, dict):
+            for key, value in env.items():
+                if is_secret_key(key) and _literal(value):
+                    candidates = [key] if _NAME.fullmatch(key) else []
+                    candidates.append(_variable_base(server, key))
+                    env[key] = _store(item, names, candidates, value)
+        headers = item.entry.get("headers")
+        if isinstance(headers, dict):
+            for key, value in headers.items():
+                if not (is_secret_key(key) and _literal(value)):
+                    continue
+                scheme = _BEARER.fullmatch(value) if key.lower() == "authorization" else None
+                if scheme is not None:
+                    variable = _store(
+                        item, names, [_variable_base(server, "token")], scheme.group(2)
+                    )
+                    headers[key] = f"{scheme.group(1)} {variable}"
+                else:
+                    headers[key] = _store(item, names, [_variable_base(server, key)], value)
+        oauth = item.entry.get("oauth")
+        if isinstance(oauth, dict) and _literal(oauth.get("client_secret")):
+            oauth["client_secret"] = _store(
+                item, names, [_variable_base(server, "client_secret")], oauth["client_secret"]
+            )
+
+
+def _literal(value: Any) -> bool:
+    return isinstance(value, str) and bool(value) and "${" not in value
+
+
+def _store(item: Translated, names: _Names, candidates: list[str], value: str) -> str:
+    # Hermes reads "$${" as "${": a stored value is used as is, never expanded.
+    name = names.claim(candidates, value)
+    item.secrets[name] = value
+    return "${" + name + "}"
+
+
+# --------------------------------------------------------------------------- .env
+
+
+def _quote(value: str) -> str:
+    if re.fullmatch(r"[A-Za-z0-9_./:@+-]*", value):
+        return value
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
+    escaped = escaped.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def update_dotenv(path: Path, values: Mapping[str, str]) -> list[str]:
+    """Set *values* in the ``.env`` at *path* (atomic, mode 0600); returns the names written.
+
+    A variable that already has the same value is left alone; one with another
+    value has its line replaced (a value spanning lines is not touched: an error
+    names it); every other line stays as it was.
+    """
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        text = ""
+    current = parse_dotenv(text)
+    changes = {k: v for k, v in values.items() if current.get(k) != v}
+    if not changes:
+        return []
+    lines = text.splitlines(keepends=True)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    pending = dict(changes)
+    for index, line in enumerate(lines):
+        match = _DOTENV_LINE.match(line)
+        if match is None or match.group(1) not in pending:
+            continue
+        name = match.group(1)
+        single = parse_dotenv(line)
+        if single.get(name) != current.get(name):
+            raise ValueError(f"{path}: {name} spans several lines; change it by hand")
+        ending = newline if line.endswith(("\n", "\r")) else ""
+        lines[index] = f"{name}={_quote(pending.pop(name))}{ending}"
+    if lines and not lines[-1].endswith(("\n", "\r")) and pending:
+        lines[-1] += newline
+    lines.extend(f"{name}={_quote(value)}{newline}" for name, value in pending.items())
+    _write_private(path, "".join(lines))
+    return list(changes)
+
+
+def _write_private(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(tmp, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,316 @@
+"""Where each client keeps its MCP servers, and reading those files.
+
+Files are listed from the lowest precedence to the highest (user, then
+project, then Claude Code's per-project "local" entries): an entry of a later
+file replaces an earlier one of the same name, as in the client itself, and
+the replaced one is reported.  Project files are looked up in the current
+working directory.  JSON is read strictly where the client does (Claude Code,
+Claude Desktop) and as JSON with comments and trailing commas where the client
+allows them (Cursor, VS Code, Gemini CLI, Windsurf), with ``json5``; Codex's
+TOML with ``tomllib``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hermes_core.importing.model import ForeignServer, InputSpec, SourceError
+
+__all__ = ["SOURCES", "Source", "SourceFile", "read_servers"]
+
+_MAX_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file a source reads: its path and whether it belongs to the project."""
+
+    path: Path
+    project: bool = False
+
+
+@dataclass(frozen=True)
+class Source:
+    """A client Hermes imports from."""
+
+    name: str
+    label: str
+    files: Callable[[Mapping[str, str], Path, str], list[SourceFile]]
+    """``(environ, cwd, platform)`` → the files to read, lowest precedence first."""
+    parse: Callable[[Path, Any, Path], list[ForeignServer]]
+    """``(file, its parsed data, cwd)`` → the server entries in it."""
+    comments: bool
+    """Whether the client accepts JSON with comments and trailing commas."""
+    toml: bool = False
+
+
+# --------------------------------------------------------------------------- default paths
+
+
+def _home(environ: Mapping[str, str]) -> Path:
+    home = environ.get("HOME") or environ.get("USERPROFILE")
+    return Path(home) if home else Path.home()
+
+
+def _app_config(environ: Mapping[str, str], platform: str) -> Path:
+    """The per-user application settings folder: ``Application Support``, ``%APPDATA%``
+    or ``$XDG_CONFIG_HOME``."""
+    home = _home(environ)
+    if platform == "darwin":
+        return home / "Library" / "Application Support"
+    if platform == "win32":
+        appdata = environ.get("APPDATA")
+        return Path(appdata) if appdata else home / "AppData" / "Roaming"
+    xdg = environ.get("XDG_CONFIG_HOME")
+    return Path(xdg) if xdg else home / ".config"
+
+
+def _claude_code_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    config_dir = environ.get("CLAUDE_CONFIG_DIR")
+    user = Path(config_dir) / ".claude.json" if config_dir else _home(environ) / ".claude.json"
+    return [SourceFile(user), SourceFile(cwd / ".mcp.json", project=True)]
+
+
+def _claude_desktop_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    return [SourceFile(_app_config(environ, platform) / "Claude" / "claude_desktop_config.json")]
+
+
+def _cursor_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    return [
+        SourceFile(_home(environ) / ".cursor" / "mcp.json"),
+        SourceFile(cwd / ".cursor" / "mcp.json", project=True),
+    ]
+
+
+def _vscode_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    user = _app_config(environ, platform) / "Code" / "User"
+    return [
+        SourceFile(user / "settings.json"),
+        SourceFile(user / "mcp.json"),
+        SourceFile(cwd / ".vscode" / "mcp.json", project=True),
+    ]
+
+
+def _codex_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    codex_home = environ.get("CODEX_HOME")
+    user = Path(codex_home) if codex_home else _home(environ) / ".codex"
+    return [SourceFile(user / "config.toml"), SourceFile(cwd / ".codex" / "config.toml", True)]
+
+
+def _gemini_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    return [
+        SourceFile(_home(environ) / ".gemini" / "settings.json"),
+        SourceFile(cwd / ".gemini" / "settings.json", project=True),
+    ]
+
+
+def _windsurf_files(environ: Mapping[str, str], cwd: Path, platform: str) -> list[SourceFile]:
+    return [SourceFile(_home(environ) / ".codeium" / "windsurf" / "mcp_config.json")]
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _servers_in(
+    container: Any, key: str, *, file: Path, where: str, dialect: str, base: Path, inputs: Any = ()
+) -> list[ForeignServer]:
+    servers = container.get(key) if isinstance(container, dict) else None
+    if servers is None:
+        return []
+    label = f"{where}{key}"
+    if not isinstance(servers, dict):
+        raise SourceError(f"{file}: {label}: must be an object of server names")
+    specs = _inputs(inputs, file, where)
+    return [
+        ForeignServer(
+            name=str(name),
+            raw=entry,
+            file=str(file),
+            key=f"{label}.{name}",
+            dialect=dialect,
+            base_dir=str(base),
+            inputs=specs,
+        )
+        for name, entry in servers.items()
+    ]
+
+
+def _inputs(raw: Any, file: Path, where: str) -> tuple[InputSpec, ...]:
+    if not raw:
+        return ()
+    if not isinstance(raw, list):
+        raise SourceError(f"{file}: {where}inputs: must be a list")
+    specs = []
+    for item in raw:
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue  # an input without an id cannot be referred to
+        default = item.get("default")
+        specs.append(
+            InputSpec(
+                id=item["id"],
+                description=str(item.get("description") or ""),
+                password=item.get("password") is True,
+                default=default if isinstance(default, str) else None,
+            )
+        )
+    return tuple(specs)
+
+
+def _base(file: Path) -> Path:
+    """The folder a relative ``cwd`` is taken from: the project (or home) folder holding the
+    file, i.e. the parent of a ``.vscode``/``.cursor``/``.gemini``/``.codex`` folder."""
+    folder = file.absolute().parent
+    return folder.parent if folder.name.startswith(".") else folder
+
+
+def _parse_claude_code(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+    base = _base(file)
+    found = _servers_in(data, "mcpServers", file=file, where="", dialect="claude-code", base=base)
+    projects = data.get("projects") if isinstance(data, dict) else None
+    if isinstance(projects, dict):
+        # Claude Code's "local" scope: entries kept per project folder in ~/.claude.json.
+        project = _project_key(projects, cwd)
+        if project is not None:
+            found += _servers_in(
+                projects[project],
+                "mcpServers",
+                file=file,
+                where=f"projects.{project}.",
+                dialect="claude-code",
+                base=Path(project),
+            )
+    return found
+
+
+def _project_key(projects: dict[str, Any], cwd: Path) -> str | None:
+    """The ``projects`` key for *cwd*: the folder itself or the nearest one above it."""
+    candidates = {os.path.normcase(os.path.normpath(key)): key for key in projects}
+    for folder in (cwd, *cwd.parents):
+        key = candidates.get(os.path.normcase(os.path.normpath(str(folder))))
+        if key is not None:
+            return key
+    return None
+
+
+def _mcp_servers_parser(dialect: str) -> Callable[[Path, Any, Path], list[ForeignServer]]:
+    def parse(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+        return _servers_in(
+            data, "mcpServers", file=file, where="", dialect=dialect, base=_base(file)
+        )
+
+    return parse
+
+
+def _parse_vscode(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+    base = _base(file)
+    if file.name == "settings.json":
+        # The user settings keep servers under "mcp": {"servers": …, "inputs": …}.
+        block = data.get("mcp") if isinstance(data, dict) else None
+        inputs = block.get("inputs") if isinstance(block, dict) else ()
+        return _servers_in(
+            block, "servers", file=file, where="mcp.", dialect="vscode", base=base, inputs=inputs
+        )
+    inputs = data.get("inputs") if isinstance(data, dict) else ()
+    found = _servers_in(
+        data, "servers", file=file, where="", dialect="vscode", base=base, inputs=inputs
+    )
+    # The portable format (.mcp.json style) in the same file.
+    return found + _servers_in(data, "mcpServers", file=file, where="", dialect="vscode", base=base)
+
+
+def _parse_codex(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+    base = _base(file)
+    return _servers_in(data, "mcp_servers", file=file, where="", dialect="codex", base=base)
+
+
+SOURCES: dict[str, Source] = {
+    source.name: source
+    for source in (
+        Source("claude-code", "Claude Code", _claude_code_files, _parse_claude_code, False),
+        Source(
+            "claude-desktop",
+            "Claude Desktop",
+            _claude_desktop_files,
+            _mcp_servers_parser("claude-desktop"),
+            False,
+        ),
+        Source("cursor", "Cursor", _cursor_files, _mcp_servers_parser("cursor"), True),
+        Source("vscode", "VS Code", _vscode_files, _parse_vscode, True),
+        Source("codex", "Codex", _codex_files, _parse_codex, False, toml=True),
+        Source("gemini", "Gemini CLI", _gemini_files, _mcp_servers_parser("gemini"), True),
+        Source("windsurf", "Windsurf", _windsurf_files, _mcp_servers_parser("windsurf"), True),
+    )
+}
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_file(path: Path, source: Source) -> Any:
+    """The parsed content of *path*; :class:`SourceError` names the file and the problem."""
+    try:
+        if path.stat().st_size > _MAX_BYTES:
+            raise SourceError(f"{path}: larger than {_MAX_BYTES // (1024 * 1024)} MiB; not read")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: the file is not UTF-8 ({exc.reason})") from None
+    if source.toml:
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SourceError(f"{path}: not valid TOML: {exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if not source.comments:
+            raise SourceError(
+                f"{path}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno}); "
+                f"{source.label} does not accept comments or trailing commas either"
+            ) from None
+    import json5  # JSON with comments and trailing commas, as the client reads it
+
+    try:
+        return json5.loads(text)
+    except ValueError as exc:
+        raise SourceError(f"{path}: not valid JSON with comments: {exc}") from None
+
+
+def read_servers(
+    source: Source,
+    *,
+    paths: list[Path] | None = None,
+    environ: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    platform: str | None = None,
+) -> tuple[list[ForeignServer], list[Path]]:
+    """Every server entry of *source* (``--path`` files, or its default files that exist),
+    lowest precedence first, and the files that were read."""
+    env = os.environ if environ is None else environ
+    here = Path.cwd() if cwd is None else cwd
+    if paths:
+        missing = [p for p in paths if not p.is_file()]
+        if missing:
+            raise SourceError(f"{missing[0]}: no such file")
+        files = [SourceFile(p) for p in paths]
+    else:
+        files = [f for f in source.files(env, here, platform or sys.platform) if f.path.is_file()]
+    servers: list[ForeignServer] = []
+    for file in files:
+        data = read_file(file.path, source)
+        if not isinstance(data, dict):
+            raise SourceError(f"{file.path}: must hold a JSON object at the top")
+        servers.extend(source.parse(file.path, data, here))
+    return servers, [f.path for f in files]
