@@ -19,8 +19,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from hermes_core.config.models import ConfigError, display_url
-from hermes_core.importing.export import FORMATS
+from hermes_core.importing.model import EXPORT_FORMATS
 from hermes_core.importing.sources import SOURCES
 
 __all__ = ["add_parsers", "export", "import_agent", "import_servers"]
@@ -56,7 +55,7 @@ def add_parsers(mcp_commands: Any, commands: Any) -> None:
         "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
         "variable references, never values; what the client cannot express is listed on stderr.",
     )
-    exporter.add_argument("--format", required=True, choices=FORMATS)
+    exporter.add_argument("--format", required=True, choices=EXPORT_FORMATS)
     exporter.set_defaults(handler=lambda a: export(a.format))
     agent = commands.add_parser(
         "import-agent",
@@ -107,6 +106,7 @@ def _say(text: str = "", *, err: bool = False) -> None:
 
 def _masked(entry: dict[str, Any]) -> dict[str, Any]:
     from hermes_core.cli.mcp import _shown_args
+    from hermes_core.config.models import display_url
     from hermes_core.importing.secrets import is_secret_key, mask
 
     shown = dict(entry)
@@ -193,6 +193,7 @@ def import_servers(
     from hermes_core.config import store
     from hermes_core.config.interpolate import load_dotenv
     from hermes_core.config.loader import config_path, hermes_home
+    from hermes_core.config.models import ConfigError
     from hermes_core.importing.model import SourceError
     from hermes_core.importing.plan import UnknownNames, build_plan
     from hermes_core.importing.secrets import update_dotenv
@@ -264,6 +265,7 @@ def _exit_code(plan: Any) -> int:
 
 def _existing(path: Path) -> dict[str, Any]:
     from hermes_core.config.loader import parse_yaml
+    from hermes_core.config.models import ConfigError
     from hermes_core.plugin_yaml import _plain
 
     try:
@@ -362,6 +364,7 @@ def import_agent(
 
 def export(fmt: str) -> int:
     from hermes_core.config.loader import load_config
+    from hermes_core.config.models import ConfigError
     from hermes_core.importing.export import export_servers
 
     try:

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.config.models import ServerConfig
+from hermes_core.importing.model import EXPORT_FORMATS
 from hermes_core.importing.secrets import is_secret_key
 from hermes_core.importing.variables import Untranslatable, from_hermes, whole_reference
 
 __all__ = ["FORMATS", "Exported", "export_servers"]
 
-FORMATS = ("claude", "cursor", "vscode", "codex")
+FORMATS = EXPORT_FORMATS
 _BEARER = re.compile(r"(?i)bearer (\$\{[^}]*\})")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]+")
 #: Settings with no counterpart in any of the formats.

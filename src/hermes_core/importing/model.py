@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ForeignServer", "InputSpec", "Skip", "SourceError", "Translated"]
+__all__ = ["EXPORT_FORMATS", "ForeignServer", "InputSpec", "Skip", "SourceError", "Translated"]
+
+#: The clients ``hermes mcp export --format`` writes for.
+EXPORT_FORMATS = ("claude", "cursor", "vscode", "codex")
 
 
 class SourceError(ValueError):
