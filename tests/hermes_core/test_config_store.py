@@ -510,3 +510,26 @@ def test_any_edit_sequence_keeps_the_rest_of_the_file(ops: list[tuple[str, str, 
             data = _plain(parse_yaml(text, "x"))
             assert (data["mcp_servers"] or {}) == model
             assert list(load_config(path).config.mcp_servers) == list(model)
+
+
+def test_add_servers_writes_every_entry_in_one_edit_or_none(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    original = "# top\nmcp_servers:\n  # first\n  a:\n    command: a  # inline\n"
+    path.write_text(original)
+    store.add_servers(
+        {"b": {"command": "b", "args": ["-x"]}, "c": {"url": "https://c.example/mcp"}},
+        path=path,
+    )
+    assert path.read_text() == original + (
+        "  b:\n    command: b\n    args: [-x]\n  c:\n    url: https://c.example/mcp\n"
+    )
+    written = path.read_text()
+    # One bad entry (or an existing name): nothing at all is written.
+    with pytest.raises(ConfigError, match=r"mcp_servers\.e\.url"):
+        store.add_servers({"d": {"command": "d"}, "e": {"url": "ftp://nope"}}, path=path)
+    with pytest.raises(ConfigError, match=r"mcp_servers\.a: already exists"):
+        store.add_servers({"d": {"command": "d"}, "a": {"command": "other"}}, path=path)
+    assert path.read_text() == written
+    store.add_servers({"d": {"command": "d"}, "a": {"command": "other"}}, path=path, replace=True)
+    assert path.read_text().startswith("# top\nmcp_servers:\n  # first\n  a:\n    command: other\n")
+    assert set(load_config(path).config.mcp_servers) == {"a", "b", "c", "d"}

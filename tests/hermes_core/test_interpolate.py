@@ -245,3 +245,39 @@ def test_load_dotenv_from_hermes_home(tmp_path: Path, monkeypatch: pytest.Monkey
     cfg = load_config().config.mcp_servers["gh"]
     resolved = resolve("gh", cfg, env={}, dotenv=load_dotenv())
     assert resolved.env == {"GITHUB_TOKEN": "from-dotenv"}
+
+
+@pytest.mark.parametrize(
+    ("text", "env", "dotenv", "expected"),
+    [
+        ("${LEVEL:-info}", {}, {}, "info"),
+        ("${LEVEL:-info}", {"LEVEL": ""}, {}, "info"),  # empty counts as unset, as in a shell
+        ("${LEVEL:-info}", {"LEVEL": "debug"}, {}, "debug"),
+        ("${LEVEL:-info}", {}, {"LEVEL": "warn"}, "warn"),
+        ("${env:LEVEL:-x y}", {}, {}, "x y"),
+        ("${LEVEL:-}", {}, {}, ""),
+        ("${BASE:-https://api.example.com}/v1", {}, {}, "https://api.example.com/v1"),
+        ("${A:-$HOME}", {"HOME": "/h"}, {}, "$HOME"),  # the default is taken literally
+    ],
+)
+def test_defaults(text: str, env: dict[str, str], dotenv: dict[str, str], expected: str) -> None:
+    assert expand(text, env=env, dotenv=dotenv) == expected
+
+
+def test_cwd_is_expanded_and_must_be_absolute(tmp_path: Path) -> None:
+    cfg = server(command="srv", cwd="${workspaceFolder}/data")
+    resolved = resolve("s", cfg, env={}, dotenv={}, workspace=tmp_path)
+    assert resolved.cwd == f"{tmp_path}/data"
+    home = resolve("s", server(command="srv", cwd="~/x"), env={}, dotenv={})
+    assert home.cwd == os.path.expanduser("~/x")
+    with pytest.raises(ConfigError, match=r"mcp_servers\.s\.cwd: must be an absolute folder"):
+        resolve("s", server(command="srv", cwd="relative/dir"), env={}, dotenv={})
+
+
+def test_cwd_on_an_http_server_is_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("mcp_servers:\n  r:\n    url: https://r.example/mcp\n    cwd: /tmp\n")
+    loaded = load_config(path)
+    assert [str(w) for w in loaded.warnings] == [
+        f"{path}:4: mcp_servers.r.cwd: only applies to stdio servers; ignored for this HTTP server"
+    ]

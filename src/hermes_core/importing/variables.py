@@ -87,7 +87,13 @@ def to_hermes(
     out: list[str] = []
     pos = 0
     for match in pattern.finditer(text):
-        out.append(_escape(text[pos : match.start()]))
+        literal = text[pos : match.start()]
+        if literal.endswith("$"):
+            # Hermes reads "$${" as a literal "${": a "$" cannot stand right before a variable.
+            raise Untranslatable(
+                f"a '$' right before '{match.group(0)}' cannot be written for Hermes"
+            )
+        out.append(_escape(literal))
         pos = match.end()
         if match.lastindex == 2:  # $VAR
             out.append("${" + match.group(2) + "}")
