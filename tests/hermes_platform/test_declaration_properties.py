@@ -261,9 +261,9 @@ KEY_OF = {
     "uninstall_registry": "display_name_prefix",
 }
 VERSION_CHOICES = {
-    "linux": ("none",),
-    "darwin": ("none", "plist"),
-    "win32": ("none", "pe_resource", "uninstall_registry"),
+    "linux": ("none", "jetbrains_product_info", "flatpak", "snap"),
+    "darwin": ("none", "plist", "jetbrains_product_info"),
+    "win32": ("none", "pe_resource", "uninstall_registry", "jetbrains_product_info"),
 }
 
 

@@ -8,12 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
 from hermes_platform.registration import RegistrationConflict
 from hermes_platform.resolver.availability import availability, explain
 from hermes_platform.resolver.locating import LocateContext
-from hermes_platform.resolver.observation import Observation
+from hermes_platform.resolver.observation import OBSERVATION_STATES, Observation
 from hermes_platform.resolver.versions import (
     VERSION_KINDS,
     VersionSource,
@@ -433,3 +435,41 @@ def test_a_detail_with_control_characters_is_dropped(hermes_fake_host: MakeHost)
     observed = read_version(LocateContext("linux", host), "snap", "/snap/bin/vendor", "")
     assert observed.state == "error"
     assert observed.detail == "the version text is too long or not printable"
+
+
+# --- whatever the files hold, a reader answers an observation -----------------------------
+
+FILE_OF = {
+    "jetbrains_product_info": ("/opt/idea/bin/idea.sh", "/opt/idea/product-info.json"),
+    "flatpak": (
+        "/var/lib/flatpak/exports/bin/com.v.App",
+        "/var/lib/flatpak/app/com.v.App/current/active/files/share/metainfo/com.v.App.metainfo.xml",
+    ),
+    "snap": ("/snap/bin/vendor", "/snap/vendor/current/meta/snap.yaml"),
+}
+version_files = st.one_of(
+    st.binary(max_size=400),
+    st.text(max_size=200).map(str.encode),
+    st.builds(
+        lambda v: json.dumps({"version": v}).encode(),
+        st.one_of(st.text(max_size=20), st.integers(), st.none()),
+    ),
+    st.builds(
+        lambda v: f'<component><releases><release version="{v}"/></releases></component>'.encode(),
+        st.text(st.characters(blacklist_characters='"<&'), max_size=20),
+    ),
+    st.builds(lambda v: f"version: {v}\n".encode(), st.text(max_size=20)),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(kind=st.sampled_from(sorted(FILE_OF)), data=version_files)
+def test_file_readers_never_raise(kind: str, data: bytes) -> None:
+    launcher, version_file = FILE_OF[kind]
+    host = FakeHost("linux")
+    host.add_file(launcher)
+    host.add_file(version_file, data, executable=False)
+    observed = read_version(LocateContext("linux", host), kind, launcher, "")
+    assert observed.state in OBSERVATION_STATES
+    if observed.state == "present":
+        assert isinstance(observed.value, str) and observed.value.isprintable()

@@ -178,7 +178,7 @@ class HermesSpecs:
             returns something else is recorded as an ``error`` observation: the
             copy's version counts as unreadable, so a minimum is not met.
 
-        .. versionadded:: 0.2
+        .. versionadded:: 0.1
         """
         raise NotImplementedError
 
