@@ -132,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
         "degraded (loaded, but a hook or a contribution misbehaved).",
     )
     listing.add_argument("--json", action="store_true", help="machine-readable output")
+    new = plugins_commands.add_parser(
+        "new",
+        help="scaffold a plugin package (declaration, MCP server, skill, tests)",
+        description="Write a plugin distribution for the MCP server NAME: pyproject.toml with "
+        "the hermes.plugins entry point, plugin.yaml, the plugin module, an MCP server written "
+        "with the mcp SDK, a skill and tests on fake Windows, macOS and Linux hosts. "
+        "docs/plugin-authors.md continues from there.",
+    )
+    new.add_argument("name", help="the MCP server name, e.g. acme-paint (lowercase, hyphens)")
+    new.add_argument(
+        "--dir", dest="target", metavar="PATH", help="where to write it (default: ./NAME)"
+    )
 
     skills = commands.add_parser("skills", help="skills (SKILL.md) and whether they are offered")
     skills.set_defaults(command_parser=skills)
@@ -210,6 +222,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return mcp.call(manager, args.tool, args.args)
         if args.mcp_command == "test":
             return mcp.test_server(manager, args.name, as_json=args.json)
+    if args.command == "plugins" and args.plugins_command == "new":
+        from hermes_core.cli.plugins import new_plugin
+
+        return new_plugin(args.name, args.target)
     if args.command == "plugins" and args.plugins_command == "list":
         from hermes_core.cli.plugins import list_plugins
 
