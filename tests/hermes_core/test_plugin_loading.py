@@ -143,7 +143,10 @@ def test_plugins_list_reports_every_broken_plugin_and_still_runs(site: Path) -> 
     )
     assert records["imaging"]["status"] == "loaded"
     assert records["imaging"]["contributions"] == {"declare_app": ["imaging-tool"]}
-    assert records["appimage"]["contributions"] == {"location_kind": ["appimage"]}
+    assert records["appimage"]["contributions"] == {
+        "location_kind": ["appimage"],
+        "version_source": ["appimage_filename"],
+    }
     assert "Traceback" not in result.stderr
     assert "HERMES_DISABLE_PLUGINS=broken-import" in result.stderr
 

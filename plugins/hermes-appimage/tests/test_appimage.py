@@ -38,6 +38,58 @@ def test_published_through_the_entry_point() -> None:
 def test_check_plugin() -> None:
     contributed = check_plugin(hermes_appimage.plugin)
     assert [k.name for k in contributed["location_kind"]] == ["appimage"]
+    assert [s.name for s in contributed["version_source"]] == ["appimage_filename"]
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("Acme-Studio-1.10.2-x86_64.AppImage", "1.10.2"),
+        ("Acme-Studio_2.0.AppImage", "2.0"),
+        ("Acme-Studio-v3.1-aarch64.appimage", "3.1"),
+        ("Tool-2D-1.2.3.AppImage", "1.2.3"),
+        ("Acme-Studio-x86_64.AppImage", None),
+        ("Acme-Studio.AppImage", None),
+        ("acme-studio", None),
+    ],
+)
+def test_version_from_the_file_name(name: str, version: str | None) -> None:
+    from hermes_platform.resolver.locating import LocateContext
+
+    ctx = LocateContext("linux", FakeHost("linux"))
+    observed = hermes_appimage.plugin.read_filename_version(
+        ctx, f"/home/me/Applications/{name}", ""
+    )
+    assert (observed.state, observed.value) == (
+        ("present", version) if version else ("unavailable", None)
+    )
+
+
+def test_min_version_on_an_appimage(
+    hermes_pm: HermesPluginManager, hermes_fake_host: Callable[..., FakeHost]
+) -> None:
+    hermes_pm.register_plugin(hermes_appimage.plugin, "appimage")
+    hermes_pm.apply()
+    host = hermes_fake_host("linux", home="/home/me")
+    host.add_file("/home/me/Applications/Acme-Studio-1.9.0-x86_64.AppImage")
+    host.add_file("/home/me/Applications/Acme-Studio-1.10.2-x86_64.AppImage")
+    app = {
+        "linux": {
+            "presence": "executable",
+            "location": [{"kind": "appimage", "name": "Acme-Studio"}],
+            "version": {"kind": "appimage_filename"},
+        }
+    }
+    for minimum, state in (("1.10", "available"), ("1.11", "version_too_old")):
+        result = availability(
+            parse_declaration(
+                "acme",
+                raw_app=app,
+                raw_requires={"app": True, "min_version": minimum},
+                where="t",
+            )
+        )
+        assert (result.state, result.version) == (state, "1.10.2")
 
 
 def test_versioned_images_newest_first(
