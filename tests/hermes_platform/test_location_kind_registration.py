@@ -88,6 +88,19 @@ def test_single_os_kinds_keep_their_shape() -> None:
     assert hash(kind()) == hash(kind())
 
 
+def test_a_presence_mapping_is_copied() -> None:
+    import copy
+    import dataclasses
+
+    presences = {"darwin": "bundle", "linux": "executable"}
+    both = kind(os=("darwin", "linux"), presence=presences)
+    presences["linux"] = "bundle"
+    assert both.presence_for("linux") == "executable"
+    assert copy.deepcopy(both) == both
+    assert dataclasses.asdict(both)["presence"] == {"darwin": "bundle", "linux": "executable"}
+    assert hash(both) == hash(copy.deepcopy(both))
+
+
 SHARED = kind(
     os=("darwin", "linux"),
     presence={"darwin": "bundle", "linux": "executable"},

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import NamedTuple
 
 from hermes_platform.host.seam import Host, current_host
@@ -289,7 +288,9 @@ class LocationKind:
             missing = [os_key for os_key in (oses or OS_KEYS) if os_key not in presences]
             if missing:
                 raise ValueError(f"{what}: presence has no entry for {', '.join(missing)}")
-            object.__setattr__(self, "presence", MappingProxyType(presences))
+            # A private plain copy: later edits to the caller's mapping change nothing,
+            # and copy/deepcopy/asdict keep working.
+            object.__setattr__(self, "presence", presences)
         elif self.presence not in PRESENCES:
             raise ValueError(
                 f"{what}: presence must be one of {PRESENCES} (or a mapping from OS to one "
