@@ -49,6 +49,9 @@ class TerminalElicitor:
 
     async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
         if not self.interactive:
+            if request.kind == "approval":
+                self._say(f"{request.message} — not run (no terminal to ask on).")
+                return ElicitationAnswer("decline")
             self._say(
                 f"MCP server '{request.server}' asked a question; declined (no terminal to ask on)."
             )
@@ -68,6 +71,8 @@ class TerminalElicitor:
         return None if line == "" else line.strip()  # "" is end of input
 
     def _ask(self, request: ElicitationRequest) -> ElicitationAnswer:
+        if request.kind == "approval":
+            return self._approve(request)
         self._say(f"MCP server '{request.server}' asks: {request.message}")
         given: dict[str, Any] = {}
         for item in request.fields:
@@ -100,6 +105,16 @@ class TerminalElicitor:
         if choice.lower().startswith("n"):
             return ElicitationAnswer("decline")
         return ElicitationAnswer("accept", given)
+
+    def _approve(self, request: ElicitationRequest) -> ElicitationAnswer:
+        """A yes/no question from Hermes itself; anything but yes is no."""
+        self._say(f"Hermes asks: {request.message}")
+        choice = self._read("Run it? [y/N]: ")
+        if choice is None:
+            return ElicitationAnswer("cancel")
+        if choice.lower() in ("y", "yes"):
+            return ElicitationAnswer("accept", {})
+        return ElicitationAnswer("decline")
 
 
 def _prompt(item: ElicitationField) -> str:

@@ -161,10 +161,43 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 )
                 if row["last_error"]:
                     print(f"     last error: {row['last_error']}")
+                for line in _lifecycle_lines(row):
+                    print(f"     {line}")
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
         return EXIT_FAILED if failed else EXIT_OK
 
     return _guard(run)
+
+
+def _lifecycle_lines(row: dict[str, Any]) -> list[str]:
+    """Status lines for what is not in its everyday state (breaker, keepalive, trust, lazy)."""
+    lines = []
+    breaker = row.get("breaker") or {}
+    if breaker.get("state", "closed") != "closed":
+        lines.append(
+            f"breaker: {breaker['state']} after {breaker['strikes']} failures "
+            f"(calls resume in {breaker['retry_in']:g} s)"
+        )
+    keepalive = row.get("keepalive") or {}
+    if keepalive.get("failures"):
+        lines.append(
+            f"keepalive: {keepalive['failures']} failed probe(s), last: {keepalive['last_failure']}"
+        )
+    if row.get("trust") == "untrusted":
+        approvals = row.get("approvals") or {}
+        lines.append(
+            "trust: untrusted (write-capable calls need approval; "
+            f"approved {approvals.get('approved', 0)}, refused {approvals.get('refused', 0)})"
+        )
+    lazy = row.get("lazy")
+    if lazy is not None and not lazy.get("started"):
+        cached = lazy.get("cached_tools")
+        lines.append(
+            f"lazy: {cached} tools from the cache; starts on first call"
+            if lazy.get("cache") == "hit"
+            else "lazy: no usable cache, started now"
+        )
+    return lines
 
 
 def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:

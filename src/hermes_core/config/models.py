@@ -32,8 +32,10 @@ from hermes_core.plugin_yaml import _line_of
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",
+    "DEFAULT_KEEPALIVE_INTERVAL",
     "DEFAULT_TOOL_TIMEOUT",
     "SERVER_NAME",
+    "BreakerConfig",
     "ConfigConflict",
     "ConfigError",
     "ConfigWarning",
@@ -48,6 +50,11 @@ __all__ = [
 DEFAULT_TOOL_TIMEOUT = 300.0
 #: Bound on connecting, the ``initialize`` handshake and discovery of one server.
 DEFAULT_CONNECT_TIMEOUT = 60.0
+
+#: Seconds of silence after which a connected server is probed (``keepalive_interval``).
+DEFAULT_KEEPALIVE_INTERVAL = 180.0
+#: The shortest keepalive interval; shorter values are raised to it (with a warning).
+MIN_KEEPALIVE_INTERVAL = 5.0
 
 #: A server name: it becomes part of tool names and of ``mcp-tokens/<server>.json``.
 SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -384,6 +391,40 @@ class ToolsConfig(_Model):
         return _boolish(value, True)
 
 
+class BreakerConfig(_Model):
+    """``circuit_breaker:``: consecutive failures that pause a server's calls, and for how long."""
+
+    threshold: int = 3
+    """Consecutive failed calls (transport errors, timeouts, error results) that open it."""
+    cooldown: float = 60.0
+    """Seconds the breaker stays open before one call goes through as a probe."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise _fail(f"must be a mapping with threshold and cooldown (got {kind_of(value)})")
+        known = list(cls.model_fields)
+        for key in value:
+            if key not in known:
+                raise _fail(_unknown(str(key), known).replace("; ignored", ""), str(key))
+        return value
+
+    @field_validator("threshold", mode="before")
+    @classmethod
+    def _threshold(cls, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise _fail(f"must be a whole number of failures, 1 or more (got {kind_of(value)})")
+        return value
+
+    @field_validator("cooldown", mode="before")
+    @classmethod
+    def _cooldown(cls, value: Any) -> float:
+        return _seconds(value, 60.0, zero_ok=False)
+
+
 class IdentityHeader(_Model):
     """``identity_header:``: a per-user header for HTTP/SSE servers."""
 
@@ -448,6 +489,13 @@ class ServerConfig(_Model):
     max_lifetime_seconds: float = 0.0
     enabled: bool = True
     supports_parallel_tool_calls: bool = False
+    keepalive_interval: float = DEFAULT_KEEPALIVE_INTERVAL
+    """Probe a connected server after this many quiet seconds (0 turns probing off)."""
+    circuit_breaker: BreakerConfig = Field(default_factory=BreakerConfig)
+    trust: Literal["full", "untrusted"] = "full"
+    """``untrusted``: a tool not marked read-only runs only after the user approves the call."""
+    lazy: bool = False
+    """Register the tools from the schema cache at start; connect on the first call."""
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
     oauth: dict[str, Any] | None = None
@@ -602,6 +650,38 @@ class ServerConfig(_Model):
     @classmethod
     def _enabled(cls, value: Any) -> bool:
         return _boolish(value, True)
+
+    @field_validator("lazy", mode="before")
+    @classmethod
+    def _lazy(cls, value: Any) -> bool:
+        return _boolish(value, False)
+
+    @field_validator("keepalive_interval", mode="before")
+    @classmethod
+    def _keepalive(cls, value: Any, info: ValidationInfo) -> float:
+        seconds = _seconds(value, DEFAULT_KEEPALIVE_INTERVAL, zero_ok=True)
+        if 0 < seconds < MIN_KEEPALIVE_INTERVAL:
+            floor = f"{MIN_KEEPALIVE_INTERVAL:g}"
+            _warn(info, f"is below the {floor} s floor; using {floor}", "keepalive_interval")
+            return MIN_KEEPALIVE_INTERVAL
+        return seconds
+
+    @field_validator("trust", mode="before")
+    @classmethod
+    def _trust(cls, value: Any) -> str:
+        # Never a silent widening: anything but the two words is an error, not "full".
+        if value is None:
+            return "full"
+        text = value.strip().lower() if isinstance(value, str) else None
+        if text not in ("full", "untrusted"):
+            got = repr(value[:40]) if isinstance(value, str) else kind_of(value)
+            raise _fail(f"must be full or untrusted (got {got})")
+        return text
+
+    @field_validator("circuit_breaker", mode="before")
+    @classmethod
+    def _breaker(cls, value: Any) -> Any:
+        return BreakerConfig() if value is None else value
 
     @field_validator("supports_parallel_tool_calls", mode="before")
     @classmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import ssl
@@ -30,6 +31,10 @@ RECONNECT_BASE_SECONDS = 1.0
 LIVENESS_POLL_SECONDS = 0.5
 DEADLINE_TICK_SECONDS = 0.05
 RECONNECT_CAP_SECONDS = 60.0
+#: A keepalive probe (``ping``, or a listing) must answer within this many seconds.
+KEEPALIVE_TIMEOUT_SECONDS = 30.0
+#: JSON-RPC "method not found".
+_METHOD_NOT_FOUND = -32601
 #: Transports whose opener notes HTTP errors in the log instead of a child's stderr.
 _HTTP_NOTED = frozenset({"streamable_http"})
 
@@ -46,11 +51,24 @@ class ServerError(RuntimeError):
 
 
 @dataclass
+class KeepaliveStats:
+    """What ``hermes mcp status --json`` shows of a server's keepalive."""
+
+    interval: float
+    probe: str = "ping"
+    """``ping``; ``tools_list`` for a server without ping; ``off`` when it offers neither."""
+    probes: int = 0
+    failures: int = 0
+    last_failure: str | None = None
+
+
+@dataclass
 class ConnectionState:
     """What ``hermes mcp status`` shows for one server."""
 
     state: str = (
-        "disconnected"  # disconnected | connecting | connected | recycled | failed | closed
+        "disconnected"  # disconnected | connecting | connected | degraded | recycled | failed
+        # | closed
     )
     last_error: str | None = None
     connected_at: float | None = None
@@ -112,6 +130,10 @@ class ServerConnection:
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
         self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
+        self.keepalive = KeepaliveStats(interval=float(getattr(spec, "keepalive_interval", 0.0)))
+        self._probe_kind: str | None = "ping"  # per connection: ping, tools_list or None (off)
+        self._probed_at = 0.0
+        self._keepalive_failed = False
 
     # -- lifecycle -------------------------------------------------------------------
     @property
@@ -144,6 +166,7 @@ class ServerConnection:
             self.status.state = "connecting"
             self._stop = asyncio.Event()
             self._gone = asyncio.Event()
+            self._probe_kind, self._keepalive_failed = "ping", False  # a new session: ping again
             ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
             try:
@@ -270,6 +293,19 @@ class ServerConnection:
                         if not self._alive():
                             self.status.last_error = "the server went away"
                             break
+                        if self._keepalive_due():
+                            failure = await self._keepalive_probe(session)
+                            if failure is not None:
+                                self._keepalive_failed = True
+                                self.keepalive.failures += 1
+                                self.keepalive.last_failure = failure
+                                self.status.last_error = f"keepalive failed: {failure}"
+                                log.warning(
+                                    "MCP server '%s': keepalive failed (%s); reconnecting",
+                                    self.name,
+                                    failure,
+                                )
+                                break
         except asyncio.CancelledError:
             if not ready.done():
                 ready.cancel()
@@ -289,9 +325,83 @@ class ServerConnection:
             self.session = None
             self._gone.set()
             if self.status.state == "connected":
-                self.status.state = "disconnected"
-                if self.spec.transport != "stdio" and not self._stop.is_set():
+                self.status.state = "degraded" if self._keepalive_failed else "disconnected"
+                if self._keepalive_failed and not self._stop.is_set():
+                    self.schedule_reconnect()  # stdio too: the wedged child was stopped
+                elif self.spec.transport != "stdio" and not self._stop.is_set():
                     self.schedule_reconnect()
+
+    # -- keepalive ---------------------------------------------------------------------
+    def _keepalive_due(self) -> bool:
+        """Quiet for a whole interval, nothing in flight, and a way to probe left."""
+        interval = self.keepalive.interval
+        if interval <= 0 or self._probe_kind is None or self._inflight:
+            return False
+        quiet_since = max(self.last_used, self.status.connected_at or 0.0, self._probed_at)
+        return time.monotonic() - quiet_since >= interval
+
+    async def _keepalive_probe(self, session: Any) -> str | None:
+        """Probe the server; ``None`` when it answered, else what went wrong.  A server without
+        ``ping`` is probed with a tools listing from then on (for this session)."""
+        from mcp.shared.exceptions import MCPError
+
+        self._probed_at = time.monotonic()
+        self.keepalive.probes += 1
+        timeout = min(KEEPALIVE_TIMEOUT_SECONDS, max(self.keepalive.interval, 1.0))
+        has_tools = self.capabilities is not None and self.capabilities.tools is not None
+        try:
+            if self._probe_kind == "ping":
+                try:
+                    await self._until_stopped(session.send_ping(), timeout)
+                    return None
+                except MCPError as exc:
+                    if exc.code != _METHOD_NOT_FOUND:
+                        raise
+                    if not has_tools:
+                        self._probe_kind = None  # nothing cheap to probe with: stop probing
+                        return None
+                    self._probe_kind = "tools_list"
+                except TimeoutError:
+                    if not has_tools:
+                        raise
+                    # Some servers never answer ping; a listing decides.
+                    await self._until_stopped(session.list_tools(), timeout)
+                    self._probe_kind = "tools_list"
+                    return None
+            await self._until_stopped(session.list_tools(), timeout)
+            return None
+        except TimeoutError:
+            return f"no answer within {timeout:g} s"
+        except Exception as exc:  # noqa: BLE001 - any failed probe means the session is suspect
+            return f"{type(exc).__name__}: {exc}"
+        finally:
+            self.keepalive.probe = self._probe_kind or "off"
+            self._probed_at = time.monotonic()
+
+    async def _until_stopped(self, request: Coroutine[Any, Any, Any], timeout: float) -> None:
+        """Await *request* within *timeout*; a close in the meantime ends the wait at once."""
+        task = asyncio.ensure_future(request)
+        stop = asyncio.ensure_future(self._stop.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {task, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            stop.cancel()
+        if task in done:
+            task.result()
+            return
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        if stop in done:
+            return  # closing: not a failure of the server
+        raise TimeoutError
+
+    def keepalive_status(self) -> dict[str, Any] | None:
+        if self.keepalive.interval <= 0:
+            return None
+        return dataclasses.asdict(self.keepalive)
 
     # -- recovery ----------------------------------------------------------------------
     def schedule_reconnect(self) -> None:

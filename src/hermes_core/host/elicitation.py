@@ -92,6 +92,9 @@ class ElicitationRequest:
     message: str
     fields: tuple[ElicitationField, ...]
     schema: Mapping[str, Any] = field(repr=False)
+    kind: Literal["form", "approval"] = "form"
+    """``approval``: the host itself asks whether to go ahead (no fields; accept means yes),
+    e.g. before a write-capable tool of an untrusted server runs."""
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,10 @@ from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.host.host import HostServer
+from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.tls import client_certificate
 
-__all__ = ["host_server", "host_servers", "with_identity_header"]
+__all__ = ["config_fingerprint", "host_server", "host_servers", "with_identity_header"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,19 @@ def _oauth(name: str, cfg: ServerConfig, home: Path | None, env: Mapping[str, st
     )
 
 
+def config_fingerprint(cfg: ServerConfig) -> str:
+    """The schema-cache key of an entry *as written* (``${VAR}`` unresolved): where and how the
+    server is reached, with the values of its env variables and headers left out."""
+    return fingerprint(
+        transport=cfg.transport,
+        command=cfg.command,
+        args=list(cfg.args),
+        url=cfg.url,
+        env_names=list(cfg.env),
+        header_names=list(cfg.headers),
+    )
+
+
 def host_server(
     name: str,
     cfg: ServerConfig,
@@ -62,6 +76,7 @@ def host_server(
     error: str | None = None,
     home: Path | None = None,
     env: Mapping[str, str] | None = None,
+    cache_key: str | None = None,
 ) -> HostServer:
     tools = cfg.tools
     certificate = None
@@ -104,6 +119,15 @@ def host_server(
         prompts=tools.prompts,
         idle_timeout_seconds=cfg.idle_timeout_seconds,
         max_lifetime_seconds=cfg.max_lifetime_seconds,
+        keepalive_interval=cfg.keepalive_interval,
+        breaker_threshold=cfg.circuit_breaker.threshold,
+        breaker_cooldown=cfg.circuit_breaker.cooldown,
+        trust=cfg.trust,
+        lazy=cfg.lazy,
+        schema_cache=cache_path(home / "cache" / "mcp-tools", name)
+        if cfg.lazy and home is not None
+        else None,
+        fingerprint=cache_key if cfg.lazy else None,
         client_certificate=certificate,
         auth=auth,
         elicitation=elicitation,
@@ -133,7 +157,15 @@ def host_servers(
         except ConfigError as exc:
             servers.append(host_server(name, cfg, display_name=names.get(name), error=str(exc)))
             continue
+        key = config_fingerprint(cfg) if cfg.lazy else None
         servers.append(
-            host_server(name, resolved, display_name=names.get(name), home=home, env=environ)
+            host_server(
+                name,
+                resolved,
+                display_name=names.get(name),
+                home=home,
+                env=environ,
+                cache_key=key,
+            )
         )
     return servers

@@ -16,16 +16,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from hermes_core.host.breaker import CircuitBreaker, Outcome
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.elicitation import ElicitationHandler, ElicitationSettings, Elicitor
+from hermes_core.host.elicitation import (
+    ElicitationHandler,
+    ElicitationRequest,
+    ElicitationSettings,
+    Elicitor,
+)
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.naming import assign_names, toolset_name
@@ -46,6 +54,8 @@ __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
 RELIST_DELAY_SECONDS = 0.5
 LOGIN_POLL_SECONDS = 0.2
+#: How much of a call's arguments an approval question shows.
+APPROVAL_ARGS_SHOWN = 500
 #: A call retries a reconnecting HTTP server at once only if its last attempt failed this fast.
 RETRY_NOW_SECONDS = 5.0
 
@@ -99,6 +109,16 @@ class HostServer:
     prompts: bool = True
     idle_timeout_seconds: float = 0.0
     max_lifetime_seconds: float = 0.0
+    keepalive_interval: float = 180.0
+    """Probe the server after this many quiet seconds (0: never)."""
+    breaker_threshold: int = 3
+    breaker_cooldown: float = 60.0
+    trust: Literal["full", "untrusted"] = "full"
+    lazy: bool = False
+    schema_cache: Path | None = field(default=None, compare=False)
+    """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
+    fingerprint: str | None = None
+    """The connection-relevant config, hashed without credential values (the cache key)."""
     client_certificate: ClientCertificate | None = field(default=None, repr=False)
     auth: Any = field(default=None, repr=False, compare=False)
     """An ``httpx2.Auth`` for HTTP servers (``auth: oauth``), or None."""
@@ -130,6 +150,15 @@ class ServerStatus:
     last_error: str | None
     elicitation: dict[str, int] | None = None
     """Questions the server asked the user: requests, accepted, declined, cancelled, errors."""
+    trust: str = "full"
+    approvals: dict[str, int] | None = None
+    """For an untrusted server: write-capable calls the user ``approved`` / ``refused``."""
+    breaker: dict[str, Any] | None = None
+    """The circuit breaker: state (closed/open/half_open), strikes, retry_in, opened, refused."""
+    keepalive: dict[str, Any] | None = None
+    """interval, probe (ping/tools_list), probes, failures, last_failure."""
+    lazy: dict[str, Any] | None = None
+    """For a ``lazy: true`` server: started, cached_tools, phantoms dropped at first use."""
 
 
 class MCPHost:
@@ -141,6 +170,7 @@ class MCPHost:
         *,
         transports: Mapping[str, Opener] | None = None,
         elicitor: Elicitor | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """*transports* maps a transport name to its ``connect`` (the plugin manager's
         ``transports()``); the built-in stdio, Streamable HTTP and SSE are the default.
@@ -163,6 +193,12 @@ class MCPHost:
         self._recycler: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._reload_lock = asyncio.Lock()
+        self._clock = clock  # the circuit breakers' (injectable for tests)
+        self._breakers: dict[str, CircuitBreaker] = {}
+        self._lazy: dict[str, dict[str, Any]] = {}
+        self._listing_ttl: dict[str, int] = {}
+        self._approvals: dict[str, int] = {}
+        self._approval_refusals: dict[str, int] = {}
         # Server name -> set when its start in progress (connect + first listing) is over.
         self._starts: dict[str, asyncio.Event] = {}
         self.skipped_tools: dict[str, list[str]] = {}
@@ -254,6 +290,8 @@ class MCPHost:
         if server.config_error is not None:
             connection.status.state, connection.status.last_error = "failed", server.config_error
             return server.config_error
+        if server.lazy and self._register_from_cache(server, connection):
+            return None  # started by its first call
         try:
             await connection.connect()
             await self.refresh_tools(name)
@@ -395,6 +433,90 @@ class MCPHost:
             log.warning("MCP server '%s': %s", name, error)
         self.gate.invalidate()
 
+    # -- lazy servers ------------------------------------------------------------------------
+    def _register_from_cache(self, server: HostServer, connection: ServerConnection) -> bool:
+        """Register a lazy server's tools from its cache entry, without starting it."""
+        from mcp import types
+        from pydantic import ValidationError
+
+        from hermes_core.host.schema_cache import read_cache
+
+        info = self._lazy.setdefault(server.name, {"cache": "miss", "started": False})
+        if server.schema_cache is None or server.fingerprint is None:
+            return False
+        listing = read_cache(server.schema_cache, server.fingerprint)
+        if listing is None:
+            return False
+        tools = []
+        for item in listing.tools:
+            with contextlib.suppress(ValidationError):
+                tools.append(types.Tool.model_validate(item))
+        flags = listing.capabilities
+        caps = types.ServerCapabilities(
+            tools=types.ToolsCapability() if flags.get("tools") else None,
+            resources=types.ResourcesCapability() if flags.get("resources") else None,
+            prompts=types.PromptsCapability() if flags.get("prompts") else None,
+        )
+        self.registry.replace_server(server.name, self._entries_for(server, tools, caps))
+        connection.status.state = "lazy"
+        info.update(cache="hit", cached_tools=len(tools), phantoms=[])
+        self.gate.invalidate()
+        return True
+
+    async def _wake_lazy(self, name: str) -> str | None:
+        """The first call to a lazy server: connect it and re-list; ``None`` on success, else
+        the error.  Tools the live server no longer has ("phantoms") are dropped and reported."""
+        connection = self._connections.get(name)
+        if connection is None or connection.status.state != "lazy":
+            return None
+        async with self._refresh_locks.setdefault(f"lazy:{name}", asyncio.Lock()):
+            if connection.status.state != "lazy":
+                return None  # another call woke it meanwhile
+            log.info("MCP server '%s': lazy start on first use", name)
+            try:
+                await connection.connect()
+                _added, removed = await self.refresh_tools(name)
+            except ServerError as exc:
+                self.gate.invalidate()
+                return exc.detail
+            info = self._lazy.setdefault(name, {})
+            info.update(started=True, phantoms=removed)
+            if removed:
+                log.warning(
+                    "MCP server '%s': cached tools the server no longer offers were dropped: %s",
+                    name,
+                    ", ".join(removed),
+                )
+            self.gate.invalidate()
+            return None
+
+    def _lazy_status(self, name: str) -> dict[str, Any]:
+        info = dict(self._lazy.get(name, {}))
+        connection = self._connections.get(name)
+        info["started"] = bool(connection is not None and connection.status.state != "lazy")
+        return info
+
+    def _write_cache(self, config: HostServer, tools: list[Any], caps: Any) -> None:
+        from hermes_core.host.schema_cache import write_cache
+
+        if config.schema_cache is None or config.fingerprint is None:
+            return
+        ttl = self._listing_ttl.pop(config.name, None)
+        if ttl == 0:
+            with contextlib.suppress(OSError):
+                config.schema_cache.unlink()  # the server asked not to be cached
+            return
+        flags = {
+            "tools": caps is None or caps.tools is not None,
+            "resources": caps is not None and caps.resources is not None,
+            "prompts": caps is not None and caps.prompts is not None,
+        }
+        dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
+        try:
+            write_cache(config.schema_cache, config.fingerprint, dumped, flags, ttl_ms=ttl)
+        except OSError as exc:
+            log.warning("MCP server '%s': could not write its tool cache: %s", config.name, exc)
+
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
         self._background.add(task)
@@ -407,6 +529,7 @@ class MCPHost:
             "connected",
             "disconnected",
             "recycled",
+            "lazy",  # registered from its cache; its first call starts it
         )
 
     async def _relist_later(self, name: str, connection: ServerConnection) -> None:
@@ -444,12 +567,16 @@ class MCPHost:
         """Re-list one server's tools and apply the difference (bursts are serialised)."""
         lock = self._refresh_locks.setdefault(server, asyncio.Lock())
         async with lock:
-            connection = self._connections[server]
-            config = self._servers[server]
+            connection = self._connections.get(server)
+            config = self._servers.get(server)
+            if connection is None or config is None or connection.closed:
+                return [], []  # closed or removed meanwhile (e.g. a late list_changed)
             caps = connection.capabilities
             tools: list[Any] = []
             if caps is None or caps.tools is not None:
                 tools = await self._list_all_tools(connection, config)
+            if config.lazy:
+                self._write_cache(config, tools, caps)
             entries = self._entries_for(config, tools, caps)
             added, removed = self.registry.replace_server(server, entries)
             self.gate.invalidate()
@@ -493,6 +620,8 @@ class MCPHost:
                 try:
                     result = await session.list_tools(params=params)
                     tools, cursor = list(result.tools), result.next_cursor
+                    if params is None and "ttl_ms" in result.model_fields_set:
+                        self._listing_ttl[config.name] = result.ttl_ms
                 except ValidationError:
                     tools, cursor = await lenient(session, cursor)
                 collected.extend(tools)
@@ -508,7 +637,7 @@ class MCPHost:
 
     def _entries_for(self, config: HostServer, tools: list[Any], caps: Any) -> list[ToolEntry]:
         chosen = ToolFilter(config.include, config.exclude)
-        usable: list[tuple[str, str, dict[str, Any]]] = []
+        usable: list[tuple[str, str, dict[str, Any], bool]] = []
         skipped: list[str] = []
         for tool in tools:
             if not chosen.allows(tool.name):
@@ -520,14 +649,16 @@ class MCPHost:
                     "MCP server '%s': skipping tool %r: %s", config.name, tool.name, problem
                 )
                 continue
-            usable.append((tool.name, strip_tags(tool.description or ""), schema))
+            annotations = tool.annotations
+            read_only = annotations is not None and annotations.read_only_hint is True
+            usable.append((tool.name, strip_tags(tool.description or ""), schema, read_only))
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         flags = {
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
         }
         utilities = utility_tools(flags, config.resources, config.prompts)
-        pairs = [(config.name, name) for name, _, _ in usable] + [
+        pairs = [(config.name, name) for name, _, _, _ in usable] + [
             (config.name, u) for u in utilities
         ]
         assignment = assign_names(pairs)
@@ -537,9 +668,15 @@ class MCPHost:
         toolset = toolset_name(config.name)
         entries = [
             ToolEntry(
-                assignment.name_for(config.name, name), config.name, name, desc, schema, toolset
+                assignment.name_for(config.name, name),
+                config.name,
+                name,
+                desc,
+                schema,
+                toolset,
+                read_only=read_only,
             )
-            for name, desc, schema in usable
+            for name, desc, schema, read_only in usable
         ]
         entries += [
             ToolEntry(
@@ -570,6 +707,35 @@ class MCPHost:
         if entry is None:
             return {"error": f"unknown tool {name!r}"}
         config = self._servers[entry.server]
+        breaker = None if entry.utility else self._breaker(config)
+        if breaker is not None and (refused := breaker.admit()) is not None:
+            return refused  # no transport work while the breaker is open
+        outcome: Outcome | None = None
+        try:
+            result, outcome = await self._call_admitted(entry, config, dict(arguments or {}))
+            return result
+        finally:
+            if breaker is not None:
+                if outcome is None:
+                    breaker.release()
+                else:
+                    breaker.record(outcome)
+
+    async def _call_admitted(
+        self, entry: ToolEntry, config: HostServer, args: dict[str, Any]
+    ) -> tuple[dict[str, Any], Outcome | None]:
+        """Gate, approval and the call itself; returns the result and the breaker outcome
+        (``None``: the call did not reach the server for a reason that says nothing of it)."""
+        if config.lazy and (woke := await self._wake_lazy(entry.server)) is not None:
+            error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
+            return {"error": error, "server": entry.server, "state": "not_connected"}, "transport"
+        if config.lazy and self.registry.get(entry.name) is None:
+            return {
+                "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
+                "(it was in the tool cache; the live server dropped it)",
+                "server": entry.server,
+                "state": "phantom",
+            }, None
         if not self.gate.check(entry.server):
             await self._retry_now(entry.server)
         if not self.gate.check(entry.server):
@@ -579,26 +745,101 @@ class MCPHost:
             if payload.get("state") == "not_connected" and reason:
                 core = reason.removeprefix(f"MCP server '{entry.server}' ")
                 payload["error"] += f": {core}" if core is reason else f": it {core}"
-            return payload
+            not_connected = payload.get("state") == "not_connected"
+            return payload, "transport" if not_connected else None
         connection = self._connections[entry.server]
-        args = dict(arguments or {})
+        if entry.utility:
+            try:
+                return await self._call_utility(connection, config, entry.tool, args), None
+            except ServerError as exc:
+                self.gate.invalidate()
+                return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}, None
+            except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
+                return {
+                    "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
+                    "server": entry.server,
+                }, None
+        if config.trust == "untrusted" and not entry.read_only:
+            refusal = await self._approve_untrusted(entry, config, args)
+            if refusal is not None:
+                return refusal, None
+
+        async def call(session: Any) -> Any:
+            return await session.call_tool(entry.tool, args)
+
         try:
-            if entry.utility:
-                return await self._call_utility(connection, config, entry.tool, args)
-
-            async def call(session: Any) -> Any:
-                return await session.call_tool(entry.tool, args)
-
             result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
         except ServerError as exc:
             self.gate.invalidate()
-            return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+            failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+            return failed, "transport"
         except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
             return {
                 "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
                 "server": entry.server,
-            }
-        return _render_result(result)
+            }, "application"
+        rendered = _render_result(result)
+        return rendered, "application" if rendered.get("isError") else "ok"
+
+    def _breaker(self, config: HostServer) -> CircuitBreaker:
+        breaker = self._breakers.get(config.name)
+        if (
+            breaker is None
+            or breaker.threshold != config.breaker_threshold
+            or breaker.cooldown != config.breaker_cooldown
+        ):
+            breaker = CircuitBreaker(
+                config.name,
+                threshold=config.breaker_threshold,
+                cooldown=config.breaker_cooldown,
+                clock=self._clock,
+            )
+            self._breakers[config.name] = breaker
+        return breaker
+
+    async def _approve_untrusted(
+        self, entry: ToolEntry, config: HostServer, args: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """Ask the user before a write-capable tool of an untrusted server runs; ``None`` when
+        approved, else the "not run" error.  Fails closed: no channel, a timeout, a declined or
+        cancelled answer, or an approver that raises all mean the call is not sent."""
+        shown = json.dumps(args, ensure_ascii=False, default=str)
+        if len(shown) > APPROVAL_ARGS_SHOWN:
+            shown = shown[: APPROVAL_ARGS_SHOWN - 1] + "…"
+        request = ElicitationRequest(
+            server=entry.server,
+            message=(
+                f"MCP server '{entry.server}' is untrusted and wants to run {entry.tool!r}, "
+                f"a tool it does not mark read-only, with arguments {shown}. Run it?"
+            ),
+            fields=(),
+            schema={"type": "object", "properties": {}},
+            kind="approval",
+        )
+        why = "there is no one to ask (no approval channel)"
+        if self._elicitor is not None:
+            try:
+                answer = await asyncio.wait_for(self._elicitor(request), config.elicitation.timeout)
+            except TimeoutError:
+                why = f"no answer within {config.elicitation.timeout:g} s"
+            except Exception as exc:  # noqa: BLE001 - an approver that fails blocks the call
+                why = f"the approval failed ({type(exc).__name__})"
+            else:
+                if answer.action == "accept":
+                    self._approvals[entry.server] = self._approvals.get(entry.server, 0) + 1
+                    return None
+                why = "the user declined" if answer.action == "decline" else "the user cancelled"
+        self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
+        return {
+            "error": (
+                f"The write-capable MCP tool {entry.tool!r} on untrusted server "
+                f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
+                "direction."
+            ),
+            "server": entry.server,
+            "state": "not_approved",
+            "retryable": False,
+        }
 
     async def _call_utility(
         self, connection: ServerConnection, config: HostServer, tool: str, args: dict[str, Any]
@@ -643,6 +884,16 @@ class MCPHost:
                     elicitation=dataclasses.asdict(self._elicitations[name].counters)
                     if name in self._elicitations
                     else None,
+                    trust=config.trust,
+                    approvals={
+                        "approved": self._approvals.get(name, 0),
+                        "refused": self._approval_refusals.get(name, 0),
+                    }
+                    if config.trust == "untrusted"
+                    else None,
+                    breaker=self._breaker(config).snapshot(),
+                    keepalive=connection.keepalive_status() if connection else None,
+                    lazy=self._lazy_status(name) if config.lazy else None,
                 )
             )
         return rows

@@ -20,6 +20,8 @@ class ToolEntry:
     input_schema: dict[str, Any] = field(hash=False)
     toolset: str
     utility: bool = False
+    read_only: bool = False
+    """The server marked the tool ``readOnlyHint: true`` (it changes nothing)."""
 
 
 class ToolRegistry:
