@@ -440,3 +440,18 @@ def test_hook_transport_connect_is_what_the_host_uses(hermes_pm: HermesPluginMan
 
     assert asyncio.run(scenario()) == "hooked"
     assert opened == ["via-plugin"]
+
+
+def test_hook_declare_app_from_plugin_yaml_fails_closed_on_an_unknown_key() -> None:
+    from hermes_core.plugin_yaml import PluginFileError
+    from hermes_core.plugins import declarations_from_yaml
+
+    text = (
+        "name: x\napp:\n  linux: {presence: executable, location: /opt/x}\nrequire: {app: true}\n"
+    )
+    with pytest.raises(PluginFileError) as caught:
+        declarations_from_yaml(text, "x/plugin.yaml")
+    assert str(caught.value) == (
+        "x/plugin.yaml:4: the file has unknown keys ['require']; did you mean 'requires'? "
+        "(valid keys: ['app', 'display_name', 'name', 'requires'])"
+    )
