@@ -6,8 +6,9 @@ import inspect
 import re
 import textwrap
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,11 @@ from hermes_core.plugins.types import (
     GpuProbe,
     LocateContext,
     LocationKind,
+    MessagingAdapter,
+    MessagingChannel,
+    MessagingPlatform,
     Observation,
+    SendReceipt,
     TransportSpec,
     VersionSource,
 )
@@ -338,6 +343,68 @@ def test_hook_auth_provider(hermes_pm: HermesPluginManager) -> None:
         "auth_provider: auth_provider 'oauth' is already provided by "
         "hermes_core.plugins.builtin.auth"
     ]
+
+
+class _Outbox:
+    def __init__(self, name: str, folder: Path) -> None:
+        self.name, self.folder = name, folder
+
+    def channels(self) -> list[MessagingChannel]:
+        return [MessagingChannel("inbox", name="Inbox")]
+
+    def send(self, chat_id: str, text: str) -> SendReceipt:
+        if chat_id != "inbox":
+            raise ValueError(f"no chat {chat_id!r}")
+        (self.folder / f"{self.name}-{chat_id}.txt").write_text(text)
+        return SendReceipt(message_id="1", detail="written")
+
+
+def _outbox(name: str, settings: Mapping[str, Any]) -> MessagingAdapter:
+    return _Outbox(name, Path(settings["folder"]))
+
+
+def test_hook_messaging_platform(hermes_pm: HermesPluginManager, tmp_path: Path) -> None:
+    from hermes_core.config.loader import parse_config_text
+    from hermes_core.serve.messaging import load_messaging
+
+    spec = MessagingPlatform("outbox", _outbox, "files in a folder")
+    hermes_pm.register_plugin(inline(messaging_platform=lambda: [spec]), "outbox-plugin")
+    assert hermes_pm.messaging_platforms() == {"outbox": spec}
+    assert isinstance(_Outbox("x", tmp_path), MessagingAdapter)
+    text = "messaging:\n  notes:\n    adapter: outbox\n    folder: ${OUTBOX}\n"
+    loaded = parse_config_text(text, "config.yaml")
+    messaging = load_messaging(
+        loaded, hermes_pm.messaging_platforms(), env={"OUTBOX": str(tmp_path)}, dotenv={}
+    )
+    assert [(p, c.chat_id) for p, c in messaging.channels()] == [("notes", "inbox")]
+    assert messaging.send("notes:inbox", "hello")[2].message_id == "1"
+    assert (tmp_path / "notes-inbox.txt").read_text() == "hello"
+
+
+def test_hook_messaging_platform_unknown_adapter_lists_the_registered_ones(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    from hermes_core.config.loader import parse_config_text
+    from hermes_core.config.models import ConfigError
+    from hermes_core.serve.messaging import load_messaging
+
+    spec = MessagingPlatform("outbox", _outbox)
+    hermes_pm.register_plugin(inline(messaging_platform=lambda: [spec]), "outbox-plugin")
+    loaded = parse_config_text("# mine\nmessaging:\n  notes:\n    adapter: outbx\n", "c.yaml")
+    with pytest.raises(ConfigError) as caught:
+        load_messaging(loaded, hermes_pm.messaging_platforms(), env={}, dotenv={})
+    assert str(caught.value) == (
+        "c.yaml:4: messaging.notes.adapter: unknown adapter 'outbx'; registered adapters: outbox"
+    )
+
+
+def test_hook_messaging_platform_clash_names_both(hermes_pm: HermesPluginManager) -> None:
+    first = MessagingPlatform("outbox", _outbox)
+    second = MessagingPlatform("outbox", lambda name, settings: _Outbox(name, Path(".")))
+    hermes_pm.register_plugin(inline(messaging_platform=lambda: [first]), "one")
+    hermes_pm.register_plugin(inline(messaging_platform=lambda: [second]), "two")
+    with pytest.raises(PluginError, match="'outbox' is already provided by one"):
+        hermes_pm.messaging_platforms()
 
 
 def test_a_hook_returning_a_wrong_type_is_skipped_and_reported(

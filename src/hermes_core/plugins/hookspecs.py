@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         AuthProviderSpec,
         GpuProbe,
         LocationKind,
+        MessagingPlatform,
         TransportSpec,
         VersionSource,
     )
@@ -273,6 +274,79 @@ class HermesSpecs:
 
         Errors:
             A name clash is an error naming both providers.
+
+        .. versionadded:: 0.1
+        """
+        raise NotImplementedError
+
+    @_hookspec
+    def messaging_platform(self) -> Iterable[MessagingPlatform]:
+        """Add a kind of messaging adapter, through which ``hermes mcp serve`` sends messages.
+
+        The user selects it in ``config.yaml``: each entry of the top-level ``messaging:``
+        block names an adapter and holds its settings (``${VAR}`` expanded from the
+        environment and ``$HERMES_HOME/.env``).  The entry's key is the *platform* of
+        ``platform:chat_id`` targets (``messages_send``, ``channels_list``)::
+
+            messaging:
+              notes:                 # targets are notes:<chat_id>
+                adapter: file_inbox  # a registered messaging_platform
+                folder: /srv/inbox   # the adapter's own settings
+
+        When: once, when the plugin manager applies plugins; ``create`` runs when
+        ``hermes mcp serve`` reads ``config.yaml`` (at start), and the adapter's
+        ``channels``/``send`` run in a worker thread per ``channels_list``/``messages_send``.
+
+        Cost: registering is free; ``create`` must not touch the network (check settings
+        only); ``channels`` must be cheap; ``send`` may block on the network.
+
+        Example:
+            ```python
+            from pathlib import Path
+
+            from hermes_core.plugins import hookimpl
+            from hermes_core.plugins.types import (
+                MessagingChannel, MessagingPlatform, SendReceipt)
+
+            class FileInbox:
+                \"\"\"Each ``<chat_id>.txt`` in a folder is a chat; sending appends a line.\"\"\"
+
+                def __init__(self, folder):
+                    self.folder = Path(folder)
+
+                def channels(self):
+                    return [MessagingChannel(p.stem, name=p.stem)
+                            for p in sorted(self.folder.glob("*.txt"))]
+
+                def send(self, chat_id, text):
+                    if chat_id not in {c.chat_id for c in self.channels()}:
+                        raise ValueError(f"no inbox named {chat_id!r}")
+                    with open(self.folder / f"{chat_id}.txt", "a", encoding="utf-8") as fh:
+                        fh.write(text.replace("\\n", " ") + "\\n")
+                    return SendReceipt(detail="appended")
+
+            def create_inbox(name, settings):
+                if not isinstance(settings.get("folder"), str):
+                    raise ValueError("folder: the inbox folder is required")
+                return FileInbox(settings["folder"])
+
+            @hookimpl
+            def messaging_platform():
+                return [MessagingPlatform(name="file_inbox", create=create_inbox,
+                                          description="append messages to text files")]
+            ```
+
+        Returns:
+            Zero or more :class:`~hermes_core.plugins.types.MessagingPlatform`; ``create``
+            follows :class:`~hermes_core.plugins.types.MessagingAdapterFactory` and returns a
+            :class:`~hermes_core.plugins.types.MessagingAdapter`.
+
+        Errors:
+            A name clash is an error naming both providers. In ``config.yaml``, an
+            ``adapter:`` that no plugin registers is an error (file:line, exit 2) listing the
+            registered ones; settings that ``create`` rejects are reported at their line.  A
+            ``send`` that raises is reported to the MCP client as a failed send (nothing is
+            recorded as sent).
 
         .. versionadded:: 0.1
         """

@@ -27,6 +27,7 @@ from hermes_core.plugins.types import (
     AuthProviderSpec,
     GpuProbe,
     LocationKind,
+    MessagingPlatform,
     TransportSpec,
     VersionSource,
 )
@@ -55,6 +56,7 @@ HOOK_TYPES: Mapping[str, type] = {
     "version_source": VersionSource,
     "transport": TransportSpec,
     "auth_provider": AuthProviderSpec,
+    "messaging_platform": MessagingPlatform,
 }
 T = TypeVar("T")
 
@@ -322,6 +324,10 @@ class HermesPluginManager:
 
     def auth_providers(self) -> dict[str, AuthProviderSpec]:
         return {r.item.name: r.item for r in self._collect("auth_provider")}
+
+    def messaging_platforms(self) -> dict[str, MessagingPlatform]:
+        """The registered messaging adapters by name (``adapter:`` under ``messaging:``)."""
+        return {r.item.name: r.item for r in self._collect("messaging_platform")}
 
     def collect_all(self) -> None:
         for hook in HOOK_TYPES:

@@ -9,9 +9,9 @@ platform's own types, re-exported here for plugin authors.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from hermes_platform.host.gpu import GpuProbe
 from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
@@ -25,7 +25,12 @@ __all__ = [
     "GpuProbe",
     "LocateContext",
     "LocationKind",
+    "MessagingAdapter",
+    "MessagingAdapterFactory",
+    "MessagingChannel",
+    "MessagingPlatform",
     "Observation",
+    "SendReceipt",
     "TransportSpec",
     "VersionReader",
     "VersionSource",
@@ -75,4 +80,62 @@ class AuthProviderSpec:
     name: str
     description: str = ""
     create: Callable[..., Any] | None = field(default=None, compare=False)
+    provider: str = "hermes_core"
+
+
+@dataclass(frozen=True)
+class MessagingChannel:
+    """A place a messaging adapter can send to: ``<platform>:<chat_id>`` is its target."""
+
+    chat_id: str
+    name: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SendReceipt:
+    """What a platform said about a delivered message (``message_id`` when it gives one)."""
+
+    message_id: str | None = None
+    detail: str = ""
+
+
+@runtime_checkable
+class MessagingAdapter(Protocol):
+    """One configured messaging platform (an entry of ``messaging:`` in ``config.yaml``).
+
+    Both methods are called from a worker thread, so blocking I/O is fine.  ``send`` raises
+    :class:`ValueError` for a chat id it does not know (the message is shown to the caller)
+    and :class:`OSError` (or a subclass) when delivery fails; the message must not contain
+    secrets such as webhook URLs or tokens.
+    """
+
+    def channels(self) -> Sequence[MessagingChannel]:
+        """The chats this adapter can reach (cheap: no network)."""
+        ...
+
+    def send(self, chat_id: str, text: str) -> SendReceipt:
+        """Deliver *text* (plain text) to *chat_id*; return once the platform accepted it."""
+        ...
+
+
+class MessagingAdapterFactory(Protocol):
+    """Builds an adapter from its ``messaging.<name>`` settings (``${VAR}`` already expanded).
+
+    *name* is the key the user chose (the ``platform`` of ``platform:chat_id`` targets);
+    *settings* holds every key of the entry except ``adapter``.  Bad settings raise
+    ``pydantic.ValidationError`` (each error's ``loc`` is placed on its line of
+    ``config.yaml``) or :class:`ValueError`.
+    """
+
+    def __call__(self, name: str, settings: Mapping[str, Any]) -> MessagingAdapter: ...
+
+
+@dataclass(frozen=True)
+class MessagingPlatform:
+    """A kind of messaging adapter, selected by ``adapter: <name>`` under ``messaging:``."""
+
+    name: str
+    create: MessagingAdapterFactory
+    description: str = ""
     provider: str = "hermes_core"
