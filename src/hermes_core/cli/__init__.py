@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_call = mcp_commands.add_parser("call", help="call a tool and print its result as JSON")
     mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
     mcp_call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    mcp_call.add_argument(
+        "--approvals",
+        choices=["terminal", "store"],
+        default="terminal",
+        help="where a server's questions are asked: on this terminal (default), or recorded "
+        "in state.db for a `hermes mcp serve` client to answer",
+    )
     mcp_add = mcp_commands.add_parser(
         "add",
         help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
@@ -118,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hermes_core.cli.mcp_import import add_parsers as add_import_parsers
 
     add_import_parsers(mcp_commands, commands)
+    from hermes_core.cli import mcp_serve
+
+    mcp_serve.add_parser(mcp_commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -219,7 +229,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.mcp_command == "tools":
             return mcp.tools(manager, args.server, as_json=args.json)
         if args.mcp_command == "call":
-            return mcp.call(manager, args.tool, args.args)
+            return mcp.call(manager, args.tool, args.args, approvals=args.approvals)
+        if args.mcp_command == "serve":
+            from hermes_core.cli.mcp_serve import serve
+
+            return serve(args, manager)
         if args.mcp_command == "test":
             return mcp.test_server(manager, args.name, as_json=args.json)
     if args.command == "plugins" and args.plugins_command == "new":

@@ -225,8 +225,14 @@ def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = F
     return _guard(run)
 
 
-def call(manager: HermesPluginManager, tool: str, raw_args: str) -> int:
-    """Call one tool with JSON arguments and print the result as JSON."""
+def call(
+    manager: HermesPluginManager, tool: str, raw_args: str, *, approvals: str = "terminal"
+) -> int:
+    """Call one tool with JSON arguments and print the result as JSON.
+
+    *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
+    ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
+    """
 
     def run() -> int:
         try:
@@ -242,9 +248,16 @@ def call(manager: HermesPluginManager, tool: str, raw_args: str) -> int:
             result: dict[str, Any] = await host.call_tool(tool, arguments)
             return result
 
-        from hermes_core.cli.ask import TerminalElicitor
+        elicitor: Any
+        if approvals == "store":
+            from hermes_core.sessions import SessionStore, StoreElicitor
 
-        result = _with_host(manager, body, quiet=True, elicitor=TerminalElicitor())
+            elicitor = StoreElicitor(SessionStore())
+        else:
+            from hermes_core.cli.ask import TerminalElicitor
+
+            elicitor = TerminalElicitor()
+        result = _with_host(manager, body, quiet=True, elicitor=elicitor)
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 

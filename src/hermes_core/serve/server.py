@@ -1,0 +1,129 @@
+"""``hermes mcp serve``: the session store as an MCP server (stdio, or Streamable HTTP).
+
+In stdio mode stdout carries the protocol and nothing else; every log line goes to stderr
+(``--verbose``: debug level).  The event watcher starts before the transport and stops after.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from hermes_core.serve.events import EventQueue, StoreWatcher
+from hermes_core.serve.messaging import Messaging
+from hermes_core.serve.tools import Bridge, register_tools
+
+__all__ = ["INSTRUCTIONS", "build_server", "is_loopback", "run_http", "run_stdio"]
+
+log = logging.getLogger(__name__)
+INSTRUCTIONS = (
+    "Hermes bridges the conversations it keeps (state.db) to MCP clients. "
+    "conversations_list / conversation_get / messages_read / attachments_fetch read them; "
+    "events_poll and events_wait follow new messages and approval requests (cursors start "
+    "when this server starts); messages_send and channels_list send through the messaging "
+    "adapters configured in config.yaml; permissions_list_open and permissions_respond answer "
+    "the questions Hermes is waiting on."
+)
+
+
+def build_server(bridge: Bridge, *, verbose: bool = False) -> Any:
+    """The ``MCPServer`` named ``hermes`` with the ten tools."""
+    from mcp.server.mcpserver import MCPServer
+
+    from hermes_core import __version__
+
+    server = MCPServer(
+        "hermes",
+        instructions=INSTRUCTIONS,
+        version=__version__,
+        log_level="DEBUG" if verbose else "WARNING",
+    )
+    register_tools(server, bridge)
+    _tools_only(server)
+    return server
+
+
+_NOT_SERVED = (
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+)
+
+
+def _tools_only(server: Any) -> None:
+    """Advertise tools only: ``MCPServer`` always installs resource and prompt handlers, so
+    clients would see (and hosts list) empty resource and prompt capabilities.  The SDK derives
+    capabilities from its handler table; removing these entries is the only way it offers."""
+    handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
+    if isinstance(handlers, dict):
+        for method in _NOT_SERVED:
+            handlers.pop(method, None)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+async def _with_watcher(bridge: Bridge, body: Any) -> None:
+    watcher = StoreWatcher(bridge.store, bridge.queue)
+    async with anyio.create_task_group() as group:
+        group.start_soon(watcher.run)
+        try:
+            await body()
+        finally:
+            group.cancel_scope.cancel()
+
+
+def run_stdio(bridge: Bridge, *, verbose: bool = False) -> None:
+    server = build_server(bridge, verbose=verbose)
+    log.info("serving %s over stdio", bridge.store.path)
+    anyio.run(_with_watcher, bridge, server.run_stdio_async)
+
+
+def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool = False) -> None:
+    import uvicorn
+
+    from hermes_core.serve.http_auth import BearerGate
+
+    server = build_server(bridge, verbose=verbose)
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(
+        BearerGate(app, token),
+        host=host,
+        port=port,
+        log_level="debug" if verbose else "warning",
+        access_log=verbose,
+        lifespan="on",
+    )
+    runner = uvicorn.Server(config)
+    anyio.run(_with_watcher, bridge, runner.serve)
+
+
+def open_bridge(home: Path, messaging: Messaging) -> Bridge:
+    """The store at ``home/state.db`` (created or migrated) with a fresh event queue."""
+    from hermes_core.sessions.store import SessionStore
+
+    return Bridge(SessionStore(home / "state.db"), EventQueue(), messaging)
+
+
+def configure_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("hermes mcp serve: %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    if verbose:
+        # The SDK logs every message body at debug; keep ours and its info lines.
+        logging.getLogger("mcp").setLevel(logging.INFO)
