@@ -23,6 +23,8 @@ LOCAL_DISTRIBUTIONS = (
     "-e",
     "plugins/hermes-homebrew",
     "-e",
+    "plugins/hermes-webhooks",
+    "-e",
     "examples/vendor-plugin",
 )
 # The real MCP reference servers the tests talk to (Node 20+ from the machine, npm registry).
