@@ -164,8 +164,7 @@ def _report(plan: Any, dry_run: bool) -> None:
                 _say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
         else:
             _say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
-            if planned.action in ("skip", "shadowed"):
-                continue
+            continue
         for skip in item.skipped:
             _say(f"    not translated: {skip}")
         for note in item.notes:
@@ -177,6 +176,19 @@ def _report(plan: Any, dry_run: bool) -> None:
                 _say(f"    input '{spec.id}' → ${{{variable}}}")
     for clash in plan.clashes:
         _say(f"warning: {clash}", err=True)
+    counts: dict[str, int] = {}
+    for planned in plan.items:
+        counts[planned.action] = counts.get(planned.action, 0) + 1
+    words = (
+        ("add", "to add" if dry_run else "added"),
+        ("replace", "to replace" if dry_run else "replaced"),
+        ("keep", "kept"),
+        ("unchanged", "unchanged"),
+        ("skip", "left out"),
+        ("shadowed", "shadowed"),
+    )
+    summary = ", ".join(f"{counts[key]} {word}" for key, word in words if counts.get(key))
+    _say(f"{'would import' if dry_run else 'import'}: {summary}")
 
 
 # --------------------------------------------------------------------------- import
