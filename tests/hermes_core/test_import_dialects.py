@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -372,3 +373,51 @@ def test_dotenv_update_is_atomic_private_and_keeps_other_lines(tmp_path: Path) -
     assert parse_dotenv(path.read_text())["CHANGE"] == "new value$"
     with pytest.raises(ValueError, match="MULTI spans several lines"):
         update_dotenv(path, {"MULTI": "c"})
+
+
+def test_claude_code_precedence_and_per_project_switches(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "app"
+    home.mkdir()
+    project.mkdir()
+    (home / ".claude.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {"github": {"command": "user-github"}},
+                "projects": {
+                    str(project): {
+                        "mcpServers": {"db": {"command": "local-db"}},
+                        "disabledMcpjsonServers": ["risky"],
+                        "disabledMcpServers": ["github"],
+                    }
+                },
+            }
+        )
+    )
+    (project / ".mcp.json").write_text(
+        json.dumps(
+            {
+                "mcpServers": {
+                    "db": {"command": "project-db"},
+                    "risky": {"command": "risky"},
+                    "github": {"command": "project-github"},
+                }
+            }
+        )
+    )
+    servers, files = read_servers(SOURCES["claude-code"], environ={"HOME": str(home)}, cwd=project)
+    assert files == [home / ".claude.json", project / ".mcp.json"]
+    plan = build_plan(servers, existing={}, environ={}, dotenv={})
+    written = {p.item.name: p.item.entry for p in plan.to_write()}
+    # local (projects.<folder>) > project (.mcp.json) > user (mcpServers)
+    assert written == {
+        "github": {"command": "project-github", "enabled": False},
+        "risky": {"command": "risky", "enabled": False},
+        "db": {"command": "local-db"},
+    }
+    shadowed = {p.item.source.origin for p in plan.items if p.action == "shadowed"}
+    assert shadowed == {
+        f"{home / '.claude.json'}: mcpServers.github",
+        f"{project / '.mcp.json'}: mcpServers.db",
+    }
+    (risky,) = [p.item for p in plan.items if p.item.name == "risky"]
+    assert "imported disabled: declined in Claude Code for this project" in risky.notes

@@ -95,6 +95,9 @@ def translate(server: ForeignServer) -> Translated:
     except _Drop:
         result.entry = None
         return result
+    if server.disabled_reason is not None and builder.entry.get("enabled") is not False:
+        builder.entry["enabled"] = False
+        result.notes.append(f"imported disabled: {server.disabled_reason}")
     result.entry = builder.entry
     return result
 

@@ -38,6 +38,8 @@ class ForeignServer:
     base_dir: str
     """The folder relative paths (``cwd``) are taken from."""
     inputs: tuple[InputSpec, ...] = ()
+    disabled_reason: str | None = None
+    """Set when the client keeps this server switched off elsewhere (imported disabled)."""
 
     @property
     def origin(self) -> str:

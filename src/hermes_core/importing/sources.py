@@ -17,7 +17,7 @@ import os
 import sys
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,8 @@ class Source:
     comments: bool
     """Whether the client accepts JSON with comments and trailing commas."""
     toml: bool = False
+    finish: Callable[[list[ForeignServer], list[Any], Path], list[ForeignServer]] | None = None
+    """``(servers, the files' data, cwd)`` → the servers in precedence order, adjusted."""
 
 
 # --------------------------------------------------------------------------- default paths
@@ -189,6 +191,42 @@ def _parse_claude_code(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
     return found
 
 
+def _finish_claude_code(
+    servers: list[ForeignServer], datas: list[Any], cwd: Path
+) -> list[ForeignServer]:
+    """Claude Code's precedence (local > project > user) and its per-project switches:
+    servers named in ``disabledMcpServers``, and ``.mcp.json`` servers named in
+    ``disabledMcpjsonServers`` (declined at Claude Code's approval prompt), are imported
+    disabled."""
+    disabled: set[str] = set()
+    declined: set[str] = set()
+    for data in datas:
+        projects = data.get("projects") if isinstance(data, dict) else None
+        project = _project_key(projects, cwd) if isinstance(projects, dict) else None
+        settings = projects.get(project) if project is not None and projects else None
+        if isinstance(settings, dict):
+            disabled |= _names(settings.get("disabledMcpServers"))
+            declined |= _names(settings.get("disabledMcpjsonServers"))
+
+    def rank(server: ForeignServer) -> int:
+        if server.key.startswith("projects."):
+            return 2
+        return 1 if Path(server.file).name == ".mcp.json" else 0
+
+    adjusted = []
+    for server in sorted(servers, key=rank):
+        if server.name in disabled:
+            server = replace(server, disabled_reason="in disabledMcpServers for this project")
+        elif server.name in declined and rank(server) == 1:
+            server = replace(server, disabled_reason="declined in Claude Code for this project")
+        adjusted.append(server)
+    return adjusted
+
+
+def _names(value: Any) -> set[str]:
+    return {item for item in value if isinstance(item, str)} if isinstance(value, list) else set()
+
+
 def _project_key(projects: dict[str, Any], cwd: Path) -> str | None:
     """The ``projects`` key for *cwd*: the folder itself or the nearest one above it."""
     candidates = {os.path.normcase(os.path.normpath(key)): key for key in projects}
@@ -233,7 +271,14 @@ def _parse_codex(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
 SOURCES: dict[str, Source] = {
     source.name: source
     for source in (
-        Source("claude-code", "Claude Code", _claude_code_files, _parse_claude_code, False),
+        Source(
+            "claude-code",
+            "Claude Code",
+            _claude_code_files,
+            _parse_claude_code,
+            False,
+            finish=_finish_claude_code,
+        ),
         Source(
             "claude-desktop",
             "Claude Desktop",
@@ -308,9 +353,13 @@ def read_servers(
     else:
         files = [f for f in source.files(env, here, platform or sys.platform) if f.path.is_file()]
     servers: list[ForeignServer] = []
+    datas: list[Any] = []
     for file in files:
         data = read_file(file.path, source)
         if not isinstance(data, dict):
             raise SourceError(f"{file.path}: must hold a JSON object at the top")
+        datas.append(data)
         servers.extend(source.parse(file.path, data, here))
+    if source.finish is not None:
+        servers = source.finish(servers, datas, here)
     return servers, [f.path for f in files]
