@@ -181,8 +181,15 @@ def test_an_unknown_version_kind_lists_the_registered_ones(site: Path, tmp_path:
     )
     result = hermes(site, tmp_path, "apps", "check", str(plugin))
     assert result.returncode == 2
-    assert result.stderr.strip() == (
-        f"error: {plugin}:6: app.linux.version.kind must be one of "
-        "['flatpak', 'jetbrains_product_info', 'none', 'pe_resource', 'plist', "
-        "'release_file', 'snap', 'uninstall_registry']; did you mean 'release_file'?"
+    message = result.stderr.strip()
+    prefix = f"error: {plugin}:6: app.linux.version.kind must be one of "
+    suffix = "; did you mean 'release_file'?"
+    assert message.startswith(prefix) and message.endswith(suffix), message
+    listed = message[len(prefix) : -len(suffix)]
+    # Every registered source, sorted: the built-ins, this plugin's, and any other
+    # installed plugin's (hermes-appimage adds appimage_filename).
+    names = [name.strip(" '") for name in listed.strip("[]").split(",")]
+    assert names == sorted(names)
+    assert {"none", "plist", "pe_resource", "uninstall_registry", "snap", "release_file"} <= set(
+        names
     )
