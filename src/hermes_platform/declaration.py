@@ -478,9 +478,11 @@ def parse_requires(raw: object, app: AppSpec | None, *, where: str) -> RequiresS
     block = _mapping(raw, where, "requires")
     unknown = [key for key in block if key not in _REQUIRES_KEYS]
     if unknown:
+        first = unknown[0]
+        plain = isinstance(first, str) and _PLAIN_KEY.fullmatch(first)
         raise _fail(
             where,
-            "requires",
+            f"requires.{first}" if plain else "requires",
             unknown_keys_reason("requires", unknown, _REQUIRES_KEYS, list_valid=False),
         )
     gpu = block.get("gpu")

@@ -92,6 +92,16 @@ def test_require_for_requires_is_an_error_not_no_requirements(tmp_path: Path) ->
             3,
             "app.linux.presence is required: one of ('executable', 'bundle')",
         ),
+        (
+            "name: vendor\n"
+            "app:\n"
+            "  linux: {presence: executable, location: /opt/vendor/bin/vendor}\n"
+            "requires:\n"
+            "  app: true\n"
+            "  min_verison: '2.0'\n",
+            6,
+            "requires has unknown keys ['min_verison']; did you mean 'min_version'?",
+        ),
     ],
 )
 def test_unknown_and_missing_keys_name_file_line_and_key(

@@ -1026,7 +1026,7 @@ LOCATION_KEYS_SNAP = "(valid keys: ['file', 'kind', 'name'])"
         pytest.param(
             only_linux(),
             {"app": True, "min_verison": "1"},
-            "requires",
+            "requires.min_verison",
             "requires has unknown keys ['min_verison']; did you mean 'min_version'?",
             id="requires-typo",
         ),
