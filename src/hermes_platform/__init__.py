@@ -5,6 +5,7 @@ Standard library only.  The public entry points::
     from hermes_platform import declaration
     from hermes_platform.resolver.availability import availability, explain
     from hermes_platform.resolver.app import LOCATION_KINDS
+    from hermes_platform.resolver.versions import VERSION_KINDS
     from hermes_platform.host import gpu_class, use_host
 """
 
