@@ -347,6 +347,19 @@ def test_the_watcher_reads_the_database_only_when_it_changed(tmp_path: Path) -> 
         assert watcher.check() == 0 and watcher.reads == 1
 
 
+def test_the_watcher_reads_a_burst_larger_than_one_batch(tmp_path: Path) -> None:
+    from hermes_core.serve.events import READ_BATCH
+
+    with SessionStore(tmp_path / "state.db") as store, SessionStore(store.path) as writer:
+        watcher = StoreWatcher(store, EventQueue(limit=5000))
+        for n in range(READ_BATCH + 37):
+            writer.record_message("k", "user", f"m{n}")
+        assert watcher.check() == READ_BATCH + 37
+        assert (
+            watcher.queue.page(READ_BATCH + 36).events[0].data["content"] == f"m{READ_BATCH + 36}"
+        )
+
+
 def test_verbose_logs_go_to_stderr_and_stdout_stays_protocol(tmp_path: Path) -> None:
     populate(tmp_path)
     errlog = tmp_path / "stderr.txt"

@@ -244,3 +244,45 @@ def test_concurrent_writers_and_readers_across_processes_lose_nothing(tmp_path: 
             texts = [m.text for m in store.messages(f"chat:w{i}", limit=1000)]
             assert texts == [f"w{i}-{n}" for n in range(count)]
         assert len(store.open_approvals()) == writers * (count // 10)
+
+
+def test_ask_waits_for_an_answer_from_another_process_and_expires_on_timeout(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from hermes_core.sessions import ask
+
+    store = SessionStore(tmp_path / "state.db")
+    answer = """
+import sys
+from hermes_core.sessions import SessionStore
+with SessionStore(sys.argv[1]) as store:
+    (pending,) = store.open_approvals()
+    store.resolve_approval(pending.id, "allow-always", answer={"ok": True}, by="other")
+"""
+
+    async def scenario() -> None:
+        asking = asyncio.create_task(
+            ask(store, "sampling", server="llm", summary="Spend 200 tokens?")
+        )
+        await asyncio.sleep(0)  # ask() records the approval before its first wait
+        assert [a.kind for a in store.open_approvals()] == ["sampling"]
+        answering = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", answer, str(store.path)
+        )
+        done = await asking
+        assert (done.state, done.decision, done.answer, done.resolved_by) == (
+            "allowed",
+            "allow-always",
+            {"ok": True},
+            "other",
+        )
+        assert await answering.wait() == 0
+        with pytest.raises(TimeoutError):
+            await ask(store, "sampling", timeout=0.3)
+
+    asyncio.run(scenario())
+    last = store.approvals(after=0)[-1]
+    assert last.state == "expired" and last.resolved_by == "timeout"
+    store.close()

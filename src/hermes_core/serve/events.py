@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL = 0.2
 QUEUE_LIMIT = 1000
 PREVIEW_CHARS = 500
+READ_BATCH = 500
 EventKind = Literal["message", "approval_requested", "approval_resolved"]
 
 
@@ -120,10 +121,14 @@ class StoreWatcher:
             return 0
         self.reads += 1
         before = self.queue.last_cursor
-        for message in self.store.messages_after(self._last_message):
-            self._last_message = message.id
-            if message.role in ("user", "assistant") and message.text:
-                self.queue.push("message", message.session_key, _message_data(message))
+        while True:  # in batches, all of them: the probe reports a commit only once
+            batch = self.store.messages_after(self._last_message, limit=READ_BATCH)
+            for message in batch:
+                self._last_message = message.id
+                if message.role in ("user", "assistant") and message.text:
+                    self.queue.push("message", message.session_key, _message_data(message))
+            if len(batch) < READ_BATCH:
+                break
         resolved_ids = sorted(self._pending)
         for approval in self.store.approvals(after=self._last_approval):
             self._last_approval = approval.id
