@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import stat
 import subprocess
 import sys
@@ -487,17 +488,37 @@ def test_http_needs_the_bearer_token_and_refuses_missing_or_wrong_ones(tmp_path:
                 return int(found["count"])
 
         assert asyncio.run(scenario()) == 3
+        # Another Hermes, configured as docs/mcp-serve.md says, through the CLI.
+        client = tmp_path / "client-home"
+        client.mkdir()
+        (client / "config.yaml").write_text(
+            f"mcp_servers:\n  hermes:\n    url: {url}\n"
+            "    headers: {Authorization: 'Bearer ${HERMES_SERVE_TOKEN}'}\n"
+        )
+        done = run_hermes(
+            "mcp",
+            "call",
+            "mcp_hermes_conversations_list",
+            "--args",
+            '{"platform": "slack"}',
+            env={"HERMES_HOME": str(client), "HERMES_SERVE_TOKEN": token, "NO_PROXY": "*"},
+        )
+        assert done.returncode == 0, done.stderr
+        listed = json.loads(done.stdout)["structuredContent"]["conversations"]
+        assert [c["session_key"] for c in listed] == ["slack:ops"]
     finally:
         first = _stop(proc)
     assert token in first and "shown once" in first
-    # A second start uses the stored token and does not print it.
-    proc = _start_http(tmp_path, port)
+    # A second start, on every address, uses the stored token and does not print it.
+    proc = _start_http(tmp_path, port, "--host", "0.0.0.0")
     try:
         wait_for_port(port, 60)
+        assert _status(f"http://127.0.0.1:{port}/mcp", None) == 401
         assert _status(f"http://127.0.0.1:{port}/mcp", token) == 200
     finally:
         second = _stop(proc)
     assert token not in second and "bearer token in" in second
+    assert "REACHABLE FROM THE NETWORK" in second
 
 
 @pytest.mark.parametrize("flags", [["--new-token"]])

@@ -50,7 +50,8 @@ def load_or_create_token(home: Path, *, renew: bool = False) -> tuple[str, bool]
 
 
 class BearerGate:
-    """ASGI middleware: HTTP requests without the right bearer token get 401."""
+    """ASGI middleware: HTTP requests without the right bearer token get 401 (a websocket is
+    closed); only the server's own lifespan events pass without one."""
 
     def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], token: str) -> None:
         self.app = app
@@ -60,7 +61,11 @@ class BearerGate:
         return "BearerGate(***)"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope.get("type") == "http" and not self._allowed(scope):
+        kind = scope.get("type")
+        if kind == "websocket" and not self._allowed(scope):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if kind == "http" and not self._allowed(scope):
             body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
             await send(
                 {
