@@ -32,6 +32,7 @@ def user(tmp_path: Path) -> dict[str, Path]:
     (hermes / "config.yaml").write_text(
         "# Hermes settings\nmcp_servers:\n  # the old sentry entry\n  sentry:\n"
         "    url: https://old.example/mcp  # keep\n"
+        "  internal_api:\n    command: internal\n"
     )
     return {"home": home, "project": project, "hermes": hermes}
 
@@ -68,6 +69,10 @@ def test_claude_code_dry_run_then_import(user: dict[str, Path]) -> None:
     assert "would add 'postgres'" in out  # the local-scope entry of this project
     assert "not translated: headersHelper" in out
     assert "would store in" in out and "GITHUB_PERSONAL_ACCESS_TOKEN (values hidden)" in out
+    assert "would import: 5 to add, 1 kept, 1 left out" in out
+    assert "warning: 'internal-api' and 'internal_api' share the tool prefix mcp_internal_api_" in (
+        dry.stderr
+    )
     assert TOKEN not in out + dry.stderr
     assert config.read_bytes() == before
     assert not (user["hermes"] / ".env").exists()
@@ -85,7 +90,15 @@ def test_claude_code_dry_run_then_import(user: dict[str, Path]) -> None:
     assert stat.S_IMODE(dotenv.stat().st_mode) == 0o600
     listed = hermes(user, "mcp", "list", "--json")
     names = [row["server"] for row in json.loads(listed.stdout)]
-    assert names == ["sentry", "github", "internal-api", "figma", "signed", "postgres"]
+    assert names == [
+        "sentry",
+        "internal_api",
+        "github",
+        "internal-api",
+        "figma",
+        "signed",
+        "postgres",
+    ]
 
     again = hermes(user, "mcp", "import", "claude-code", "--only", "github", "sentry")
     assert again.returncode == 0, again.stderr
