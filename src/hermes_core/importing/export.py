@@ -302,7 +302,11 @@ class _Writer:
         if tools.include is None and not tools.exclude:
             return
         if self.fmt != "codex":
-            self.warn("tools", f"{self.fmt} has no per-server tool filter; left out")
+            self.warn(
+                "tools",
+                f"{self.fmt} has no per-server tool filter; left out: every tool of this "
+                "server will be offered there",
+            )
             return
         for key, target, names in (
             ("include", "enabled_tools", tools.include),
@@ -315,7 +319,15 @@ class _Writer:
                 continue
             plain = [n for n in names if _PLAIN_NAME.fullmatch(n)]
             if len(plain) != len(names):
-                self.warn(f"tools.{key}", "Codex takes exact tool names, not globs; globs left out")
+                effect = (
+                    "fewer tools are allowed there"
+                    if key == "include"
+                    else "tools they match will be offered there"
+                )
+                self.warn(
+                    f"tools.{key}",
+                    f"Codex takes exact tool names, not globs; globs left out: {effect}",
+                )
             entry[target] = plain
 
     def timeouts(self, entry: dict[str, Any]) -> None:
