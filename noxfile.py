@@ -32,6 +32,7 @@ NPM_DIR = Path(".cache/mcp-servers")
 NPM_SERVERS = (
     "@modelcontextprotocol/server-everything@2026.8.31",
     "@modelcontextprotocol/server-filesystem@2026.8.31",
+    "@modelcontextprotocol/server-memory@2026.8.31",
 )
 
 # The official MCP client conformance suite, and the Node 22 it needs (the machine's Node 20 cannot
@@ -42,8 +43,9 @@ CONFORMANCE_PACKAGES = ("@modelcontextprotocol/conformance@0.1.16", "node-linux-
 
 
 def install_reference_servers(session: nox.Session) -> None:
-    marker = NPM_DIR / "node_modules" / "@modelcontextprotocol" / "server-filesystem"
-    if not marker.exists():
+    installed = NPM_DIR / "node_modules" / "@modelcontextprotocol"
+    wanted = [spec.rsplit("@", 1)[0].split("/")[1] for spec in NPM_SERVERS]
+    if not all((installed / name).exists() for name in wanted):
         session.run(
             "npm",
             "install",

@@ -522,3 +522,44 @@ def test_hook_declare_app_from_plugin_yaml_fails_closed_on_an_unknown_key() -> N
         "x/plugin.yaml:4: the file has unknown keys ['require']; did you mean 'requires'? "
         "(valid keys: ['app', 'display_name', 'name', 'requires'])"
     )
+
+
+def test_hook_catalog_entry(hermes_pm: HermesPluginManager) -> None:
+    from hermes_core.catalog.catalog import load_catalog
+    from hermes_core.plugins.types import CatalogManifest
+
+    text = (
+        "manifest_version: 1\nname: notes\ndescription: Notes from Acme\n"
+        "transport: {command: notes-mcp}\n"
+    )
+    hermes_pm.register_plugin(
+        inline(catalog_entry=lambda: [CatalogManifest("notes", text, "acme/catalog.yaml")]), "acme"
+    )
+    found = load_catalog(hermes_pm)
+    assert found.entries["notes"].origin == "acme"
+    assert found.entries["memory"].origin.endswith("(built-in)")  # built-ins: the same hook
+    # A broken manifest names the plugin, the file and the line (strict mode raises).
+    broken = text.replace("transport: {command: notes-mcp}", "transport: {comand: notes-mcp}")
+    hermes_pm.register_plugin(
+        inline(
+            catalog_entry=lambda: [
+                CatalogManifest("other", broken.replace("notes", "other"), "x/catalog.yaml")
+            ]
+        ),
+        "x-plugin",
+    )
+    with pytest.raises(
+        PluginError, match=r"x/catalog\.yaml:4: transport\.comand: is not a manifest"
+    ):
+        load_catalog(hermes_pm)
+
+
+def test_hook_catalog_entry_clash_names_both(hermes_pm: HermesPluginManager) -> None:
+    from hermes_core.plugins.types import CatalogManifest
+
+    clash = CatalogManifest("memory", "manifest_version: 1\n", "mine/catalog.yaml")
+    hermes_pm.register_plugin(inline(catalog_entry=lambda: [clash]), "mine")
+    with pytest.raises(
+        PluginError, match=r"catalog_entry 'memory' is already provided by .*builtin\.catalog"
+    ):
+        hermes_pm.catalog_manifests()

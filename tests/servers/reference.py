@@ -11,6 +11,7 @@ NPM_DIR = Path(os.environ.get("HERMES_TEST_NPM_DIR", ROOT / ".cache" / "mcp-serv
 PACKAGES = NPM_DIR / "node_modules" / "@modelcontextprotocol"
 EVERYTHING = PACKAGES / "server-everything" / "dist" / "index.js"
 FILESYSTEM = PACKAGES / "server-filesystem" / "dist" / "index.js"
+MEMORY = PACKAGES / "server-memory" / "dist" / "index.js"
 LOOPBACK = Path(__file__).with_name("loopback.cjs")
 
 

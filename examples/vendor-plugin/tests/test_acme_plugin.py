@@ -34,6 +34,8 @@ def test_the_plugin_contract() -> None:
     (declared,) = check_plugin(acme_studio.hermes_plugin)["declare_app"]
     assert declared.server == "acme-studio"
     assert declared.display_name == "Acme Studio"
+    (entry,) = check_plugin(acme_studio.hermes_plugin)["catalog_entry"]
+    assert entry.name == declared.server  # the catalog entry installs the declared server
 
 
 def test_windows_newest_versioned_folder(

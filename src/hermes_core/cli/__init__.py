@@ -128,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     from hermes_core.cli import mcp_serve
 
     mcp_serve.add_parser(mcp_commands)
+    from hermes_core.cli.mcp_catalog_commands import add_catalog_commands
+
+    add_catalog_commands(mcp_commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -187,6 +190,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hermes_core.cli.apps import check
 
         return check(args.paths, _manager(args), as_json=args.json, explain=args.explain)
+    if args.command == "mcp":
+        from hermes_core.cli.mcp_catalog_commands import run_catalog_command
+
+        code = run_catalog_command(args, lambda: _manager(args))
+        if code is not None:
+            return code
     if args.command == "mcp" and getattr(args, "mcp_command", None):
         from hermes_core.cli import mcp
 

@@ -16,11 +16,13 @@ returns registration objects::
     acme = "acme_hermes.plugin"
 
 Hooks: ``declare_app``, ``location_kind``, ``version_source``, ``gpu_probe``,
-``transport``, ``auth_provider`` — see :mod:`hermes_core.plugins.hookspecs` for the reference.
+``transport``, ``auth_provider``, ``catalog_entry`` — see :mod:`hermes_core.plugins.hookspecs`
+for the reference.
 Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 """
 
+from hermes_core.plugins.catalog_files import catalog_entries_from_package
 from hermes_core.plugins.declarations import declarations_from_package, declarations_from_yaml
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.hookspecs import hookimpl
@@ -33,6 +35,7 @@ from hermes_core.plugins.manager import (
 __all__ = [
     "HermesPluginManager",
     "PluginError",
+    "catalog_entries_from_package",
     "create_plugin_manager",
     "declarations_from_package",
     "declarations_from_yaml",

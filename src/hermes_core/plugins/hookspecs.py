@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hermes_core.plugins.types import (
         AppDeclaration,
         AuthProviderSpec,
+        CatalogManifest,
         GpuProbe,
         LocationKind,
         MessagingPlatform,
@@ -349,5 +350,59 @@ class HermesSpecs:
             recorded as sent).
 
         .. versionadded:: 0.1
+        """
+        raise NotImplementedError
+
+    @_hookspec
+    def catalog_entry(self) -> Iterable[CatalogManifest]:
+        """Add a vetted MCP server to the catalog (``hermes mcp catalog``/``install``).
+
+        A vendor ships its catalog entry next to its app declaration: the
+        manifest (``docs/catalog.md``) installs the server, and the declaration
+        registered under the same name decides whether it may be installed on
+        this machine.  Hermes' own entries come through this hook too.
+
+        When: when a command reads the catalog (``hermes mcp``, ``catalog``,
+        ``install``, ``configure``, ``suggest``); not at start-up.
+
+        Cost: must be cheap: return the text of files shipped in your package
+        (:func:`hermes_core.plugins.catalog_entries_from_package`); Hermes
+        parses it. No network, no subprocess.
+
+        Example:
+            ```python
+            from hermes_core.plugins import hookimpl
+            from hermes_core.plugins.types import CatalogManifest
+
+            MANIFEST = '''
+            manifest_version: 1
+            name: acme-notes
+            description: Acme's notes, searchable from Hermes
+            transport:
+              command: acme-notes-mcp
+            tools:
+              default_enabled: [search_notes, read_note]
+            suggest:
+              keywords: [acme notes]
+            '''
+
+            @hookimpl
+            def catalog_entry():
+                return [CatalogManifest(name="acme-notes", text=MANIFEST,
+                                        where="acme_notes/catalog.yaml")]
+            ```
+
+        Returns:
+            Zero or more :class:`~hermes_core.plugins.types.CatalogManifest`.
+            ``hermes mcp catalog`` shows each with the distribution it came from.
+
+        Errors:
+            A manifest that does not parse is reported with the plugin, its
+            distribution and ``where:line: key: reason``, and left out of the
+            catalog (strict mode re-raises); a ``manifest_version`` newer than
+            this Hermes reads is listed with a warning, never installed. Two
+            providers of one entry name is an error naming both.
+
+        .. versionadded:: 0.2
         """
         raise NotImplementedError

@@ -25,6 +25,7 @@ from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
 from hermes_core.plugins.types import (
     AppDeclaration,
     AuthProviderSpec,
+    CatalogManifest,
     GpuProbe,
     LocationKind,
     MessagingPlatform,
@@ -57,6 +58,7 @@ HOOK_TYPES: Mapping[str, type] = {
     "transport": TransportSpec,
     "auth_provider": AuthProviderSpec,
     "messaging_platform": MessagingPlatform,
+    "catalog_entry": CatalogManifest,
 }
 T = TypeVar("T")
 
@@ -328,6 +330,23 @@ class HermesPluginManager:
     def messaging_platforms(self) -> dict[str, MessagingPlatform]:
         """The registered messaging adapters by name (``adapter:`` under ``messaging:``)."""
         return {r.item.name: r.item for r in self._collect("messaging_platform")}
+
+    def catalog_manifests(self) -> list[Registered[CatalogManifest]]:
+        """Every catalog entry's manifest text, built-ins first, with its provenance."""
+        return self._collect("catalog_entry")
+
+    def report(self, registered: Registered[Any], hook: str, reason: str) -> None:
+        """Record a problem found later in what *registered* contributed (strict: raise)."""
+        record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
+        self._problem(
+            record,
+            PluginError(registered.plugin, reason, distribution=registered.distribution, hook=hook),
+        )
+
+    def plugin_version(self, plugin: str) -> str | None:
+        """The version of *plugin*'s distribution (``None`` for built-ins)."""
+        record = self._records.get(plugin)
+        return record.version if record is not None else None
 
     def collect_all(self) -> None:
         for hook in HOOK_TYPES:

@@ -22,6 +22,7 @@ __all__ = [
     "AppDeclaration",
     "AppLocation",
     "AuthProviderSpec",
+    "CatalogManifest",
     "GpuProbe",
     "LocateContext",
     "LocationKind",
@@ -139,3 +140,18 @@ class MessagingPlatform:
     create: MessagingAdapterFactory
     description: str = ""
     provider: str = "hermes_core"
+
+
+@dataclass(frozen=True)
+class CatalogManifest:
+    """A catalog entry: the text of one manifest (``docs/catalog.md``) and where it came from.
+
+    ``name`` is the entry's name (the ``name:`` in the manifest, the ``mcp_servers``
+    key it installs as); ``text`` is the manifest's YAML, kept as text so every
+    error can name ``where`` and the line.  Hermes parses it when the catalog is
+    read (``hermes mcp catalog/install/configure``).
+    """
+
+    name: str
+    text: str = field(repr=False)
+    where: str = ""

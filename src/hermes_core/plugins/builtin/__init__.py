@@ -10,4 +10,6 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.plugins.builtin.gpu_probes",
     "hermes_core.plugins.builtin.transports",
     "hermes_core.plugins.builtin.auth",
+    "hermes_core.plugins.builtin.catalog",
+    "hermes_core.plugins.builtin.local_catalog",
 )

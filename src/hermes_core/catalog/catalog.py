@@ -1,0 +1,177 @@
+"""Read the catalog from the plugins and tell each entry's state on this machine."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hermes_core.catalog.manifest import (
+    FutureManifest,
+    Manifest,
+    ManifestError,
+    ParsedManifest,
+    parse_manifest,
+)
+from hermes_core.config.models import ServerConfig
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_platform import declaration
+from hermes_platform.declaration import Declaration, gpu_label
+from hermes_platform.resolver.availability import availability
+from hermes_platform.sentences import guidance
+
+__all__ = ["Catalog", "Entry", "EntryState", "load_catalog", "refusal", "state_of"]
+
+BUILTIN_PLUGIN = "hermes_core.plugins.builtin.catalog"
+LOCAL_PLUGIN = "hermes_core.plugins.builtin.local_catalog"
+
+AVAILABLE = "available"
+ENABLED = "installed (enabled)"
+DISABLED = "installed (disabled)"
+UNAVAILABLE = "unavailable here"
+NEWER = "requires a newer Hermes"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A catalog entry: its manifest (or the newer one this Hermes cannot read) and origin."""
+
+    name: str
+    origin: str
+    """The distribution it came from (``acme-studio-hermes 2.4.0``, ``hermes-core (built-in)``)."""
+    where: str
+    manifest: Manifest | None = None
+    own_declaration: Declaration | None = None
+    future: FutureManifest | None = None
+
+    @property
+    def description(self) -> str:
+        if self.manifest is not None:
+            return self.manifest.description
+        return self.future.description if self.future is not None else ""
+
+    @property
+    def declaration(self) -> Declaration | None:
+        """The app declaration deciding where it may be installed (its own, else the plugin's)."""
+        return self.own_declaration or declaration.lookup(self.name)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    entries: dict[str, Entry]
+    problems: list[str] = field(default_factory=list)
+    """Manifests left out: ``file:line: key: reason (from <distribution>)``."""
+    broken: dict[str, str] = field(default_factory=dict)
+    """Entry name → why its manifest was left out."""
+
+
+@dataclass(frozen=True)
+class EntryState:
+    state: str
+    """available | installed (enabled) | installed (disabled) | unavailable here |
+    requires a newer Hermes."""
+    detail: str = ""
+    """The declaration's sentence (unavailable), or the newer-Hermes warning."""
+    offerable: bool = True
+
+
+def _origin(manager: HermesPluginManager, plugin: str, distribution: str | None) -> str:
+    if distribution:
+        return distribution
+    if plugin == BUILTIN_PLUGIN:
+        from hermes_core import __version__
+
+        return f"hermes-core {__version__} (built-in)"
+    if plugin == LOCAL_PLUGIN:
+        return "HERMES_CATALOG_PATH"
+    return plugin
+
+
+def load_catalog(manager: HermesPluginManager) -> Catalog:
+    """Every entry the plugins contribute, parsed; a bad manifest is reported and left out.
+
+    Raises :class:`PluginError` in strict mode (``HERMES_STRICT_PLUGINS=1``).
+    """
+    entries: dict[str, Entry] = {}
+    problems: list[str] = []
+    broken: dict[str, str] = {}
+    for registered in manager.catalog_manifests():
+        spec = registered.item
+        origin = _origin(manager, registered.plugin, registered.distribution)
+        where = spec.where or f"catalog_entry of {registered.plugin}"
+        try:
+            parsed = parse_manifest(spec.text, where)
+            got = parsed.name if isinstance(parsed, FutureManifest) else parsed.manifest.name
+            if got != spec.name:
+                raise ManifestError(
+                    where,
+                    None,
+                    "name",
+                    f"is {got!r}, but the entry was registered as {spec.name!r}",
+                )
+        except ManifestError as exc:
+            message = f"{exc} (from {origin})"
+            problems.append(message)
+            broken[spec.name] = message
+            manager.report(registered, "catalog_entry", str(exc))
+            continue
+        if isinstance(parsed, FutureManifest):
+            entries[spec.name] = Entry(spec.name, origin, where, future=parsed)
+        else:
+            entries[spec.name] = _entry(spec.name, origin, where, parsed)
+    return Catalog(dict(sorted(entries.items())), problems, broken)
+
+
+def _entry(name: str, origin: str, where: str, parsed: ParsedManifest) -> Entry:
+    return Entry(name, origin, where, parsed.manifest, parsed.declaration)
+
+
+def refusal(entry: Entry, display_name: str | None = None) -> str | None:
+    """The sentence refusing to install *entry* here; ``None`` when it may be installed."""
+    decl = entry.declaration
+    if decl is None:
+        return None
+    result = availability(decl)
+    if result.offerable:
+        return None
+    if result.state == "unsupported_gpu":
+        return (
+            f"'{entry.name}' is unavailable: unsupported_gpu, needs {gpu_label(decl.required_gpu)}."
+        )
+    told = guidance(decl, result, display_name=display_name)
+    sentence = told.sentence if told is not None else result.state
+    return f"'{entry.name}' is unavailable: {result.state}. {sentence}"
+
+
+def _sentence(entry: Entry, display_name: str | None) -> str | None:
+    decl = entry.declaration
+    if decl is None:
+        return None
+    result = availability(decl)
+    if result.offerable:
+        return None
+    told = guidance(decl, result, display_name=display_name)
+    return told.sentence if told is not None else result.state
+
+
+def state_of(
+    entry: Entry,
+    servers: Mapping[str, ServerConfig],
+    display_names: Mapping[str, str] | None = None,
+) -> EntryState:
+    """The entry's state against the configured servers and this machine."""
+    if entry.future is not None:
+        return EntryState(
+            NEWER,
+            f"⚠ '{entry.name}' requires a newer Hermes (manifest_version "
+            f"{entry.future.manifest_version}); update Hermes to install it",
+            offerable=False,
+        )
+    sentence = _sentence(entry, (display_names or {}).get(entry.name))
+    configured = servers.get(entry.name)
+    if configured is not None:
+        return EntryState(
+            ENABLED if configured.enabled else DISABLED, sentence or "", sentence is None
+        )
+    if sentence is not None:
+        return EntryState(UNAVAILABLE, sentence, offerable=False)
+    return EntryState(AVAILABLE)

@@ -1,0 +1,359 @@
+"""Catalog manifests: the versioned schema of one vetted MCP server, and its parser.
+
+A manifest is a YAML mapping (reference: ``docs/catalog.md``).  It is read with
+ruamel.yaml so every problem names the file and line of the offending key:
+``memory.yaml:7: transport.args: must be a list``.  Unknown keys are errors (a
+typo must never change what gets installed).  A ``manifest_version`` newer
+than :data:`MANIFEST_VERSION` is not an error: :func:`parse_manifest` returns a
+:class:`FutureManifest` so the catalog can show it with a warning instead of
+hiding it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+from hermes_core.plugin_yaml import _line_of, _plain
+from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
+
+__all__ = [
+    "MANIFEST_VERSION",
+    "FutureManifest",
+    "Manifest",
+    "ManifestError",
+    "parse_manifest",
+]
+
+MANIFEST_VERSION = 1
+"""The newest ``manifest_version`` this Hermes reads."""
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+INSTALL_DIR = "${INSTALL_DIR}"
+_MAX_BYTES = 256 * 1024
+
+
+class ManifestError(ValueError):
+    """A manifest that cannot be used: ``<file>:<line>: <key>: <what is wrong>``."""
+
+    def __init__(self, path: str, line: int | None, key: str, reason: str) -> None:
+        location = f"{path}:{line}" if line else path
+        super().__init__(": ".join(part for part in (location, key, reason) if part))
+        self.path, self.line, self.key, self.reason = path, line, key, reason
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
+
+def _texts(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"must be a list of non-empty {what}")
+    return [v.strip() for v in value]
+
+
+class Source(_Strict):
+    """Where the server's code comes from: cloned into ``$HERMES_HOME/mcp-installs/<name>``."""
+
+    git: str
+    ref: str | None = None
+    """A tag, a branch or a full commit SHA; the remote's default branch when absent."""
+
+    @field_validator("git")
+    @classmethod
+    def _url(cls, value: str) -> str:
+        if not re.match(r"(https|http|ssh|git|file)://", value) and not re.match(
+            r"[\w.-]+@[\w.-]+:", value
+        ):
+            raise ValueError("must be a git URL (https://, ssh://, git@host:path or file://)")
+        return value
+
+    @field_validator("ref")
+    @classmethod
+    def _ref(cls, value: str | None) -> str | None:
+        if value is not None and (value.startswith("-") or not value.strip()):
+            raise ValueError("must be a tag, branch or commit")
+        return value
+
+
+class Install(_Strict):
+    bootstrap: list[str] = Field(default_factory=list)
+    """Shell commands run one after the other in ``${INSTALL_DIR}``."""
+
+    @field_validator("bootstrap", mode="before")
+    @classmethod
+    def _commands(cls, value: Any) -> list[str]:
+        return _texts(value, "commands")
+
+
+class Transport(_Strict):
+    """``command``/``args``/``env`` (stdio) or ``url``/``headers`` (HTTP)."""
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Transport:
+        if (self.command is None) == (self.url is None):
+            raise ValueError("needs either command (stdio) or url (HTTP), not both")
+        if self.url is not None and (self.args or self.env):
+            raise ValueError("args and env are for stdio servers (command)")
+        if self.command is not None and self.headers:
+            raise ValueError("headers are for HTTP servers (url)")
+        if self.url is not None and not self.url.startswith(("https://", "http://", "${")):
+            raise ValueError("url must start with https:// or http://")
+        return self
+
+    @property
+    def kind(self) -> Literal["stdio", "http"]:
+        return "stdio" if self.command is not None else "http"
+
+    def texts(self) -> list[str]:
+        """Every string ``${…}`` may appear in."""
+        return [
+            self.command or "",
+            self.url or "",
+            *self.args,
+            *self.env.values(),
+            *self.headers.values(),
+        ]
+
+
+class AuthKey(_Strict):
+    """A value asked for at install time and saved to ``$HERMES_HOME/.env``."""
+
+    name: str
+    prompt: str | None = None
+    secret: bool = True
+    required: bool = True
+    default: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _env_name(cls, value: str) -> str:
+        if not _ENV_NAME.fullmatch(value):
+            raise ValueError("must be an environment variable name (letters, digits, '_')")
+        return value
+
+
+class SignIn(_Strict):
+    """A third-party provider's sign-in, done outside Hermes: install prints the hint."""
+
+    provider: str
+    run: str
+    """The command the user runs to sign in (shown, never run by Hermes)."""
+
+
+class Auth(_Strict):
+    keys: list[AuthKey] = Field(default_factory=list)
+    oauth: dict[str, Any] | None = None
+    """Remote MCP OAuth: written as ``auth: oauth`` plus these ``oauth:`` settings."""
+    sign_in: SignIn | None = None
+
+
+class Tools(_Strict):
+    default_enabled: list[str] | None = None
+    default_excluded: list[str] | None = None
+
+    @field_validator("default_enabled", "default_excluded", mode="before")
+    @classmethod
+    def _names(cls, value: Any) -> list[str] | None:
+        return None if value is None else _texts(value, "tool names or globs")
+
+    @model_validator(mode="after")
+    def _exclusive(self) -> Tools:
+        if self.default_enabled is not None and self.default_excluded is not None:
+            raise ValueError("give default_enabled or default_excluded, not both")
+        return self
+
+
+class Suggest(_Strict):
+    keywords: list[str] = Field(default_factory=list)
+    hosts: list[str] = Field(default_factory=list)
+
+    @field_validator("keywords", mode="before")
+    @classmethod
+    def _keywords(cls, value: Any) -> list[str]:
+        return [v.lower() for v in _texts(value, "words")]
+
+    @field_validator("hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: Any) -> list[str]:
+        return [v.lower().lstrip(".") for v in _texts(value, "host names")]
+
+
+class Manifest(_Strict):
+    """One catalog entry (``manifest_version: 1``)."""
+
+    manifest_version: Literal[1]
+    name: str
+    description: str
+    homepage: str | None = None
+    source: Source | None = None
+    install: Install = Field(default_factory=Install)
+    transport: Transport
+    auth: Auth = Field(default_factory=Auth)
+    tools: Tools = Field(default_factory=Tools)
+    suggest: Suggest = Field(default_factory=Suggest)
+    notes: str | None = None
+    app: dict[str, Any] | None = None
+    requires: dict[str, Any] | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not NAME.fullmatch(value):
+            raise ValueError("must be letters, digits, '_' or '-' (at most 64), starting with one")
+        return value
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value.strip()
+
+    @field_validator("auth", mode="before")
+    @classmethod
+    def _auth_shorthand(cls, value: Any) -> Any:
+        if value == "oauth":
+            return {"oauth": {}}
+        if isinstance(value, dict) and value.get("oauth") is True:
+            return {**value, "oauth": {}}
+        return value
+
+    @model_validator(mode="after")
+    def _install_dir(self) -> Manifest:
+        if any(INSTALL_DIR in text for text in self.transport.texts()) and not self.installs:
+            raise ValueError(
+                "transport uses ${INSTALL_DIR} but the entry has no source or install.bootstrap"
+            )
+        used = " ".join(self.transport.texts())
+        for key in self.auth.keys:
+            if "${" + key.name + "}" not in used:
+                raise ValueError(
+                    f"auth key {key.name} is not used by the transport (a stdio server sees "
+                    f"only its env: reference it as ${{{key.name}}} in transport.env, args or url)"
+                )
+        return self
+
+    @property
+    def installs(self) -> bool:
+        """Whether installing creates ``$HERMES_HOME/mcp-installs/<name>``."""
+        return self.source is not None or bool(self.install.bootstrap)
+
+
+@dataclass(frozen=True)
+class FutureManifest:
+    """A manifest written for a newer Hermes: shown with a warning, never installed."""
+
+    name: str
+    manifest_version: int
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ParsedManifest:
+    """A valid manifest, its app declaration (parsed) and where each key stands."""
+
+    manifest: Manifest
+    declaration: Declaration | None
+    path: str
+
+
+def _load_tree(text: str, path: str) -> Any:
+    try:
+        return YAML(typ="rt").load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        raise ManifestError(
+            path, line, "", f"YAML syntax error: {exc.problem or 'invalid'}"
+        ) from None
+    except YAMLError as exc:
+        raise ManifestError(path, None, "", f"YAML error: {type(exc).__name__}") from None
+
+
+def _key_path(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part not in ("function-after[_one_kind()]",):
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def _reason(error: Any, model: type[BaseModel]) -> str:
+    kind = error.get("type", "")
+    if kind == "extra_forbidden":
+        return "is not a manifest key (see docs/catalog.md for the valid keys)"
+    if kind == "missing":
+        return "is required"
+    if kind == "value_error":
+        return str(error.get("ctx", {}).get("error", error.get("msg", "is not valid")))
+    if kind.startswith("string"):
+        return "must be text"
+    if kind.startswith("bool"):
+        return "must be true or false"
+    if kind.startswith(("dict", "model")):
+        return "must be a mapping"
+    if kind.startswith("list"):
+        return "must be a list"
+    if kind == "literal_error":
+        return f"must be one of {error.get('ctx', {}).get('expected', '')}"
+    return str(error.get("msg", "is not valid"))
+
+
+def parse_manifest(text: str, path: str) -> ParsedManifest | FutureManifest:
+    """Parse a manifest's text; *path* labels every error (:class:`ManifestError`)."""
+    if len(text) > _MAX_BYTES:
+        raise ManifestError(path, None, "", f"the manifest is larger than {_MAX_BYTES} bytes")
+    tree = _load_tree(text, path)
+    if not isinstance(tree, CommentedMap):
+        raise ManifestError(path, 1, "", "a manifest is a mapping (manifest_version, name, …)")
+    data = _plain(tree)
+    version = data.get("manifest_version")
+    if version is None:
+        raise ManifestError(path, None, "manifest_version", "is required")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise ManifestError(
+            path,
+            _line_of(tree, "manifest_version"),
+            "manifest_version",
+            f"must be a whole number (this Hermes reads {MANIFEST_VERSION})",
+        )
+    if version > MANIFEST_VERSION:
+        name = data.get("name")
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise ManifestError(path, _line_of(tree, "name"), "name", "is required")
+        description = data.get("description")
+        return FutureManifest(
+            name, version, description.strip() if isinstance(description, str) else ""
+        )
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = _key_path(tuple(first["loc"]))
+        line = _line_of(tree, key) if key else None
+        raise ManifestError(path, line, key, _reason(first, Manifest)) from None
+    decl: Declaration | None = None
+    if manifest.app is not None or manifest.requires is not None:
+        try:
+            decl = parse_declaration(
+                manifest.name, raw_app=manifest.app, raw_requires=manifest.requires, where=path
+            )
+        except DeclarationError as exc:
+            raise ManifestError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
+    return ParsedManifest(manifest, decl, path)
