@@ -112,7 +112,9 @@ def load_catalog(manager: HermesPluginManager) -> Catalog:
             message = f"{exc} (from {origin})"
             problems.append(message)
             broken[spec.name] = message
-            manager.report(registered, "catalog_entry", str(exc))
+            if registered.plugin not in (BUILTIN_PLUGIN, LOCAL_PLUGIN):
+                # A plugin's broken manifest is its author's problem too (strict: raise).
+                manager.report(registered, "catalog_entry", str(exc))
             continue
         if isinstance(parsed, FutureManifest):
             entries[spec.name] = Entry(spec.name, origin, where, future=parsed)

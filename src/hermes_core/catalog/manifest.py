@@ -294,10 +294,28 @@ def _key_path(loc: tuple[int | str, ...]) -> str:
     return text
 
 
+def _valid_keys(loc: tuple[int | str, ...]) -> str:
+    models: dict[tuple[str, ...], type[BaseModel]] = {
+        (): Manifest,
+        ("source",): Source,
+        ("install",): Install,
+        ("transport",): Transport,
+        ("auth",): Auth,
+        ("auth", "keys"): AuthKey,
+        ("auth", "sign_in"): SignIn,
+        ("tools",): Tools,
+        ("suggest",): Suggest,
+    }
+    parent = tuple(str(p) for p in loc[:-1] if isinstance(p, str))
+    model = models.get(parent)
+    return ", ".join(model.model_fields) if model is not None else ""
+
+
 def _reason(error: Any, model: type[BaseModel]) -> str:
     kind = error.get("type", "")
     if kind == "extra_forbidden":
-        return "is not a manifest key (see docs/catalog.md for the valid keys)"
+        valid = _valid_keys(tuple(error.get("loc", ())))
+        return "is not a manifest key" + (f" (valid here: {valid})" if valid else "")
     if kind == "missing":
         return "is required"
     if kind == "value_error":

@@ -110,5 +110,11 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         )
         for r in rows
     ]
-    answer = questionary.select(title, choices=choices, instruction="(ENTER choose)").ask()
+    answer = questionary.select(
+        title,
+        choices=choices,
+        instruction="(type to filter, ENTER choose, Esc leave)",
+        use_search_filter=True,
+        use_jk_keys=False,
+    ).ask()
     return None if answer is None else str(answer)
