@@ -13,10 +13,16 @@ import stat
 import subprocess
 import sys
 import textwrap
+import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.plugins.types import AppDeclaration, CatalogManifest
 from servers.reference import EVERYTHING, PACKAGES, node
 from support.cli import run_hermes
 
@@ -114,6 +120,7 @@ def write(catalog_dir: Path, name: str, text: str) -> Path:
 
 def notes_manifest(repo: Path, ref: str, *, extra_env: str = "") -> str:
     python = shlex.quote(sys.executable)
+    pip = "pip install --quiet --no-deps --no-build-isolation --no-index"
     return f"""\
         manifest_version: 1
         name: notes
@@ -123,7 +130,7 @@ def notes_manifest(repo: Path, ref: str, *, extra_env: str = "") -> str:
           ref: {ref}
         install:
           bootstrap:
-            - {python} -m pip install --quiet --no-deps --no-build-isolation --no-index --target lib .
+            - {python} -m {pip} --target lib .
         transport:
           command: {sys.executable}
           args: ["-m", "notes_server"]
@@ -217,7 +224,9 @@ def test_npm_bootstrap_from_the_test_cache_and_a_probe_against_server_everything
             - npm install --offline --ignore-scripts --no-audit --no-fund --prefix . {package}
         transport:
           command: node
-          args: ["${{INSTALL_DIR}}/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"]
+          args:
+            - "${{INSTALL_DIR}}/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+            - stdio
         tools:
           default_enabled: [echo, "get-s*"]
         """,
@@ -454,3 +463,55 @@ def test_suggest(hermes: Run) -> None:
     as_json = json.loads(hermes("mcp", "suggest", "--json", "file a Linear issue").stdout)
     assert [(r["name"], r["why"]) for r in as_json] == [("linear", "keyword 'linear'")]
     assert hermes("mcp", "suggest", "nothing relevant").returncode == 1
+
+
+def test_an_entry_refused_by_its_app_declaration_on_a_fake_host(
+    hermes_pm: HermesPluginManager,
+    hermes_fake_host: Callable[..., Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The vendor's way: the catalog entry next to the app declaration of the same name."""
+    from hermes_core.cli import mcp_catalog
+
+    text = (
+        "manifest_version: 1\nname: render-farm\ndescription: GPU renders\n"
+        "transport: {command: render-farm-mcp}\n"
+    )
+    plugin = types.SimpleNamespace(
+        declare_app=hookimpl(
+            lambda: [
+                AppDeclaration(
+                    "render-farm", requires={"gpu": "nvidia"}, display_name="Render Farm"
+                )
+            ]
+        ),
+        catalog_entry=hookimpl(lambda: [CatalogManifest("render-farm", text, "farm/catalog.yaml")]),
+    )
+    hermes_pm.register_plugin(plugin, "render-farm")
+    hermes_pm.apply()
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path))
+    monkeypatch.setenv("HERMES_CATALOG_PATH", "")
+    host = hermes_fake_host("linux")
+    host.set_gpu("amd")
+    assert mcp_catalog.install(hermes_pm, "render-farm", assume_yes=True) == 1
+    assert capsys.readouterr().err == (
+        "error: 'render-farm' is unavailable: unsupported_gpu, needs an NVIDIA GPU.\n"
+    )
+    assert not (tmp_path / "config.yaml").exists() and not (tmp_path / "mcp-installs").exists()
+    assert mcp_catalog.catalog(hermes_pm) == 0
+    out = capsys.readouterr().out.splitlines()
+    (row,) = [i for i, line in enumerate(out) if line.startswith("render-farm ")]
+    assert "unavailable here" in out[row] and "[from render-farm]" in out[row]
+    assert out[row + 1].strip() == (
+        "Render Farm needs an NVIDIA GPU; none was found on this machine. "
+        "Use Render Farm on a machine with an NVIDIA GPU."
+    )
+    host.set_gpu("nvidia")
+    from hermes_platform.host import clear_caches
+
+    clear_caches()
+    assert mcp_catalog.catalog(hermes_pm, as_json=True) == 0
+    listed = json.loads(capsys.readouterr().out)["entries"]
+    assert {e["name"]: e["state"] for e in listed}["render-farm"] == "available"

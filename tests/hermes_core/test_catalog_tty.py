@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+
 from servers.reference import MEMORY, NPM_DIR
 
 DOWN, SPACE, ENTER, CTRL_C = "\x1b[B", " ", "\r", "\x03"

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from hermes_core.plugin_yaml import _line_of, _plain
+from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
 
 __all__ = [
@@ -273,15 +272,9 @@ class ParsedManifest:
 
 def _load_tree(text: str, path: str) -> Any:
     try:
-        return YAML(typ="rt").load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        raise ManifestError(
-            path, line, "", f"YAML syntax error: {exc.problem or 'invalid'}"
-        ) from None
-    except YAMLError as exc:
-        raise ManifestError(path, None, "", f"YAML error: {type(exc).__name__}") from None
+        return load_yaml(text)
+    except YamlInputError as exc:
+        raise ManifestError(path, exc.line, "", exc.problem) from None
 
 
 def _key_path(loc: tuple[int | str, ...]) -> str:

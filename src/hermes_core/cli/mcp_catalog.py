@@ -304,7 +304,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
             )
             _apply_without_probe(entry.name, made, manifest)
         else:
-            code = _choose_tools(manager, entry.name, made, manifest, first=previous is None)
+            code = _choose_tools(manager, entry.name, made, manifest)
         if manifest.auth.sign_in is not None:
             sign = manifest.auth.sign_in
             print(f"sign in to {shown(sign.provider)} first if you have not: {shown(sign.run)}")
@@ -365,7 +365,6 @@ def _choose_tools(
     entry: dict[str, Any],
     manifest: Manifest | None,
     *,
-    first: bool,
     require_terminal: bool = False,
 ) -> int:
     from hermes_core.catalog.probe import probe_tools
@@ -384,11 +383,13 @@ def _choose_tools(
     if problem is not None or not tools:
         why = shown(problem or "the server lists no tools", 300)
         print(f"warning: could not list the tools of '{name}': {why}", file=sys.stderr)
+        if require_terminal:  # configure: nothing to choose from, nothing changed
+            return EXIT_FAILED
         chosen = filter_without_probe(include, exclude, default)
         _write_tools(name, entry, chosen)
         print(_describe_filter(name, chosen))
         print(f"the server is installed; when it is reachable run `hermes mcp configure {name}`")
-        return EXIT_FAILED if require_terminal else EXIT_OK
+        return EXIT_OK
     own = [t for t in tools if t.family is None]
     names = [t.name for t in own]
     checked = prechecked(names, include, exclude, default)
@@ -437,7 +438,7 @@ def configure(manager: HermesPluginManager, name: str) -> int:
         found = _catalog(manager, quiet=True)
         listed = found.entries.get(name)
         manifest = listed.manifest if listed is not None else None
-        return _choose_tools(manager, name, entry, manifest, first=False, require_terminal=True)
+        return _choose_tools(manager, name, entry, manifest, require_terminal=True)
 
     return _guard(run)
 

@@ -8,10 +8,8 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 from hermes_core.plugins.types import CatalogManifest
+from hermes_core.yaml_input import YamlInputError, load_yaml
 
 __all__ = ["catalog_entries_from_dirs", "catalog_entries_from_package", "catalog_entry_from_text"]
 
@@ -26,8 +24,8 @@ def catalog_entry_from_text(text: str, where: str) -> CatalogManifest:
     """
     name = Path(where).stem
     try:
-        data = YAML(typ="safe").load(text)
-    except YAMLError:
+        data = load_yaml(text, typ="safe")
+    except YamlInputError:
         data = None
     if isinstance(data, dict) and isinstance(data.get("name"), str) and data["name"].strip():
         name = data["name"].strip()
