@@ -534,3 +534,46 @@ def test_a_lazy_server_whose_cache_does_not_match_starts_eagerly(tmp_path: Path)
     cache.write_text(json.dumps(data))
     assert run_hermes("mcp", "tools", env=env).returncode == 0
     assert _count(starts) == 2
+
+
+# -- hermes mcp call starts only the server that owns the tool --------------------------------
+
+
+def test_mcp_call_starts_only_the_owning_server(tmp_path: Path) -> None:
+    log, hung = tmp_path / "events", tmp_path / "hung-started"
+    (tmp_path / "config.yaml").write_text(
+        "mcp_servers:\n  life:\n"
+        + _lifecycle_entry(log)
+        + "  hangs:\n    command: /bin/sh\n"
+        + f"    args: ['-c', 'echo started > {hung}; exec sleep 600']\n"
+        + "  life-extra:\n"  # its prefix mcp_life_extra_ also starts with mcp_life_
+        + _lifecycle_entry(tmp_path / "extra-events")
+    )
+    env = {"HERMES_HOME": str(tmp_path)}
+    done = run_hermes("mcp", "call", "mcp_life_look", env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["content"][0]["text"] == "look: ok"
+    assert not hung.exists()  # the unrelated server was never started
+    assert not (tmp_path / "extra-events").exists()  # nor the one whose prefix only overlaps
+
+    extra = run_hermes("mcp", "call", "mcp_life_extra_look", env=env)
+    assert extra.returncode == 0, extra.stderr  # both candidates start; the right one answers
+    assert not hung.exists()
+
+    typo = run_hermes("mcp", "call", "mcp_life_lok", env=env)
+    assert typo.returncode == 1
+    assert "did you mean mcp_life_look" in json.loads(typo.stdout)["error"]
+    nobody = run_hermes("mcp", "call", "mcp_nobody_x", env=env)
+    assert nobody.returncode == 1 and "no enabled server owns it" in nobody.stdout
+    assert not hung.exists()
+
+
+def test_mcp_call_to_a_failed_server_says_why(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "mcp_servers:\n  broken:\n    command: hermes-no-such-command-anywhere\n"
+    )
+    done = run_hermes("mcp", "call", "mcp_broken_anything", env={"HERMES_HOME": str(tmp_path)})
+    assert done.returncode == 1
+    error = json.loads(done.stdout)["error"]
+    assert error.startswith("MCP server 'broken' failed, so 'mcp_broken_anything' is not available")
+    assert "unknown tool" not in error

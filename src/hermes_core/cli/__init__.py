@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="where a server's questions are asked: on this terminal (default), or recorded "
         "in state.db for a `hermes mcp serve` client to answer",
     )
+    mcp_call.add_argument(
+        "--server", help="the server that owns the tool (default: read from the tool's name)"
+    )
     mcp_add = mcp_commands.add_parser(
         "add",
         help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
@@ -238,7 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.mcp_command == "tools":
             return mcp.tools(manager, args.server, as_json=args.json)
         if args.mcp_command == "call":
-            return mcp.call(manager, args.tool, args.args, approvals=args.approvals)
+            return mcp.call(
+                manager, args.tool, args.args, approvals=args.approvals, server=args.server
+            )
         if args.mcp_command == "serve":
             from hermes_core.cli.mcp_serve import serve
 

@@ -7,7 +7,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, TypeVar
 
 from hermes_core.config.loader import LoadedConfig, load_config
@@ -51,7 +51,7 @@ def _with_host(
     manager: HermesPluginManager,
     body: Callable[[Any], Coroutine[Any, Any, T]],
     *,
-    only: str | None = None,
+    only: str | list[str] | None = None,
     quiet: bool = False,
     elicitor: Any = None,
 ) -> T:
@@ -60,12 +60,19 @@ def _with_host(
 
     loaded = _load()
     try:
-        servers = host_servers(loaded, display_names=manager.display_names, only=only)
+        wanted = [only] if isinstance(only, str) else only
+        single = wanted[0] if wanted is not None and len(wanted) == 1 else None
+        servers = host_servers(loaded, display_names=manager.display_names, only=single)
+        if wanted is not None:
+            servers = [s for s in servers if s.name in wanted]
     except ConfigError as exc:  # e.g. an unreadable $HERMES_HOME/.env
         print(f"error: {exc}", file=sys.stderr)
         raise _Stop(EXIT_USAGE) from None
-    if only is not None and not servers:
-        print(f"error: no server named {only!r} in {loaded.path}", file=sys.stderr)
+    if wanted is not None and not servers:
+        print(
+            f"error: no server named {', '.join(map(repr, wanted))} in {loaded.path}",
+            file=sys.stderr,
+        )
         raise _Stop(EXIT_USAGE)
 
     progress = _progress(quiet)
@@ -225,11 +232,36 @@ def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = F
     return _guard(run)
 
 
+def _owners(tool: str, servers: Mapping[str, Any]) -> list[str]:
+    """The enabled servers whose tools could be registered as *tool*: those whose
+    ``mcp_<server>_`` prefix it starts with (several only when names overlap, e.g. ``my`` and
+    ``my-api``; a name clamped to 64 characters keeps its first 55)."""
+    from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+
+    kept = MAX_NAME_LENGTH - 9
+    found = []
+    for name, cfg in servers.items():
+        if not cfg.enabled:
+            continue
+        prefix = f"mcp_{sanitize_component(name)}_"
+        clamped = len(tool) == MAX_NAME_LENGTH and prefix[:kept] == tool[:kept]
+        if tool.startswith(prefix) or clamped:
+            found.append(name)
+    return found
+
+
 def call(
-    manager: HermesPluginManager, tool: str, raw_args: str, *, approvals: str = "terminal"
+    manager: HermesPluginManager,
+    tool: str,
+    raw_args: str,
+    *,
+    approvals: str = "terminal",
+    server: str | None = None,
 ) -> int:
     """Call one tool with JSON arguments and print the result as JSON.
 
+    Only the server that owns the tool is started (named by ``--server``, else read from the
+    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
     *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
     ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
     """
@@ -243,8 +275,21 @@ def call(
         if not isinstance(arguments, dict):
             print("error: --args must be a JSON object", file=sys.stderr)
             return EXIT_USAGE
+        configured = _load().config.mcp_servers
+        if server is not None:
+            owners = [server]
+        else:
+            owners = _owners(tool, configured)
+            if not owners:
+                enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
+                hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
+                result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
+                print(json.dumps(result, indent=2, ensure_ascii=False))
+                return EXIT_FAILED
 
         async def body(host: Any) -> dict[str, Any]:
+            if host.registry.get(tool) is None:
+                return _missing_tool(host, tool)
             result: dict[str, Any] = await host.call_tool(tool, arguments)
             return result
 
@@ -257,11 +302,30 @@ def call(
             from hermes_core.cli.ask import TerminalElicitor
 
             elicitor = TerminalElicitor()
-        result = _with_host(manager, body, quiet=True, elicitor=elicitor)
+        result = _with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return _guard(run)
+
+
+def _missing_tool(host: Any, tool: str) -> dict[str, Any]:
+    """Why *tool* is not there: its server failed (and why), or close names it does have."""
+    import difflib
+
+    failed = [row for row in host.status() if row.enabled and row.last_error]
+    if failed and not host.registry.entries():
+        row = failed[0]
+        return {
+            "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
+            f"{row.last_error}",
+            "server": row.server,
+            "state": "not_connected",
+        }
+    names = [entry.name for entry in host.registry.entries()]
+    close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return {"error": f"unknown tool {tool!r}{hint}"}
 
 
 def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> int:
