@@ -148,7 +148,11 @@ def test_plugins_list_shows_misbehaving_locators_and_probes_as_degraded(broken_s
         assert (record["status"], record["distribution"]) == ("degraded", f"{entry}-hermes")
         assert record["problems"] == [expected]
         assert record["reason"] == expected
+    # Reported, not dropped: the warning says the contribution stays registered.
+    assert "locate(ctx, 'example') on a fake linux host returned None" in result.stderr
+    assert "It stays registered. Disable the plugin with HERMES_DISABLE_PLUGINS=" in result.stderr
     builtin = [r for r in records.values() if r["builtin"]]
+
     assert builtin and all(r["status"] == "loaded" for r in builtin)
 
     human = hermes_with(broken_site, "plugins", "list")

@@ -125,7 +125,9 @@ class HermesPluginManager:
         self.display_names: dict[str, str] = {}
 
     # -- loading ---------------------------------------------------------------
-    def _problem(self, record: PluginRecord, error: PluginError, *, fatal: bool = False) -> None:
+    def _problem(
+        self, record: PluginRecord, error: PluginError, *, fatal: bool = False, kept: bool = False
+    ) -> None:
         problem = error.reason if not error.hook else f"{error.hook}: {error.reason}"
         record.problems.append(problem)
         if fatal:
@@ -136,7 +138,14 @@ class HermesPluginManager:
             record.reason = "; ".join(record.problems)
         if self.strict:
             raise error
-        log.warning("%s. %s", error, error.advice)
+        if kept:  # the contribution stays registered: say so instead of "Skipped"
+            advice = (
+                f"It stays registered. Disable the plugin with HERMES_DISABLE_PLUGINS="
+                f"{error.plugin} or --no-plugins, and report the problem to its author."
+            )
+            log.warning("%s. %s", error, advice)
+        else:
+            log.warning("%s. %s", error, error.advice)
 
     def register_plugin(
         self,
@@ -463,6 +472,7 @@ class HermesPluginManager:
                 PluginError(
                     registered.plugin, problem, distribution=registered.distribution, hook=hook
                 ),
+                kept=True,
             )
 
     def unapply(self) -> None:
