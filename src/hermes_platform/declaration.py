@@ -251,8 +251,7 @@ def _parse_location_item(
         raise _fail(
             where,
             f"{label}.kind",
-            f"{label}.kind is required: a path, or a mapping with kind one of "
-            f"{LOCATION_KINDS.names()!r}",
+            kinds_hint + " (missing 'kind')",
         )
     kind = LOCATION_KINDS.get(kind_name)
     if kind is None:
@@ -275,7 +274,7 @@ def _parse_location_item(
         raise _fail(
             where,
             f"{label}.{kind.key}",
-            f"{label}.{kind.key} is required for kind '{kind.name}'",
+            f"{label}.{kind.key} must be a bare name (missing; kind '{kind.name}' needs it)",
         )
     if not is_bare_name(value):
         raise _fail(where, f"{label}.{kind.key}", f"{label}.{kind.key} must be a bare name")
@@ -287,8 +286,8 @@ def _parse_location_item(
             raise _fail(
                 where,
                 f"{label}.file",
-                f"{label}.file is required for kind '{kind.name}' "
-                "(a relative path inside the install folder)",
+                f"{label}.file must be a relative path inside the install folder "
+                f"(missing; kind '{kind.name}' needs it)",
             )
         if not is_relative_inside(raw_file):
             raise _fail(
@@ -420,7 +419,7 @@ def _parse_os_block(os_key: str, raw: object, *, name: str, where: str) -> AppDe
         raise _fail(
             where,
             f"app.{os_key}.presence",
-            f"app.{os_key}.presence is required: one of {PRESENCES!r}",
+            f"app.{os_key}.presence must be one of {PRESENCES!r} (missing)",
         )
     if not isinstance(presence, str) or presence not in PRESENCES:
         raise _fail(

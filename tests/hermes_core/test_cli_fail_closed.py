@@ -90,7 +90,7 @@ def test_require_for_requires_is_an_error_not_no_requirements(tmp_path: Path) ->
         (
             "name: vendor\napp:\n  linux:\n    location: /opt/vendor/bin/vendor\n",
             3,
-            "app.linux.presence is required: one of ('executable', 'bundle')",
+            "app.linux.presence must be one of ('executable', 'bundle') (missing)",
         ),
         (
             "name: vendor\n"

@@ -147,7 +147,7 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
         "presence-missing",
         {"linux": without(linux(), "presence")},
         None,
-        "app.linux.presence is required: one of ('executable', 'bundle')",
+        "app.linux.presence must be one of ('executable', 'bundle') (missing)",
     ),
     (
         "presence-unknown",
@@ -209,8 +209,9 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
         "kind-missing",
         only_linux(location=[{"name": "vendor"}]),
         None,
-        "app.linux.location[0].kind is required: a path, or a mapping with kind one of "
-        + repr(["app_bundle", "command", "flatpak", "snap", "uninstall_registry"]),
+        "app.linux.location[0] must be a path or a mapping with kind one of "
+        + repr(["app_bundle", "command", "flatpak", "snap", "uninstall_registry"])
+        + " (missing 'kind')",
     ),
     (
         "kind-unhashable",
@@ -277,7 +278,7 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
         "flatpak-app-id-missing",
         only_linux(location=["/opt/x", {"kind": "flatpak"}]),
         None,
-        "app.linux.location[1].app_id is required for kind 'flatpak'",
+        "app.linux.location[1].app_id must be a bare name (missing; kind 'flatpak' needs it)",
     ),
     (
         "uninstall-prefix-path",
@@ -300,8 +301,8 @@ CATALOGUE: list[tuple[str, object, object, str]] = [
             )
         },
         None,
-        "app.win32.location[0].file is required for kind 'uninstall_registry' "
-        "(a relative path inside the install folder)",
+        "app.win32.location[0].file must be a relative path inside the install folder "
+        "(missing; kind 'uninstall_registry' needs it)",
     ),
     # 12. version kind unknown
     (
@@ -628,7 +629,8 @@ FRAGMENTS: list[tuple[str, object, object, str]] = [
             )
         },
         None,
-        "location[0].file is required for kind 'uninstall_registry'",
+        "location[0].file must be a relative path inside the install folder "
+        "(missing; kind 'uninstall_registry' needs it)",
     ),
 ]
 
@@ -1043,8 +1045,14 @@ def test_unknown_keys_fail_closed_with_a_did_you_mean(
 @pytest.mark.parametrize(
     ("location", "expected"),
     [
-        ({"kind": "snap"}, "app.linux.location[0].name is required for kind 'snap'"),
-        ({"kind": "snap", "name": None}, "app.linux.location[0].name is required for kind 'snap'"),
+        (
+            {"kind": "snap"},
+            "app.linux.location[0].name must be a bare name (missing; kind 'snap' needs it)",
+        ),
+        (
+            {"kind": "snap", "name": None},
+            "app.linux.location[0].name must be a bare name (missing; kind 'snap' needs it)",
+        ),
         ({"kind": "snap", "name": "../x"}, "app.linux.location[0].name must be a bare name"),
     ],
 )
@@ -1056,8 +1064,8 @@ def test_a_missing_key_and_a_bad_value_read_differently(
 
 def test_a_missing_and_a_bad_uninstall_file_read_differently() -> None:
     assert message(uninstall_location(None)) == (
-        f"{WHERE}: app.win32.location[0].file is required for kind 'uninstall_registry' "
-        "(a relative path inside the install folder)"
+        f"{WHERE}: app.win32.location[0].file must be a relative path inside the install folder "
+        "(missing; kind 'uninstall_registry' needs it)"
     )
     assert message(uninstall_location("../x.exe")) == (
         f"{WHERE}: app.win32.location[0].file must be a relative path inside the install folder"
@@ -1194,7 +1202,7 @@ def test_os_blocks_are_checked_in_input_order() -> None:
 
 def test_presence_is_checked_before_location() -> None:
     assert message(only_linux(presence=None, location=[])) == (
-        f"{WHERE}: app.linux.presence is required: one of ('executable', 'bundle')"
+        f"{WHERE}: app.linux.presence must be one of ('executable', 'bundle') (missing)"
     )
     assert message(only_linux(presence="exe", location=[])) == (
         f"{WHERE}: app.linux.presence must be one of ('executable', 'bundle')"

@@ -85,7 +85,8 @@ def test_cask_newest_caskroom_version(pm: HermesPluginManager, hermes_fake_host:
 
 def test_cask_needs_a_file(pm: HermesPluginManager) -> None:
     with pytest.raises(
-        ValueError, match=r"location\[0\]\.file is required for kind 'homebrew_cask'"
+        ValueError,
+        match=r"location\[0\]\.file must be a relative path .*kind 'homebrew_cask' needs it",
     ):
         parse_declaration(
             "a",
