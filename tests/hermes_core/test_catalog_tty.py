@@ -140,11 +140,26 @@ def test_the_picker_lists_catalog_and_config_and_disables_a_server(
     child.send(ENTER)
     child.expect("'time' disabled")
     child.expect("MCP servers")
+    child.expect(r"\(quit\)")
+    # ENTER on an available entry offers to install it (cloudflare: default_excluded, no probe).
+    child.send("cloudflare")
+    child.expect("cloudflare")
+    child.send(ENTER)
+    child.expect(r"'cloudflare' \(available\)")
+    child.expect(r"\(back\)")
+    child.send(ENTER)  # the first action: install
+    child.expect(r"Install 'cloudflare'\?")
+    child.send("y")
+    child.expect(r"tools: all except \*delete\*")
+    child.expect("MCP servers")
     child.send(CTRL_C)
     finish(child)
     text = config.read_text()
     assert text.startswith("# my servers\n")
     assert servers(env)["time"] == {"command": "uvx", "args": ["mcp-server-time"], "enabled": False}
+    cloudflare = servers(env)["cloudflare"]
+    assert isinstance(cloudflare, dict) and cloudflare["auth"] == "oauth"
+    assert cloudflare["tools"]["exclude"][0] == "*delete*"
 
 
 def test_secrets_are_asked_with_hidden_input(env: dict[str, str]) -> None:
