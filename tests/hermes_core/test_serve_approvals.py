@@ -148,3 +148,24 @@ def test_a_question_nobody_answers_expires_and_cannot_be_answered_late(tmp_path:
     refused = asyncio.run(late())
     assert refused.is_error and "is no longer open (expired)" in refused.content[0].text
     store.close()
+
+
+def test_an_untrusted_tool_call_is_recorded_as_a_tool_call_approval(tmp_path: Path) -> None:
+    from hermes_core.host.elicitation import ElicitationRequest
+
+    store = SessionStore(tmp_path / "state.db")
+    request = ElicitationRequest(
+        server="files", message="run 'write'?", fields=(), schema={}, kind="approval"
+    )
+
+    async def scenario() -> str:
+        asking = asyncio.create_task(StoreElicitor(store)(request))
+        while not store.open_approvals():
+            await asyncio.sleep(0.02)
+        (pending,) = store.open_approvals()
+        store.resolve_approval(pending.id, "deny")
+        answer = await asking
+        assert answer.action == "decline"
+        return pending.kind
+
+    assert asyncio.run(scenario()) == "tool_call"

@@ -103,9 +103,12 @@ class StoreElicitor:
                 for f in request.fields
             ],
         }
+        # The host's own yes/no questions (e.g. a write-capable tool of an untrusted server)
+        # are told apart from a server's form questions.
+        kind = "tool_call" if request.kind == "approval" else self.kind
         approval = await ask(
             self.store,
-            self.kind,
+            kind,
             server=request.server,
             summary=request.message,
             payload=payload,
