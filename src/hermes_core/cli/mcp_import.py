@@ -385,7 +385,8 @@ def export(fmt: str) -> int:
         _say(f"error: {exc}", err=True)
         return EXIT_USAGE
     result = export_servers(loaded.config.mcp_servers, fmt)
-    sys.stdout.write(result.text)
+    sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
+    sys.stdout.flush()  # before the notes on stderr, so a terminal shows them in order
     for warning in result.warnings:
         _say(f"left out: {warning}", err=True)
     if result.variables:
