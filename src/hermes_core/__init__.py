@@ -3,7 +3,9 @@
 The names an embedding agent needs are importable from here (loaded on first
 use, so ``import hermes_core`` stays cheap)::
 
-    from hermes_core import HostServer, MCPHost, SyncMCPHost, load_config
+    from hermes_core import HostFactory, HostServer, MCPHost, SyncMCPHost, load_config
+
+``HostFactory.from_plugins().host()`` builds the host as the ``hermes`` command does.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "HostFactory": "hermes_core.host.factory",
     "HostServer": "hermes_core.host.host",
     "MCPHost": "hermes_core.host.host",
     "SyncMCPHost": "hermes_core.host.sync",

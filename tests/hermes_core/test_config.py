@@ -440,7 +440,8 @@ def test_hidden_whitespace_is_reported_without_the_value(tmp_path: Path) -> None
             "    url: https://a.example\n    transport: websocket\n",
             4,
             "transport",
-            "must be sse, streamable_http or stdio",
+            "unknown transport 'websocket'; registered: stdio, streamable_http, sse "
+            "(plugins add more: `hermes plugins list`)",
         ),
         ("    command: npx\n    transport: sse\n", 4, "transport", "transport: sse needs a 'url'"),
         (

@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 
+from hermes_core.host.transports import open_stdio
 from hermes_core.plugins import PluginError, hookimpl
 from hermes_core.plugins.hookspecs import HermesSpecs
 from hermes_core.plugins.manager import HOOK_TYPES, HermesPluginManager
 from hermes_core.plugins.types import (
     AppDeclaration,
     AppLocation,
+    AuthContext,
     AuthProviderSpec,
     GpuProbe,
     LocateContext,
@@ -323,18 +325,22 @@ def test_hook_gpu_probe(hermes_pm: HermesPluginManager, hermes_fake_host) -> Non
 
 
 def test_hook_transport(hermes_pm: HermesPluginManager) -> None:
-    spec = TransportSpec("unix_socket", "socket", "MCP over a Unix socket")
+    spec = TransportSpec("unix_socket", "socket", "MCP over a Unix socket", connect=open_stdio)
     hermes_pm.register_plugin(inline(transport=lambda: [spec]), "unix")
     transports = hermes_pm.transports()
     assert list(transports) == ["stdio", "streamable_http", "sse", "unix_socket"]
     assert transports["unix_socket"] is spec
 
 
+def _no_auth(context: AuthContext) -> None:
+    return None
+
+
 def test_hook_auth_provider(hermes_pm: HermesPluginManager) -> None:
-    spec = AuthProviderSpec("vault_token", "a bearer token from Vault")
+    spec = AuthProviderSpec("vault_token", "a bearer token from Vault", create=_no_auth)
     hermes_pm.register_plugin(inline(auth_provider=lambda: [spec]), "vault")
     assert list(hermes_pm.auth_providers()) == ["headers", "oauth", "vault_token"]
-    clash = AuthProviderSpec("oauth", "mine")
+    clash = AuthProviderSpec("oauth", "mine", create=_no_auth)
     hermes_pm.register_plugin(inline(auth_provider=lambda: [clash]), "clash")
     hermes_pm.strict = False
     assert hermes_pm.auth_providers()["oauth"].provider == "hermes_core"
@@ -405,6 +411,24 @@ def test_hook_messaging_platform_clash_names_both(hermes_pm: HermesPluginManager
     hermes_pm.register_plugin(inline(messaging_platform=lambda: [second]), "two")
     with pytest.raises(PluginError, match="'outbox' is already provided by one"):
         hermes_pm.messaging_platforms()
+def test_a_transport_or_auth_provider_without_its_callable_is_not_registered(
+    hermes_pm: HermesPluginManager,
+) -> None:
+    hermes_pm.strict = False
+    hermes_pm.register_plugin(
+        inline(
+            transport=lambda: [TransportSpec("name_only", "socket")],
+            auth_provider=lambda: [AuthProviderSpec("vault_token")],
+        ),
+        "names-only",
+    )
+    assert "name_only" not in hermes_pm.transports()
+    assert "vault_token" not in hermes_pm.auth_providers()
+    (record,) = [r for r in hermes_pm.plugins() if r.name == "names-only"]
+    assert record.problems == [
+        "transport: transport 'name_only' has no callable connect",
+        "auth_provider: auth_provider 'vault_token' has no callable create",
+    ]
 
 
 def test_a_hook_returning_a_wrong_type_is_skipped_and_reported(
@@ -450,6 +474,98 @@ def test_every_docstring_example_runs(hook: str, hermes_declarations: None) -> N
     exec(compile(textwrap.dedent(match.group(1)), f"<{hook} example>", "exec"), module.__dict__)
     contributed = check_plugin(module, f"example-{hook}")
     assert len(contributed[hook]) == 1
+
+
+def _example(hook: str) -> Any:
+    """The one contribution of *hook*'s docstring example, run as a plugin module."""
+    doc = inspect.getdoc(getattr(HermesSpecs, hook)) or ""
+    match = re.search(r"```python\n(.*?)```", doc, re.DOTALL)
+    assert match, f"{hook} has no python example"
+    module = types.ModuleType(f"example_{hook}")
+    exec(compile(textwrap.dedent(match.group(1)), f"<{hook} example>", "exec"), module.__dict__)
+    (item,) = check_plugin(module, f"example-{hook}")[hook]
+    return item
+
+
+def test_the_transport_example_really_connects() -> None:
+    import asyncio
+    import json
+
+    from hermes_core.host.host import HostServer, MCPHost
+    from servers.reference import EVERYTHING, node
+
+    spec = _example("transport")
+    server = HostServer(
+        "local", command=node(), args=[str(EVERYTHING), "stdio"], transport=spec.name
+    )
+
+    async def scenario() -> dict[str, str]:
+        async with MCPHost([server], transports={spec.name: spec.connect}) as host:
+            result = await host.call_tool("mcp_local_get_env")
+            env: dict[str, str] = json.loads(result["content"][0]["text"])
+            return env
+
+    assert asyncio.run(scenario())["SERVED_BY"] == "tagged_stdio"
+
+
+def test_the_auth_provider_example_really_adds_its_header() -> None:
+    import httpx2
+
+    spec = _example("auth_provider")
+    url = "https://mcp.internal.example/mcp"
+    auth = spec.create(AuthContext(server="internal", url=url, settings={"token": "t0k"}))
+    sent = next(auth.sync_auth_flow(httpx2.Request("GET", url)))
+    assert sent.headers["Authorization"] == "Bearer t0k"
+    with pytest.raises(ValueError, match=r"static_bearer\.token is required"):
+        spec.create(AuthContext(server="internal", url=url))
+
+
+#: For every hook, the tests that install a plugin distribution contributing to it, select
+#: the contribution from config.yaml / plugin.yaml, and observe it through the real CLI.
+_APPS_CHECK = (
+    "test_plugin_contributions.py::"
+    "test_cli_hook_gpu_probe_location_kind_and_declare_app_in_apps_check"
+)
+END_TO_END: dict[str, list[str]] = {
+    "declare_app": [_APPS_CHECK],
+    "location_kind": [_APPS_CHECK],
+    "gpu_probe": [_APPS_CHECK],
+    "transport": [
+        "test_plugin_contributions.py::test_cli_hook_transport_selected_by_its_config_key",
+        "test_plugin_contributions.py::test_cli_hook_transport_selected_by_name_on_every_command",
+        "test_plugin_contributions.py::test_cli_hook_transport_in_the_probe_of_mcp_add",
+        "test_plugin_contributions.py::test_an_unknown_transport_is_a_config_error_listing_the_registered_ones",
+    ],
+    "auth_provider": [
+        "test_plugin_contributions.py::test_cli_hook_auth_provider_header_reaches_the_server",
+        "test_plugin_contributions.py::test_cli_hook_auth_provider_with_server_everything_over_http",
+        "test_plugin_contributions.py::test_cli_hook_auth_provider_in_the_probe_of_mcp_add",
+        "test_plugin_contributions.py::test_an_unknown_auth_provider_is_a_config_error_never_a_connection_without_auth",
+    ],
+}
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_every_hook_is_consumed_end_to_end_through_the_cli(hook: str) -> None:
+    """A hook whose contributions nothing consumes fails here: name its end-to-end tests in
+    END_TO_END (each installs a plugin distribution with a ``hermes.plugins`` entry point that
+    implements the hook, and drives the real ``hermes`` command)."""
+    import ast
+
+    assert END_TO_END.get(hook), f"no end-to-end CLI test for hook {hook!r} in END_TO_END"
+    for test_id in END_TO_END[hook]:
+        filename, function = test_id.split("::")
+        path = Path(__file__).with_name(filename)
+        source = path.read_text()
+        assert "[hermes.plugins]" in source, f"{filename} installs no plugin distribution"
+        assert re.search(rf"^def {hook}\(", source, re.MULTILINE) or re.search(
+            rf"\n@hookimpl\ndef {hook}\(", source
+        ), f"{filename}'s plugins do not implement {hook}"
+        tree = ast.parse(source)
+        found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
+        assert found, f"{test_id} does not exist"
+        body = ast.get_source_segment(source, found[0]) or ""
+        assert re.search(r"\bhermes\(|run_hermes\(", body), f"{test_id} does not run the CLI"
 
 
 def test_hook_declare_app_from_plugin_yaml_keeps_line_numbers(

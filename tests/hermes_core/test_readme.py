@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -44,3 +45,23 @@ def test_ci_runs_exactly_the_quick_start_test_command() -> None:
     assert commands[1] in [line.strip() for line in ci], "CI must run the README's test command"
     # Neither command installs into the interpreter that runs it (PEP 668 system Pythons).
     assert not any("pip install" in command for command in commands)
+
+
+def test_factory_snippet_runs_the_config_with_the_installed_plugins(tmp_path: Path) -> None:
+    assert shutil.which("acme-studio-mcp"), "install examples/vendor-plugin (nox -s tests does)"
+    snippet = python_blocks("### Embedding the host")[2]
+    assert "HostFactory.from_plugins()" in snippet
+    (tmp_path / "config.yaml").write_text("mcp_servers:\n  studio:\n    command: acme-studio-mcp\n")
+    script = tmp_path / "snippet.py"
+    script.write_text(snippet)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    result = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**env, "HERMES_HOME": str(tmp_path)},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "mcp_studio_render" in result.stdout
+    assert "['studio']" in result.stdout

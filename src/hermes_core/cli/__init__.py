@@ -95,7 +95,16 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add.add_argument("--env", action="append", default=[], metavar="K=V")
     mcp_add.add_argument("--header", action="append", default=[], metavar="K=V")
     mcp_add.add_argument("--connect-timeout", type=float)
-    mcp_add.add_argument("--auth", choices=["oauth"], help="authorise with OAuth 2.1 (then login)")
+    mcp_add.add_argument(
+        "--auth",
+        metavar="NAME",
+        help="a registered auth provider: oauth (then `hermes mcp login`), headers, a plugin's",
+    )
+    mcp_add.add_argument(
+        "--transport",
+        metavar="NAME",
+        help="a registered transport for the --command/--url entry (sse, a plugin's)",
+    )
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
     mcp_add.add_argument(
@@ -203,11 +212,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hermes_core.cli import mcp
 
         if args.mcp_command == "list":
-            return mcp.list_servers(as_json=args.json)
+            return mcp.list_servers(_manager(args), as_json=args.json)
         if args.mcp_command == "login":
             from hermes_core.cli.mcp_login import login
 
-            return login(args.name)
+            return login(args.name, manager=_manager(args))
         if args.mcp_command == "oauth-client-document":
             from hermes_core.cli.mcp_login import client_document
 
@@ -216,9 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             from hermes_core.cli import mcp_edit
 
             if args.mcp_command == "remove":
-                return mcp_edit.remove(args.name)
+                return mcp_edit.remove(args.name, _manager(args))
             if args.mcp_command in ("enable", "disable"):
-                return mcp_edit.set_enabled(args.name, args.mcp_command == "enable")
+                return mcp_edit.set_enabled(args.name, args.mcp_command == "enable", _manager(args))
             raw_args = args.args[1:] if args.args[:1] == ["--"] else args.args
             try:
                 entry = mcp_edit.build_entry(
@@ -230,11 +239,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                     headers=args.header,
                     connect_timeout=args.connect_timeout,
                     auth=args.auth,
+                    transport=args.transport,
                 )
             except ValueError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return EXIT_USAGE
-            return mcp_edit.add(args.name, entry, probe=not args.no_probe, replace=args.replace)
+            return mcp_edit.add(
+                args.name,
+                entry,
+                probe=not args.no_probe,
+                replace=args.replace,
+                manager=_manager(args),
+            )
         manager = _manager(args)
         if args.mcp_command == "status":
             return mcp.status(manager, as_json=args.json)

@@ -8,13 +8,16 @@ import re
 import sys
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from hermes_core.config.loader import LoadedConfig, load_config
+from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["call", "list_servers", "status", "test_server", "tools"]
+if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
+
+__all__ = ["call", "factory_for", "list_servers", "status", "test_server", "tools"]
 
 T = TypeVar("T")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -25,9 +28,17 @@ class _Stop(Exception):
         self.code = code
 
 
-def _load() -> LoadedConfig:
+def factory_for(manager: HermesPluginManager | None) -> HostFactory:
+    """The host factory of every ``hermes mcp`` command: *manager*'s transports and auth
+    providers (the built-in ones when there is no manager)."""
+    from hermes_core.host.factory import HostFactory
+
+    return HostFactory() if manager is None else HostFactory.from_manager(manager)
+
+
+def _load(factory: HostFactory, *, strict: bool = True) -> LoadedConfig:
     try:
-        loaded = load_config()
+        loaded = factory.load_config(strict=strict)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise _Stop(EXIT_USAGE) from None
@@ -55,14 +66,12 @@ def _with_host(
     quiet: bool = False,
     elicitor: Any = None,
 ) -> T:
-    from hermes_core.host.from_config import host_servers
-    from hermes_core.host.host import MCPHost
-
-    loaded = _load()
+    factory = factory_for(manager)
+    loaded = _load(factory)
     try:
         wanted = [only] if isinstance(only, str) else only
         single = wanted[0] if wanted is not None and len(wanted) == 1 else None
-        servers = host_servers(loaded, display_names=manager.display_names, only=single)
+        servers = factory.servers(loaded, only=single)
         if wanted is not None:
             servers = [s for s in servers if s.name in wanted]
     except ConfigError as exc:  # e.g. an unreadable $HERMES_HOME/.env
@@ -78,8 +87,7 @@ def _with_host(
     progress = _progress(quiet)
 
     async def main() -> T:
-        openers = {n: t.connect for n, t in manager.transports().items() if t.connect}
-        host = MCPHost(servers, transports=openers, elicitor=elicitor)
+        host = factory.host(servers, elicitor=elicitor)
         try:
             if servers and progress is not None:
                 print(f"connecting {len(servers)} server(s)…", file=sys.stderr, flush=True)
@@ -117,17 +125,19 @@ def _guard(action: Callable[[], int]) -> int:
         return stop.code
 
 
-def list_servers(*, as_json: bool = False) -> int:
+def list_servers(manager: HermesPluginManager | None = None, *, as_json: bool = False) -> int:
     """The configured servers, without connecting."""
 
     def run() -> int:
-        loaded = _load()
+        loaded = _load(factory_for(manager))
         rows = []
         for name, cfg in loaded.config.mcp_servers.items():
-            if cfg.transport != "stdio":
+            if cfg.uses_url:
                 target = display_url(cfg.url or "")
-            else:
+            elif cfg.command is not None:
                 target = " ".join([cfg.command or "", *_shown_args(cfg.args)])
+            else:  # a plugin transport's own key: its value may hold secrets
+                target = ", ".join(f"{key}: ***" for key in cfg.options) or "-"
             rows.append(
                 {
                     "server": name,

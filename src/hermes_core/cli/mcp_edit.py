@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.models import ConfigError
+
+if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
+    from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["PRESETS", "add", "remove", "set_enabled"]
 
@@ -43,8 +47,10 @@ def build_entry(
     headers: list[str],
     connect_timeout: float | None,
     auth: str | None = None,
+    transport: str | None = None,
 ) -> dict[str, Any]:
-    """The config entry the flags describe; ``ValueError`` says what is wrong."""
+    """The config entry the flags describe; ``ValueError`` says what is wrong (an unknown
+    ``--transport``/``--auth`` name is found when the entry is validated)."""
     entry: dict[str, Any] = {}
     if auth is not None and not url:
         raise ValueError("--auth is only for HTTP servers (--url)")
@@ -74,6 +80,8 @@ def build_entry(
         entry["connect_timeout"] = connect_timeout
     if auth is not None:
         entry["auth"] = auth
+    if transport is not None:
+        entry["transport"] = transport
     return entry
 
 
@@ -83,21 +91,26 @@ def add(
     *,
     probe: bool = True,
     replace: bool = False,
+    manager: HermesPluginManager | None = None,
 ) -> int:
-    """Probe the server (connect, list tools), then save it; saved disabled when the probe fails."""
+    """Probe the server (connect, list tools), then save it; saved disabled when the probe fails.
+
+    The probe and the validation use *manager*'s transports and auth providers."""
+    from hermes_core.cli.mcp import factory_for
     from hermes_core.config import store
 
+    factory = factory_for(manager)
     problem: str | None = None
     tool_count = 0
-    if entry.get("auth") == "oauth":
+    if str(entry.get("auth", "")).lower() == "oauth":
         # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
         probe = False
     if probe:
-        problem, tool_count = _probe(name, entry)
+        problem, tool_count = _probe(factory, name, entry)
         if problem is not None:
             entry = {**entry, "enabled": False}
     try:
-        warnings = store.add_server(name, entry, replace=replace)
+        warnings = store.add_server(name, entry, replace=replace, kinds=factory.kinds)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -114,16 +127,16 @@ def add(
     return EXIT_OK
 
 
-def _probe(name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
+def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
     import asyncio
     import os
 
     from hermes_core.config.interpolate import load_dotenv, resolve
     from hermes_core.config.loader import hermes_home, validate_server
-    from hermes_core.host.from_config import host_server
-    from hermes_core.host.host import MCPHost
 
-    cfg, problems, _warnings = validate_server(name, entry, path="(command line)")
+    cfg, problems, _warnings = validate_server(
+        name, entry, path="(command line)", kinds=factory.kinds
+    )
     if problems or cfg is None:
         return (problems[0].reason if problems else "invalid entry"), 0
     try:
@@ -131,12 +144,12 @@ def _probe(name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
         resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
     except ConfigError as exc:
         return str(exc), 0
-    server = host_server(name, resolved)
+    server = factory.server(name, resolved)
     if "connect_timeout" not in entry:
         server = _with_timeout(server, 30.0)
 
     async def run() -> tuple[str | None, int]:
-        async with MCPHost([server]) as host:
+        async with factory.host([server]) as host:
             (row,) = host.status()
             return row.last_error, row.tools
 
@@ -149,12 +162,12 @@ def _with_timeout(server: Any, seconds: float) -> Any:
     return dataclasses.replace(server, connect_timeout=seconds)
 
 
-def remove(name: str) -> int:
+def remove(name: str, manager: HermesPluginManager | None = None) -> int:
+    from hermes_core.cli.mcp import factory_for
     from hermes_core.config import store
-    from hermes_core.config.loader import load_config
 
     try:
-        if name not in load_config(strict=False).config.mcp_servers:
+        if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)
             return EXIT_USAGE
         store.remove_server(name)
@@ -165,12 +178,12 @@ def remove(name: str) -> int:
     return EXIT_OK
 
 
-def set_enabled(name: str, enabled: bool) -> int:
+def set_enabled(name: str, enabled: bool, manager: HermesPluginManager | None = None) -> int:
+    from hermes_core.cli.mcp import factory_for
     from hermes_core.config import store
-    from hermes_core.config.loader import load_config
 
     try:
-        if name not in load_config(strict=False).config.mcp_servers:
+        if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)
             return EXIT_USAGE
         changed = store.set_enabled(name, enabled)

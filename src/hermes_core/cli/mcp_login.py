@@ -13,10 +13,14 @@ import asyncio
 import dataclasses
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.mcp import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _guard, _load
+from hermes_core.cli.mcp import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _guard, _load, factory_for
 from hermes_core.config.models import ConfigError
+
+if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
+    from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["client_document", "login"]
 
@@ -35,21 +39,23 @@ NO_TOKEN_EXPLANATION = (
 )
 
 
-def login(name: str, *, browser: Any = None) -> int:
+def login(name: str, *, browser: Any = None, manager: HermesPluginManager | None = None) -> int:
     """Log in to *name* (interactive; the browser step waits up to ``oauth.timeout``)."""
 
     def run() -> int:
         from hermes_core.config.interpolate import load_dotenv, resolve
         from hermes_core.config.loader import hermes_home
 
-        loaded = _load()
+        factory = factory_for(manager)
+        loaded = _load(factory)
         cfg = loaded.config.mcp_servers.get(name)
         if cfg is None:
             print(f"error: no server named {name!r} in {loaded.path}", file=sys.stderr)
             return EXIT_USAGE
-        if cfg.transport == "stdio":
+        if not cfg.uses_url:
             print(
-                f"error: '{name}' is a stdio server; OAuth applies to url servers", file=sys.stderr
+                f"error: '{name}' is a {cfg.transport} server; OAuth applies to url servers",
+                file=sys.stderr,
             )
             return EXIT_USAGE
         if (cfg.auth or "").lower() != "oauth":
@@ -72,16 +78,14 @@ def login(name: str, *, browser: Any = None) -> int:
         except ConfigError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        return _login(name, resolved, home, browser)
+        return _login(factory, name, resolved, home, browser)
 
     return _guard(run)
 
 
-def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
+def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -> int:
     from hermes_core.auth.errors import OAuthConfigError
     from hermes_core.auth.oauth import build_oauth_provider
-    from hermes_core.host.from_config import host_server
-    from hermes_core.host.host import MCPHost
 
     try:
         provider = build_oauth_provider(
@@ -96,7 +100,7 @@ def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
         grant = str((cfg.oauth or {}).get("grant") or "").strip()  # already checked
         print(f"'{name}' uses the {grant} grant: no browser login is needed")
         return EXIT_OK
-    server = host_server(name, cfg, home=home)
+    server = factory.server(name, cfg, home=home)
     if server.config_error:
         print(f"error: {server.config_error}", file=sys.stderr)
         return EXIT_USAGE
@@ -112,7 +116,7 @@ def _login(name: str, cfg: Any, home: Any, browser: Any) -> int:
     )
 
     async def main() -> tuple[str | None, int]:
-        host = MCPHost([server])
+        host = factory.host([server])
         try:
             await host.start()
             row = host.status()[0]

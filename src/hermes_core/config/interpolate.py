@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -128,8 +128,10 @@ def resolve(
     workspace: str | os.PathLike[str] | None = None,
 ) -> ServerConfig:
     """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``cwd``, ``env`` values,
-    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header`` and the
-    string settings of ``oauth``.  Keys are never expanded.
+    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header``, the
+    string settings of ``oauth`` and every string under the keys that belong to the
+    entry's transport or auth provider (``socket:``, ``vault_token:``).  Keys are never
+    expanded.
 
     Raises :class:`ConfigError` (``mcp_servers.<server>.<key>: …``, with the file
     and line when *cfg* was read from a file) for an unset variable, and for a
@@ -189,6 +191,8 @@ def resolve(
         update["identity_header"] = cfg.identity_header.model_copy(
             update={"value": text(cfg.identity_header.value, "identity_header.value")}
         )
+    for key, value in cfg.options.items():  # a plugin transport's key, an auth provider's
+        update[key] = _deep(value, key, text)
     if cfg.oauth:
         update["oauth"] = {
             key: text(value, f"oauth.{key}")
@@ -197,6 +201,17 @@ def resolve(
             for key, value in cfg.oauth.items()
         }
     return cfg.model_copy(update=update)
+
+
+def _deep(value: Any, key: str, text: Callable[[str, str], str]) -> Any:
+    """*value* with every string in it (nested mappings and lists too) expanded."""
+    if isinstance(value, str):
+        return text(value, key)
+    if isinstance(value, Mapping):
+        return {name: _deep(item, f"{key}.{name}", text) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_deep(item, f"{key}[{index}]", text) for index, item in enumerate(value)]
+    return value
 
 
 # --------------------------------------------------------------------------- .env

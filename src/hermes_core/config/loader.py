@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.models import (
     SERVER_NAME,
     ConfigError,
@@ -73,8 +74,17 @@ class LoadedConfig:
         return _line_of(self.tree, key_path) if self.tree is not None else None
 
 
-def load_config(path: str | os.PathLike[str] | None = None, *, strict: bool = True) -> LoadedConfig:
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    strict: bool = True,
+    kinds: ServerKinds | None = None,
+) -> LoadedConfig:
     """Read the configuration file (default ``$HERMES_HOME/config.yaml``).
+
+    *kinds* are the transports and auth providers entries may select (the plugin
+    manager's: see :class:`hermes_core.host.factory.HostFactory`); without it, the
+    built-in ones only, so a plugin's name is an unknown name.
 
     A missing file is an empty configuration.  With ``strict`` (the default)
     any invalid server raises :class:`ConfigError` (the first problem, the
@@ -97,7 +107,7 @@ def load_config(path: str | os.PathLike[str] | None = None, *, strict: bool = Tr
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"the file is not UTF-8 ({exc.reason})", path=label) from None
-    loaded = parse_config_text(text, label, strict=strict)
+    loaded = parse_config_text(text, label, strict=strict, kinds=kinds)
     return LoadedConfig(
         target,
         loaded.config,
@@ -120,7 +130,13 @@ def parse_yaml(text: str, label: str) -> Any:
         raise ConfigError(exc.problem, path=label, line=exc.line) from None
 
 
-def parse_config_text(text: str, path: str = "config.yaml", *, strict: bool = True) -> LoadedConfig:
+def parse_config_text(
+    text: str,
+    path: str = "config.yaml",
+    *,
+    strict: bool = True,
+    kinds: ServerKinds | None = None,
+) -> LoadedConfig:
     """Parse the text of a ``config.yaml``; *path* labels every message."""
     tree = parse_yaml(text, path)
     if tree is None:
@@ -139,7 +155,7 @@ def parse_config_text(text: str, path: str = "config.yaml", *, strict: bool = Tr
     if isinstance(servers_node, CommentedMap):
         lines = text.splitlines()
         for name, node in servers_node.items():
-            cfg, problems, noticed = _load_server(name, node, servers_node, path, lines)
+            cfg, problems, noticed = _load_server(name, node, servers_node, path, lines, kinds)
             warnings.extend(noticed)
             errors.extend(problems)
             if cfg is not None and not problems:
@@ -169,7 +185,12 @@ def _first(errors: list[ConfigError]) -> ConfigError:
 
 
 def _load_server(
-    name: Any, node: Any, servers_node: CommentedMap, path: str, lines: list[str]
+    name: Any,
+    node: Any,
+    servers_node: CommentedMap,
+    path: str,
+    lines: list[str],
+    kinds: ServerKinds | None = None,
 ) -> tuple[ServerConfig | None, list[ConfigError], list[ConfigWarning]]:
     name_line = servers_node.lc.key(name)[0] + 1
     if not isinstance(name, str):
@@ -187,7 +208,9 @@ def _load_server(
     raw = _plain(node) if node is not None else {}
     if node is not None:
         _keep_scalar_text(node, raw, lines)
-    cfg, problems, noticed = validate_server(name, raw, path=path, node=node, name_line=name_line)
+    cfg, problems, noticed = validate_server(
+        name, raw, path=path, node=node, name_line=name_line, kinds=kinds
+    )
     if cfg is not None:
         cfg.with_origin(path, node)
     return cfg, problems, noticed
@@ -200,9 +223,11 @@ def validate_server(
     path: str | None = None,
     node: Any = None,
     name_line: int | None = None,
+    kinds: ServerKinds | None = None,
 ) -> tuple[ServerConfig | None, list[ConfigError], list[ConfigWarning]]:
     """Validate one server entry: ``(config or None, problems, warnings)``, keys named
-    ``mcp_servers.<name>.<key>`` and placed on their line when *node* is the YAML node."""
+    ``mcp_servers.<name>.<key>`` and placed on their line when *node* is the YAML node;
+    ``transport:``/``auth:`` are checked against *kinds* (default: the built-in ones)."""
     sink: list[tuple[tuple[str | int, ...], str]] = []
     prefix = f"mcp_servers.{name}"
 
@@ -212,7 +237,7 @@ def validate_server(
         return prefix + dotted, line or name_line
 
     try:
-        cfg = ServerConfig.model_validate(raw, context={"warnings": sink})
+        cfg = ServerConfig.model_validate(raw, context={"warnings": sink, "kinds": kinds})
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False, include_input=True):

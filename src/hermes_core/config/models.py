@@ -28,6 +28,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.plugin_yaml import _line_of
 
 __all__ = [
@@ -60,18 +61,12 @@ MIN_KEEPALIVE_INTERVAL = 5.0
 SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 Transport = Literal["stdio", "streamable_http", "sse"]
+"""The built-in transports' names (a plugin's transport may be selected as well)."""
 
 _REDACTED = "***"
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
-_TRANSPORTS: dict[str, Transport] = {
-    "stdio": "stdio",
-    "sse": "sse",
-    "http": "streamable_http",
-    "streamable_http": "streamable_http",
-    "streamablehttp": "streamable_http",
-}
 _SECRET_WORDS = ("secret", "token", "password", "passphrase", "key")
 _HTTP_ONLY = ("headers", "client_cert", "client_key", "auth", "oauth")
 
@@ -501,23 +496,55 @@ class ServerConfig(_Model):
     oauth: dict[str, Any] | None = None
     sampling: dict[str, Any] | None = None
     elicitation: dict[str, Any] | None = None
-    requested_transport: Transport | None = Field(default=None, alias="transport")
-    """The ``transport:`` key as written (``sse`` asks for the legacy SSE transport)."""
+    requested_transport: str | None = Field(default=None, alias="transport")
+    """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
 
     _origin: _Origin | None = PrivateAttr(default=None)
+    _selected: tuple[str, str] | None = PrivateAttr(default=None)
+    _plugin_keys: tuple[str, ...] = PrivateAttr(default=())
 
     # ----------------------------------------------------------------- derived
 
     @property
-    def transport(self) -> Transport:
-        """``stdio`` for ``command``; ``streamable_http`` for ``url`` (``sse`` on request).
+    def transport(self) -> str:
+        """The selected transport: ``transport:`` if given, else the one whose config key
+        the entry holds (``url`` → ``streamable_http``, ``command`` → ``stdio``, a plugin
+        transport's key → that transport).
 
         With both ``url`` and ``command`` the server is HTTP (a warning says
         ``command`` is ignored), unless ``transport: stdio`` asks otherwise.
         """
+        if self._selected is not None:
+            return self._selected[0]
         if self.requested_transport == "stdio" or self.url is None:
             return "stdio"
         return "sse" if self.requested_transport == "sse" else "streamable_http"
+
+    @property
+    def uses_url(self) -> bool:
+        """Whether the selected transport reaches the server by its ``url`` (HTTP, SSE, or
+        a plugin transport keyed on ``url``): only then do headers, TLS and auth apply."""
+        key = self._selected[1] if self._selected is not None else None
+        if key is None:
+            return self.transport != "stdio"
+        return key == "url" and self.url is not None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The entry's keys that belong to its transport or auth provider (plugin keys)."""
+        extra = self.model_extra or {}
+        return {key: extra[key] for key in self._plugin_keys if key in extra}
+
+    @property
+    def auth_settings(self) -> dict[str, Any]:
+        """The settings of the selected auth provider: the mapping under its name."""
+        if self.auth is None:
+            return {}
+        if self.auth in type(self).model_fields:
+            value = getattr(self, self.auth)
+        else:
+            value = (self.model_extra or {}).get(self.auth)
+        return dict(value) if isinstance(value, Mapping) else {}
 
     @property
     def source(self) -> str | None:
@@ -701,12 +728,18 @@ class ServerConfig(_Model):
 
     @field_validator("auth", mode="before")
     @classmethod
-    def _auth(cls, value: Any) -> str | None:
+    def _auth(cls, value: Any, info: ValidationInfo) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
             raise _fail(f"must be the name of an auth scheme such as oauth (got {kind_of(value)})")
-        return value.strip() or None
+        if not value.strip():
+            return None
+        kinds = _kinds(info)
+        name = kinds.auth_name(value)
+        if name is None:
+            raise _fail(kinds.unknown_auth(value))
+        return name
 
     @field_validator("oauth", "sampling", "elicitation", mode="before")
     @classmethod
@@ -715,25 +748,25 @@ class ServerConfig(_Model):
 
     @field_validator("requested_transport", mode="before")
     @classmethod
-    def _transport(cls, value: Any) -> Transport | None:
+    def _transport(cls, value: Any, info: ValidationInfo) -> str | None:
         if value is None:
             return None
-        key = value.strip().lower().replace("-", "_") if isinstance(value, str) else None
-        if key is None or key not in _TRANSPORTS:
-            raise _fail("must be sse, streamable_http or stdio")
-        return _TRANSPORTS[key]
+        kinds = _kinds(info)
+        if not isinstance(value, str):
+            names = ", ".join(kinds.transport_names)
+            raise _fail(f"must be the name of a transport: {names} (got {kind_of(value)})")
+        name = kinds.transport_name(value)
+        if name is None:
+            raise _fail(kinds.unknown_transport(value))
+        return name
 
     # ----------------------------------------------------------------- whole entry
 
     @model_validator(mode="after")
     def _whole(self, info: ValidationInfo) -> ServerConfig:
-        requested = self.requested_transport
-        if self.command is None and self.url is None:
-            raise _fail("needs either 'command' (a stdio server) or 'url' (an HTTP server)")
-        if requested in ("sse", "streamable_http") and self.url is None:
-            raise _fail(f"transport: {requested} needs a 'url'", "transport")
-        if requested == "stdio" and self.command is None:
-            raise _fail("transport: stdio needs a 'command'", "transport")
+        if self._selected is not None:
+            return self  # an entry validated before (placed into a HermesConfig): keep it
+        self._select(_kinds(info))
         if isinstance(self.client_cert, list) and self.client_key is not None:
             raise _fail(
                 "specify either client_cert as a list [cert, key] or client_cert + client_key, "
@@ -743,21 +776,78 @@ class ServerConfig(_Model):
         self._warnings(info)
         return self
 
+    def _select(self, kinds: ServerKinds) -> None:
+        """Choose the transport (by name, else by the config key present) and note which
+        of the entry's other keys belong to it or to the auth provider."""
+        extra = self.model_extra or {}
+        present = [k for k in ("command", "url") if getattr(self, k) is not None]
+        selectors = kinds.selectors()
+        plugin_keys = [k for k in extra if k in selectors]
+        requested = self.requested_transport
+        if requested is not None:
+            key = kinds.config_key(requested) or ""
+            if key not in present and key not in extra:
+                raise _fail(f"transport: {requested} needs a '{key}'", "transport")
+            name = requested
+        elif plugin_keys:
+            chosen = [*present, *plugin_keys]
+            if len(chosen) > 1:
+                listed = ", ".join(f"'{k}' ({selectors[k]})" for k in chosen)
+                raise _fail(
+                    f"{listed} select different transports; choose one with transport: <name>",
+                    plugin_keys[0],
+                )
+            key = plugin_keys[0]
+            name = selectors[key]
+        elif present:
+            key = "url" if self.url is not None else "command"
+            name = selectors.get(key, "")
+            if not name:
+                raise _fail(kinds.unknown_transport(key))
+        else:
+            others = [k for k in selectors if k not in ("command", "url")]
+            extra_keys = "".join(f", or '{k}' ({selectors[k]})" for k in others)
+            raise _fail(
+                f"needs either 'command' (a stdio server) or 'url' (an HTTP server){extra_keys}"
+            )
+        self._selected = (name, key)
+        owned = [key] if key in extra else []
+        if self.auth is not None:
+            settings = extra.get(self.auth)
+            if self.auth in extra:
+                if not isinstance(settings, Mapping):
+                    raise _fail(
+                        f"must be a mapping of settings for auth: {self.auth} "
+                        f"(got {kind_of(settings)})",
+                        self.auth,
+                    )
+                owned.append(self.auth)
+        self._plugin_keys = tuple(owned)
+
     def _warnings(self, info: ValidationInfo) -> None:
         if not isinstance(info.context, dict):
             return
+        kinds = _kinds(info)
         known = [f.alias or name for name, f in type(self).model_fields.items()]
+        belongs = {key: f"transport {name}" for key, name in reversed(kinds.transports)}
+        belongs.update((name, f"auth: {name}") for name in kinds.auth if name not in known)
         for key in self.model_extra or {}:
-            _warn(info, _unknown(key, known), key)
+            if key in self._plugin_keys:
+                continue
+            if key in belongs:
+                reason = f"belongs to {belongs[key]}, which this entry does not use; ignored"
+                _warn(info, reason, key)
+            else:
+                _warn(info, _unknown(key, [*known, *belongs]), key)
         for key in self.tools.model_extra or {}:
             _warn(info, _unknown(key, list(ToolsConfig.model_fields)), "tools", key)
         if self.identity_header is not None:
             for key in self.identity_header.model_extra or {}:
                 _warn(info, "unknown key; ignored", "identity_header", key)
-        stdio = self.transport == "stdio"
+        stdio = not self.uses_url
         if self.url is not None and self.command is not None:
             if stdio:
-                _warn(info, "ignored because transport: stdio uses 'command'", "url")
+                _warn(info, f"ignored because transport: {self.transport} uses 'command'", "url")
             else:
                 _warn(
                     info,
@@ -768,7 +858,11 @@ class ServerConfig(_Model):
         if stdio:
             for key in _HTTP_ONLY:
                 if getattr(self, key):
-                    _warn(info, "only applies to HTTP servers; ignored for this stdio server", key)
+                    _warn(
+                        info,
+                        f"only applies to HTTP servers; ignored for this {self.transport} server",
+                        key,
+                    )
             if self.identity_header is not None:
                 _warn(
                     info,
@@ -797,6 +891,13 @@ class ServerConfig(_Model):
             yield ("env", name), value
         for name, value in self.headers.items():
             yield ("headers", name), value
+
+
+def _kinds(info: ValidationInfo) -> ServerKinds:
+    """The registered transports and auth providers this entry is validated against."""
+    context = info.context
+    kinds = context.get("kinds") if isinstance(context, dict) else None
+    return kinds if isinstance(kinds, ServerKinds) else ServerKinds.builtin()
 
 
 class HermesConfig(_Model):

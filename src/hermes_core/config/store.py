@@ -37,6 +37,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.util import load_yaml_guess_indent
 
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import config_path, parse_yaml, validate_server
 from hermes_core.config.models import (
     SERVER_NAME,
@@ -67,11 +68,13 @@ def add_server(
     *,
     path: str | os.PathLike[str] | None = None,
     replace: bool = False,
+    kinds: ServerKinds | None = None,
 ) -> tuple[ConfigWarning, ...]:
     """Add ``mcp_servers.<name>`` (validated first); returns the entry's warnings.
 
     An existing entry of that name is an error unless ``replace`` (then it is
-    rewritten in place, keeping its position).
+    rewritten in place, keeping its position).  *kinds* are the transports and auth
+    providers the entry may select (default: the built-in ones).
     """
     target = _target(path)
     label = str(target)
@@ -83,7 +86,7 @@ def add_server(
             key=f"mcp_servers.{name}",
         )
     data = _entry_data(entry, label, name)
-    _, problems, warnings = validate_server(name, data, path=label)
+    _, problems, warnings = validate_server(name, data, path=label, kinds=kinds)
     if problems:
         raise ConfigError(
             problems[0].reason, path=label, key=problems[0].key, more=tuple(problems[1:])

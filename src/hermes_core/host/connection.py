@@ -21,7 +21,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_core.host.transports import BUILTIN_OPENERS, Opener, ServerSpec, capture_spawned
+from hermes_core.host.transports import Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 
@@ -262,7 +262,7 @@ class ServerConnection:
 
         try:
             async with contextlib.AsyncExitStack() as stack:
-                opener = self._opener or BUILTIN_OPENERS.get(self.spec.transport)
+                opener = self._opener
                 if opener is None:
                     raise LookupError(f"no transport named {self.spec.transport!r} is registered")
                 spawned = stack.enter_context(capture_spawned())

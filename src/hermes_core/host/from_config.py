@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.host.host import HostServer
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.tls import client_certificate
+from hermes_core.plugins.types import AuthContext, AuthProviderSpec
 
 __all__ = ["config_fingerprint", "host_server", "host_servers", "with_identity_header"]
 
@@ -41,18 +43,40 @@ def with_identity_header(name: str, headers: dict[str, str], cfg: ServerConfig) 
     return {**headers, identity.name: value}
 
 
-def _oauth(name: str, cfg: ServerConfig, home: Path | None, env: Mapping[str, str] | None) -> Any:
-    """The ``httpx2.Auth`` for an ``auth: oauth`` server (``ValueError`` for a bad ``oauth:``)."""
-    from hermes_core.auth.oauth import build_oauth_provider, is_interactive
+def _auth(
+    name: str,
+    cfg: ServerConfig,
+    home: Path | None,
+    env: Mapping[str, str] | None,
+    providers: Mapping[str, AuthProviderSpec],
+) -> Any:
+    """The ``httpx2.Auth`` of the entry's ``auth:`` provider (``ValueError`` when it cannot
+    be made: the server is then reported as failed and never connects without it)."""
+    from hermes_core.auth.oauth import is_interactive
 
-    return build_oauth_provider(
-        name,
-        cfg.url,
-        cfg.oauth or {},
-        home=home if home is not None else hermes_home(env),
+    selected = cfg.auth or ""
+    spec = providers.get(selected)
+    if spec is None or spec.create is None:
+        kinds = ServerKinds.of({}, providers)
+        raise ValueError(f"MCP server '{name}': auth: {kinds.unknown_auth(selected)}")
+    environ = dict(os.environ if env is None else env)
+    context = AuthContext(
+        server=name,
+        url=cfg.url or "",
+        settings=cfg.auth_settings,
+        home=home if home is not None else hermes_home(environ),
         interactive=is_interactive(),
-        env=env,
+        env=environ,
     )
+    try:
+        return spec.create(context)
+    except ValueError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a provider's bug must not break the other servers
+        raise ValueError(
+            f"MCP server '{name}': auth provider '{selected}' ({spec.provider}) failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from None
 
 
 def config_fingerprint(cfg: ServerConfig) -> str:
@@ -77,7 +101,10 @@ def host_server(
     home: Path | None = None,
     env: Mapping[str, str] | None = None,
     cache_key: str | None = None,
+    auth_providers: Mapping[str, AuthProviderSpec] | None = None,
 ) -> HostServer:
+    """The host's view of one resolved entry; *auth_providers* are the registered ones
+    (default: the built-in ones), whose ``create`` makes the entry's ``auth``."""
     tools = cfg.tools
     certificate = None
     auth = None
@@ -89,12 +116,17 @@ def host_server(
             elicitation = elicitation_settings(name, cfg.elicitation)
         except ValueError as exc:
             error = str(exc)
-    if cfg.transport != "stdio" and error is None:
+    if cfg.uses_url and error is None:
         try:
             certificate = client_certificate(name, cfg.client_cert, cfg.client_key)
-            if (cfg.auth or "").lower() == "oauth":
-                auth = _oauth(name, cfg, home, env)
-                if auth.interactive and not auth.has_tokens:
+            if cfg.auth is not None:
+                providers = auth_providers
+                if providers is None:
+                    from hermes_core.host.factory import builtin_auth_providers
+
+                    providers = builtin_auth_providers()
+                auth = _auth(name, cfg, home, env, providers)
+                if getattr(auth, "interactive", False) and not getattr(auth, "has_tokens", True):
                     # A first login happens inside initialize: give the browser step its time.
                     connect_timeout = max(connect_timeout, auth.callback_timeout + 30.0)
         except ValueError as exc:
@@ -131,6 +163,7 @@ def host_server(
         client_certificate=certificate,
         auth=auth,
         elicitation=elicitation,
+        options=cfg.options,
         display_name=display_name,
         config_error=error,
     )
@@ -142,8 +175,10 @@ def host_servers(
     env: Mapping[str, str] | None = None,
     display_names: Mapping[str, str] | None = None,
     only: str | None = None,
+    auth_providers: Mapping[str, AuthProviderSpec] | None = None,
 ) -> list[HostServer]:
-    """Every configured server (or just *only*), variables resolved."""
+    """Every configured server (or just *only*), variables resolved (see
+    :class:`hermes_core.host.factory.HostFactory` for the registered auth providers)."""
     environ = dict(os.environ if env is None else env)
     home = hermes_home(environ)
     dotenv = load_dotenv(home / ".env")
@@ -166,6 +201,7 @@ def host_servers(
                 home=home,
                 env=environ,
                 cache_key=key,
+                auth_providers=auth_providers,
             )
         )
     return servers

@@ -45,9 +45,10 @@ from hermes_core.host.sanitize import (
     strip_tags,
 )
 from hermes_core.host.tls import ClientCertificate
-from hermes_core.host.transports import BUILTIN_OPENERS, Opener
+from hermes_core.host.transports import Opener
 
 if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
     from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
@@ -124,6 +125,9 @@ class HostServer:
     """An ``httpx2.Auth`` for HTTP servers (``auth: oauth``), or None."""
     elicitation: ElicitationSettings = field(default_factory=ElicitationSettings)
     """The ``elicitation:`` block: whether this server may ask the user, and how long to wait."""
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False, repr=False)
+    """The entry's keys that belong to its transport or auth provider (``${VAR}`` resolved):
+    a plugin transport reads its ``config_key`` here."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
@@ -171,19 +175,27 @@ class MCPHost:
         transports: Mapping[str, Opener] | None = None,
         elicitor: Elicitor | None = None,
         clock: Callable[[], float] = time.monotonic,
+        factory: HostFactory | None = None,
     ) -> None:
-        """*transports* maps a transport name to its ``connect`` (the plugin manager's
-        ``transports()``); the built-in stdio, Streamable HTTP and SSE are the default.
+        """*transports* maps each registered transport's name to its ``connect`` (default:
+        the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
+        not among them fails to connect with an error naming the transport.  Build hosts
+        with :class:`~hermes_core.host.factory.HostFactory` to get the plugins' ones.
 
         *elicitor* shows a server's ``elicitation/create`` questions to the user (see
         :mod:`hermes_core.host.elicitation`); without one, servers are told the host cannot ask.
+
+        *factory* (set by the factory) is what :meth:`watch_config` reloads through.
         """
         self._elicitor = elicitor
         self._elicitations: dict[str, ElicitationHandler] = {}
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
-        self._openers: dict[str, Opener] = dict(BUILTIN_OPENERS)
-        if transports is not None:
-            self._openers.update(transports)
+        if transports is None:
+            from hermes_core.host.factory import builtin_transports
+
+            transports = {n: t.connect for n, t in builtin_transports().items() if t.connect}
+        self._openers: dict[str, Opener] = dict(transports)
+        self.factory = factory
         self._connections: dict[str, ServerConnection] = {}
         self._refresh_locks: dict[str, asyncio.Lock] = {}
         self.registry = ToolRegistry()
@@ -287,9 +299,16 @@ class MCPHost:
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
         connection.status.on_change = self.gate.invalidate
-        if server.config_error is not None:
-            connection.status.state, connection.status.last_error = "failed", server.config_error
-            return server.config_error
+        problem = server.config_error
+        if problem is None and server.transport not in self._openers:
+            registered = ", ".join(self._openers) or "none"
+            problem = (
+                f"MCP server '{name}': no transport named {server.transport!r} is registered "
+                f"(registered: {registered})"
+            )
+        if problem is not None:
+            connection.status.state, connection.status.last_error = "failed", problem
+            return problem
         if server.lazy and self._register_from_cache(server, connection):
             return None  # started by its first call
         try:
@@ -373,7 +392,7 @@ class MCPHost:
         """
         from hermes_core.host.watch import ConfigWatcher, config_loader
 
-        loader, paths = config_loader(path, display_names=display_names)
+        loader, paths = config_loader(path, display_names=display_names, factory=self.factory)
         watcher = ConfigWatcher(self, load or loader, paths, interval=interval)
         self._spawn(watcher.run())
         return watcher

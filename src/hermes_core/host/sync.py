@@ -15,13 +15,16 @@ import os
 import threading
 from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import HostServer, MCPHost, ServerStatus
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.transports import Opener
 from hermes_core.host.watch import ConfigWatcher
+
+if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
 
 __all__ = ["SyncMCPHost"]
 
@@ -37,10 +40,15 @@ class SyncMCPHost:
         *,
         transports: Mapping[str, Opener] | None = None,
         elicitor: Elicitor | None = None,
+        factory: HostFactory | None = None,
     ) -> None:
         """The arguments are :class:`MCPHost`'s.  *elicitor* runs on the host's loop."""
         self._servers = list(servers)
-        self._options: dict[str, Any] = {"transports": transports, "elicitor": elicitor}
+        self._options: dict[str, Any] = {
+            "transports": transports,
+            "elicitor": elicitor,
+            "factory": factory,
+        }
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="hermes-mcp", daemon=True

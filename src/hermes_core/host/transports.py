@@ -12,12 +12,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from typing import IO, Any, Protocol, TextIO, cast
+from typing import IO, Any, TextIO, cast
+
+from hermes_core.plugins.types import Connect, ServerSpec
 
 __all__ = [
-    "BUILTIN_OPENERS",
     "SAFE_ENV_NAMES",
     "Opener",
     "ServerSpec",
@@ -82,27 +83,6 @@ _WINDOWS_ENV_NAMES = frozenset(
 )
 
 
-class ServerSpec(Protocol):
-    """The resolved config of one server, as the transports read it."""
-
-    @property
-    def command(self) -> str | None: ...
-    @property
-    def args(self) -> list[str]: ...
-    @property
-    def env(self) -> dict[str, str]: ...
-    @property
-    def url(self) -> str | None: ...
-    @property
-    def headers(self) -> dict[str, str]: ...
-    @property
-    def connect_timeout(self) -> float: ...
-    @property
-    def timeout(self) -> float: ...
-    @property
-    def transport(self) -> str: ...
-
-
 def child_environment(
     explicit: Mapping[str, str], parent: Mapping[str, str] | None = None
 ) -> dict[str, str]:
@@ -122,7 +102,8 @@ def child_environment(
     return env
 
 
-Opener = Callable[[ServerSpec, IO[str]], AbstractAsyncContextManager[tuple[Any, Any]]]
+Opener = Connect
+"""A transport's ``connect`` (see :class:`hermes_core.plugins.types.Connect`)."""
 
 _spawned: ContextVar[list[Any] | None] = ContextVar("hermes_mcp_spawned", default=None)
 
@@ -261,10 +242,3 @@ async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any
         spec.url, headers=dict(spec.headers), auth=getattr(spec, "auth", None)
     ) as streams:
         yield streams[0], streams[1]
-
-
-BUILTIN_OPENERS: dict[str, Opener] = {
-    "stdio": open_stdio,
-    "streamable_http": open_streamable_http,
-    "sse": open_sse,
-}

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import HostServer, MCPHost
 
 __all__ = ["DEFAULT_INTERVAL", "ConfigWatcher", "config_loader"]
@@ -108,17 +109,26 @@ def config_loader(
     *,
     env: Mapping[str, str] | None = None,
     display_names: Mapping[str, str] | None = None,
+    factory: HostFactory | None = None,
 ) -> tuple[Callable[[], list[HostServer]], list[Path]]:
     """``(load, paths)`` for ``config.yaml`` (default ``$HERMES_HOME/config.yaml``) and the
-    ``.env`` beside ``$HERMES_HOME``: *load* builds the servers as the host started them."""
-    from hermes_core.config.loader import config_path, hermes_home, load_config
-    from hermes_core.host.from_config import host_servers
+    ``.env`` beside ``$HERMES_HOME``: *load* builds the servers as the host started them,
+    through *factory* (its transports and auth providers; default: the built-in ones)."""
+    from hermes_core.config.loader import config_path, hermes_home
+    from hermes_core.host.factory import HostFactory
 
     environ = dict(os.environ if env is None else env)
     target = Path(path) if path is not None else config_path(environ)
+    chosen = factory if factory is not None else HostFactory(display_names=display_names)
+    names = display_names if display_names is not None else chosen.display_names
 
     def load() -> list[HostServer]:
-        return host_servers(load_config(target), env=environ, display_names=display_names)
+        loaded = chosen.load_config(target)
+        from hermes_core.host.from_config import host_servers
+
+        return host_servers(
+            loaded, env=environ, display_names=names, auth_providers=chosen.auth_providers
+        )
 
     return load, [target, hermes_home(environ) / ".env"]
 

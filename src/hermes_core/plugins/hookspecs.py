@@ -222,29 +222,65 @@ class HermesSpecs:
 
     @_hookspec
     def transport(self) -> Iterable[TransportSpec]:
-        """Add a transport to MCP servers, chosen by the shape of a config entry.
+        """Add a transport to MCP servers: ``transport: <name>`` in a server entry selects it.
 
-        When: once, when the plugin manager applies plugins; ``connect`` runs
-        when a configured server of that shape connects.
+        When: once, when the plugin manager applies plugins; ``connect`` runs each time a
+        server whose entry selects the transport connects (and reconnects).  An entry
+        selects it with ``transport: <name>``, or by holding its ``config_key`` when no
+        earlier-registered transport has that key (``command`` is stdio's, ``url``
+        Streamable HTTP's).  The key's value, ``${VAR}`` resolved, is
+        ``spec.options[config_key]``.
 
         Cost: registering is free; import heavy libraries inside ``connect``.
 
         Example:
+            A transport that runs a stdio server with an extra environment variable, which
+            an entry selects with ``transport: tagged_stdio`` (its ``command``/``args`` as
+            for stdio)::
+
+                mcp_servers:
+                  local:
+                    transport: tagged_stdio
+                    command: my-mcp-server
+
             ```python
+            from contextlib import asynccontextmanager
+
+            from hermes_core.host.transports import open_stdio
             from hermes_core.plugins import hookimpl
             from hermes_core.plugins.types import TransportSpec
 
+            class _WithEnv:  # the server's spec with a different env
+                def __init__(self, spec, env):
+                    self._spec, self.env = spec, env
+
+                def __getattr__(self, name):
+                    return getattr(self._spec, name)
+
+            @asynccontextmanager
+            async def _connect(spec, errlog):
+                errlog.write(f"tagged_stdio: starting {spec.command}\\n")
+                tagged = _WithEnv(spec, {**spec.env, "SERVED_BY": "tagged_stdio"})
+                async with open_stdio(tagged, errlog) as streams:
+                    yield streams
+
             @hookimpl
             def transport():
-                return [TransportSpec(name="unix_socket", config_key="socket",
-                                      description="MCP over a Unix socket")]
+                return [TransportSpec(name="tagged_stdio", config_key="command",
+                                      description="stdio with SERVED_BY set",
+                                      connect=_connect)]
             ```
 
         Returns:
-            Zero or more :class:`~hermes_core.plugins.types.TransportSpec`.
+            Zero or more :class:`~hermes_core.plugins.types.TransportSpec`; ``connect`` is a
+            :class:`~hermes_core.plugins.types.Connect`: ``connect(spec, errlog)`` returns an
+            async context manager yielding the SDK's ``(read, write)`` streams.
 
         Errors:
-            A name clash is an error naming both providers.
+            A name clash is an error naming both providers; a transport without
+            ``connect`` is reported and not registered.  An entry naming an unregistered
+            transport is a config error (file:line, exit 2) listing the registered ones.
+            ``connect`` raising fails that server only, with the message.
 
         .. versionadded:: 0.1
         """
@@ -254,27 +290,60 @@ class HermesSpecs:
     def auth_provider(self) -> Iterable[AuthProviderSpec]:
         """Add an auth scheme for HTTP servers, selected with ``auth: <name>``.
 
-        When: once, when the plugin manager applies plugins; ``create`` runs
-        when a server using it connects.
+        When: once, when the plugin manager applies plugins; ``create`` runs each time a
+        server whose entry says ``auth: <name>`` is set up (at connect and at reload),
+        with the entry's settings: the mapping under the key of the provider's name,
+        every string ``${VAR}``-resolved::
+
+            mcp_servers:
+              internal:
+                url: https://mcp.internal.example/mcp
+                auth: static_bearer
+                static_bearer:
+                  token: ${INTERNAL_MCP_TOKEN}
 
         Cost: registering is free; secrets are read only inside ``create``.
 
         Example:
             ```python
+            import httpx2
+
             from hermes_core.plugins import hookimpl
-            from hermes_core.plugins.types import AuthProviderSpec
+            from hermes_core.plugins.types import AuthContext, AuthProviderSpec
+
+            class _Bearer(httpx2.Auth):
+                def __init__(self, token):
+                    self._token = token
+
+                def auth_flow(self, request):
+                    request.headers["Authorization"] = f"Bearer {self._token}"
+                    yield request
+
+            def _create(context: AuthContext) -> httpx2.Auth:
+                token = context.settings.get("token")
+                if not isinstance(token, str) or not token:
+                    raise ValueError(f"MCP server '{context.server}': static_bearer.token "
+                                     "is required")
+                return _Bearer(token)
 
             @hookimpl
             def auth_provider():
-                return [AuthProviderSpec(name="vault_token",
-                                         description="a bearer token read from Vault")]
+                return [AuthProviderSpec(name="static_bearer",
+                                         description="a bearer token from config",
+                                         create=_create)]
             ```
 
         Returns:
-            Zero or more :class:`~hermes_core.plugins.types.AuthProviderSpec`.
+            Zero or more :class:`~hermes_core.plugins.types.AuthProviderSpec`; ``create``
+            is a :class:`~hermes_core.plugins.types.CreateAuth`: ``create(context)``
+            returns an ``httpx2.Auth`` (or ``None`` when the entry's headers suffice).
 
         Errors:
-            A name clash is an error naming both providers.
+            A name clash is an error naming both providers; a provider without ``create``
+            is reported and not registered.  An entry naming an unregistered provider
+            (``auth: oath``) is a config error (file:line, exit 2) listing the registered
+            ones: a server never connects without the auth it names.  ``create`` raising
+            fails that server only, with the message.
 
         .. versionadded:: 0.1
         """

@@ -108,6 +108,15 @@ def _name_of(item: object) -> str:
     return str(getattr(item, "name", None) or getattr(item, "server", "?"))
 
 
+def _missing_callable(item: object) -> str | None:
+    """The callable a transport (``connect``) or auth provider (``create``) lacks, if any."""
+    if isinstance(item, TransportSpec) and not callable(item.connect):
+        return "connect"
+    if isinstance(item, AuthProviderSpec) and not callable(item.create):
+        return "create"
+    return None
+
+
 class HermesPluginManager:
     """Plugins in load order, with typed accessors over what they contribute."""
 
@@ -283,6 +292,18 @@ class HermesPluginManager:
                         PluginError(
                             impl.plugin_name,
                             f"returned a {type(item).__name__}, expected {expected.__name__}",
+                            distribution=dist,
+                            hook=hook,
+                        ),
+                    )
+                    continue
+                missing = _missing_callable(item)
+                if missing:
+                    self._problem(
+                        record,
+                        PluginError(
+                            impl.plugin_name,
+                            f"{hook} {_name_of(item)!r} has no callable {missing}",
                             distribution=dist,
                             hook=hook,
                         ),

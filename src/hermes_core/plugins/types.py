@@ -10,19 +10,27 @@ platform's own types, re-exported here for plugin authors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 from hermes_platform.host.gpu import GpuProbe
 from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
 from hermes_platform.resolver.observation import Observation
 from hermes_platform.resolver.versions import VersionReader, VersionSource
 
+if TYPE_CHECKING:
+    import httpx2
+
 __all__ = [
     "AppDeclaration",
     "AppLocation",
+    "AuthContext",
     "AuthProviderSpec",
     "CatalogManifest",
+    "Connect",
+    "CreateAuth",
     "GpuProbe",
     "LocateContext",
     "LocationKind",
@@ -32,7 +40,9 @@ __all__ = [
     "MessagingPlatform",
     "Observation",
     "SendReceipt",
+    "ServerSpec",
     "TransportSpec",
+    "TransportStreams",
     "VersionReader",
     "VersionSource",
 ]
@@ -58,29 +68,134 @@ class AppDeclaration:
     """Maps a key path (``app.linux.location[0]``) to its line in ``where``, for errors."""
 
 
+# --------------------------------------------------------------------------- transports
+
+TransportStreams: TypeAlias = tuple[Any, Any]
+"""``(read, write)``: the two streams an ``mcp`` SDK transport yields (a stream of
+``SessionMessage | Exception`` and one accepting ``SessionMessage``), exactly what
+``mcp.client.stdio.stdio_client`` or ``streamable_http_client`` yield."""
+
+
+class ServerSpec(Protocol):
+    """One configured server as a transport's ``connect`` sees it (every ``${VAR}`` resolved).
+
+    The host passes a :class:`hermes_core.host.host.HostServer`; a transport reads only what
+    its shape needs.  ``options`` holds the entry's keys that belong to plugins: the value
+    under the selected transport's ``config_key`` (``options["socket"]`` for
+    ``socket: /run/x.sock``) and the selected auth provider's settings.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def transport(self) -> str: ...
+    @property
+    def command(self) -> str | None: ...
+    @property
+    def args(self) -> list[str]: ...
+    @property
+    def env(self) -> dict[str, str]: ...
+    @property
+    def cwd(self) -> str | None: ...
+    @property
+    def url(self) -> str | None: ...
+    @property
+    def headers(self) -> dict[str, str]: ...
+    @property
+    def connect_timeout(self) -> float: ...
+    @property
+    def timeout(self) -> float: ...
+    @property
+    def auth(self) -> Any: ...
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+
+class Connect(Protocol):
+    """A transport's ``connect``: open the connection to one server.
+
+    Called with the server's :class:`ServerSpec` and *errlog*, a text stream for what the
+    server or the transport says on the side (a child's stderr; the host shows its tail
+    when the connection fails).  Returns an async context manager that yields the SDK's
+    :data:`TransportStreams` while the connection is open and closes everything it opened
+    (child processes included) on exit.  Raise ``ValueError`` for an entry it cannot use
+    and ``OSError`` when the peer cannot be reached: the server is reported as failed
+    with that message and the other servers are not affected.  Import heavy libraries
+    inside it, not at module level.
+    """
+
+    def __call__(
+        self, spec: ServerSpec, errlog: IO[str], /
+    ) -> AbstractAsyncContextManager[TransportStreams]: ...
+
+
 @dataclass(frozen=True)
 class TransportSpec:
-    """A way to reach an MCP server, chosen by the shape of its config entry.
+    """A way to reach an MCP server: ``transport: <name>`` in a server entry selects it.
 
-    ``config_key`` is the ``mcp_servers.<name>`` key that selects it
-    (``command`` → stdio, ``url`` → HTTP).  ``connect`` is filled in by the
-    MCP host; built-ins register their names now so plugins cannot take them.
+    ``config_key`` is the ``mcp_servers.<server>`` key that selects it without a
+    ``transport:`` line (``command`` → ``stdio``, ``url`` → ``streamable_http``); when
+    several transports share a key, the first registered is the one the key selects and
+    the others are chosen by name (``transport: sse``).  The key's value reaches
+    ``connect`` as ``spec.options[config_key]`` (``${VAR}`` resolved).  ``connect``
+    (a :class:`Connect`) opens the connection; a transport without one is not registered.
     """
 
     name: str
     config_key: str
     description: str = ""
-    connect: Callable[..., Any] | None = field(default=None, compare=False)
+    connect: Connect | None = field(default=None, compare=False)
     provider: str = "hermes_core"
+
+
+# --------------------------------------------------------------------------- auth
+
+
+@dataclass(frozen=True)
+class AuthContext:
+    """What an auth provider's ``create`` is given for one server entry."""
+
+    server: str
+    """The server's name under ``mcp_servers``."""
+    url: str
+    """The server's URL (``${VAR}`` resolved)."""
+    settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """The entry's mapping under the provider's name (``vault_token: {...}`` for
+    ``auth: vault_token``; ``oauth: {...}`` for ``auth: oauth``), every string in it
+    ``${VAR}``-resolved; empty when the entry has none.  May hold secrets: never log it."""
+    home: Path = field(default_factory=Path)
+    """``$HERMES_HOME``: where a provider may keep state (tokens), mode 0600 files."""
+    interactive: bool = False
+    """Whether a person at a terminal can take part (a browser login)."""
+    env: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The environment the server entry was resolved with."""
+
+
+class CreateAuth(Protocol):
+    """An auth provider's ``create``: the ``httpx2.Auth`` that authorises one server's requests.
+
+    Called once per connection attempt of a server whose entry says ``auth: <name>``, with
+    its :class:`AuthContext`.  Returns an ``httpx2.Auth`` (its ``auth_flow`` adds headers,
+    answers challenges, refreshes tokens), or ``None`` when the entry's own ``headers`` are
+    all it needs.  Raise ``ValueError`` for bad settings: the message (name the key, never
+    the value) is shown as the server's error and the server does not connect.
+    """
+
+    def __call__(self, context: AuthContext, /) -> httpx2.Auth | None: ...
 
 
 @dataclass(frozen=True)
 class AuthProviderSpec:
-    """An auth scheme for HTTP servers, selected by ``auth: <name>`` in config."""
+    """An auth scheme for HTTP servers, selected by ``auth: <name>`` in a server entry.
+
+    Its settings live under the entry's key of the same name; ``create`` (a
+    :class:`CreateAuth`) turns them into the ``httpx2.Auth`` used for every request to the
+    server.  A provider without ``create`` is not registered.
+    """
 
     name: str
     description: str = ""
-    create: Callable[..., Any] | None = field(default=None, compare=False)
+    create: CreateAuth | None = field(default=None, compare=False)
     provider: str = "hermes_core"
 
 

@@ -1,0 +1,99 @@
+"""What a server entry may select: the registered transports and auth providers, by name.
+
+``config.yaml`` is validated against a :class:`ServerKinds`: ``transport: <name>`` and
+``auth: <name>`` must name a registered one (unknown names are errors listing what is
+registered), a transport's ``config_key`` selects it, and the keys that belong to a
+transport or an auth provider are not "unknown keys".  The plugin manager's registrations
+make the kinds (:meth:`ServerKinds.of`); without one, the built-in plugins' registrations
+are used (:meth:`ServerKinds.builtin`), through the same hooks as any plugin's.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["TRANSPORT_ALIASES", "ServerKinds"]
+
+#: Other spellings of the built-in transports' names accepted in ``transport:``.
+TRANSPORT_ALIASES: Mapping[str, str] = {
+    "http": "streamable_http",
+    "streamablehttp": "streamable_http",
+}
+
+
+@dataclass(frozen=True)
+class ServerKinds:
+    """Registered transports (name → config key, in registration order) and auth providers."""
+
+    transports: tuple[tuple[str, str], ...]
+    auth: tuple[str, ...]
+
+    @classmethod
+    def of(cls, transports: Mapping[str, Any], auth_providers: Iterable[str]) -> ServerKinds:
+        """From the plugin manager's ``transports()`` and ``auth_providers()``."""
+        return cls(
+            tuple((name, str(spec.config_key)) for name, spec in transports.items()),
+            tuple(auth_providers),
+        )
+
+    @staticmethod
+    def builtin() -> ServerKinds:
+        """The built-in plugins' transports and auth providers (no entry point is loaded)."""
+        return _builtin()
+
+    # -- transports ----------------------------------------------------------------
+    @property
+    def transport_names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.transports)
+
+    def transport_name(self, written: str) -> str | None:
+        """The registered name *written* means (case, ``-`` and aliases forgiven), or None."""
+        key = written.strip().lower().replace("-", "_")
+        key = TRANSPORT_ALIASES.get(key, key)
+        return key if key in self.transport_names else None
+
+    def config_key(self, transport: str) -> str | None:
+        return dict(self.transports).get(transport)
+
+    def selectors(self) -> dict[str, str]:
+        """config key → the transport it selects (the first registered with that key)."""
+        chosen: dict[str, str] = {}
+        for name, key in self.transports:
+            chosen.setdefault(key, name)
+        return chosen
+
+    # -- auth ----------------------------------------------------------------------
+    def auth_name(self, written: str) -> str | None:
+        """The registered auth provider *written* names (case forgiven), or None."""
+        wanted = written.strip().lower()
+        return next((name for name in self.auth if name.lower() == wanted), None)
+
+    # -- messages ------------------------------------------------------------------
+    def unknown_transport(self, written: str) -> str:
+        return _unknown("transport", written, self.transport_names)
+
+    def unknown_auth(self, written: str) -> str:
+        return _unknown("auth provider", written, self.auth)
+
+
+def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(written.strip().lower(), list(registered), n=1, cutoff=0.6)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    written = written.strip()[:64]
+    listed = ", ".join(registered) or "none"
+    return (
+        f"unknown {what} {written!r}{hint}; registered: {listed} "
+        f"(plugins add more: `hermes plugins list`)"
+    )
+
+
+@functools.cache
+def _builtin() -> ServerKinds:
+    from hermes_core.plugins.manager import create_plugin_manager
+
+    manager = create_plugin_manager(entry_points=False)
+    return ServerKinds.of(manager.transports(), manager.auth_providers())
