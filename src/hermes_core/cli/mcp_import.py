@@ -17,10 +17,13 @@ import os
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.importing.model import EXPORT_FORMATS
 from hermes_core.importing.sources import SOURCES
+
+if TYPE_CHECKING:
+    from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["add_parsers", "export", "import_agent", "import_servers"]
 
@@ -56,7 +59,7 @@ def add_parsers(mcp_commands: Any, commands: Any) -> None:
         "variable references, never values; what the client cannot express is listed on stderr.",
     )
     exporter.add_argument("--format", required=True, choices=EXPORT_FORMATS)
-    exporter.set_defaults(handler=lambda a: export(a.format))
+    exporter.set_defaults(handler=lambda a: export(a.format, _plugin_manager(a)))
     agent = commands.add_parser(
         "import-agent",
         help="move another agent's MCP servers and skills into Hermes",
@@ -374,13 +377,21 @@ def import_agent(
     return EXIT_FAILED if result.problems else code
 
 
-def export(fmt: str) -> int:
-    from hermes_core.config.loader import load_config
+def _plugin_manager(args: argparse.Namespace) -> HermesPluginManager:
+    from hermes_core.cli import _manager
+
+    return _manager(args)
+
+
+def export(fmt: str, manager: HermesPluginManager | None = None) -> int:
+    """Print the servers of ``config.yaml`` for another client (*manager*'s transports and
+    auth providers are the ones ``config.yaml`` may name)."""
+    from hermes_core.cli.mcp import factory_for
     from hermes_core.config.models import ConfigError
     from hermes_core.importing.export import export_servers
 
     try:
-        loaded = load_config()
+        loaded = factory_for(manager).load_config()
     except ConfigError as exc:
         _say(f"error: {exc}", err=True)
         return EXIT_USAGE

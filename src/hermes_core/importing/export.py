@@ -165,6 +165,10 @@ class _Writer:
         entry: dict[str, Any] = {}
         if not cfg.enabled and self.fmt != "codex":
             raise self.leave("enabled", f"disabled, and {self.fmt} has no switch for it")
+        if cfg.transport not in ("stdio", "streamable_http", "sse"):
+            raise self.leave(
+                "transport", f"{cfg.transport} is a plugin's transport, which {self.fmt} cannot use"
+            )
         stdio = cfg.transport == "stdio"
         if self.fmt in ("claude", "vscode"):
             entry["type"] = "stdio" if stdio else ("sse" if cfg.transport == "sse" else "http")
