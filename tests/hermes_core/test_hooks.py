@@ -182,7 +182,7 @@ def test_hook_version_source_builtins_come_through_the_hook(
             "jetbrains_product_info",
             "flatpak",
             "snap",
-        ]
+        ],
     }
 
 
@@ -411,6 +411,8 @@ def test_hook_messaging_platform_clash_names_both(hermes_pm: HermesPluginManager
     hermes_pm.register_plugin(inline(messaging_platform=lambda: [second]), "two")
     with pytest.raises(PluginError, match="'outbox' is already provided by one"):
         hermes_pm.messaging_platforms()
+
+
 def test_a_transport_or_auth_provider_without_its_callable_is_not_registered(
     hermes_pm: HermesPluginManager,
 ) -> None:
@@ -530,6 +532,10 @@ END_TO_END: dict[str, list[str]] = {
     "declare_app": [_APPS_CHECK],
     "location_kind": [_APPS_CHECK],
     "gpu_probe": [_APPS_CHECK],
+    "messaging_platform": [
+        "test_plugin_contributions.py::"
+        "test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve",
+    ],
     "version_source": [
         "test_cli_version_sources.py::test_a_plugin_version_source_gates_min_version",
     ],

@@ -43,6 +43,9 @@ from hermes_core.plugins.types import (
     AuthProviderSpec,
     GpuProbe,
     LocationKind,
+    MessagingChannel,
+    MessagingPlatform,
+    SendReceipt,
     TransportSpec,
 )
 
@@ -113,6 +116,32 @@ def _acme_home(ctx, location):
 def _egpu(host):
     flag = host.env().get("ACME_EGPU_FLAG")
     return "nvidia" if flag and host.exists(flag) else None
+
+
+class _Outbox:
+    """Messages as files: <folder>/<adapter name>-<chat>.txt."""
+
+    def __init__(self, name, folder):
+        self._name, self._folder = name, folder
+
+    def channels(self):
+        return [MessagingChannel("inbox", name="Inbox")]
+
+    def send(self, chat_id, text):
+        if chat_id != "inbox":
+            raise ValueError(f"no chat {chat_id!r}")
+        with open(os.path.join(self._folder, f"{self._name}-{chat_id}.txt"), "a") as fh:
+            fh.write(text + "\\n")
+        return SendReceipt(message_id="1", detail="written")
+
+
+def _outbox(name, settings):
+    return _Outbox(name, settings["folder"])
+
+
+@hookimpl
+def messaging_platform():
+    return [MessagingPlatform("acme_outbox", _outbox, "messages as files in a folder")]
 
 
 @hookimpl
@@ -509,3 +538,48 @@ def test_cli_hook_gpu_probe_location_kind_and_declare_app_in_apps_check(
         str(render),
     )
     assert servers["acme-render"]["source"] == "plugin acme, acme-hermes 1.2.0"
+
+
+# --------------------------------------------------------------------------- messaging
+
+
+def test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve(site: Path, home: Path) -> None:
+    # Hermes serving itself: `hermes mcp call` reaches `hermes mcp serve` (a stdio server of
+    # config.yaml), whose `messages_send` goes through the plugin's adapter.
+    outbox = home / "outbox"
+    outbox.mkdir()
+    write_config(
+        home,
+        f"""
+        messaging:
+          notes:
+            adapter: acme_outbox
+            folder: ${{OUTBOX}}
+        mcp_servers:
+          self:
+            command: {json.dumps(sys.executable)}
+            args: ["-m", "hermes_core", "mcp", "serve"]
+            env:
+              PYTHONPATH: ${{PYTHONPATH}}
+              HERMES_HOME: ${{HERMES_HOME}}
+              OUTBOX: ${{OUTBOX}}
+        """,
+    )
+    channels = hermes(
+        site, home, "mcp", "call", "mcp_self_channels_list", "--args", "{}", OUTBOX=str(outbox)
+    )
+    assert channels.returncode == 0, channels.stdout + channels.stderr
+    listed = json.loads(channels.stdout)["structuredContent"]["channels"]
+    assert [c["target"] for c in listed] == ["notes:inbox"]
+    sent = hermes(
+        site,
+        home,
+        "mcp",
+        "call",
+        "mcp_self_messages_send",
+        "--args",
+        json.dumps({"target": "notes:inbox", "message": "hello from a plugin"}),
+        OUTBOX=str(outbox),
+    )
+    assert sent.returncode == 0, sent.stdout + sent.stderr
+    assert (outbox / "notes-inbox.txt").read_text() == "hello from a plugin\n"

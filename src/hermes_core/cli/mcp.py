@@ -36,7 +36,11 @@ def factory_for(manager: HermesPluginManager | None) -> HostFactory:
     return HostFactory() if manager is None else HostFactory.from_manager(manager)
 
 
-def _load(factory: HostFactory, *, strict: bool = True) -> LoadedConfig:
+def _load(factory: HostFactory | None = None, *, strict: bool = True) -> LoadedConfig:
+    """``config.yaml`` against *factory*'s transports and auth providers (default: the
+    built-in ones); a bad file prints its error and stops with exit code 2."""
+    if factory is None:
+        factory = factory_for(None)
     try:
         loaded = factory.load_config(strict=strict)
     except ConfigError as exc:

@@ -37,7 +37,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
-    from hermes_core.cli.mcp import _load, _Stop
+    from hermes_core.cli.mcp import _load, _Stop, factory_for
     from hermes_core.config.loader import hermes_home
     from hermes_core.config.models import ConfigError
     from hermes_core.serve.messaging import load_messaging
@@ -52,7 +52,7 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_USAGE
     configure_logging(args.verbose)
     try:
-        loaded = _load()
+        loaded = _load(factory_for(manager))
         messaging = load_messaging(loaded, manager.messaging_platforms())
     except _Stop as stop:
         return stop.code
