@@ -532,6 +532,9 @@ END_TO_END: dict[str, list[str]] = {
     "declare_app": [_APPS_CHECK],
     "location_kind": [_APPS_CHECK],
     "gpu_probe": [_APPS_CHECK],
+    "catalog_entry": [
+        "test_catalog_plugin.py::test_cli_hook_catalog_entry_from_a_plugin_distribution",
+    ],
     "messaging_platform": [
         "test_plugin_contributions.py::"
         "test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve",

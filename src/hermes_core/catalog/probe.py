@@ -36,11 +36,13 @@ def probe_tools(
     from hermes_core.config.interpolate import load_dotenv, resolve
     from hermes_core.config.loader import hermes_home, validate_server
     from hermes_core.config.models import ConfigError
-    from hermes_core.host.from_config import host_server
-    from hermes_core.host.host import MCPHost
+    from hermes_core.host.factory import HostFactory
 
+    factory = HostFactory.from_manager(manager)
     unfiltered = {k: v for k, v in entry.items() if k not in ("tools", "enabled")}
-    cfg, problems, _warnings = validate_server(name, unfiltered, path="(catalog entry)")
+    cfg, problems, _warnings = validate_server(
+        name, unfiltered, path="(catalog entry)", kinds=factory.kinds
+    )
     if problems or cfg is None:
         return [], problems[0].reason if problems else "invalid entry"
     try:
@@ -48,13 +50,12 @@ def probe_tools(
         resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
     except ConfigError as exc:
         return [], str(exc)
-    server = host_server(name, resolved)
+    server = factory.server(name, resolved)
     if "connect_timeout" not in entry:
         server = dataclasses.replace(server, connect_timeout=PROBE_TIMEOUT)
-    openers = {n: t.connect for n, t in manager.transports().items() if t.connect}
 
     async def run() -> tuple[list[ProbedTool], str | None]:
-        async with MCPHost([server], transports=openers) as host:
+        async with factory.host([server]) as host:
             (row,) = host.status()
             if row.last_error:
                 return [], row.last_error

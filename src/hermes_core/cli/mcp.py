@@ -289,7 +289,7 @@ def call(
         if not isinstance(arguments, dict):
             print("error: --args must be a JSON object", file=sys.stderr)
             return EXIT_USAGE
-        configured = _load().config.mcp_servers
+        configured = _load(factory_for(manager)).config.mcp_servers
         if server is not None:
             owners = [server]
         else:
