@@ -69,20 +69,25 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
     stand_in = project / "stand-in" / "bin" / "acme-paint"
     # Section 1: the scaffold's own tests; section 9: the tests of every hook.
     assert re.search(r"^6 passed", result.stdout, re.MULTILINE), result.stdout
-    assert re.search(r"^8 passed", result.stdout, re.MULTILINE), result.stdout
+    assert re.search(r"^10 passed", result.stdout, re.MULTILINE), result.stdout
     # Section 10: the plugin is loaded with every hook, the app found with its version and GPU.
     assert "acme-paint  (acme-paint-hermes 0.1.0)  loaded" in result.stdout
     assert "    location_kind: acme_home" in result.stdout
     assert "    gpu_probe: acme-egpu-dock" in result.stdout
+    assert "    transport: acme_app" in result.stdout
+    assert "    auth_provider: acme_cloud" in result.stdout
     assert "host: linux, GPU class nvidia" in result.stdout
     assert "[ok] acme-paint: available   (src/acme_paint/plugin.yaml)" in result.stdout
     assert f"     path:        {stand_in}" in result.stdout
     assert "     version:     1.4.0" in result.stdout
     # The server configured, listed and called through Hermes.
     assert "mcp_acme_paint_new_canvas" in result.stdout
-    call = json.loads(result.stdout[result.stdout.rindex("\n{\n") + 1 :])
-    assert call["structuredContent"] == {
+    first, second = (json.loads(c) for c in re.findall(r"^\{\n.*?^\}$", result.stdout, re.M | re.S))
+    assert first["structuredContent"] == {
         "path": "~/Pictures/lobby.acme",
         "width": 1920,
         "height": 1080,
     }
+    # Section 7: the same server through the plugin's transport, selected by `acme_app:`.
+    assert re.search(r"^\[ok\] acme-paint  \[acme_app\]  connected", result.stdout, re.M)
+    assert second["structuredContent"]["path"] == "~/Pictures/from-the-app.acme"
