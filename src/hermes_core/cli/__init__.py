@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE, EXIT_PLUGIN = 0, 1, 2, 3
+EXIT_BROKEN_PIPE = 141
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,10 +91,31 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add.add_argument("name")
     how = mcp_add.add_mutually_exclusive_group()
     how.add_argument("--command", dest="server_command", help="a stdio server's command")
-    how.add_argument("--url", help="a Streamable HTTP server's endpoint")
+    how.add_argument("--url", help="an HTTP server's endpoint (Streamable HTTP, or SSE)")
     how.add_argument("--preset", help="a known server (codex)")
+    mcp_add.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="one argument of the command (repeat it; --arg=-y for a value starting with -)",
+    )
     mcp_add.add_argument("--env", action="append", default=[], metavar="K=V")
     mcp_add.add_argument("--header", action="append", default=[], metavar="K=V")
+    mcp_add.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="NAMES",
+        help="offer only these tools (names or globs, comma-separated or repeated)",
+    )
+    mcp_add.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="NAMES",
+        help="hide these tools (names or globs, comma-separated or repeated)",
+    )
     mcp_add.add_argument("--connect-timeout", type=float)
     mcp_add.add_argument(
         "--auth",
@@ -108,8 +130,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
     mcp_add.add_argument(
-        "--args", nargs=argparse.REMAINDER, default=[], help="the command's arguments (last)"
+        "--args",
+        nargs=argparse.REMAINDER,
+        default=[],
+        help="the command's arguments: the rest of the line (or put them after `--`)",
     )
+    mcp_add.set_defaults(add_parser=mcp_add)
     for verb, text in (("remove", "remove a server"), ("enable", "enable"), ("disable", "disable")):
         edit = mcp_commands.add_parser(verb, help=f"{text} a server in config.yaml")
         edit.add_argument("name")
@@ -193,9 +219,44 @@ def _manager(args: argparse.Namespace) -> HermesPluginManager:
         raise SystemExit(EXIT_PLUGIN) from None
 
 
+def _split_server_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """``hermes mcp add NAME … -- ARGS``: everything after the first ``--`` is the server's
+    (argparse would otherwise read it as positionals or swallow it into ``--args``)."""
+    if "--" not in argv:
+        return argv, None
+    cut = argv.index("--")
+    head = argv[:cut]
+    for i in range(len(head) - 1):
+        if head[i] == "mcp" and head[i + 1] == "add":
+            if "--args" in head[i + 2 :]:
+                return argv, None  # `--args -- …`: --args takes the rest, `--` included
+            return head, argv[cut + 1 :]
+        if not head[i].startswith("-"):
+            break
+    return argv, None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; output cut short by its reader (``hermes mcp tools --json | head -1``)
+    ends quietly, as for any Unix tool, with exit code 141 (SIGPIPE's)."""
+    try:
+        code = _run(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        # Nothing more can be written; point stdout at devnull so the interpreter's final
+        # flush does not print "Exception ignored … BrokenPipeError" either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words, after_dashes = _split_server_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(words)
     if getattr(args, "handler", None) is not None:
         return int(args.handler(args))
     if args.command == "apps" and args.apps_command == "check":
@@ -228,17 +289,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return mcp_edit.remove(args.name, _manager(args))
             if args.mcp_command in ("enable", "disable"):
                 return mcp_edit.set_enabled(args.name, args.mcp_command == "enable", _manager(args))
-            raw_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+            own = {o for a in args.add_parser._actions for o in a.option_strings}
             try:
+                server_args = mcp_edit.server_args(args.arg, args.args, after_dashes, own)
                 entry = mcp_edit.build_entry(
                     command=args.server_command,
-                    args=raw_args,
+                    args=server_args,
                     url=args.url,
                     preset=args.preset,
                     env=args.env,
                     headers=args.header,
                     connect_timeout=args.connect_timeout,
                     auth=args.auth,
+                    include=args.include,
+                    exclude=args.exclude,
                     transport=args.transport,
                 )
             except ValueError as exc:
@@ -250,6 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 probe=not args.no_probe,
                 replace=args.replace,
                 manager=_manager(args),
+                preset=args.preset is not None,
             )
         manager = _manager(args)
         if args.mcp_command == "status":

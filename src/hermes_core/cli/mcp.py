@@ -56,8 +56,11 @@ def _progress(quiet: bool) -> Callable[[str, str | None, float], None] | None:
         return None
 
     def show(name: str, error: str | None, seconds: float) -> None:
-        outcome = "connected" if error is None else f"failed: {error.splitlines()[0]}"
+        lines = (error or "").splitlines() or [""]
+        outcome = "connected" if error is None else f"failed: {lines[0]}"
         print(f"  {name}: {outcome} ({seconds:.2f} s)", file=sys.stderr, flush=True)
+        for line in lines[1:]:  # a crashed server's stderr tail (already bounded)
+            print(f"    | {line.strip()}", file=sys.stderr, flush=True)
 
     return show
 
@@ -182,6 +185,8 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 )
                 if row["last_error"]:
                     print(f"     last error: {row['last_error']}")
+                if row.get("gate"):
+                    print(f"     {row['gate']}")
                 for line in _lifecycle_lines(row):
                     print(f"     {line}")
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
@@ -209,6 +214,17 @@ def _lifecycle_lines(row: dict[str, Any]) -> list[str]:
         lines.append(
             "trust: untrusted (write-capable calls need approval; "
             f"approved {approvals.get('approved', 0)}, refused {approvals.get('refused', 0)})"
+        )
+    if row.get("filtered_out"):
+        lines.append(f"filtered out: {row['filtered_out']} tool(s) by tools: include/exclude")
+    counters = row.get("elicitation") or {}
+    if counters.get("requests"):
+        lines.append(
+            f"elicitation: {counters['requests']} question(s): "
+            + ", ".join(
+                f"{counters.get(key, 0)} {key}"
+                for key in ("accepted", "declined", "cancelled", "errors")
+            )
         )
     lazy = row.get("lazy")
     if lazy is not None and not lazy.get("started"):
@@ -239,7 +255,10 @@ def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = F
                 print(f"{entry.name}  ({entry.toolset})  {summary}")
             for row in rows:
                 if not row.offered:
-                    reason = row.last_error or row.availability
+                    if not row.enabled:
+                        reason = "disabled in config.yaml; `hermes mcp enable` turns it on"
+                    else:
+                        reason = row.last_error or row.gate or row.availability
                     print(f"# {row.server}: no tools offered ({reason})", file=sys.stderr)
         return EXIT_OK if entries else EXIT_FAILED
 

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["PRESETS", "add", "remove", "set_enabled"]
+__all__ = ["PRESETS", "add", "remove", "server_args", "set_enabled"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PRESETS: dict[str, dict[str, Any]] = {
@@ -37,6 +37,44 @@ def _pairs(values: list[str], what: str, pattern: re.Pattern[str]) -> dict[str, 
     return pairs
 
 
+def server_args(
+    repeated: list[str], trailing: list[str], after_dashes: list[str] | None, own_flags: set[str]
+) -> list[str]:
+    """The stdio command's arguments from ``--arg V`` (repeated), ``--args …`` (the rest of the
+    line) or everything after ``--``; only one form at a time.
+
+    ``--args`` swallows the rest of the line, so a flag of ``hermes mcp add`` itself after it
+    (``--args a b --env K=V``) is refused rather than handed to the server; ``--`` is the way
+    to pass such a word to the server.
+    """
+    given = [form for form, values in (("--arg", repeated), ("--args", trailing)) if values]
+    if after_dashes is not None:
+        given.append("--")
+    if len(given) > 1:
+        raise ValueError(f"give the command's arguments one way: {' or '.join(given)}, not both")
+    if trailing:
+        values = trailing[1:] if trailing[0] == "--" else trailing
+        for value in values:
+            flag = value.split("=", 1)[0]
+            if flag in own_flags:
+                raise ValueError(
+                    f"{flag!r} after --args would be passed to the server as an argument: put "
+                    f"hermes flags before --args, or pass the server's arguments after `--` "
+                    f"(everything after it is the server's)"
+                )
+        return list(values)
+    if after_dashes is not None:
+        return list(after_dashes)
+    return list(repeated)
+
+
+def _names(values: list[str], what: str) -> list[str]:
+    names = [part.strip() for value in values for part in value.split(",")]
+    if any(not name for name in names):
+        raise ValueError(f"--{what}: empty tool name (give names or globs, comma-separated)")
+    return names
+
+
 def build_entry(
     *,
     command: str | None,
@@ -47,11 +85,15 @@ def build_entry(
     headers: list[str],
     connect_timeout: float | None,
     auth: str | None = None,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
     transport: str | None = None,
 ) -> dict[str, Any]:
     """The config entry the flags describe; ``ValueError`` says what is wrong (an unknown
     ``--transport``/``--auth`` name is found when the entry is validated)."""
     entry: dict[str, Any] = {}
+    if args and not command:
+        raise ValueError("the server's arguments (--arg, --args, --) need --command")
     if auth is not None and not url:
         raise ValueError("--auth is only for HTTP servers (--url)")
     if url and command:
@@ -82,6 +124,13 @@ def build_entry(
         entry["auth"] = auth
     if transport is not None:
         entry["transport"] = transport
+    tools: dict[str, Any] = {}
+    if include:
+        tools["include"] = _names(include, "include")
+    if exclude:
+        tools["exclude"] = _names(exclude, "exclude")
+    if tools:
+        entry["tools"] = tools
     return entry
 
 
@@ -92,19 +141,34 @@ def add(
     probe: bool = True,
     replace: bool = False,
     manager: HermesPluginManager | None = None,
+    preset: bool = False,
 ) -> int:
     """Probe the server (connect, list tools), then save it; saved disabled when the probe fails.
 
-    The probe and the validation use *manager*'s transports and auth providers."""
+    The probe and the validation use *manager*'s transports and auth providers.  A *preset*
+    whose command is not on PATH yet is saved enabled without a probe (installing the program
+    is the next step, not a mistake in the entry)."""
+    import shutil
+
     from hermes_core.cli.mcp import factory_for
     from hermes_core.config import store
+    from hermes_core.config.loader import validate_server
 
     factory = factory_for(manager)
+    _cfg, problems, _warnings = validate_server(
+        name, entry, path="(command line)", kinds=factory.kinds
+    )
+    if problems:
+        print(f"error: {problems[0]}", file=sys.stderr)
+        return EXIT_USAGE
     problem: str | None = None
     tool_count = 0
+    missing: str | None = None
     if str(entry.get("auth", "")).lower() == "oauth":
         # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
         probe = False
+    if probe and preset and "command" in entry and shutil.which(str(entry["command"])) is None:
+        missing, probe = str(entry["command"]), False
     if probe:
         problem, tool_count = _probe(factory, name, entry)
         if problem is not None:
@@ -120,6 +184,10 @@ def add(
         print(f"saved '{name}' disabled: the probe failed: {problem}")
         print(f"fix the entry, then `hermes mcp enable {name}`")
         return EXIT_FAILED
+    if missing is not None:
+        print(f"added '{name}' (enabled, not probed): `{missing}` is not on PATH yet")
+        print(f"install it, then check it with `hermes mcp test {name}`")
+        return EXIT_OK
     found = f" ({tool_count} tools)" if probe else ""
     print(f"added '{name}'{found}; new sessions will use it")
     if entry.get("auth") == "oauth":

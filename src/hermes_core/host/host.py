@@ -163,6 +163,11 @@ class ServerStatus:
     """interval, probe (ping/tools_list), probes, failures, last_failure."""
     lazy: dict[str, Any] | None = None
     """For a ``lazy: true`` server: started, cached_tools, phantoms dropped at first use."""
+    gate: str | None = None
+    """Why a declared app keeps the server's tools from being offered ("Acme Studio is not
+    installed. Install Acme Studio, then try again."); ``None`` when its app is offerable."""
+    filtered_out: int = 0
+    """Tools the server lists that ``tools: include/exclude`` keeps from being offered."""
 
 
 class MCPHost:
@@ -210,6 +215,7 @@ class MCPHost:
         self._lazy: dict[str, dict[str, Any]] = {}
         self._listing_ttl: dict[str, int] = {}
         self._approvals: dict[str, int] = {}
+        self._filtered_out: dict[str, int] = {}
         self._approval_refusals: dict[str, int] = {}
         # Server name -> set when its start in progress (connect + first listing) is over.
         self._starts: dict[str, asyncio.Event] = {}
@@ -658,8 +664,10 @@ class MCPHost:
         chosen = ToolFilter(config.include, config.exclude)
         usable: list[tuple[str, str, dict[str, Any], bool]] = []
         skipped: list[str] = []
+        filtered_out = 0
         for tool in tools:
             if not chosen.allows(tool.name):
+                filtered_out += 1
                 continue
             schema, problem = prepare_input_schema(tool.input_schema)
             if schema is None:
@@ -672,6 +680,7 @@ class MCPHost:
             read_only = annotations is not None and annotations.read_only_hint is True
             usable.append((tool.name, strip_tags(tool.description or ""), schema, read_only))
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
+        self._filtered_out[config.name] = filtered_out
         flags = {
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
@@ -913,9 +922,19 @@ class MCPHost:
                     breaker=self._breaker(config).snapshot(),
                     keepalive=connection.keepalive_status() if connection else None,
                     lazy=self._lazy_status(name) if config.lazy else None,
+                    gate=self._gate_sentence(decl, config.display_name) if decl else None,
+                    filtered_out=self._filtered_out.get(name, 0),
                 )
             )
         return rows
+
+    @staticmethod
+    def _gate_sentence(decl: Any, display_name: str | None) -> str | None:
+        from hermes_platform.resolver.availability import availability
+        from hermes_platform.sentences import guidance
+
+        advice = guidance(decl, availability(decl), display_name=display_name)
+        return advice.sentence if advice else None
 
 
 def _render_result(result: Any) -> dict[str, Any]:
