@@ -100,7 +100,7 @@ def test_repeated_arg_and_exclude(tmp_path: Path) -> None:
         (["--command", "x", "--arg", "a", "--", "b"], "give the command's arguments one way"),
         (["--url", "http://127.0.0.1:9/mcp", "--", "b"], "need --command"),
         (["--command", "x", "--include", "a,,b"], "--include: empty tool name"),
-        (["--url", "http://127.0.0.1:9/mcp", "--transport", "carrier-pigeon"], "must be sse"),
+        (["--url", "http://127.0.0.1:9/mcp", "--transport", "carrier-pigeon"], "unknown transport"),
         (["--command", "x", "--transport", "sse"], "transport: sse needs a 'url'"),
     ],
 )
