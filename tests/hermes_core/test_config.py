@@ -216,30 +216,36 @@ def test_transport_rules(tmp_path: Path) -> None:
     )
 
 
-def test_unknown_keys_warn_and_never_fail(tmp_path: Path) -> None:
-    path = write(
-        tmp_path,
-        """
-        mcp_servers:
-          github:
-            command: npx
-            heders:
-              Authorization: "Bearer secret"
-            tools:
-              includes: [a]
-            future_setting: 3
-        """,
-    )
-    loaded = load_config(path)
-    cfg = loaded.config.mcp_servers["github"]
-    assert cfg.model_extra == {"heders": {"Authorization": "Bearer secret"}, "future_setting": 3}
-    assert [str(w) for w in loaded.warnings] == [
-        f"{path}:4: mcp_servers.github.heders: unknown key (did you mean 'headers'?); ignored",
-        f"{path}:8: mcp_servers.github.future_setting: unknown key; ignored",
-        f"{path}:7: mcp_servers.github.tools.includes: unknown key (did you mean 'include'?); "
-        "ignored",
-    ]
-    assert "secret" not in repr(cfg)
+@pytest.mark.parametrize(
+    ("entry", "line", "message"),
+    [
+        (
+            'heders:\n      Authorization: "Bearer secret"',
+            4,
+            "mcp_servers.github.heders: unknown key (did you mean 'headers'?)",
+        ),
+        ("trsut: untrusted", 4, "mcp_servers.github.trsut: unknown key (did you mean 'trust'?)"),
+        (
+            "tools:\n      includes: [a]",
+            5,
+            "mcp_servers.github.tools.includes: unknown key (did you mean 'include'?)",
+        ),
+        (
+            "future_setting: 3",
+            4,
+            "mcp_servers.github.future_setting: unknown key; the keys here are: args, auth,",
+        ),
+    ],
+)
+def test_unknown_keys_fail_closed(tmp_path: Path, entry: str, line: int, message: str) -> None:
+    # A misspelt key must never leave a server running without what the user asked for
+    # (trsut: untrusted would otherwise run every tool without asking).
+    path = tmp_path / "config.yaml"
+    path.write_text(f"mcp_servers:\n  github:\n    command: npx\n    {entry}\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value).startswith(f"{path}:{line}: {message}")
+    assert "secret" not in str(info.value)
 
 
 def test_keys_that_do_not_apply_warn(tmp_path: Path) -> None:

@@ -166,8 +166,9 @@ def test_add_validates_before_writing(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="server names start with a letter"):
         add_server("../evil", {"command": "x"}, path=path)
     assert path.read_text() == ORIGINAL
-    warnings = add_server("odd", {"command": "x", "colour": "blue"}, path=path)
-    assert [str(w) for w in warnings] == [f"{path}: mcp_servers.odd.colour: unknown key; ignored"]
+    with pytest.raises(ConfigError, match=r"mcp_servers\.odd\.colour: unknown key; the keys"):
+        add_server("odd", {"command": "x", "colour": "blue"}, path=path)
+    assert path.read_text() == ORIGINAL
 
 
 def test_remove_deletes_only_the_entry_and_its_header_comment(tmp_path: Path) -> None:

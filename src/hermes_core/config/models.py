@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -322,10 +322,13 @@ def _warn(info: ValidationInfo, message: str, *sub: str | int) -> None:
             sink.append((sub, message))
 
 
-def _unknown(key: str, known: Iterator[str] | list[str]) -> str:
-    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.75)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key{hint}; ignored"
+def _unknown_key(key: str, known: list[str], also: Sequence[str] = ()) -> str:
+    """The error for a key that no entry has: a did-you-mean (over *known* and the plugins'
+    keys in *also*), else the keys there are."""
+    close = difflib.get_close_matches(key, [*known, *also], n=1, cutoff=0.75)
+    if close:
+        return f"unknown key (did you mean {close[0]!r}?)"
+    return "unknown key; the keys here are: " + ", ".join(sorted(known))
 
 
 class _Origin:
@@ -404,7 +407,7 @@ class BreakerConfig(_Model):
         known = list(cls.model_fields)
         for key in value:
             if key not in known:
-                raise _fail(_unknown(str(key), known).replace("; ignored", ""), str(key))
+                raise _fail(_unknown_key(str(key), known), str(key))
         return value
 
     @field_validator("threshold", mode="before")
@@ -464,8 +467,11 @@ def parse_identity_header(raw: Any) -> tuple[IdentityHeader | None, str | None]:
 class ServerConfig(_Model):
     """One entry of ``mcp_servers``.
 
-    Unknown keys are kept (``model_extra``) and reported as warnings by the
-    loader, never rejected.  ``transport`` is derived: see :attr:`transport`.
+    Keys that no entry has are errors (with a did-you-mean): a misspelt key must never
+    leave a server running without what the user asked for.  The settings of a plugin's
+    transport or auth provider live in ``model_extra``; a key that belongs to a registered
+    transport this entry does not use is a warning.  ``transport`` is derived: see
+    :attr:`transport`.
     """
 
     command: str | None = None
@@ -838,9 +844,11 @@ class ServerConfig(_Model):
                 reason = f"belongs to {belongs[key]}, which this entry does not use; ignored"
                 _warn(info, reason, key)
             else:
-                _warn(info, _unknown(key, [*known, *belongs]), key)
+                # Fail closed: a misspelt key (trsut:, heders:) must never leave a server
+                # running without what the user asked for.
+                raise _fail(_unknown_key(key, known, list(belongs)), key)
         for key in self.tools.model_extra or {}:
-            _warn(info, _unknown(key, list(ToolsConfig.model_fields)), "tools", key)
+            raise _fail(_unknown_key(key, list(ToolsConfig.model_fields)), "tools", key)
         if self.identity_header is not None:
             for key in self.identity_header.model_extra or {}:
                 _warn(info, "unknown key; ignored", "identity_header", key)
