@@ -691,3 +691,20 @@ def test_hook_catalog_entry_clash_names_both(hermes_pm: HermesPluginManager) -> 
         PluginError, match=r"catalog_entry 'memory' is already provided by .*builtin\.catalog"
     ):
         hermes_pm.catalog_manifests()
+
+
+def test_both_packages_ship_py_typed_and_the_callables_have_protocols() -> None:
+    import importlib.resources
+    import typing
+
+    from hermes_core.plugins import types as plugin_types
+
+    for package in ("hermes_core", "hermes_platform"):
+        assert importlib.resources.files(package).joinpath("py.typed").is_file(), package
+    hints = typing.get_type_hints(TransportSpec, vars(plugin_types))
+    assert hints["connect"] == plugin_types.Connect | None
+    hints = typing.get_type_hints(AuthProviderSpec, vars(plugin_types))
+    assert hints["create"] == plugin_types.CreateAuth | None
+    for protocol in (plugin_types.Connect, plugin_types.CreateAuth, plugin_types.ServerSpec):
+        assert getattr(protocol, "_is_protocol", False), protocol
+        assert protocol.__doc__
