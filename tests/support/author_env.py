@@ -3,7 +3,9 @@ reads this test environment's (hermes-core, mcp, pytest, the first-party plugins
 ``pip install --no-deps -e PACKAGE`` installs only the author's package, for real, with pip.
 
 Its ``bin/`` holds ``python``, and a ``hermes`` launcher (pip installs console scripts only for
-the packages it installs, and hermes-core is not one of them here).
+the packages it installs, and hermes-core is not one of them here).  pip runs offline there
+(``PIP_NO_INDEX``) and builds with the setuptools of this environment (no build isolation):
+every dependency the scaffold names is already installed.
 """
 
 from __future__ import annotations
@@ -35,7 +37,12 @@ class AuthorEnv:
         base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTEST_"))}
         base.pop("VIRTUAL_ENV", None)
         path = os.pathsep.join((str(self.bin), extra.pop("PATH", base.get("PATH", ""))))
-        return {**base, **extra, "PATH": path, "VIRTUAL_ENV": str(self.root)}
+        offline = {
+            "PIP_NO_INDEX": "1",
+            "PIP_NO_BUILD_ISOLATION": "0",  # pip reads "0" here as: do not isolate the build
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        }
+        return {**base, **offline, **extra, "PATH": path, "VIRTUAL_ENV": str(self.root)}
 
     def run(
         self, command: str, cwd: Path, env: Mapping[str, str] | None = None, timeout: float = 300
