@@ -365,14 +365,15 @@ def test_dotenv_update_is_atomic_private_and_keeps_other_lines(tmp_path: Path) -
     written = update_dotenv(path, {"CHANGE": "new value$", "NEW": "v", "KEEP": "x y"})
     assert written == ["CHANGE", "NEW"]
     assert path.read_text() == (
-        '# my secrets\nexport KEEP=\'x y\'  \nCHANGE="new value\\$"\n\nMULTI="a\nb"\nNEW=v\n'
+        '# my secrets\nexport KEEP=\'x y\'  \nCHANGE="new value\\$" # note\n\nMULTI="a\nb"\nNEW=v\n'
     )
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     from hermes_core.config import parse_dotenv
 
     assert parse_dotenv(path.read_text())["CHANGE"] == "new value$"
-    with pytest.raises(ValueError, match="MULTI spans several lines"):
-        update_dotenv(path, {"MULTI": "c"})
+    # A quoted value spanning lines is replaced whole; nothing else moves.
+    assert update_dotenv(path, {"MULTI": "c"}) == ["MULTI"]
+    assert path.read_text().endswith("\n\nMULTI=c\nNEW=v\n")
 
 
 def test_claude_code_precedence_and_per_project_switches(tmp_path: Path) -> None:

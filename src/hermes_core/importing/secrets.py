@@ -11,10 +11,7 @@ own line, new ones are appended.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -130,60 +127,20 @@ def _store(item: Translated, names: _Names, candidates: list[str], value: str) -
 # --------------------------------------------------------------------------- .env
 
 
-def _quote(value: str) -> str:
-    if re.fullmatch(r"[A-Za-z0-9_./:@+-]*", value):
-        return value
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
-    escaped = escaped.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    return f'"{escaped}"'
-
-
 def update_dotenv(path: Path, values: Mapping[str, str]) -> list[str]:
-    """Set *values* in the ``.env`` at *path* (atomic, mode 0600); returns the names written.
+    """Set *values* in the ``.env`` at *path*; returns the names whose value changed.
 
-    A variable that already has the same value is left alone; one with another
-    value has its line replaced (a value spanning lines is not touched: an error
-    names it); every other line stays as it was.
+    The one ``.env`` writer of the project does the edit (atomic, mode 0600, other lines and
+    comments kept, see :mod:`hermes_core.config.dotenv_file`); a variable that already has the
+    value is not rewritten.
     """
+    from hermes_core.config.dotenv_file import update_dotenv as write_dotenv
+
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        current = parse_dotenv(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
-        text = ""
-    current = parse_dotenv(text)
+        current = {}
     changes = {k: v for k, v in values.items() if current.get(k) != v}
-    if not changes:
-        return []
-    lines = text.splitlines(keepends=True)
-    newline = "\r\n" if "\r\n" in text else "\n"
-    pending = dict(changes)
-    for index, line in enumerate(lines):
-        match = _DOTENV_LINE.match(line)
-        if match is None or match.group(1) not in pending:
-            continue
-        name = match.group(1)
-        single = parse_dotenv(line)
-        if single.get(name) != current.get(name):
-            raise ValueError(f"{path}: {name} spans several lines; change it by hand")
-        ending = newline if line.endswith(("\n", "\r")) else ""
-        lines[index] = f"{name}={_quote(pending.pop(name))}{ending}"
-    if lines and not lines[-1].endswith(("\n", "\r")) and pending:
-        lines[-1] += newline
-    lines.extend(f"{name}={_quote(value)}{newline}" for name, value in pending.items())
-    _write_private(path, "".join(lines))
+    if changes:
+        write_dotenv(changes, path)
     return list(changes)
-
-
-def _write_private(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
