@@ -91,3 +91,5 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
     # Section 7: the same server through the plugin's transport, selected by `acme_app:`.
     assert re.search(r"^\[ok\] acme-paint  \[acme_app\]  connected", result.stdout, re.M)
     assert second["structuredContent"]["path"] == "~/Pictures/from-the-app.acme"
+    # Section 8: an entry selecting the plugin's auth provider is accepted as configured.
+    assert "acme-cloud  [streamable_http]  https://mcp.acme.example/mcp" in result.stdout
