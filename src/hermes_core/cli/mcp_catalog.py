@@ -72,12 +72,13 @@ def _catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
     return found
 
 
-def _config_raw() -> tuple[dict[str, Any], Any]:
-    """The configured servers (validated) and the raw ``mcp_servers`` mapping."""
-    from hermes_core.config.loader import load_config
+def _config_raw(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
+    """The configured servers (validated against *manager*'s transports and auth providers)
+    and the raw ``mcp_servers`` mapping."""
+    from hermes_core.cli.mcp import factory_for
     from hermes_core.plugin_yaml import _plain
 
-    loaded = load_config(strict=False)
+    loaded = factory_for(manager).load_config(strict=False)
     raw: dict[str, Any] = {}
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
         raw = _plain(loaded.tree["mcp_servers"])
@@ -98,7 +99,7 @@ def _entry(found: Catalog, name: str) -> Entry:
 
 
 def catalog_rows(manager: HermesPluginManager, found: Catalog) -> list[dict[str, Any]]:
-    servers, _raw = _config_raw()
+    servers, _raw = _config_raw(manager)
     rows = []
     for entry in found.entries.values():
         state = state_of(entry, servers, manager.display_names)
@@ -276,7 +277,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         if keys:
             update_dotenv(keys)
             print(f"saved {', '.join(keys)} to $HERMES_HOME/.env (mode 0600)")
-        _servers, raw = _config_raw()
+        _servers, raw = _config_raw(manager)
         previous = raw.get(entry.name) if isinstance(raw.get(entry.name), dict) else None
         include, exclude = prior_filter(previous)
         made = mechanics.server_entry(manifest, folder)
@@ -428,7 +429,7 @@ def configure(manager: HermesPluginManager, name: str) -> int:
     def run() -> int:
         if not interactive():
             raise _Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
-        _servers, raw = _config_raw()
+        _servers, raw = _config_raw(manager)
         entry = raw.get(name)
         if not isinstance(entry, dict):
             known = ", ".join(raw) or "none"
@@ -454,7 +455,7 @@ def suggest(manager: HermesPluginManager, text: str, *, as_json: bool = False) -
 
         found = _catalog(manager, quiet=True)
         matches = suggestions(found.entries.values(), text)
-        servers, _raw = _config_raw()
+        servers, _raw = _config_raw(manager)
         rows = [
             {
                 "name": m.entry.name,

@@ -24,7 +24,7 @@ _BACK = "\x00back"
 
 def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
     found = mcp_catalog._catalog(manager, quiet=True)
-    servers, _raw = mcp_catalog._config_raw()
+    servers, _raw = mcp_catalog._config_raw(manager)
     rows: list[Row] = []
     states: dict[str, str] = {}
     for entry in found.entries.values():
@@ -45,7 +45,7 @@ def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
 
 
 def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
-    _servers, raw = mcp_catalog._config_raw()
+    _servers, raw = mcp_catalog._config_raw(manager)
     entry = raw.get(name) if isinstance(raw.get(name), dict) else {}
     actions: list[Row] = []
     if state == AVAILABLE:
@@ -96,7 +96,7 @@ def picker(manager: HermesPluginManager) -> int:
         state = states[name]
         if state in (UNAVAILABLE, NEWER):
             found = mcp_catalog._catalog(manager, quiet=True)
-            servers, _raw = mcp_catalog._config_raw()
+            servers, _raw = mcp_catalog._config_raw(manager)
             detail = state_of(found.entries[name], servers, manager.display_names).detail
             print(f"{name}: {shown(detail, 400)}", file=sys.stderr)
             continue
