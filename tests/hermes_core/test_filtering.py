@@ -133,13 +133,18 @@ def test_utility_tools_need_capability_and_config() -> None:
     both = {"resources": True, "prompts": True}
     assert utility_tools(both, True, True) == list(UTILITY_TOOLS)
     assert utility_tools(both, False, True) == ["list_prompts", "get_prompt"]
-    assert utility_tools(both, True, False) == ["list_resources", "read_resource"]
+    assert utility_tools(both, True, False) == [
+        "list_resources",
+        "list_resource_templates",
+        "read_resource",
+    ]
     assert utility_tools(both, False, False) == []
 
 
 def test_utility_tools_follow_advertised_capabilities() -> None:
     assert utility_tools({"resources": True, "prompts": False}, True, True) == [
         "list_resources",
+        "list_resource_templates",
         "read_resource",
     ]
     assert utility_tools({"prompts": True}, True, True) == ["list_prompts", "get_prompt"]
@@ -151,7 +156,11 @@ def test_utility_tools_are_not_affected_by_include() -> None:
     # remove the utilities (they have their own switches).
     f = ToolFilter(include=())
     assert f.select(TOOLS) == []
-    assert utility_tools({"resources": True}, True, True) == ["list_resources", "read_resource"]
+    assert utility_tools({"resources": True}, True, True) == [
+        "list_resources",
+        "list_resource_templates",
+        "read_resource",
+    ]
 
 
 _names = st.text(alphabet="abc_.-*?[]", max_size=8)

@@ -24,12 +24,17 @@ BARE_TOOLS = {
     "get-sum",
     "get-tiny-image",
     "gzip-file-as-resource",
-    "simulate-research-query",
     "toggle-simulated-logging",
     "toggle-subscriber-updates",
     "trigger-long-running-operation",
 }
-UTILITIES = {"list_resources", "read_resource", "list_prompts", "get_prompt"}
+UTILITIES = {
+    "list_resources",
+    "list_resource_templates",
+    "read_resource",
+    "list_prompts",
+    "get_prompt",
+}
 
 
 def everything(**kwargs: object) -> HostServer:
@@ -71,6 +76,7 @@ def test_everything_filters_and_utilities() -> None:
             tools = {t.tool for t in host.tools()}
             assert tools == {t for t in BARE_TOOLS if t == "echo" or t.startswith("get-")} | {
                 "list_resources",
+                "list_resource_templates",
                 "read_resource",
             }
             listed = await host.call_tool("mcp_everything_list_resources")

@@ -15,6 +15,7 @@ __all__ = ["ProbedTool", "probe_tools"]
 PROBE_TIMEOUT = 30.0
 _FAMILY = {
     "list_resources": "resources",
+    "list_resource_templates": "resources",
     "read_resource": "resources",
     "list_prompts": "prompts",
     "get_prompt": "prompts",

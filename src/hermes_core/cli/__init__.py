@@ -84,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_call.add_argument(
         "--server", help="the server that owns the tool (default: read from the tool's name)"
     )
+    mcp_call.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the server's log messages (notifications/message) on stderr",
+    )
     mcp_add = mcp_commands.add_parser(
         "add",
         help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
@@ -323,7 +329,12 @@ def _run(argv: Sequence[str] | None) -> int:
             return mcp.tools(manager, args.server, as_json=args.json)
         if args.mcp_command == "call":
             return mcp.call(
-                manager, args.tool, args.args, approvals=args.approvals, server=args.server
+                manager,
+                args.tool,
+                args.args,
+                approvals=args.approvals,
+                server=args.server,
+                verbose=args.verbose,
             )
         if args.mcp_command == "serve":
             from hermes_core.cli.mcp_serve import serve

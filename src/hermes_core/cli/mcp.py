@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import re
 import sys
 import time
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.config.loader import LoadedConfig
@@ -21,6 +23,8 @@ __all__ = ["call", "factory_for", "list_servers", "status", "test_server", "tool
 
 T = TypeVar("T")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: ``hermes mcp call`` prints at most one progress line per this many seconds.
+PROGRESS_INTERVAL = 0.5
 
 
 class _Stop(Exception):
@@ -240,11 +244,11 @@ def _lifecycle_lines(row: dict[str, Any]) -> list[str]:
 def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:
     """The tools an agent would see (per server), with the reason for any hidden server."""
 
-    async def body(host: Any) -> tuple[list[Any], list[Any]]:
-        return host.tools(server), host.status()
+    async def body(host: Any) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
+        return host.tools(server), host.status(), host.unoffered_tools
 
     def run() -> int:
-        entries, rows = _with_host(manager, body, only=server, quiet=as_json)
+        entries, rows, unoffered = _with_host(manager, body, only=server, quiet=as_json)
         if as_json:
             print(json.dumps([e.__dict__ for e in entries], indent=2))
         else:
@@ -260,6 +264,9 @@ def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = F
                     else:
                         reason = row.last_error or row.gate or row.availability
                     print(f"# {row.server}: no tools offered ({reason})", file=sys.stderr)
+        for name, why_not in sorted(unoffered.items()):
+            for tool, reason in sorted(why_not.items()):
+                print(f"# {name}: tool {tool!r} {reason}", file=sys.stderr)
         return EXIT_OK if entries else EXIT_FAILED
 
     return _guard(run)
@@ -290,6 +297,7 @@ def call(
     *,
     approvals: str = "terminal",
     server: str | None = None,
+    verbose: bool = False,
 ) -> int:
     """Call one tool with JSON arguments and print the result as JSON.
 
@@ -297,6 +305,8 @@ def call(
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
     *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
     ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
+    The server's progress reports show as a ``progress:`` line on stderr (at most a few a
+    second); *verbose* shows its log messages on stderr too.
     """
 
     def run() -> int:
@@ -323,7 +333,11 @@ def call(
         async def body(host: Any) -> dict[str, Any]:
             if host.registry.get(tool) is None:
                 return _missing_tool(host, tool)
-            result: dict[str, Any] = await host.call_tool(tool, arguments)
+            progress = _ProgressLine()
+            try:
+                result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)
+            finally:
+                progress.done()
             return result
 
         elicitor: Any
@@ -335,11 +349,59 @@ def call(
             from hermes_core.cli.ask import TerminalElicitor
 
             elicitor = TerminalElicitor()
-        result = _with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
+        with _server_logs_on_stderr(verbose):
+            result = _with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return _guard(run)
+
+
+class _ProgressLine:
+    """A call's progress on stderr: ``progress: 3/10 (30%) message``, at most one line per
+    :data:`PROGRESS_INTERVAL` seconds (the last report always shows)."""
+
+    def __init__(self) -> None:
+        self._shown_at = 0.0
+        self._pending: str | None = None
+
+    def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        line = f"progress: {progress:g}"
+        if total:
+            line += f"/{total:g} ({min(100.0, 100 * progress / total):.0f}%)"
+        if message:
+            line += f" {message}"
+        now = time.monotonic()
+        if now - self._shown_at < PROGRESS_INTERVAL:
+            self._pending = line
+            return
+        self._shown_at, self._pending = now, None
+        print(line, file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self._pending is not None:
+            print(self._pending, file=sys.stderr, flush=True)
+            self._pending = None
+
+
+@contextlib.contextmanager
+def _server_logs_on_stderr(verbose: bool) -> Iterator[None]:
+    """With *verbose*, servers' log messages (``hermes.mcp.<server>``) print on stderr; without
+    it they are dropped (not even warnings reach Python's last-resort handler)."""
+    root = logging.getLogger("hermes.mcp")
+    handler: logging.Handler = logging.NullHandler()
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    before = root.level, root.propagate
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.CRITICAL)
+    root.propagate = False
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.level, root.propagate = before
 
 
 def _missing_tool(host: Any, tool: str) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.host.notifications import log_callback
 from hermes_core.host.transports import Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
@@ -274,6 +275,7 @@ class ServerConnection:
                         write,
                         message_handler=self._on_message,
                         elicitation_callback=self._elicitation_callback,
+                        logging_callback=log_callback(self.name),
                     )
                 )
                 try:

@@ -35,11 +35,18 @@ __all__ = ["UTILITY_TOOLS", "ToolFilter", "is_glob", "utility_tools"]
 
 _GLOB_CHARS = frozenset("*?[")
 
-UTILITY_TOOLS: tuple[str, ...] = ("list_resources", "read_resource", "list_prompts", "get_prompt")
+UTILITY_TOOLS: tuple[str, ...] = (
+    "list_resources",
+    "list_resource_templates",
+    "read_resource",
+    "list_prompts",
+    "get_prompt",
+)
 """The generated utility tools, in registration order."""
 
 _UTILITY_FAMILY = {
     "list_resources": "resources",
+    "list_resource_templates": "resources",
     "read_resource": "resources",
     "list_prompts": "prompts",
     "get_prompt": "prompts",

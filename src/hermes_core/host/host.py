@@ -37,6 +37,7 @@ from hermes_core.host.elicitation import (
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.naming import assign_names, toolset_name
+from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.sanitize import (
     clean_meta,
@@ -62,29 +63,87 @@ RETRY_NOW_SECONDS = 5.0
 
 log = logging.getLogger(__name__)
 
+TASK_REQUIRED_REASON = (
+    "not offered: it can only run as a task (execution.taskSupport: required), and Hermes does "
+    "not make task-augmented calls yet (the mcp SDK has no client for tasks/get, tasks/result "
+    "and tasks/cancel)"
+)
+
+#: Bounds on what one list_* utility call gathers by following ``nextCursor``.
+LIST_MAX_PAGES = 50
+LIST_MAX_ITEMS = 1000
+
+_NO_ARGS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 _UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
-    "list_resources": {"type": "object", "properties": {}},
+    "list_resources": _NO_ARGS,
+    "list_resource_templates": _NO_ARGS,
     "read_resource": {
         "type": "object",
-        "properties": {"uri": {"type": "string", "description": "The resource URI."}},
+        "properties": {
+            "uri": {"type": "string", "minLength": 1, "description": "The resource URI."}
+        },
         "required": ["uri"],
+        "additionalProperties": False,
     },
-    "list_prompts": {"type": "object", "properties": {}},
+    "list_prompts": _NO_ARGS,
     "get_prompt": {
         "type": "object",
         "properties": {
-            "name": {"type": "string", "description": "The prompt name."},
-            "arguments": {"type": "object", "description": "Prompt arguments (strings)."},
+            "name": {"type": "string", "minLength": 1, "description": "The prompt name."},
+            "arguments": {
+                "type": "object",
+                "description": "Prompt arguments (strings; numbers and booleans are sent as text).",
+                "additionalProperties": {"type": ["string", "number", "boolean"]},
+            },
         },
         "required": ["name"],
+        "additionalProperties": False,
     },
 }
 _UTILITY_DESCRIPTIONS = {
     "list_resources": "List the resources the MCP server '{s}' offers.",
+    "list_resource_templates": (
+        "List the resource templates (URI patterns such as file:///{{path}}) the MCP server "
+        "'{s}' offers; fill one in and read it with read_resource."
+    ),
     "read_resource": "Read one resource of the MCP server '{s}' by URI.",
     "list_prompts": "List the prompts the MCP server '{s}' offers.",
     "get_prompt": "Get one prompt of the MCP server '{s}' by name, with its arguments.",
 }
+#: list_* utility -> (the SDK method, the result's list key).
+_LISTINGS = {
+    "list_resources": ("list_resources", "resources"),
+    "list_resource_templates": ("list_resource_templates", "resourceTemplates"),
+    "list_prompts": ("list_prompts", "prompts"),
+}
+
+
+def _utility_argument_problem(tool: str, args: Mapping[str, Any]) -> str | None:
+    """What is wrong with *args* for utility *tool* (its schema in ``_UTILITY_SCHEMAS``)."""
+    schema = _UTILITY_SCHEMAS[tool]
+    properties: dict[str, Any] = schema["properties"]
+    unknown = sorted(set(args) - set(properties))
+    if unknown:
+        valid = ", ".join(properties) or "none"
+        return f"unknown argument(s) {', '.join(map(repr, unknown))} (valid: {valid})"
+    for key in schema.get("required", []):
+        if key not in args:
+            return f"missing required argument {key!r}"
+    for key, value in args.items():
+        kind = properties[key]["type"]
+        if kind == "string":
+            if not isinstance(value, str):
+                return f"{key!r} must be a string, not {type(value).__name__}"
+            if not value.strip():
+                return f"{key!r} must not be empty"
+        elif kind == "object":
+            if not isinstance(value, dict):
+                return f"{key!r} must be an object, not {type(value).__name__}"
+            for name, item in value.items():
+                if isinstance(item, dict | list) or item is None:
+                    shown = "null" if item is None else type(item).__name__
+                    return f"{key}.{name} must be a string, number or boolean, not {shown}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -220,6 +279,8 @@ class MCPHost:
         # Server name -> set when its start in progress (connect + first listing) is over.
         self._starts: dict[str, asyncio.Event] = {}
         self.skipped_tools: dict[str, list[str]] = {}
+        self.unoffered_tools: dict[str, dict[str, str]] = {}
+        """Server -> {tool: why it is listed by the server but not offered}."""
 
     # -- lifecycle ---------------------------------------------------------------------
     async def __aenter__(self) -> MCPHost:
@@ -662,9 +723,10 @@ class MCPHost:
 
     def _entries_for(self, config: HostServer, tools: list[Any], caps: Any) -> list[ToolEntry]:
         chosen = ToolFilter(config.include, config.exclude)
-        usable: list[tuple[str, str, dict[str, Any], bool]] = []
+        usable: list[tuple[str, str, dict[str, Any], Any]] = []
         skipped: list[str] = []
         filtered_out = 0
+        unoffered: dict[str, str] = {}
         for tool in tools:
             if not chosen.allows(tool.name):
                 filtered_out += 1
@@ -676,11 +738,16 @@ class MCPHost:
                     "MCP server '%s': skipping tool %r: %s", config.name, tool.name, problem
                 )
                 continue
-            annotations = tool.annotations
-            read_only = annotations is not None and annotations.read_only_hint is True
-            usable.append((tool.name, strip_tags(tool.description or ""), schema, read_only))
+            execution = getattr(tool, "execution", None)
+            if getattr(execution, "task_support", None) == "required":
+                # The mcp SDK has no client side for task-augmented calls (tasks/get,
+                # tasks/result, tasks/cancel), and a plain call to such a tool is refused.
+                unoffered[tool.name] = TASK_REQUIRED_REASON
+                continue
+            usable.append((tool.name, strip_tags(tool.description or ""), schema, tool))
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         self._filtered_out[config.name] = filtered_out
+        self.unoffered_tools[config.name] = unoffered
         flags = {
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
@@ -694,6 +761,7 @@ class MCPHost:
             self.collisions.append(collision.message())
             log.warning("%s", collision.message())
         toolset = toolset_name(config.name)
+        parallel = config.supports_parallel_tool_calls
         entries = [
             ToolEntry(
                 assignment.name_for(config.name, name),
@@ -702,9 +770,10 @@ class MCPHost:
                 desc,
                 schema,
                 toolset,
-                read_only=read_only,
+                supports_parallel_tool_calls=parallel,
+                **_tool_metadata(tool),
             )
-            for name, desc, schema, read_only in usable
+            for name, desc, schema, tool in usable
         ]
         entries += [
             ToolEntry(
@@ -715,6 +784,9 @@ class MCPHost:
                 _UTILITY_SCHEMAS[u],
                 toolset,
                 utility=True,
+                read_only=True,
+                annotations={"readOnlyHint": True},
+                supports_parallel_tool_calls=parallel,
             )
             for u in utilities
         ]
@@ -728,9 +800,17 @@ class MCPHost:
 
     # -- calls ---------------------------------------------------------------------------
     async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
     ) -> dict[str, Any]:
-        """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised."""
+        """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised.
+
+        *on_progress(progress, total, message)* is called for each progress notification the
+        server sends about this call (see :mod:`hermes_core.host.notifications`).
+        """
         entry = self.registry.get(name)
         if entry is None:
             return {"error": f"unknown tool {name!r}"}
@@ -740,7 +820,9 @@ class MCPHost:
             return refused  # no transport work while the breaker is open
         outcome: Outcome | None = None
         try:
-            result, outcome = await self._call_admitted(entry, config, dict(arguments or {}))
+            result, outcome = await self._call_admitted(
+                entry, config, dict(arguments or {}), on_progress
+            )
             return result
         finally:
             if breaker is not None:
@@ -750,7 +832,11 @@ class MCPHost:
                     breaker.record(outcome)
 
     async def _call_admitted(
-        self, entry: ToolEntry, config: HostServer, args: dict[str, Any]
+        self,
+        entry: ToolEntry,
+        config: HostServer,
+        args: dict[str, Any],
+        on_progress: ProgressCallback | None = None,
     ) -> tuple[dict[str, Any], Outcome | None]:
         """Gate, approval and the call itself; returns the result and the breaker outcome
         (``None``: the call did not reach the server for a reason that says nothing of it)."""
@@ -777,6 +863,15 @@ class MCPHost:
             return payload, "transport" if not_connected else None
         connection = self._connections[entry.server]
         if entry.utility:
+            problem = _utility_argument_problem(entry.tool, args)
+            if problem is not None:
+                return {
+                    "error": f"{entry.tool} of MCP server '{entry.server}' was not called: "
+                    f"{problem}",
+                    "server": entry.server,
+                    "state": "invalid_arguments",
+                    "retryable": False,
+                }, None
             try:
                 return await self._call_utility(connection, config, entry.tool, args), None
             except ServerError as exc:
@@ -792,8 +887,10 @@ class MCPHost:
             if refusal is not None:
                 return refusal, None
 
+        forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
+
         async def call(session: Any) -> Any:
-            return await session.call_tool(entry.tool, args)
+            return await session.call_tool(entry.tool, args, progress_callback=forward)
 
         try:
             result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
@@ -802,6 +899,18 @@ class MCPHost:
             failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
             return failed, "transport"
         except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
+            if _is_output_violation(exc):
+                # The SDK checks structuredContent against the tool's outputSchema (as the spec
+                # asks of clients) and raises a bare RuntimeError when it does not match.
+                return {
+                    "error": f"MCP server '{entry.server}': the result of {entry.tool!r} does "
+                    f"not match the tool's outputSchema, so it was discarded: "
+                    f"{str(exc).splitlines()[0]}",
+                    "server": entry.server,
+                    "tool": entry.tool,
+                    "state": "invalid_output",
+                    "retryable": False,
+                }, "application"
             return {
                 "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
                 "server": entry.server,
@@ -872,20 +981,63 @@ class MCPHost:
     async def _call_utility(
         self, connection: ServerConnection, config: HostServer, tool: str, args: dict[str, Any]
     ) -> dict[str, Any]:
+        if tool in _LISTINGS:
+            return await self._list_all(connection, config, tool)
+
         async def run(session: Any) -> Any:
-            if tool == "list_resources":
-                return await session.list_resources()
             if tool == "read_resource":
-                return await session.read_resource(str(args.get("uri", "")))
-            if tool == "list_prompts":
-                return await session.list_prompts()
-            prompt_args = {str(k): str(v) for k, v in (args.get("arguments") or {}).items()}
-            return await session.get_prompt(str(args.get("name", "")), prompt_args)
+                return await session.read_resource(args["uri"])
+            prompt_args = {
+                str(k): v if isinstance(v, str) else json.dumps(v)
+                for k, v in (args.get("arguments") or {}).items()
+            }
+            return await session.get_prompt(args["name"], prompt_args)
 
         result = await connection.request(tool, run, config.timeout)
         data: dict[str, Any] = sanitize_value(
             result.model_dump(mode="json", by_alias=True, exclude_none=True)
         )
+        return data
+
+    async def _list_all(
+        self, connection: ServerConnection, config: HostServer, tool: str
+    ) -> dict[str, Any]:
+        """Every page of a listing, up to :data:`LIST_MAX_PAGES` pages and
+        :data:`LIST_MAX_ITEMS` items; a cut-short listing says so (``truncated``)."""
+        from mcp import types
+
+        method, key = _LISTINGS[tool]
+
+        async def run(session: Any) -> tuple[list[Any], int, str | None]:
+            items: list[Any] = []
+            cursor: str | None = None
+            seen: set[str] = set()
+            pages = 0
+            while True:
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                page = await getattr(session, method)(params=params)
+                pages += 1
+                dumped = page.model_dump(mode="json", by_alias=True, exclude_none=True)
+                items.extend(dumped.get(key, []))
+                cursor = page.next_cursor
+                if not cursor:
+                    return items, pages, None
+                if len(items) >= LIST_MAX_ITEMS:
+                    return items, pages, f"more than {LIST_MAX_ITEMS} items"
+                if pages >= LIST_MAX_PAGES:
+                    return items, pages, f"more than {LIST_MAX_PAGES} pages"
+                if cursor in seen:
+                    return items, pages, "the server sent a cursor it had sent before"
+                seen.add(cursor)
+
+        items, pages, cut = await connection.request(tool, run, config.timeout)
+        data: dict[str, Any] = {key: sanitize_value(items[:LIST_MAX_ITEMS]), "pages": pages}
+        if cut is not None:
+            data["truncated"] = True
+            data["note"] = (
+                f"listing stopped early: {cut}; showing the first {len(data[key])} "
+                f"{key} of MCP server '{config.name}'"
+            )
         return data
 
     # -- status ----------------------------------------------------------------------------
@@ -935,6 +1087,43 @@ class MCPHost:
 
         advice = guidance(decl, availability(decl), display_name=display_name)
         return advice.sentence if advice else None
+
+
+def _is_output_violation(exc: Exception) -> bool:
+    """The SDK's refusal of a result that breaks the tool's ``outputSchema``."""
+    text = str(exc)
+    return type(exc) is RuntimeError and (
+        text.startswith("Invalid structured content returned by tool")
+        or "has an output schema but did not return structured content" in text
+        or text.startswith("Invalid schema for tool")
+    )
+
+
+def _tool_metadata(tool: Any) -> dict[str, Any]:
+    """A listed tool's title, annotations, output schema and execution, sanitised."""
+    annotations = tool.annotations
+    hints: dict[str, Any] | None = None
+    if annotations is not None:
+        hints = sanitize_value(
+            annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
+        )
+    title = tool.title or (annotations.title if annotations is not None else None)
+    execution = tool.execution
+    output_schema = tool.output_schema
+    return {
+        "read_only": annotations is not None and annotations.read_only_hint is True,
+        "title": strip_tags(title) if isinstance(title, str) else None,
+        "annotations": hints or None,
+        "output_schema": sanitize_value(dict(output_schema))
+        if isinstance(output_schema, Mapping)
+        else None,
+        "execution": sanitize_value(
+            execution.model_dump(mode="json", by_alias=True, exclude_none=True)
+        )
+        or None
+        if execution is not None
+        else None,
+    }
 
 
 def _render_result(result: Any) -> dict[str, Any]:

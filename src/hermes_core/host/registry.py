@@ -22,6 +22,18 @@ class ToolEntry:
     utility: bool = False
     read_only: bool = False
     """The server marked the tool ``readOnlyHint: true`` (it changes nothing)."""
+    title: str | None = None
+    """The tool's human-readable title (``title``, else ``annotations.title``), sanitised."""
+    annotations: dict[str, Any] | None = field(default=None, hash=False)
+    """The server's hints as sent (``readOnlyHint``, ``destructiveHint``, ``idempotentHint``,
+    ``openWorldHint``, ``title``), sanitised; hints are untrusted, so only :attr:`read_only`
+    changes what Hermes does (the ``trust: untrusted`` approval)."""
+    output_schema: dict[str, Any] | None = field(default=None, hash=False)
+    """The tool's ``outputSchema``; a result's ``structuredContent`` is checked against it."""
+    execution: dict[str, Any] | None = field(default=None, hash=False)
+    """The tool's ``execution`` block (``taskSupport``), sanitised."""
+    supports_parallel_tool_calls: bool = False
+    """The server's ``supports_parallel_tool_calls`` setting (its calls may overlap)."""
 
 
 class ToolRegistry:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import HostServer, MCPHost, ServerStatus
+from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.transports import Opener
 from hermes_core.host.watch import ConfigWatcher
@@ -111,10 +112,18 @@ class SyncMCPHost:
         return self.host.gate.check(server)
 
     def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, timeout: float | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> dict[str, Any]:
-        """Call a tool and wait for its result (from any thread)."""
-        return self._run(self.host.call_tool(name, arguments), timeout)
+        """Call a tool and wait for its result (from any thread).
+
+        *on_progress* runs on the host's loop thread (see :meth:`MCPHost.call_tool`).
+        """
+        return self._run(self.host.call_tool(name, arguments, on_progress=on_progress), timeout)
 
     def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         return self._run(self.host.reload(list(servers)))
