@@ -64,9 +64,9 @@ RETRY_NOW_SECONDS = 5.0
 log = logging.getLogger(__name__)
 
 TASK_REQUIRED_REASON = (
-    "not offered: it can only run as a task (execution.taskSupport: required), and Hermes does "
-    "not make task-augmented calls yet (the mcp SDK has no client for tasks/get, tasks/result "
-    "and tasks/cancel)"
+    "not offered: it can only run as a task (execution.taskSupport: required), and the mcp SDK "
+    "Hermes uses (2.3) accepts only a plain result from tools/call: it rejects the task a server "
+    "creates, so such a call cannot be made yet"
 )
 
 #: Bounds on what one list_* utility call gathers by following ``nextCursor``.
@@ -740,8 +740,9 @@ class MCPHost:
                 continue
             execution = getattr(tool, "execution", None)
             if getattr(execution, "task_support", None) == "required":
-                # The mcp SDK has no client side for task-augmented calls (tasks/get,
-                # tasks/result, tasks/cancel), and a plain call to such a tool is refused.
+                # mcp 2.3 validates a tools/call answer as CallToolResult, so the
+                # CreateTaskResult of a task-augmented call is refused inside the SDK, and a
+                # plain call to such a tool is refused by the server (-32601).
                 unoffered[tool.name] = TASK_REQUIRED_REASON
                 continue
             usable.append((tool.name, strip_tags(tool.description or ""), schema, tool))
