@@ -105,6 +105,14 @@ def test_listings_page_through_every_page() -> None:
     ]
 
 
+def test_a_server_without_templates_lists_none() -> None:
+    async def scenario() -> dict[str, Any]:
+        async with MCPHost([fidelity({"NO_TEMPLATES": "1"})]) as host:
+            return await host.call_tool("mcp_fidelity_list_resource_templates")
+
+    assert asyncio.run(scenario()) == {"resourceTemplates": [], "pages": 1}
+
+
 def test_a_server_paging_forever_is_cut_short_and_says_so() -> None:
     async def scenario() -> dict[str, Any]:
         async with MCPHost([fidelity({"ENDLESS": "1"})]) as host:

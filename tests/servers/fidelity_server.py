@@ -5,6 +5,7 @@ Environment:
     RESOURCES   how many resources (23); PROMPTS how many prompts (12); TEMPLATES how many
                 resource templates (7).
     ENDLESS     ``1``: resources/list always answers with a next cursor (a server paging forever).
+    NO_TEMPLATES ``1``: no resources/templates/list handler (the server answers -32601).
 
 Tools:
     ``shaped``      title, all four annotation hints, an ``outputSchema`` and a matching result.
@@ -151,7 +152,9 @@ server = Server(
     on_list_tools=on_list_tools,
     on_call_tool=on_call_tool,
     on_list_resources=on_list_resources,
-    on_list_resource_templates=on_list_resource_templates,
+    on_list_resource_templates=None
+    if os.environ.get("NO_TEMPLATES") == "1"
+    else on_list_resource_templates,
     on_read_resource=on_read_resource,
     on_list_prompts=on_list_prompts,
     on_get_prompt=on_get_prompt,

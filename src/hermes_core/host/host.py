@@ -69,6 +69,8 @@ TASK_REQUIRED_REASON = (
     "creates, so such a call cannot be made yet"
 )
 
+#: JSON-RPC "method not found".
+METHOD_NOT_FOUND = -32601
 #: Bounds on what one list_* utility call gathers by following ``nextCursor``.
 LIST_MAX_PAGES = 50
 LIST_MAX_ITEMS = 1000
@@ -1006,6 +1008,7 @@ class MCPHost:
         """Every page of a listing, up to :data:`LIST_MAX_PAGES` pages and
         :data:`LIST_MAX_ITEMS` items; a cut-short listing says so (``truncated``)."""
         from mcp import types
+        from mcp.shared.exceptions import MCPError
 
         method, key = _LISTINGS[tool]
 
@@ -1016,7 +1019,13 @@ class MCPHost:
             pages = 0
             while True:
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                page = await getattr(session, method)(params=params)
+                try:
+                    page = await getattr(session, method)(params=params)
+                except MCPError as exc:
+                    if exc.code != METHOD_NOT_FOUND or pages or tool != "list_resource_templates":
+                        raise
+                    # Templates are optional within the resources capability.
+                    return [], 1, None
                 pages += 1
                 dumped = page.model_dump(mode="json", by_alias=True, exclude_none=True)
                 items.extend(dumped.get(key, []))
