@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
+from hermes_core.yaml_lines import _line_of as _line_of  # re-exported
+from hermes_core.yaml_lines import _plain as _plain  # re-exported
 from hermes_platform.declaration import (
     Declaration,
     DeclarationError,
@@ -37,7 +39,6 @@ PLUGIN_FILE_KEYS = ("name", "display_name", "app", "requires")
 """The top-level keys a ``plugin.yaml`` may hold; any other is an error."""
 
 _SERVER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-_PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 _MAX_FILE_BYTES = 1024 * 1024
 
 
@@ -69,45 +70,6 @@ class PluginFile:
     def line_of(self, key_path: str) -> int | None:
         """The 1-based line of *key_path* (``app.linux.location[1].app_id``) in the file."""
         return _line_of(self.tree, key_path) if self.tree is not None else None
-
-
-def _plain(node: Any) -> Any:
-    """ruamel's round-trip types to plain Python values (the parser wants plain dicts)."""
-    if isinstance(node, dict):
-        return {_plain(k): _plain(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_plain(v) for v in node]
-    if isinstance(node, bool):
-        return bool(node)
-    if type(node).__name__ == "ScalarBoolean":
-        return bool(node)
-    if isinstance(node, str):
-        return str(node)
-    if isinstance(node, int):
-        return int(node)
-    if isinstance(node, float):
-        return float(node)
-    return node
-
-
-def _line_of(tree: Any, key_path: str) -> int | None:
-    """The 1-based line of the deepest part of *key_path* found in the YAML tree."""
-    line: int | None = None
-    node = tree
-    for name, index in _PATH_TOKEN.findall(key_path.strip("'")):
-        try:
-            if index and isinstance(node, CommentedSeq):
-                position = int(index)
-                line = node.lc.item(position)[0] + 1
-                node = node[position]
-            elif name and isinstance(node, CommentedMap) and name in node:
-                line = node.lc.key(name)[0] + 1
-                node = node[name]
-            else:
-                break
-        except (KeyError, IndexError, TypeError, AttributeError):
-            break
-    return line
 
 
 def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginFile:

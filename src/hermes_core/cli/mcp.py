@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -14,10 +13,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError, display_url
-from hermes_core.plugins.manager import HermesPluginManager
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
+    from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["call", "factory_for", "list_servers", "status", "test_server", "tools"]
 
@@ -106,6 +105,8 @@ def _with_host(
             return await body(host)
         finally:
             await host.close()
+
+    import asyncio
 
     return asyncio.run(main())
 

@@ -19,8 +19,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.importing.model import EXPORT_FORMATS
-from hermes_core.importing.sources import SOURCES
+from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
@@ -41,9 +40,9 @@ def add_parsers(mcp_commands: Any, commands: Any) -> None:
     )
     importer.add_argument(
         "source",
-        choices=sorted(SOURCES),
+        choices=SOURCE_NAMES,
         metavar="SOURCE",
-        help=f"one of: {', '.join(sorted(SOURCES))}",
+        help=f"one of: {', '.join(SOURCE_NAMES)}",
     )
     _import_flags(importer)
     importer.set_defaults(
@@ -212,7 +211,7 @@ def import_servers(
     from hermes_core.importing.model import SourceError
     from hermes_core.importing.plan import UnknownNames, build_plan
     from hermes_core.importing.secrets import update_dotenv
-    from hermes_core.importing.sources import read_servers
+    from hermes_core.importing.sources import SOURCES, read_servers
 
     source = SOURCES[source_name]
     try:

@@ -7,33 +7,39 @@
   atomically, keeping everything they do not change byte for byte.
 """
 
-from hermes_core.config.interpolate import (
-    CONTEXT_VARIABLES,
-    expand,
-    load_dotenv,
-    parse_dotenv,
-    resolve,
-)
-from hermes_core.config.loader import (
-    LoadedConfig,
-    config_path,
-    hermes_home,
-    load_config,
-    parse_config_text,
-)
-from hermes_core.config.models import (
-    DEFAULT_CONNECT_TIMEOUT,
-    DEFAULT_TOOL_TIMEOUT,
-    ConfigConflict,
-    ConfigError,
-    ConfigWarning,
-    HermesConfig,
-    IdentityHeader,
-    ServerConfig,
-    ToolsConfig,
-    Transport,
-)
-from hermes_core.config.store import add_server, remove_server, set_enabled
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_core.config.interpolate import (
+        CONTEXT_VARIABLES,
+        expand,
+        load_dotenv,
+        parse_dotenv,
+        resolve,
+    )
+    from hermes_core.config.loader import (
+        LoadedConfig,
+        config_path,
+        hermes_home,
+        load_config,
+        parse_config_text,
+    )
+    from hermes_core.config.models import (
+        DEFAULT_CONNECT_TIMEOUT,
+        DEFAULT_TOOL_TIMEOUT,
+        ConfigConflict,
+        ConfigError,
+        ConfigWarning,
+        HermesConfig,
+        IdentityHeader,
+        ServerConfig,
+        ToolsConfig,
+        Transport,
+    )
+    from hermes_core.config.store import add_server, remove_server, set_enabled
 
 __all__ = [
     "CONTEXT_VARIABLES",
@@ -60,3 +66,43 @@ __all__ = [
     "resolve",
     "set_enabled",
 ]
+
+# Loaded on first use (PEP 562): ``hermes mcp list`` reads the file without the editing code.
+_HOME = {
+    "CONTEXT_VARIABLES": "interpolate",
+    "ConfigConflict": "models",
+    "ConfigError": "models",
+    "ConfigWarning": "models",
+    "DEFAULT_CONNECT_TIMEOUT": "models",
+    "DEFAULT_TOOL_TIMEOUT": "models",
+    "HermesConfig": "models",
+    "IdentityHeader": "models",
+    "LoadedConfig": "loader",
+    "ServerConfig": "models",
+    "ToolsConfig": "models",
+    "Transport": "models",
+    "add_server": "store",
+    "config_path": "loader",
+    "expand": "interpolate",
+    "hermes_home": "loader",
+    "load_config": "loader",
+    "load_dotenv": "interpolate",
+    "parse_config_text": "loader",
+    "parse_dotenv": "interpolate",
+    "remove_server": "store",
+    "resolve": "interpolate",
+    "set_enabled": "store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -27,8 +27,8 @@ from hermes_core.config.models import (
     ServerConfig,
     kind_of,
 )
-from hermes_core.plugin_yaml import _line_of, _plain
 from hermes_core.yaml_input import YamlInputError, load_yaml
+from hermes_core.yaml_lines import _line_of, _plain
 
 __all__ = [
     "LoadedConfig",

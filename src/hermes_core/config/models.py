@@ -29,7 +29,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hermes_core.config.kinds import ServerKinds
-from hermes_core.plugin_yaml import _line_of
+from hermes_core.yaml_lines import _line_of
 
 __all__ = [
     "DEFAULT_CONNECT_TIMEOUT",

@@ -47,7 +47,7 @@ from hermes_core.config.models import (
     ServerConfig,
     kind_of,
 )
-from hermes_core.plugin_yaml import _plain
+from hermes_core.yaml_lines import _plain
 
 __all__ = ["add_server", "add_servers", "remove_server", "set_enabled"]
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["EXPORT_FORMATS", "ForeignServer", "InputSpec", "Skip", "SourceError", "Translated"]
+from hermes_core.importing.names import EXPORT_FORMATS
 
-#: The clients ``hermes mcp export --format`` writes for.
-EXPORT_FORMATS = ("claude", "cursor", "vscode", "codex")
+__all__ = ["EXPORT_FORMATS", "ForeignServer", "InputSpec", "Skip", "SourceError", "Translated"]
 
 
 class SourceError(ValueError):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.importing.model import ForeignServer, InputSpec, SourceError
+from hermes_core.importing.names import SOURCE_NAMES
 
 __all__ = ["SOURCES", "Source", "SourceFile", "read_servers"]
 
@@ -293,6 +294,10 @@ SOURCES: dict[str, Source] = {
         Source("windsurf", "Windsurf", _windsurf_files, _mcp_servers_parser("windsurf"), True),
     )
 }
+
+
+if tuple(sorted(SOURCES)) != SOURCE_NAMES:  # pragma: no cover - caught by any import test
+    raise RuntimeError("hermes_core.importing.names.SOURCE_NAMES is out of date")
 
 
 # --------------------------------------------------------------------------- reading

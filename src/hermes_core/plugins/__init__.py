@@ -22,15 +22,21 @@ Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 """
 
-from hermes_core.plugins.catalog_files import catalog_entries_from_package
-from hermes_core.plugins.declarations import declarations_from_package, declarations_from_yaml
-from hermes_core.plugins.errors import PluginError
-from hermes_core.plugins.hookspecs import hookimpl
-from hermes_core.plugins.manager import (
-    HermesPluginManager,
-    create_plugin_manager,
-    get_plugin_manager,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_core.plugins.catalog_files import catalog_entries_from_package
+    from hermes_core.plugins.declarations import declarations_from_package, declarations_from_yaml
+    from hermes_core.plugins.errors import PluginError
+    from hermes_core.plugins.hookspecs import hookimpl
+    from hermes_core.plugins.manager import (
+        HermesPluginManager,
+        create_plugin_manager,
+        get_plugin_manager,
+    )
 
 __all__ = [
     "HermesPluginManager",
@@ -42,3 +48,30 @@ __all__ = [
     "get_plugin_manager",
     "hookimpl",
 ]
+
+# Imported on first use (PEP 562), so that ``hermes_core.plugins.errors`` and the other
+# submodules do not drag the whole plugin stack (pluggy, pydantic, every hook type) into
+# commands that never load a plugin, such as ``hermes --help``.
+_HOME = {
+    "HermesPluginManager": "manager",
+    "PluginError": "errors",
+    "catalog_entries_from_package": "catalog_files",
+    "create_plugin_manager": "manager",
+    "declarations_from_package": "declarations",
+    "declarations_from_yaml": "declarations",
+    "get_plugin_manager": "manager",
+    "hookimpl": "hookspecs",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

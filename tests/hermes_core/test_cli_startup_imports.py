@@ -1,0 +1,117 @@
+"""What ``hermes --help`` and ``hermes mcp list`` import (modules, never timings).
+
+Each command runs as a real subprocess under ``python -X importtime``, which names every module
+the process imports; the test pins the heavy stacks each command must leave alone.  ``--help``
+builds the parser only; ``mcp list`` reads and validates ``config.yaml`` (pydantic) but
+connects nothing and loads no plugin.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Never needed to print the help.
+HELP_MUST_NOT_IMPORT = {
+    "mcp",
+    "pydantic",
+    "pluggy",
+    "ruamel",
+    "asyncio",
+    "httpx",
+    "anyio",
+    "hermes_platform",
+    "hermes_core.config",
+    "hermes_core.host",
+    "hermes_core.plugins.manager",
+    "hermes_core.plugins.types",
+    "hermes_core.plugins.declarations",
+    "hermes_core.plugin_yaml",
+    "hermes_core.importing.sources",
+    "hermes_core.catalog",
+}
+
+# Reading config.yaml needs ruamel and the pydantic models, nothing that connects or loads plugins.
+LIST_MUST_NOT_IMPORT = {
+    "mcp",
+    "pluggy",
+    "asyncio",
+    "httpx",
+    "anyio",
+    "hermes_platform.declaration",
+    "hermes_platform.resolver",
+    "hermes_core.host",
+    "hermes_core.plugins.manager",
+    "hermes_core.plugins.types",
+    "hermes_core.plugin_yaml",
+    "hermes_core.config.store",
+    "hermes_core.importing.sources",
+    "hermes_core.catalog",
+}
+
+CONFIG = """\
+mcp_servers:
+  files:
+    command: npx
+    args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"]
+  remote:
+    url: https://mcp.example.com/mcp
+    enabled: false
+"""
+
+
+def imported_modules(*args: str, home: Path) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env["HERMES_HOME"] = str(home)
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hermes_core", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "hermes_core.cli" in modules, result.stderr[-2000:]
+    return modules, result
+
+
+def offending(modules: set[str], banned: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == b or m.startswith(b + ".") for b in banned))
+
+
+def test_help_imports_only_the_parser(tmp_path: Path) -> None:
+    modules, result = imported_modules("--help", home=tmp_path)
+    assert result.returncode == 0
+    assert "usage: hermes" in result.stdout
+    assert offending(modules, HELP_MUST_NOT_IMPORT) == []
+
+
+@pytest.mark.parametrize("extra", [[], ["--json"]])
+def test_mcp_list_reads_the_config_without_the_plugin_or_host_stack(
+    tmp_path: Path, extra: list[str]
+) -> None:
+    (tmp_path / "config.yaml").write_text(CONFIG, encoding="utf-8")
+    modules, result = imported_modules("mcp", "list", *extra, home=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "files" in result.stdout and "remote" in result.stdout
+    assert "hermes_core.config.models" in modules  # it does validate the file
+    assert offending(modules, LIST_MUST_NOT_IMPORT) == []
+
+
+def test_mcp_list_still_names_the_file_and_line_of_a_misspelt_key(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "mcp_servers:\n  files:\n    command: npx\n    enabeld: false\n", encoding="utf-8"
+    )
+    modules, result = imported_modules("mcp", "list", home=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert f"{tmp_path / 'config.yaml'}:4: mcp_servers.files.enabeld" in result.stderr
+    assert "enabeld" in result.stderr
+    assert offending(modules, LIST_MUST_NOT_IMPORT) == []
