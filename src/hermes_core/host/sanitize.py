@@ -73,10 +73,6 @@ def strip_tags(text: str) -> str:
     return text if len(result) == len(text) else result
 
 
-def _needs_stripping(text: str) -> bool:
-    return strip_tags(text) is not text
-
-
 _Container: TypeAlias = dict[Any, Any] | list[Any] | tuple[Any, ...]
 
 
@@ -87,16 +83,28 @@ def _children(node: _Container) -> list[Any]:
 
 
 def _contains_tags(root: _Container) -> bool:
+    """Whether any string in *root* (keys included) loses characters to :func:`strip_tags`.
+
+    One walk over the containers, looking only at what can carry text: a pure-ASCII string
+    (``str.isascii`` is a C scan) is skipped at once, numbers and other values are never
+    looked at, and nothing is serialised.
+    """
     seen: set[int] = set()
     stack: list[Any] = [root]
+    pop, push = stack.pop, stack.extend
     while stack:
-        item = stack.pop()
+        item = pop()
         if isinstance(item, str):
-            if _needs_stripping(item):
+            if not item.isascii() and strip_tags(item) is not item:
                 return True
-        elif isinstance(item, dict | list | tuple) and id(item) not in seen:
+        elif isinstance(item, dict):
+            if id(item) not in seen:
+                seen.add(id(item))
+                push(item)  # the keys
+                push(item.values())
+        elif isinstance(item, list | tuple) and id(item) not in seen:
             seen.add(id(item))
-            stack.extend(_children(item))
+            push(item)
     return False
 
 
@@ -170,18 +178,9 @@ def sanitize_value(obj: _T) -> _T:
         return cast(_T, strip_tags(obj))
     if not isinstance(obj, dict | list | tuple):
         return obj
-    if not _maybe_tagged(obj) or not _contains_tags(obj):
+    if not _contains_tags(obj):
         return obj
     return cast(_T, _rebuild(obj))
-
-
-def _maybe_tagged(obj: object) -> bool:
-    """A fast first look (one C-level dump and search); ``True`` when unsure."""
-    try:
-        text = json.dumps(obj, ensure_ascii=False, check_circular=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        return True
-    return _ANY_TAG.search(text) is not None
 
 
 _RESERVED_LABELS = frozenset({"modelcontextprotocol", "mcp"})
