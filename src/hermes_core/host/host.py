@@ -36,6 +36,7 @@ from hermes_core.host.elicitation import (
 )
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
+from hermes_core.host.gc_pause import paused_gc
 from hermes_core.host.naming import assign_names, toolset_name
 from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
@@ -545,7 +546,8 @@ class MCPHost:
             resources=types.ResourcesCapability() if flags.get("resources") else None,
             prompts=types.PromptsCapability() if flags.get("prompts") else None,
         )
-        self.registry.replace_server(server.name, self._entries_for(server, tools, caps))
+        with paused_gc():
+            self.registry.replace_server(server.name, self._entries_for(server, tools, caps))
         connection.status.state = "lazy"
         info.update(cache="hit", cached_tools=len(tools), phantoms=[])
         self.gate.invalidate()
@@ -665,8 +667,9 @@ class MCPHost:
                 tools = await self._list_all_tools(connection, config)
             if config.lazy:
                 self._write_cache(config, tools, caps)
-            entries = self._entries_for(config, tools, caps)
-            added, removed = self.registry.replace_server(server, entries)
+            with paused_gc():  # plain JSON trees: no cycles to collect (see gc_pause)
+                entries = self._entries_for(config, tools, caps)
+                added, removed = self.registry.replace_server(server, entries)
             self.gate.invalidate()
             return added, removed
 
@@ -796,10 +799,17 @@ class MCPHost:
         return entries
 
     def tools(self, server: str | None = None, *, include_gated: bool = False) -> list[ToolEntry]:
-        """Registered tools whose server passes its gate (or all, with ``include_gated``)."""
-        return [
-            e for e in self.registry.entries(server) if include_gated or self.gate.check(e.server)
-        ]
+        """Registered tools whose server passes its gate (or all, with ``include_gated``).
+
+        Sorted by name, from the registry's cached snapshot: one gate check per server, no sort.
+        """
+        listing, owners = self.registry.listing(server)
+        if include_gated:
+            return list(listing)
+        gated = {owner for owner in owners if not self.gate.check(owner)}
+        if not gated:
+            return list(listing)
+        return [e for e in listing if e.server not in gated]
 
     # -- calls ---------------------------------------------------------------------------
     async def call_tool(
@@ -1069,7 +1079,7 @@ class MCPHost:
                     else ("disabled" if not config.enabled else "not started"),
                     availability=availability(decl).state if decl else "undeclared",
                     offered=self.gate.check(name),
-                    tools=len(self.registry.entries(name)),
+                    tools=len(self.registry.snapshot(name)),
                     last_error=connection.status.last_error if connection else None,
                     elicitation=dataclasses.asdict(self._elicitations[name].counters)
                     if name in self._elicitations

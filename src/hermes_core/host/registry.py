@@ -37,47 +37,104 @@ class ToolEntry:
 
 
 class ToolRegistry:
-    """Thread-safe mapping of registered names to entries; replaced per server as a diff."""
+    """Thread-safe mapping of registered names to entries; replaced per server as a diff.
+
+    Listing is a cached snapshot: each server's sorted run is rebuilt only when its tools change,
+    and the all-servers listing is merged from the runs once after a change, so listing an
+    unchanged registry sorts nothing, however many tools it holds.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._tools: dict[str, ToolEntry] = {}
+        self._owned: dict[str, dict[str, ToolEntry]] = {}  # server -> its names -> entries
+        self._runs: dict[str, tuple[ToolEntry, ...]] = {}  # server -> sorted, built on demand
+        self._all: tuple[ToolEntry, ...] | None = ()
 
     def replace_server(self, server: str, entries: list[ToolEntry]) -> tuple[list[str], list[str]]:
         """Make *entries* the server's tools; returns (added, removed) names.
 
-        Names that stay are swapped in place, so concurrent calls never see a gap.
+        Names that stay are swapped in place, so concurrent calls never see a gap.  A name
+        another server registered before moves to its new owner.
         """
         with self._lock:
-            old = {n for n, e in self._tools.items() if e.server == server}
-            new = {e.name for e in entries}
+            mine = self._owned.get(server, {})
+            old = set(mine)
+            new: set[str] = set()
+            touched = {server}
             for entry in entries:
-                self._tools[entry.name] = entry
+                name = entry.name
+                new.add(name)
+                previous = self._tools.get(name)
+                if previous is not None and previous.server != entry.server:
+                    self._owned[previous.server].pop(name, None)
+                    touched.add(previous.server)
+                self._tools[name] = entry
+                self._owned.setdefault(entry.server, {})[name] = entry
+                touched.add(entry.server)
+            mine = self._owned.get(server, {})
             for name in old - new:
                 del self._tools[name]
+                mine.pop(name, None)
+            for name in touched:
+                self._runs.pop(name, None)
+                if not self._owned.get(name, True):
+                    del self._owned[name]
+            self._all = None  # merged again on the next listing
         return sorted(new - old), sorted(old - new)
 
     def drop_server(self, server: str) -> list[str]:
         return self.replace_server(server, [])[1]
 
     def get(self, name: str) -> ToolEntry | None:
-        with self._lock:
-            return self._tools.get(name)
+        # One dict read is atomic, and replace_server swaps entries in place: no lock needed.
+        return self._tools.get(name)
 
     def names(self) -> set[str]:
         with self._lock:
             return set(self._tools)
 
     def entries(self, server: str | None = None) -> list[ToolEntry]:
+        """Entries sorted by name (one server's, or all), copied from the cached snapshot."""
+        return list(self.snapshot(server))
+
+    def snapshot(self, server: str | None = None) -> tuple[ToolEntry, ...]:
+        """Like :meth:`entries`, as the shared immutable tuple (no copy, no sort when unchanged)."""
+        return self.listing(server)[0]
+
+    def listing(self, server: str | None = None) -> tuple[tuple[ToolEntry, ...], list[str]]:
+        """:meth:`snapshot` and the servers that own its entries, taken together."""
         with self._lock:
-            values = list(self._tools.values())
-        return sorted(
-            (e for e in values if server is None or e.server == server), key=lambda e: e.name
-        )
+            if server is not None:
+                run = self._run(server)
+                return run, [server] if run else []
+            if self._all is None:
+                # Each run is sorted already, so Timsort merges them in O(n log servers).
+                merged = [entry for owner in self._owned for entry in self._run(owner)]
+                merged.sort(key=_by_name)
+                self._all = tuple(merged)
+            return self._all, list(self._owned)
+
+    def _run(self, server: str) -> tuple[ToolEntry, ...]:
+        run = self._runs.get(server)
+        if run is None:
+            run = tuple(sorted(self._owned.get(server, {}).values(), key=_by_name))
+            if run:
+                self._runs[server] = run
+        return run
+
+    def servers(self) -> list[str]:
+        """The servers with at least one registered tool."""
+        with self._lock:
+            return list(self._owned)
 
     def toolsets(self) -> dict[str, list[str]]:
         """Toolset name → tool names; a server with no tools has no toolset."""
         sets: dict[str, list[str]] = {}
-        for entry in self.entries():
+        for entry in self.snapshot():
             sets.setdefault(entry.toolset, []).append(entry.name)
         return sets
+
+
+def _by_name(entry: ToolEntry) -> str:
+    return entry.name
