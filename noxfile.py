@@ -98,13 +98,15 @@ def demo(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """The MCP host against the raw mcp SDK, side by side: per-call overhead (stdio and
-    Streamable HTTP), startup of 8 servers, registering a 3,300-tool server, CLI start-up.
+    """The MCP host against the raw mcp SDK and the fastmcp client, side by side: per-call
+    overhead (stdio and Streamable HTTP), startup of 8 servers, registering a 3,300-tool
+    server, CLI start-up; ratios as min-median-max over interleaved rounds, load average.
     Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
     assert).  ``nox -s bench -- --quick`` for a short run."""
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
-    # plugins are installed so that `hermes plugins list` is timed as users run it.
-    session.install("-e", ".", "mcp", *LOCAL_DISTRIBUTIONS)
+    # plugins are installed so that `hermes plugins list` is timed as users run it.  fastmcp
+    # is the third peer beside the raw SDK (this session only: nothing else depends on it).
+    session.install("-e", ".", "mcp", "fastmcp>=4.1.6,<5", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
 

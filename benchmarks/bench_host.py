@@ -6,6 +6,12 @@
     python benchmarks/bench_host.py --quick    # fewer calls and repeats, for a smoke check
     nox -s bench                               # the same, in a fresh venv with the servers
 
+Three clients are measured side by side: our host, the raw ``mcp`` SDK ``ClientSession`` (the
+yardstick: every ratio is against it) and, where it is installed (``nox -s bench`` installs it),
+the fastmcp client, so a reader sees how a second wrapper over the same SDK fares.  Ratios are
+printed as min–median–max over the interleaved rounds, and the machine's load average is
+printed before and after the run: on a loaded machine the spread says how far to trust them.
+
 What is measured (every figure comes from this run; nothing is hard-coded):
 
 * **Per-call overhead**: ``MCPHost.call_tool`` against ``ClientSession.call_tool`` on
@@ -73,6 +79,33 @@ class Row:
     verdict: str = "info"
     ours_text: str | None = None  # shown instead of the number (e.g. "no" for "imports mcp")
     raw_text: str | None = None
+    fastmcp: float | None = None  # the fastmcp client's figure, when measured
+    spread: str | None = None  # ours/raw per interleaved round: "min–median–max"
+
+
+def spread(ours: list[float], raw: list[float]) -> str | None:
+    """min–median–max of the per-round ratios ours/raw."""
+    ratios = [o / r for o, r in zip(ours, raw, strict=False) if r > 0]
+    if not ratios:
+        return None
+    return f"{min(ratios):.2f}–{statistics.median(ratios):.2f}–{max(ratios):.2f}"
+
+
+def load_average() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "n/a"
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def fastmcp_client(target: Any) -> Any | None:
+    """A fastmcp ``Client`` (its response cache off), or ``None`` when fastmcp is absent."""
+    try:
+        from fastmcp import Client
+    except ImportError:
+        return None
+    return Client(target, cache=False)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -114,13 +147,26 @@ def fmt_ratio(row: Row) -> str:
 
 
 def print_table(rows: list[Row]) -> None:
-    header = ("measure", "ours", "raw SDK", "ratio", "target", "result")
+    header = (
+        "measure",
+        "ours",
+        "raw SDK",
+        "fastmcp",
+        "ratio",
+        "ratio min–med–max",
+        "fastmcp/raw",
+        "target",
+        "result",
+    )
     lines = [
         (
             r.measure,
             r.ours_text or fmt_seconds(r.ours),
             r.raw_text or fmt_seconds(r.raw),
+            fmt_seconds(r.fastmcp),
             fmt_ratio(r),
+            r.spread or "—",
+            f"{r.fastmcp / r.raw:.3f}" if r.fastmcp is not None and r.raw else "—",
             r.target,
             r.verdict,
         )
@@ -205,7 +251,7 @@ def _devnull() -> Any:
 # -- per-call overhead ---------------------------------------------------------------------
 async def per_call(
     kind: str, url: str | None, n_calls: int, warmup: int, block: int
-) -> dict[str, list[float]]:
+) -> dict[str, Any]:
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
 
@@ -214,10 +260,12 @@ async def per_call(
     if kind == "stdio":
         config = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
         transport: Any = raw_stdio(everything_stdio_params())
+        peer = fastmcp_stdio(node(), [str(EVERYTHING), "stdio"])
     else:
         assert url is not None
         config = HostServer("everything", url=url, transport="streamable_http")
         transport = streamable_http_client(url)
+        peer = fastmcp_client(url)
 
     async with contextlib.AsyncExitStack() as stack:
         host = MCPHost([config])
@@ -236,31 +284,55 @@ async def per_call(
         async def raw() -> Any:
             return await session.call_tool("echo", ECHO_ARGS)
 
-        # Both sides must really do the call.
+        sides: dict[str, Callable[[], Awaitable[Any]]] = {"ours": ours, "raw": raw}
+        if peer is not None:
+            client = await stack.enter_async_context(peer)
+            await client.list_tools()
+
+            async def fast() -> Any:
+                return await client.call_tool("echo", ECHO_ARGS)
+
+            sides["fastmcp"] = fast
+            got_fast = await fast()
+            assert got_fast.content[0].text == "Echo: ping", got_fast
+
+        # Every side must really do the call.
         got_ours, got_raw = await ours(), await raw()
         assert got_ours["content"][0]["text"] == "Echo: ping", got_ours
         assert got_raw.content[0].text == "Echo: ping", got_raw
 
         for _ in range(warmup):
-            await ours()
-            await raw()
+            for call in sides.values():
+                await call()
 
-        timings: dict[str, list[float]] = {"ours": [], "raw": []}
-        sides = {"ours": ours, "raw": raw}
-        rounds = max(1, n_calls // block)
-        for r in range(rounds):
-            order = ("ours", "raw") if r % 2 == 0 else ("raw", "ours")
+        timings: dict[str, list[float]] = {side: [] for side in sides}
+        rounds: dict[str, list[float]] = {side: [] for side in sides}  # median per block
+        names = list(sides)
+        for r in range(max(1, n_calls // block)):
+            order = names[r % len(names) :] + names[: r % len(names)]  # rotate who goes first
             for side in order:
                 call, sink = sides[side], timings[side]
+                one_block = []
                 for _ in range(block):
                     t0 = time.perf_counter()
                     await call()
-                    sink.append(time.perf_counter() - t0)
-    return timings
+                    one_block.append(time.perf_counter() - t0)
+                sink.extend(one_block)
+                rounds[side].append(statistics.median(one_block))
+    return {"timings": timings, "rounds": rounds}
 
 
-def per_call_rows(kind: str, timings: dict[str, list[float]], limit: float) -> list[Row]:
-    ours, raw = timings["ours"], timings["raw"]
+def fastmcp_stdio(command: str, args: list[str]) -> Any | None:
+    try:
+        from fastmcp.client.transports import StdioTransport
+    except ImportError:
+        return None
+    return fastmcp_client(StdioTransport(command=command, args=args, log_file=_devnull()))
+
+
+def per_call_rows(kind: str, measured: dict[str, Any], limit: float) -> list[Row]:
+    timings, rounds = measured["timings"], measured["rounds"]
+    ours, raw, fast = timings["ours"], timings["raw"], timings.get("fastmcp")
     n = len(ours)
     return [
         judge(
@@ -270,9 +342,19 @@ def per_call_rows(kind: str, timings: dict[str, list[float]], limit: float) -> l
                 statistics.median(raw),
                 f"ratio ≤ {limit:.2f}",
                 limit=limit,
+                fastmcp=statistics.median(fast) if fast else None,
+                spread=spread(rounds["ours"], rounds["raw"]),
             )
         ),
-        judge(Row(f"{kind} echo, p90", percentile(ours, 90), percentile(raw, 90), "—")),
+        judge(
+            Row(
+                f"{kind} echo, p90",
+                percentile(ours, 90),
+                percentile(raw, 90),
+                "—",
+                fastmcp=percentile(fast, 90) if fast else None,
+            )
+        ),
     ]
 
 
@@ -380,11 +462,22 @@ async def many_tools(repeats: int) -> dict[str, Any]:
         async def raw() -> None:
             await session.list_tools()
 
-        sides = {"ours": ours, "raw": raw}
-        await ours()
-        await raw()
+        sides: dict[str, Callable[[], Awaitable[Any]]] = {"ours": ours, "raw": raw}
+        peer = fastmcp_stdio(sys.executable, args)
+        if peer is not None:
+            client = await stack.enter_async_context(peer)
+
+            async def fast() -> None:
+                if len(await client.list_tools()) != MANY_TOOLS:
+                    raise RuntimeError("fastmcp did not list every tool")
+
+            sides["fastmcp"] = fast
+            timings["fastmcp"] = []
+        for call in sides.values():
+            await call()
+        names = list(sides)
         for r in range(repeats):
-            for side in ("ours", "raw") if r % 2 == 0 else ("raw", "ours"):
+            for side in names[r % len(names) :] + names[: r % len(names)]:
                 t0 = time.perf_counter()
                 await sides[side]()
                 timings[side].append(time.perf_counter() - t0)
@@ -518,6 +611,7 @@ def main(argv: list[str] | None = None) -> int:
     node()  # fail early, with the install hint, when the reference servers are missing
 
     began = time.perf_counter()
+    load_before = load_average()
     rows: list[Row] = []
     details: list[str] = []
     raw_results: dict[str, Any] = {}
@@ -548,6 +642,7 @@ def main(argv: list[str] | None = None) -> int:
                 statistics.median(starts["raw"]),
                 "ratio ≤ 1.15",
                 limit=1.15,
+                spread=spread(starts["ours"], starts["raw"]),
             )
         )
     )
@@ -569,6 +664,10 @@ def main(argv: list[str] | None = None) -> int:
                 statistics.median(many["timings"]["raw"]),
                 "ratio ≤ 1.20",
                 limit=1.20,
+                fastmcp=statistics.median(many["timings"]["fastmcp"])
+                if many["timings"].get("fastmcp")
+                else None,
+                spread=spread(many["timings"]["ours"], many["timings"]["raw"]),
             )
         )
     )
@@ -583,10 +682,15 @@ def main(argv: list[str] | None = None) -> int:
 
     node_version = subprocess.run([node(), "--version"], capture_output=True, text=True).stdout
     print()
+    try:
+        fastmcp_version = f"fastmcp {metadata.version('fastmcp')}"
+    except metadata.PackageNotFoundError:
+        fastmcp_version = "fastmcp not installed (its column is empty)"
     print(
         f"hermes MCP host vs raw mcp SDK — {'quick' if quick else 'full'} run, "
         f"python {platform.python_version()}, mcp {metadata.version('mcp')}, "
-        f"node {node_version.strip()}, {os.cpu_count()} CPUs"
+        f"{fastmcp_version}, node {node_version.strip()}, {os.cpu_count()} CPUs, "
+        f"load average {load_before} before, {load_average()} after (1, 5, 15 min)"
     )
     print()
     print_table(rows)
