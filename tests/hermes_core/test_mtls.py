@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
 import os
 import subprocess
 import sys
@@ -254,3 +255,44 @@ def test_identity_header_from_the_profile(
         pki, tls_url, "    identity_header: {name: X-Profile, value_from: profile}\n"
     )
     assert "x-profile: work" in seen.splitlines()
+
+
+@pytest.fixture(scope="module")
+def tls_sse_url(pki: Pki) -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            *(sys.executable, str(TLS_SERVER), str(port)),
+            *(str(pki.server_cert), str(pki.server_key), str(pki.ca), "sse"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for_port(port)
+    try:
+        yield f"https://localhost:{port}/sse"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_mtls_over_sse_through_the_cli(pki: Pki, tls_sse_url: str, tmp_path: Path) -> None:
+    """``transport: sse`` sends the client certificate (it used to be silently left out)."""
+    from support.cli import run_hermes
+
+    (tmp_path / "config.yaml").write_text(
+        f"mcp_servers:\n  tls:\n    url: {tls_sse_url}\n    transport: sse\n"
+        f"    client_cert: [{pki.client_cert}, {pki.client_key}]\n    connect_timeout: 20\n"
+    )
+    env = {"HERMES_HOME": str(tmp_path), "SSL_CERT_FILE": str(pki.ca)}
+    called = run_hermes("mcp", "call", "mcp_tls_hello", "--args", '{"name": "ada"}', env=env)
+    assert called.returncode == 0, called.stdout + called.stderr
+    assert "hello ada over mutual TLS" in called.stdout
+    # Without the certificate the TLS server refuses, and the error says what to set.
+    (tmp_path / "config.yaml").write_text(
+        f"mcp_servers:\n  tls:\n    url: {tls_sse_url}\n    transport: sse\n"
+        "    connect_timeout: 20\n"
+    )
+    refused = run_hermes("mcp", "test", "tls", "--json", env=env)
+    assert refused.returncode == 1
+    assert "set client_cert" in json.loads(refused.stdout)["error"]

@@ -1,7 +1,8 @@
 """An MCP server (mcp SDK, Streamable HTTP) behind TLS that requires a client certificate.
 
-Usage: ``python tls_server.py PORT SERVER_CERT SERVER_KEY CA_CERT``; it also echoes the
-request headers it saw through the ``headers_seen`` tool.
+Usage: ``python tls_server.py PORT SERVER_CERT SERVER_KEY CA_CERT [sse]``; it also echoes the
+request headers it saw through the ``headers_seen`` tool.  With ``sse`` it serves the legacy
+HTTP+SSE transport (``/sse``) instead of Streamable HTTP (``/mcp``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ def headers_seen(ctx: Context) -> str:  # type: ignore[type-arg]
 
 def main() -> None:
     port, cert, key, ca = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+    app = server.sse_app() if sys.argv[5:] == ["sse"] else server.streamable_http_app()
     uvicorn.run(
-        server.streamable_http_app(),
+        app,
         host="127.0.0.1",
         port=port,
         ssl_certfile=cert,

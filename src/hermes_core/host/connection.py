@@ -37,7 +37,7 @@ KEEPALIVE_TIMEOUT_SECONDS = 30.0
 #: JSON-RPC "method not found".
 _METHOD_NOT_FOUND = -32601
 #: Transports whose opener notes HTTP errors in the log instead of a child's stderr.
-_HTTP_NOTED = frozenset({"streamable_http"})
+_HTTP_NOTED = frozenset({"streamable_http", "sse"})
 
 
 class ServerError(RuntimeError):
@@ -103,8 +103,12 @@ class ServerConnection:
         parallel: bool = False,
         opener: Opener | None = None,
         elicitation_callback: Any = None,
+        sse_opener: Opener | None = None,
     ) -> None:
         self.name = name
+        self._sse_opener = sse_opener
+        self.transport_used: str = spec.transport
+        """The transport in use: ``sse`` after a fallback from Streamable HTTP."""
         self._elicitation_callback = elicitation_callback
         self.spec = spec
         self._opener = opener
@@ -161,44 +165,63 @@ class ServerConnection:
         async with self._connect_lock:
             if self.connected:
                 return
-            await self._stop_runner()
-            self._attempt_start = self._stderr_position()
-            started = time.monotonic()
-            self.status.state = "connecting"
-            self._stop = asyncio.Event()
-            self._gone = asyncio.Event()
-            self._probe_kind, self._keepalive_failed = "ping", False  # a new session: ping again
-            ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
+            if not await self._attempt():
+                await self._attempt()  # once more, over SSE
+
+    def _falls_back_to_sse(self) -> bool:
+        """After a failed attempt: switch a ``url`` without ``transport:`` to SSE when the
+        Streamable HTTP endpoint answered 404 or 405 (a legacy SSE-only server)."""
+        if self._sse_opener is None or self._opener is self._sse_opener:
+            return False
+        notes = self._http_notes_since(self._attempt_start)
+        if not any(note.split(" ", 2)[1] in ("404", "405") for note in notes):
+            return False
+        log.info("MCP server '%s': no Streamable HTTP endpoint; trying SSE", self.name)
+        self._opener = self._sse_opener
+        self.transport_used = "sse"
+        return True
+
+    async def _attempt(self) -> bool:
+        """One connection attempt; False when it should be tried again over SSE."""
+        await self._stop_runner()
+        self._attempt_start = self._stderr_position()
+        started = time.monotonic()
+        self.status.state = "connecting"
+        self._stop = asyncio.Event()
+        self._gone = asyncio.Event()
+        self._probe_kind, self._keepalive_failed = "ping", False  # a new session: ping again
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
+        try:
             try:
-                try:
-                    await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
-                finally:
-                    self.status.attempt_seconds = time.monotonic() - started
-            except TimeoutError:
-                await self._stop_runner(cancel=True)
-                self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # we are cancelled ourselves
-                # The connection was closed under us (a reload removed or changed the server).
-                raise ServerError(self.name, "stopped while connecting") from None
-            except ServerError as exc:
-                await self._stop_runner(cancel=True)
-                detail, code, self._exit_code = exc.detail, self._exit_code, None
-                if code is not None and "during startup" in detail:
-                    how = (
-                        f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
-                    )
-                    detail = f"the server {how} during startup"
-                self._fail(self._with_http_note(detail))
-            self.status.state = "connected"
-            self.status.last_error = None
-            self.status.needs_login = False
-            self.status.connected_at = time.monotonic()
-            self.status.connects += 1
-            self.last_used = time.monotonic()
+                await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
+            finally:
+                self.status.attempt_seconds = time.monotonic() - started
+        except TimeoutError:
+            await self._stop_runner(cancel=True)
+            self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # we are cancelled ourselves
+            # The connection was closed under us (a reload removed or changed the server).
+            raise ServerError(self.name, "stopped while connecting") from None
+        except ServerError as exc:
+            await self._stop_runner(cancel=True)
+            if self._falls_back_to_sse():
+                return False
+            detail, code, self._exit_code = exc.detail, self._exit_code, None
+            if code is not None and "during startup" in detail:
+                how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
+                detail = f"the server {how} during startup"
+            self._fail(self._with_http_note(detail))
+        self.status.state = "connected"
+        self.status.last_error = None
+        self.status.needs_login = False
+        self.status.connected_at = time.monotonic()
+        self.status.connects += 1
+        self.last_used = time.monotonic()
+        return True
 
     def _fail(self, detail: str) -> None:
         tail = self._stderr_tail() if self.spec.transport not in _HTTP_NOTED else ""

@@ -141,6 +141,7 @@ def host_server(
         url=cfg.url,
         headers=headers,
         transport=cfg.transport,
+        sse_fallback=cfg.transport == "streamable_http" and cfg.requested_transport is None,
         timeout=cfg.timeout,
         connect_timeout=connect_timeout,
         enabled=cfg.enabled,

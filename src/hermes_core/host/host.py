@@ -162,6 +162,9 @@ class HostServer:
     url: str | None = None
     headers: dict[str, str] = field(default_factory=dict, hash=False, repr=False)
     transport: str = "stdio"
+    sse_fallback: bool = False
+    """A ``url`` without ``transport:``: when Streamable HTTP answers 404 or 405, try the
+    legacy SSE transport at the same URL (as the TypeScript SDK's clients do)."""
     timeout: float = 300.0
     connect_timeout: float = 60.0
     enabled: bool = True
@@ -365,6 +368,7 @@ class MCPHost:
             parallel=server.supports_parallel_tool_calls,
             opener=self._openers.get(server.transport),
             elicitation_callback=elicitation,
+            sse_opener=self._openers.get("sse") if server.sse_fallback else None,
         )
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
@@ -1072,7 +1076,7 @@ class MCPHost:
             rows.append(
                 ServerStatus(
                     server=name,
-                    transport=config.transport,
+                    transport=connection.transport_used if connection else config.transport,
                     enabled=config.enabled,
                     connection=connection.status.state
                     if connection

@@ -233,12 +233,24 @@ async def open_streamable_http(spec: ServerSpec, errlog: IO[str]) -> AsyncIterat
 
 @asynccontextmanager
 async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
-    """Legacy HTTP+SSE (the ``sse`` transport's ``connect``)."""
+    """Legacy HTTP+SSE (the ``sse`` transport's ``connect``), on the same HTTP client as
+    Streamable HTTP: headers, auth, ``client_cert`` (mTLS), ``connect_timeout``/``timeout``,
+    no cross-origin redirects, and HTTP errors noted in *errlog*."""
     from mcp.client.sse import sse_client
 
     if not spec.url:
         raise ValueError("an SSE server needs a url")
+
+    def client_factory(
+        headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
+    ) -> Any:
+        # The SDK passes its own headers/auth/timeouts; ours come from the config instead.
+        return _http_client(spec, errlog)
+
     async with sse_client(
-        spec.url, headers=dict(spec.headers), auth=getattr(spec, "auth", None)
+        spec.url,
+        timeout=spec.connect_timeout,
+        sse_read_timeout=max(spec.timeout, 300.0),
+        httpx_client_factory=client_factory,
     ) as streams:
         yield streams[0], streams[1]
