@@ -264,3 +264,102 @@ def test_hermes_mcp_call_without_a_terminal_declines(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "not booked (decline)"
     assert "declined (no terminal to ask on)" in done.stderr
+
+
+def _ask_on_a_terminal(tmp_path: Path, tool: str, typed: bytes) -> tuple[int, str, str]:
+    import os
+    import pty
+    import subprocess
+
+    master, slave = pty.openpty()
+    try:
+        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "hermes_core", "mcp", "call", tool],
+            stdin=slave,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**base, **_config_home(tmp_path)},
+        )
+        os.write(master, typed)
+        out, err = child.communicate(timeout=60)
+    finally:
+        os.close(master)
+        os.close(slave)
+    return child.returncode, out, err
+
+
+def test_titles_formats_and_bounds_are_shown_and_checked(tmp_path: Path) -> None:
+    typed = (
+        b"ada@\nada@example.com\n"  # email: not an address, then one
+        b"9\n0\n3\n"  # seats 1 to 8
+        b"ab\nabc\n"  # code: 3-5 characters
+        b"2026-02-30\n2026-03-01\n"  # date
+        b"large\n"  # a titled oneOf, answered by its title
+        b"Green\n"  # legacy enumNames
+        b"y\n"  # send
+    )
+    code, out, err = _ask_on_a_terminal(tmp_path, "mcp_asking_register", typed)
+    assert code == 0, err
+    assert "Email (text, email, required): " in err
+    assert "field 'email' must be an email address (name@example.com)" in err
+    assert "Seats (whole number, 1 to 8, required): " in err
+    assert "field 'seats' must be at most 8" in err and "field 'seats' must be at least 1" in err
+    assert "Code (text, 3-5 characters, required): " in err
+    assert "field 'code' needs at least 3 characters" in err
+    assert "field 'day' must be a date (YYYY-MM-DD)" in err
+    assert "Size (one of: Small [s], Large [l], required): " in err
+    assert "Colour (one of: Red [r], Green [g], required): " in err
+    text = json.loads(out)["content"][0]["text"]
+    assert json.loads(text.removeprefix("registered ")) == {
+        "email": "ada@example.com",
+        "seats": 3,
+        "code": "abc",
+        "day": "2026-03-01",
+        "size": "l",
+        "colour": "g",
+    }
+
+
+def test_an_answer_outside_the_bounds_three_times_is_declined(tmp_path: Path) -> None:
+    code, out, err = _ask_on_a_terminal(
+        tmp_path, "mcp_asking_register", b"a@b.example\n0\n9\n100\n"
+    )
+    assert code == 0, err
+    assert err.count("field 'seats' must be") == 3
+    assert "no valid value: the question is declined" in err
+    assert json.loads(out)["content"][0]["text"] == "not registered (decline)"
+
+
+def test_an_elicitor_answer_outside_the_format_or_bounds_is_not_sent() -> None:
+    from hermes_core.host.elicitation import fill_answer, request_fields
+
+    fields = request_fields(
+        {
+            "type": "object",
+            "properties": {
+                "site": {"type": "string", "format": "uri"},
+                "at": {"type": "string", "format": "date-time"},
+                "n": {"type": "number", "minimum": 0.5},
+                "tags": {
+                    "type": "array",
+                    "items": {
+                        "anyOf": [{"const": "a", "title": "A"}, {"const": "b", "title": "B"}]
+                    },
+                    "maxItems": 1,
+                },
+            },
+        }
+    )
+    assert fields[3].labels == ("A", "B") and fields[3].multiple
+    good = {"site": "https://x.example/a", "at": "2026-01-02T03:04:05Z", "n": 0.5, "tags": ["a"]}
+    assert fill_answer(fields, good) == good
+    for bad, message in [
+        ({"site": "not a uri"}, "field 'site' must be a URI"),
+        ({"at": "2026-01-02T03:04:05"}, "field 'at' must be a date and time with its time zone"),
+        ({"n": 0.1}, "field 'n' must be at least 0.5"),
+        ({"tags": ["a", "b"]}, "field 'tags' takes at most 1 choices"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            fill_answer(fields, bad)

@@ -1,7 +1,8 @@
 """An MCP server (``mcp`` SDK, stdio) whose tools ask the user through elicitation.
 
 ``book`` asks for a table (form mode, with defaults) and reports what came back;
-``visit`` asks the user to open a page (URL mode).
+``register`` asks for fields with titled choices, formats and bounds; ``visit`` asks the user
+to open a page (URL mode).
 """
 
 from __future__ import annotations
@@ -26,6 +27,28 @@ async def book(ctx: Context) -> str:
     if answer.action != "accept":
         return f"not booked ({answer.action})"
     return "booked " + answer.data.model_dump_json()
+
+
+class Registration(BaseModel):
+    email: str = Field(json_schema_extra={"format": "email"})
+    seats: int = Field(ge=1, le=8)
+    code: str = Field(min_length=3, max_length=5)
+    day: str = Field(json_schema_extra={"format": "date"})
+    size: str = Field(
+        json_schema_extra={
+            "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]
+        }
+    )
+    colour: str = Field(json_schema_extra={"enum": ["r", "g"], "enumNames": ["Red", "Green"]})
+
+
+@server.tool()
+async def register(ctx: Context) -> str:
+    """Register, asking for checked fields."""
+    answer = await ctx.elicit("Who is coming?", schema=Registration)
+    if answer.action != "accept":
+        return f"not registered ({answer.action})"
+    return "registered " + answer.data.model_dump_json()
 
 
 @server.tool()

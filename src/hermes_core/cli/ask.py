@@ -23,6 +23,7 @@ from hermes_core.host.elicitation import (
     ElicitationAnswer,
     ElicitationField,
     ElicitationRequest,
+    check_value,
     fill_answer,
 )
 
@@ -30,6 +31,12 @@ __all__ = ["TerminalElicitor"]
 
 _KINDS = {"integer": "whole number", "number": "number", "boolean": "yes/no", "string": "text"}
 _TRIES = 3
+_FORMATS = {
+    "email": "email",
+    "uri": "URI",
+    "date": "date YYYY-MM-DD",
+    "date-time": "date-time YYYY-MM-DDTHH:MM:SSZ",
+}
 
 
 class TerminalElicitor:
@@ -86,7 +93,7 @@ class TerminalElicitor:
                         continue
                     break
                 try:
-                    given[item.name] = _parse(item, line)
+                    given[item.name] = check_value(item, _parse(item, line))
                     break
                 except ValueError as exc:
                     self._say(f"    {exc}")
@@ -117,13 +124,43 @@ class TerminalElicitor:
         return ElicitationAnswer("decline")
 
 
+def _choice(item: ElicitationField, value: str) -> str:
+    label = item.label(value)
+    return value if label == value else f"{label} [{value}]"
+
+
+def _limits(item: ElicitationField) -> str:
+    """The field's format and bounds, as a hint: ", email", ", 1 to 8", ", 3-5 characters"."""
+    hints = []
+    if item.format in _FORMATS:
+        hints.append(_FORMATS[item.format])
+    low, high = item.minimum, item.maximum
+    if low is not None and high is not None:
+        hints.append(f"{low:g} to {high:g}")
+    elif low is not None:
+        hints.append(f"at least {low:g}")
+    elif high is not None:
+        hints.append(f"at most {high:g}")
+    unit = "choices" if item.multiple else "characters"
+    short, long = item.min_length, item.max_length
+    if short is not None and long is not None:
+        hints.append(f"{short}-{long} {unit}")
+    elif short is not None:
+        hints.append(f"at least {short} {unit}")
+    elif long is not None:
+        hints.append(f"at most {long} {unit}")
+    return "".join(f", {hint}" for hint in hints)
+
+
 def _prompt(item: ElicitationField) -> str:
     if item.choices:
-        kind = ("some of: " if item.multiple else "one of: ") + ", ".join(item.choices)
+        kind = ("some of: " if item.multiple else "one of: ") + ", ".join(
+            _choice(item, c) for c in item.choices
+        )
     else:
         kind = _KINDS.get(item.type, item.type)
     label = item.title or item.name
-    text = f"  {label} ({kind}{', required' if item.required else ''})"
+    text = f"  {label} ({kind}{_limits(item)}{', required' if item.required else ''})"
     if item.description:
         text += f" — {item.description}"
     if item.default is not None:
@@ -131,14 +168,26 @@ def _prompt(item: ElicitationField) -> str:
         if isinstance(default, bool):
             default = "yes" if default else "no"
         elif isinstance(default, list):
-            default = ", ".join(map(str, default))
+            default = ", ".join(item.label(str(v)) for v in default)
+        elif item.choices:
+            default = item.label(str(default))
         text += f" [{default}]"
     return text + ": "
 
 
+def _pick(item: ElicitationField, answer: str) -> str:
+    """A choice typed as its value or as its title (any case)."""
+    if answer in item.choices:
+        return answer
+    for choice in item.choices:
+        if item.label(choice).casefold() == answer.casefold():
+            return choice
+    return answer
+
+
 def _parse(item: ElicitationField, line: str) -> Any:
     if item.multiple:
-        return [part.strip() for part in line.split(",") if part.strip()]
+        return [_pick(item, part.strip()) for part in line.split(",") if part.strip()]
     if item.type == "boolean":
         lowered = line.lower()
         if lowered in ("y", "yes", "true", "1"):
@@ -156,8 +205,11 @@ def _parse(item: ElicitationField, line: str) -> Any:
             return float(line)
         except ValueError:
             raise ValueError("answer a number") from None
-    if item.choices and line not in item.choices:
-        raise ValueError("answer one of: " + ", ".join(item.choices))
+    if item.choices:
+        picked = _pick(item, line)
+        if picked not in item.choices:
+            raise ValueError("answer one of: " + ", ".join(_choice(item, c) for c in item.choices))
+        return picked
     return line
 
 

@@ -19,7 +19,9 @@ elicitor behaves the same:
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -33,6 +35,7 @@ __all__ = [
     "ElicitationRequest",
     "ElicitationSettings",
     "Elicitor",
+    "check_value",
     "elicitation_settings",
     "fill_answer",
 ]
@@ -82,6 +85,22 @@ class ElicitationField:
     """The allowed values of an enum field (empty otherwise)."""
     multiple: bool = False
     """An enum field taking a list of its choices."""
+    labels: tuple[str, ...] = ()
+    """What to show for each of *choices* (titled ``oneOf``/``anyOf`` options, legacy
+    ``enumNames``); empty when the choices are shown as they are."""
+    format: str | None = None
+    """A string's ``format``: ``email``, ``uri``, ``date`` and ``date-time`` are checked."""
+    minimum: float | None = None
+    maximum: float | None = None
+    min_length: int | None = None
+    """For a string: its length; for a multiple-choice field: how many choices."""
+    max_length: int | None = None
+
+    def label(self, choice: str) -> str:
+        """What to show for *choice* (its title when the schema gives one)."""
+        if len(self.labels) == len(self.choices) and choice in self.choices:
+            return self.labels[self.choices.index(choice)]
+        return choice
 
 
 @dataclass(frozen=True)
@@ -119,7 +138,8 @@ def request_fields(schema: Mapping[str, Any]) -> tuple[ElicitationField, ...]:
         if not isinstance(spec, Mapping):
             continue
         kind = spec.get("type")
-        choices, multiple = _choices(spec)
+        choices, multiple, labels = _choices(spec)
+        counted = ("minItems", "maxItems") if multiple else ("minLength", "maxLength")
         fields.append(
             ElicitationField(
                 name=str(name),
@@ -130,26 +150,57 @@ def request_fields(schema: Mapping[str, Any]) -> tuple[ElicitationField, ...]:
                 default=spec.get("default"),
                 choices=choices,
                 multiple=multiple,
+                labels=labels,
+                format=_text(spec.get("format")),
+                minimum=_number(spec.get("minimum")),
+                maximum=_number(spec.get("maximum")),
+                min_length=_count(spec.get(counted[0])),
+                max_length=_count(spec.get(counted[1])),
             )
         )
     return tuple(fields)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _count(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        return None
+    return value
 
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
+    """``(choices, multiple, labels)``: the allowed values, whether a list of them is asked
+    for, and their titles (``oneOf``/``anyOf`` with ``const``/``title``, or ``enumNames``)."""
     if spec.get("type") == "array" and isinstance(spec.get("items"), Mapping):
-        return _choices(spec["items"])[0], True
+        items = _choices(spec["items"])
+        return items[0], True, items[2]
     if isinstance(spec.get("enum"), list):
-        return tuple(str(v) for v in spec["enum"]), False
+        choices = tuple(str(v) for v in spec["enum"])
+        names = spec.get("enumNames")
+        if isinstance(names, list) and len(names) == len(choices):
+            return choices, False, tuple(str(n) for n in names)
+        return choices, False, ()
     for key in ("oneOf", "anyOf"):
         options = spec.get(key)
         if isinstance(options, list):
-            consts = [o.get("const") for o in options if isinstance(o, Mapping)]
-            return tuple(str(c) for c in consts if c is not None), False
-    return (), False
+            pairs = [
+                (str(o["const"]), o.get("title"))
+                for o in options
+                if isinstance(o, Mapping) and o.get("const") is not None
+            ]
+            titled = all(isinstance(t, str) and t for _, t in pairs)
+            titles = tuple(str(t) for _, t in pairs) if pairs and titled else ()
+            return tuple(c for c, _ in pairs), False, titles
+    return (), False, ()
 
 
 def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) -> dict[str, Any]:
@@ -172,11 +223,14 @@ def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) 
             raise ValueError(f"the required field {item.name!r} has no value")
         else:
             continue
-        content[item.name] = _checked(item, value)
+        content[item.name] = check_value(item, value)
     return content
 
 
-def _checked(item: ElicitationField, value: Any) -> Any:
+def check_value(item: ElicitationField, value: Any) -> Any:
+    """*value* if it fits *item* (type, choices, ``format``, ``minimum``/``maximum``,
+    ``minLength``/``maxLength``); ``ValueError`` says what does not."""
+
     def wrong(what: str) -> ValueError:
         return ValueError(f"field {item.name!r} must be {what} (got {type(value).__name__})")
 
@@ -186,6 +240,7 @@ def _checked(item: ElicitationField, value: Any) -> Any:
         outside = [v for v in value if item.choices and v not in item.choices]
         if outside:
             raise ValueError(f"field {item.name!r}: {outside[0]!r} is not one of its choices")
+        _check_length(item, len(value), "choices")
         return list(value)
     if item.type == "boolean":
         if not isinstance(value, bool):
@@ -200,7 +255,63 @@ def _checked(item: ElicitationField, value: Any) -> Any:
         raise wrong("text")
     if item.choices and str(value) not in item.choices:
         raise ValueError(f"field {item.name!r}: {value!r} is not one of its choices")
+    if isinstance(value, str):
+        _check_length(item, len(value), "characters")
+        if item.format in _FORMATS and not _FORMATS[item.format](value):
+            raise ValueError(f"field {item.name!r} must be {_FORMAT_WORDS[item.format]}")
+    elif not isinstance(value, bool):
+        if item.minimum is not None and value < item.minimum:
+            raise ValueError(f"field {item.name!r} must be at least {item.minimum:g}")
+        if item.maximum is not None and value > item.maximum:
+            raise ValueError(f"field {item.name!r} must be at most {item.maximum:g}")
     return value
+
+
+def _check_length(item: ElicitationField, size: int, unit: str) -> None:
+    if item.min_length is not None and size < item.min_length:
+        raise ValueError(f"field {item.name!r} needs at least {item.min_length} {unit}")
+    if item.max_length is not None and size > item.max_length:
+        raise ValueError(f"field {item.name!r} takes at most {item.max_length} {unit}")
+
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s.]+")
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:\d{2})")
+
+
+def _is_date(text: str) -> bool:
+    if not _DATE.fullmatch(text):
+        return False
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_date_time(text: str) -> bool:
+    if not _DATE_TIME.fullmatch(text):
+        return False
+    try:
+        datetime.datetime.fromisoformat(text.replace("z", "Z").replace("Z", "+00:00"))
+    except ValueError:
+        return False
+    return True
+
+
+_FORMATS: dict[str, Callable[[str], bool]] = {
+    "email": lambda text: bool(_EMAIL.fullmatch(text)),
+    "uri": lambda text: bool(_URI.fullmatch(text)),
+    "date": _is_date,
+    "date-time": _is_date_time,
+}
+_FORMAT_WORDS = {
+    "email": "an email address (name@example.com)",
+    "uri": "a URI (https://example.com/…)",
+    "date": "a date (YYYY-MM-DD)",
+    "date-time": "a date and time with its time zone (YYYY-MM-DDTHH:MM:SSZ)",
+}
 
 
 @dataclass
