@@ -68,6 +68,8 @@ class ClientMetadata(OAuthClientMetadata):
 
 
 class HermesOAuthProvider(OAuthClientProvider):
+    # Overrides and uses SDK internals: hermes_core._sdk_compat.OAUTH_PROVIDER_INTERNALS and
+    # OAUTH_PROVIDER_CONTEXT list them, and its canary test checks them on every SDK.
     """An ``httpx2.Auth`` for one MCP server (see the module docstring)."""
 
     def __init__(

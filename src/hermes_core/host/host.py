@@ -681,13 +681,15 @@ class MCPHost:
         from mcp import types
         from pydantic import ValidationError
 
+        from hermes_core import _sdk_compat
+
         invalid: list[str] = []
 
         async def lenient(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
             # One malformed tool makes the SDK reject the whole listing; read it raw and
             # keep every tool that validates on its own (there is no public API for this).
-            raw = await session._dispatcher.send_raw_request(
-                "tools/list", {"cursor": cursor} if cursor else None, {}
+            raw = await _sdk_compat.send_raw_request(
+                session, "tools/list", {"cursor": cursor} if cursor else None
             )
             tools = []
             for item in raw.get("tools", []) if isinstance(raw, dict) else []:
@@ -701,10 +703,9 @@ class MCPHost:
             next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
             next_cursor = next_cursor if isinstance(next_cursor, str) else None
             # Let the session know the valid tools (it validates results against them).
-            absorb = getattr(session, "_absorb_tool_listing", None)
-            if absorb is not None:
-                listing = types.ListToolsResult(tools=tools, next_cursor=next_cursor)
-                absorb(listing, complete=cursor is None and next_cursor is None)
+            _sdk_compat.absorb_tool_listing(
+                session, tools, next_cursor, complete=cursor is None and next_cursor is None
+            )
             return tools, next_cursor
 
         async def page(session: Any) -> list[Any]:

@@ -119,35 +119,34 @@ def capture_spawned() -> Iterator[list[Any]]:
         _spawned.reset(token)
 
 
-def _install_spawn_capture(sdk_stdio: Any) -> None:
+def _install_spawn_capture() -> None:
     """Let :func:`capture_spawned` see the process the SDK starts.
 
     The SDK keeps its server process to itself (and reaps it), so an error could never say
-    "exited with code 3".  We wrap its spawn function once; when the SDK changes, the wrapper
-    is simply not installed and errors leave the code out.
+    "exited with code 3".  We wrap its spawn function once (through :mod:`hermes_core._sdk_compat`,
+    whose canary test says when the SDK changes); without it errors leave the code out.
     """
-    original = getattr(sdk_stdio, "_create_platform_compatible_process", None)
-    if original is None or getattr(original, "_hermes_capture", False):
-        return
+    from hermes_core._sdk_compat import wrap_stdio_spawn
 
-    async def spawn(*args: Any, **kwargs: Any) -> Any:
-        process = await original(*args, **kwargs)
-        sink = _spawned.get()
-        if sink is not None:
-            sink.append(process)
-        return process
+    def wrap(original: Any) -> Any:
+        async def spawn(*args: Any, **kwargs: Any) -> Any:
+            process = await original(*args, **kwargs)
+            sink = _spawned.get()
+            if sink is not None:
+                sink.append(process)
+            return process
 
-    spawn._hermes_capture = True  # type: ignore[attr-defined]
-    sdk_stdio._create_platform_compatible_process = spawn
+        return spawn
+
+    wrap_stdio_spawn(wrap)
 
 
 @asynccontextmanager
 async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
     """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``)."""
-    import mcp.client.stdio as sdk_stdio
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    _install_spawn_capture(sdk_stdio)
+    _install_spawn_capture()
     if not spec.command:
         raise ValueError("a stdio server needs a command")
     cwd = getattr(spec, "cwd", None)

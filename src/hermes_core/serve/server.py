@@ -61,8 +61,10 @@ def _tools_only(server: Any) -> None:
     """Advertise tools only: ``MCPServer`` always installs resource and prompt handlers, so
     clients would see (and hosts list) empty resource and prompt capabilities.  The SDK derives
     capabilities from its handler table; removing these entries is the only way it offers."""
-    handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
-    if isinstance(handlers, dict):
+    from hermes_core._sdk_compat import request_handlers
+
+    handlers = request_handlers(server)
+    if handlers is not None:
         for method in _NOT_SERVED:
             handlers.pop(method, None)
 

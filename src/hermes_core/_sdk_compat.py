@@ -1,0 +1,116 @@
+"""Every use of the ``mcp`` SDK's private API, in one place.
+
+The SDK offers no public way to do a few things the host needs: read a tool listing raw
+(one malformed tool must not hide the rest), tell the session which tools a lenient listing
+found, see the process a stdio transport starts (for its exit code), trim the handler table
+of an ``MCPServer`` (``hermes mcp serve`` offers tools only), and keep OAuth tokens across
+processes (``HermesOAuthProvider`` overrides ``_initialize``/``_auth_flow`` and uses the
+provider's ``context``).  Each such touch goes through this module, and :func:`missing`
+lists what the installed SDK no longer has: ``tests/hermes_core/test_sdk_compat.py`` fails
+loudly on an SDK upgrade that breaks one, instead of a silent degradation in the field.
+
+``pyproject.toml`` pins ``mcp`` to the minor version these were checked against.
+Importing this module does not import ``mcp``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = [
+    "OAUTH_PROVIDER_CONTEXT",
+    "OAUTH_PROVIDER_INTERNALS",
+    "TESTED_SDK",
+    "absorb_tool_listing",
+    "missing",
+    "request_handlers",
+    "send_raw_request",
+    "wrap_stdio_spawn",
+]
+
+TESTED_SDK = "2.3"
+"""The ``mcp`` minor version whose private API this module was checked against."""
+
+#: What ``HermesOAuthProvider`` overrides or calls on ``mcp.client.auth.OAuthClientProvider``.
+OAUTH_PROVIDER_INTERNALS = (
+    "_initialize",
+    "_auth_flow",
+    "_refresh_token",
+    "_handle_refresh_response",
+    "_add_auth_header",
+)
+#: The attributes of the provider's ``context`` it reads or sets.
+OAUTH_PROVIDER_CONTEXT = (
+    "can_refresh_token",
+    "client_info",
+    "client_metadata",
+    "client_metadata_url",
+    "current_tokens",
+    "oauth_metadata",
+    "token_expiry_time",
+)
+_SPAWN = "_create_platform_compatible_process"
+
+
+async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+    """Send *method* on a ``ClientSession`` and return the raw JSON result (unvalidated)."""
+    return await session._dispatcher.send_raw_request(method, params, {})
+
+
+def absorb_tool_listing(
+    session: Any, tools: list[Any], next_cursor: str | None, *, complete: bool
+) -> None:
+    """Tell *session* which tools a raw listing found (it checks results against them)."""
+    from mcp import types
+
+    absorb = getattr(session, "_absorb_tool_listing", None)
+    if absorb is not None:
+        absorb(types.ListToolsResult(tools=tools, next_cursor=next_cursor), complete=complete)
+
+
+def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
+    """Replace the stdio transport's process spawner with ``wrap(original)`` (once: a
+    wrapper marked ``_hermes_capture`` is left alone).  Does nothing when the SDK has none."""
+    import mcp.client.stdio as sdk_stdio
+
+    original = getattr(sdk_stdio, _SPAWN, None)
+    if original is None or getattr(original, "_hermes_capture", False):
+        return
+    wrapped = wrap(original)
+    wrapped._hermes_capture = True
+    setattr(sdk_stdio, _SPAWN, wrapped)
+
+
+def request_handlers(server: Any) -> dict[str, Any] | None:
+    """The request handler table of an ``MCPServer`` (method name → handler), or None."""
+    handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
+    return handlers if isinstance(handlers, dict) else None
+
+
+def missing() -> list[str]:
+    """The private names this module relies on that the installed SDK lacks (empty: fine)."""
+    import inspect
+
+    import mcp.client.stdio as sdk_stdio
+    from mcp import ClientSession
+    from mcp.client.auth import OAuthClientProvider
+    from mcp.server.mcpserver import MCPServer
+
+    gone: list[str] = []
+    if not callable(getattr(sdk_stdio, _SPAWN, None)):
+        gone.append(f"mcp.client.stdio.{_SPAWN}")
+    session_source = inspect.getsource(ClientSession)
+    for name in ("_dispatcher", "_absorb_tool_listing"):
+        if name not in session_source and not hasattr(ClientSession, name):
+            gone.append(f"mcp.ClientSession.{name}")
+    for name in OAUTH_PROVIDER_INTERNALS:
+        if not callable(getattr(OAuthClientProvider, name, None)):
+            gone.append(f"mcp.client.auth.OAuthClientProvider.{name}")
+    provider_source = inspect.getsource(OAuthClientProvider)
+    if "self.context" not in provider_source:
+        gone.append("mcp.client.auth.OAuthClientProvider.context")
+    server = MCPServer("canary")
+    if request_handlers(server) is None:
+        gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")
+    return gone

@@ -1,0 +1,96 @@
+"""Canary: the ``mcp`` SDK's private API that Hermes relies on (hermes_core._sdk_compat) is
+still there and still behaves, on the installed SDK.  A failure here means an SDK upgrade
+broke something the host needs: fix _sdk_compat.py (and the pin in pyproject.toml), do not
+relax this test."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+from hermes_core import _sdk_compat
+
+HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
+
+
+def test_the_installed_sdk_is_the_minor_version_checked() -> None:
+    installed = ".".join(version("mcp").split(".")[:2])
+    assert installed == _sdk_compat.TESTED_SDK, (
+        f"mcp {version('mcp')} is installed but hermes_core/_sdk_compat.py was checked against "
+        f"{_sdk_compat.TESTED_SDK}.x: re-check every private touch there, then move the pin"
+    )
+
+
+def test_every_private_name_is_still_there() -> None:
+    assert _sdk_compat.missing() == [], "the mcp SDK changed under hermes_core/_sdk_compat.py"
+
+
+def test_the_oauth_providers_context_still_has_what_hermes_reads() -> None:
+    from mcp.client.auth import OAuthClientProvider
+    from mcp.shared.auth import OAuthClientMetadata
+
+    class Storage:
+        async def get_tokens(self) -> None:
+            return None
+
+        async def set_tokens(self, tokens: object) -> None:
+            return None
+
+        async def get_client_info(self) -> None:
+            return None
+
+        async def set_client_info(self, info: object) -> None:
+            return None
+
+    provider = OAuthClientProvider(
+        server_url="https://mcp.example/mcp",
+        client_metadata=OAuthClientMetadata(redirect_uris=["http://127.0.0.1:1/callback"]),
+        storage=Storage(),  # type: ignore[arg-type]
+    )
+    lacking = [n for n in _sdk_compat.OAUTH_PROVIDER_CONTEXT if not hasattr(provider.context, n)]
+    assert lacking == [], f"OAuthClientProvider.context no longer has {lacking}"
+    assert hasattr(provider, "_initialized")
+
+
+def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
+    from mcp import ClientSession, types
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    from hermes_core.host.transports import _install_spawn_capture, capture_spawned
+
+    _install_spawn_capture()
+
+    async def scenario() -> None:
+        params = StdioServerParameters(command=sys.executable, args=[str(HOSTILE)])
+        with capture_spawned() as spawned:
+            async with (
+                stdio_client(params) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                raw = await _sdk_compat.send_raw_request(session, "tools/list", None)
+                assert isinstance(raw, dict)
+                tools = [types.Tool.model_validate(t) for t in raw["tools"]]
+                assert "echo" in {t.name for t in tools}
+                _sdk_compat.absorb_tool_listing(session, tools, None, complete=True)
+                result = await session.call_tool("echo", {"text": "canary"})
+                assert result.content[0].text == "canary"  # type: ignore[union-attr]
+        assert len(spawned) == 1, "the stdio spawn hook no longer sees the server process"
+
+    asyncio.run(scenario())
+
+
+def test_nothing_else_touches_the_sdks_private_api() -> None:
+    """The private names live in _sdk_compat.py only."""
+    root = Path(_sdk_compat.__file__).parent
+    needles = ("._dispatcher", "_absorb_tool_listing", "_create_platform_compatible_process")
+    offenders = [
+        f"{path.relative_to(root)}: {needle}"
+        for path in root.rglob("*.py")
+        if path.name != "_sdk_compat.py"
+        for needle in needles
+        if needle in path.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
