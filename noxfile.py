@@ -25,6 +25,8 @@ LOCAL_DISTRIBUTIONS = (
     "-e",
     "plugins/hermes-webhooks",
     "-e",
+    "plugins/hermes-llm",
+    "-e",
     "examples/vendor-plugin",
 )
 # The real MCP reference servers the tests talk to (Node 20+ from the machine, npm registry).

@@ -106,7 +106,8 @@ def test_every_key_is_parsed(tmp_path: Path) -> None:
     assert (cfg.tools.resources, cfg.tools.prompts) == (False, False)
     assert cfg.auth == "oauth"
     assert cfg.oauth == {"redirect_port": 8765, "client_name": "Claude Code"}
-    assert cfg.sampling == {"enabled": True, "max_tokens_cap": 4096}
+    assert cfg.sampling is not None
+    assert cfg.sampling.model_dump(exclude_unset=True) == {"enabled": True, "max_tokens_cap": 4096}
     assert cfg.elicitation == {"timeout": 300}
     assert cfg.transport == "sse"
     assert loaded.config.enabled_servers() == {}

@@ -708,3 +708,57 @@ def test_both_packages_ship_py_typed_and_the_callables_have_protocols() -> None:
     for protocol in (plugin_types.Connect, plugin_types.CreateAuth, plugin_types.ServerSpec):
         assert getattr(protocol, "_is_protocol", False), protocol
         assert protocol.__doc__
+
+
+def test_hook_sampling_provider(hermes_pm: HermesPluginManager) -> None:
+    import asyncio
+    import json
+    import sys
+
+    from hermes_core.host.host import HostServer, MCPHost
+    from hermes_core.plugins.types import SamplingProvider
+    from hermes_core.sampling.backend import Completion, CompletionRequest, ModelInfo
+    from hermes_core.sampling.settings import SamplingSettings
+
+    async def shout(request: CompletionRequest) -> Completion:
+        text = "".join(getattr(p, "text", "") for p in request.messages[-1].parts)
+        return Completion(text=text.upper(), model="shout-1")
+
+    spec = SamplingProvider(
+        "shouter", models=lambda: [ModelInfo("shout-1", aliases=("shout",))], complete=shout
+    )
+    hermes_pm.register_plugin(inline(sampling_provider=lambda: [spec]), "shouter-plugin")
+    providers = hermes_pm.sampling_providers()
+    assert list(providers) == ["shouter"]
+    script = str(Path(__file__).parents[1] / "servers" / "sampling_server.py")
+    server = HostServer(
+        "s",
+        command=sys.executable,
+        args=[script],
+        sampling=SamplingSettings(backend="shouter", model="shout"),
+    )
+
+    async def scenario() -> dict[str, object]:
+        async with MCPHost([server], sampling_providers=providers) as host:
+            result = await host.call_tool("mcp_s_ask", {"prompt": "hello"})
+            answer: dict[str, object] = json.loads(result["content"][0]["text"])
+            return answer
+
+    answer = asyncio.run(scenario())
+    assert answer["text"] == "HELLO" and answer["model"] == "shout-1"
+
+
+def test_hook_sampling_provider_clash_names_both(hermes_pm: HermesPluginManager) -> None:
+    from hermes_core.plugins.types import SamplingProvider
+    from hermes_core.sampling.backend import Completion, CompletionRequest
+
+    async def nothing(request: CompletionRequest) -> Completion:
+        return Completion()
+
+    def spec() -> SamplingProvider:
+        return SamplingProvider("same", models=lambda: [], complete=nothing)
+
+    hermes_pm.register_plugin(inline(sampling_provider=lambda: [spec()]), "first")
+    hermes_pm.register_plugin(inline(sampling_provider=lambda: [spec()]), "second")
+    with pytest.raises(PluginError, match=r"sampling_provider 'same' is already provided by first"):
+        hermes_pm.sampling_providers()

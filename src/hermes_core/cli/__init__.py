@@ -90,6 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the server's log messages (notifications/message) on stderr",
     )
+    sampling = mcp_commands.add_parser("sampling", help="the LLM behind servers' sampling")
+    sampling.set_defaults(command_parser=sampling)
+    sampling_commands = sampling.add_subparsers(
+        dest="sampling_command", metavar="COMMAND", parser_class=_Parser
+    )
+    sampling_models = sampling_commands.add_parser(
+        "models",
+        help="the models the installed sampling backends offer (names for sampling.model)",
+        description="List every model the installed sampling backends (sampling_provider "
+        "plugins, e.g. hermes-llm) offer, with its aliases. Exit 1 when there is none.",
+    )
+    sampling_models.add_argument("--json", action="store_true", help="machine-readable output")
     mcp_add = mcp_commands.add_parser(
         "add",
         help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
@@ -342,6 +354,8 @@ def _run(argv: Sequence[str] | None) -> int:
             return serve(args, manager)
         if args.mcp_command == "test":
             return mcp.test_server(manager, args.name, as_json=args.json)
+        if args.mcp_command == "sampling" and getattr(args, "sampling_command", None):
+            return mcp.sampling_models(manager, as_json=args.json)
     if args.command == "plugins" and args.plugins_command == "new":
         from hermes_core.cli.plugins import new_plugin
 

@@ -9,6 +9,9 @@ value is asked again (three tries), and the filled-in form is shown before it is
       Guests (whole number) [2]:
       Terrace (yes/no) [no]: y
     Send {"name": "Ada", "guests": 2, "terrace": true}? [Y]es / [n]o / [c]ancel:
+
+Approvals (``kind="approval"``: an untrusted server's write-capable call, a sampling request
+under ``sampling.approval: ask``) show what would run and run only on an explicit yes.
 """
 
 from __future__ import annotations

@@ -18,7 +18,15 @@ if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["call", "factory_for", "list_servers", "status", "test_server", "tools"]
+__all__ = [
+    "call",
+    "factory_for",
+    "list_servers",
+    "sampling_models",
+    "status",
+    "test_server",
+    "tools",
+]
 
 T = TypeVar("T")
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -182,6 +190,11 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
         if as_json:
             print(json.dumps(rows, indent=2))
         else:
+            # One reason shared by every server (no backend, no model) is said once, at the end.
+            infos = [r["sampling"] for r in rows if r.get("sampling")]
+            shared = (
+                len(infos) > 1 and all(i == infos[0] for i in infos) and not infos[0]["offered"]
+            )
             for row in rows:
                 mark = "ok" if row["offered"] else "--"
                 print(
@@ -194,6 +207,10 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {row['gate']}")
                 for line in _lifecycle_lines(row):
                     print(f"     {line}")
+                if row.get("sampling") and not shared:
+                    print(f"     sampling: {_sampling_line(row['sampling'])}")
+            if shared:
+                print(f"sampling (every server): {_sampling_line(infos[0])}")
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
         return EXIT_FAILED if failed else EXIT_OK
 
@@ -240,6 +257,51 @@ def _lifecycle_lines(row: dict[str, Any]) -> list[str]:
             else "lazy: no usable cache, started now"
         )
     return lines
+
+
+def _sampling_line(info: dict[str, Any]) -> str:
+    if not info["offered"]:
+        return f"not offered: {info['reason']}"
+    model = info["model"] or "hint among " + ", ".join(info["allowed_models"])
+    refused = sum(info["refused"].values())
+    reasons = ", ".join(f"{k} {v}" for k, v in sorted(info["refused"].items()))
+    return (
+        f"model {model} · {info['requests']} requests, {info['completed']} completed, "
+        f"{refused} refused{f' ({reasons})' if reasons else ''}, {info['errors']} errors, "
+        f"{info['timeouts']} timeouts · tokens {info['tokens_in']} in / {info['tokens_out']} out"
+        f" · last model {info['last_model'] or '-'}"
+    )
+
+
+def sampling_models(manager: HermesPluginManager, *, as_json: bool = False) -> int:
+    """The models the installed sampling backends offer (``hermes mcp sampling models``)."""
+    from hermes_core.sampling.catalog import NO_BACKEND, ModelCatalog
+
+    providers = manager.sampling_providers()
+    catalog = ModelCatalog.load(providers)
+    rows: list[dict[str, Any]] = [
+        {
+            "backend": offered.backend,
+            "model": offered.info.id,
+            "aliases": list(offered.info.aliases),
+            "tools": offered.info.supports_tools,
+            "images": offered.info.supports_images,
+        }
+        for offered in catalog.models()
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    elif not providers:
+        print(NO_BACKEND, file=sys.stderr)
+    else:
+        for row in rows:
+            aliases = f"  (aliases: {', '.join(row['aliases'])})" if row["aliases"] else ""
+            extras = [k for k in ("tools", "images") if row[k]]
+            accepts = f"  [{', '.join(extras)}]" if extras else ""
+            print(f"{row['backend']}: {row['model']}{aliases}{accepts}")
+        for name, problem in catalog.problems.items():
+            print(f"# {name}: {problem}", file=sys.stderr)
+    return EXIT_OK if rows else EXIT_FAILED
 
 
 def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:
@@ -331,15 +393,15 @@ def call(
                 print(json.dumps(result, indent=2, ensure_ascii=False))
                 return EXIT_FAILED
 
-        async def body(host: Any) -> dict[str, Any]:
+        async def body(host: Any) -> tuple[dict[str, Any], list[Any]]:
             if host.registry.get(tool) is None:
-                return _missing_tool(host, tool)
+                return _missing_tool(host, tool), host.status()
             progress = _ProgressLine()
             try:
                 result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)
             finally:
                 progress.done()
-            return result
+            return result, host.status()
 
         elicitor: Any
         if approvals == "store":
@@ -351,8 +413,11 @@ def call(
 
             elicitor = TerminalElicitor()
         with _server_logs_on_stderr(verbose):
-            result = _with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
+            result, rows = _with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
         print(json.dumps(result, indent=2, ensure_ascii=False))
+        for row in rows:  # what the call cost, when the server asked the LLM
+            if row.sampling and row.sampling.get("requests"):
+                print(f"# {row.server} sampling: {_sampling_line(row.sampling)}", file=sys.stderr)
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return _guard(run)

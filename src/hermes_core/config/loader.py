@@ -27,6 +27,7 @@ from hermes_core.config.models import (
     ServerConfig,
     kind_of,
 )
+from hermes_core.config.sampling import SamplingConfig
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import _line_of, _plain
 
@@ -147,7 +148,11 @@ def parse_config_text(
             path=path,
             line=1,
         )
-    others = {str(key): _plain(value) for key, value in tree.items() if key != "mcp_servers"}
+    others = {
+        str(key): _plain(value)
+        for key, value in tree.items()
+        if key not in ("mcp_servers", "sampling")
+    }
     servers_node = tree.get("mcp_servers")
     servers: dict[str, ServerConfig] = {}
     warnings: list[ConfigWarning] = []
@@ -170,10 +175,38 @@ def parse_config_text(
                 key="mcp_servers",
             )
         )
+    sampling, problems = _load_sampling(tree, path)
+    errors.extend(problems)
     if errors and strict:
         raise _first(errors)
-    config = HermesConfig.model_validate({**others, "mcp_servers": servers})
+    config = HermesConfig.model_validate({**others, "mcp_servers": servers, "sampling": sampling})
     return LoadedConfig(Path(path), config, tuple(warnings), tuple(errors), exists=True, tree=tree)
+
+
+def _load_sampling(
+    tree: CommentedMap, path: str
+) -> tuple[SamplingConfig | None, list[ConfigError]]:
+    """The top-level ``sampling:`` block (host-wide defaults), every problem at its line."""
+    if "sampling" not in tree:
+        return None, []
+    node = tree["sampling"]
+    try:
+        return SamplingConfig.model_validate(_plain(node)), []
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors(include_url=False, include_input=True):
+            loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+            dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+            line = _line_of(node, dotted.lstrip(".")) if dotted and node is not None else None
+            problems.append(
+                ConfigError(
+                    _reason(error),
+                    path=path,
+                    line=line or _line_of(tree, "sampling"),
+                    key="sampling" + dotted,
+                )
+            )
+        return None, problems
 
 
 def _first(errors: list[ConfigError]) -> ConfigError:

@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.sampling import SamplingConfig
 from hermes_core.yaml_lines import _line_of
 
 __all__ = [
@@ -500,7 +501,8 @@ class ServerConfig(_Model):
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
     oauth: dict[str, Any] | None = None
-    sampling: dict[str, Any] | None = None
+    sampling: SamplingConfig | None = None
+    """The ``sampling:`` block; unknown keys and bad values are errors."""
     elicitation: dict[str, Any] | None = None
     requested_transport: str | None = Field(default=None, alias="transport")
     """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
@@ -747,7 +749,7 @@ class ServerConfig(_Model):
             raise _fail(kinds.unknown_auth(value))
         return name
 
-    @field_validator("oauth", "sampling", "elicitation", mode="before")
+    @field_validator("oauth", "elicitation", mode="before")
     @classmethod
     def _loose(cls, value: Any) -> dict[str, Any] | None:
         return _loose_mapping(value)
@@ -912,6 +914,8 @@ class HermesConfig(_Model):
     """The whole ``config.yaml``: ``mcp_servers`` parsed, every other key kept as read."""
 
     mcp_servers: dict[str, ServerConfig] = Field(default_factory=dict)
+    sampling: SamplingConfig | None = None
+    """The host-wide ``sampling:`` defaults (a server's own ``sampling:`` keys win)."""
 
     def enabled_servers(self) -> dict[str, ServerConfig]:
         """The servers to connect: those without ``enabled: false``, in file order."""

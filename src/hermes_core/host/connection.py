@@ -104,12 +104,16 @@ class ServerConnection:
         opener: Opener | None = None,
         elicitation_callback: Any = None,
         sse_opener: Opener | None = None,
+        sampling_callback: Any = None,
+        sampling_capabilities: Any = None,
     ) -> None:
         self.name = name
         self._sse_opener = sse_opener
         self.transport_used: str = spec.transport
         """The transport in use: ``sse`` after a fallback from Streamable HTTP."""
         self._elicitation_callback = elicitation_callback
+        self._sampling_callback = sampling_callback
+        self._sampling_capabilities = sampling_capabilities
         self.spec = spec
         self._opener = opener
         self.status = ConnectionState()
@@ -299,6 +303,8 @@ class ServerConnection:
                         message_handler=self._on_message,
                         elicitation_callback=self._elicitation_callback,
                         logging_callback=log_callback(self.name),
+                        sampling_callback=self._sampling_callback,
+                        sampling_capabilities=self._sampling_capabilities,
                     )
                 )
                 try:

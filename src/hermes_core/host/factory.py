@@ -1,4 +1,5 @@
-"""The one way to build an MCP host: config, plugins' transports and auth providers together.
+"""The one way to build an MCP host: config, plugins' transports, auth providers and sampling
+backends together.
 
 Every ``hermes mcp`` command builds its host here, and so should an embedder, so that
 what a plugin contributes (a transport, an auth provider, an app declaration's display
@@ -24,8 +25,8 @@ from typing import TYPE_CHECKING
 
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home, load_config
-from hermes_core.config.models import ServerConfig
-from hermes_core.plugins.types import AuthProviderSpec, TransportSpec
+from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.plugins.types import AuthProviderSpec, SamplingProvider, TransportSpec
 
 if TYPE_CHECKING:
     from hermes_core.host.elicitation import Elicitor
@@ -64,9 +65,11 @@ class HostFactory:
         auth_providers: Mapping[str, AuthProviderSpec] | None = None,
         *,
         display_names: Mapping[str, str] | None = None,
+        sampling_providers: Mapping[str, SamplingProvider] | None = None,
     ) -> None:
         """*transports*/*auth_providers* default to the built-in ones (no plugins);
-        *display_names* are the app declarations' names, shown in errors."""
+        *display_names* are the app declarations' names, shown in errors;
+        *sampling_providers* are the LLM backends servers may sample (none built in)."""
         self.transports: dict[str, TransportSpec] = dict(
             builtin_transports() if transports is None else transports
         )
@@ -74,13 +77,18 @@ class HostFactory:
             builtin_auth_providers() if auth_providers is None else auth_providers
         )
         self.display_names: dict[str, str] = dict(display_names or {})
+        self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
         self.kinds = ServerKinds.of(self.transports, self.auth_providers)
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> HostFactory:
-        """With everything *manager* collected (its plugins' transports and auth providers)."""
+        """With everything *manager* collected (its plugins' transports, auth providers and
+        sampling backends)."""
         return cls(
-            manager.transports(), manager.auth_providers(), display_names=manager.display_names
+            manager.transports(),
+            manager.auth_providers(),
+            display_names=manager.display_names,
+            sampling_providers=manager.sampling_providers(),
         )
 
     @classmethod
@@ -95,8 +103,29 @@ class HostFactory:
         self, path: str | os.PathLike[str] | None = None, *, strict: bool = True
     ) -> LoadedConfig:
         """``config.yaml`` (default ``$HERMES_HOME/config.yaml``) validated against the
-        registered transports and auth providers (unknown names: ``ConfigError``)."""
-        return load_config(path, strict=strict, kinds=self.kinds)
+        registered transports, auth providers and sampling backends (unknown names:
+        ``ConfigError``)."""
+        loaded = load_config(path, strict=strict, kinds=self.kinds)
+        self._check_sampling_backends(loaded)
+        return loaded
+
+    def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
+        """``sampling.backend`` must name a registered backend (file:line, listing them)."""
+        registered = list(self.sampling_providers)
+        blocks = [("sampling", loaded.config.sampling)] + [
+            (f"mcp_servers.{name}.sampling", cfg.sampling)
+            for name, cfg in loaded.config.mcp_servers.items()
+        ]
+        for key, block in blocks:
+            if block is None or block.backend is None or block.backend in registered:
+                continue
+            valid = ", ".join(registered) if registered else "none (pip install hermes-llm)"
+            raise ConfigError(
+                f"no sampling backend named {block.backend!r} (registered: {valid})",
+                path=str(loaded.path),
+                line=loaded.line_of(f"{key}.backend"),
+                key=f"{key}.backend",
+            )
 
     def servers(
         self,
@@ -152,7 +181,13 @@ class HostFactory:
         from hermes_core.host.host import MCPHost
 
         chosen = self.servers() if servers is None else servers
-        return MCPHost(chosen, transports=self.openers, elicitor=elicitor, factory=self)
+        return MCPHost(
+            chosen,
+            transports=self.openers,
+            elicitor=elicitor,
+            factory=self,
+            sampling_providers=self.sampling_providers,
+        )
 
     def sync_host(
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
@@ -161,7 +196,13 @@ class HostFactory:
         from hermes_core.host.sync import SyncMCPHost
 
         chosen = self.servers() if servers is None else servers
-        return SyncMCPHost(chosen, transports=self.openers, elicitor=elicitor, factory=self)
+        return SyncMCPHost(
+            chosen,
+            transports=self.openers,
+            elicitor=elicitor,
+            factory=self,
+            sampling_providers=self.sampling_providers,
+        )
 
     def __repr__(self) -> str:
         return (

@@ -17,11 +17,13 @@ from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.host.host import HostServer
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.tls import client_certificate
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
+from hermes_core.sampling.settings import merge_sampling
 
 __all__ = ["config_fingerprint", "host_server", "host_servers", "with_identity_header"]
 
@@ -102,6 +104,7 @@ def host_server(
     env: Mapping[str, str] | None = None,
     cache_key: str | None = None,
     auth_providers: Mapping[str, AuthProviderSpec] | None = None,
+    sampling_defaults: SamplingConfig | None = None,
 ) -> HostServer:
     """The host's view of one resolved entry; *auth_providers* are the registered ones
     (default: the built-in ones), whose ``create`` makes the entry's ``auth``."""
@@ -165,6 +168,7 @@ def host_server(
         auth=auth,
         elicitation=elicitation,
         options=cfg.options,
+        sampling=merge_sampling(sampling_defaults, cfg.sampling),
         display_name=display_name,
         config_error=error,
     )
@@ -191,7 +195,15 @@ def host_servers(
         try:
             resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
         except ConfigError as exc:
-            servers.append(host_server(name, cfg, display_name=names.get(name), error=str(exc)))
+            servers.append(
+                host_server(
+                    name,
+                    cfg,
+                    display_name=names.get(name),
+                    error=str(exc),
+                    sampling_defaults=loaded.config.sampling,
+                )
+            )
             continue
         key = config_fingerprint(cfg) if cfg.lazy else None
         servers.append(
@@ -203,6 +215,7 @@ def host_servers(
                 env=environ,
                 cache_key=key,
                 auth_providers=auth_providers,
+                sampling_defaults=loaded.config.sampling,
             )
         )
     return servers

@@ -48,10 +48,14 @@ from hermes_core.host.sanitize import (
 )
 from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import Opener
+from hermes_core.sampling.settings import SamplingSettings
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
     from hermes_core.host.watch import ConfigWatcher
+    from hermes_core.plugins.types import SamplingProvider
+    from hermes_core.sampling.catalog import ModelCatalog
+    from hermes_core.sampling.handler import SamplingHandler
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
@@ -193,6 +197,8 @@ class HostServer:
     options: Mapping[str, Any] = field(default_factory=dict, hash=False, repr=False)
     """The entry's keys that belong to its transport or auth provider (``${VAR}`` resolved):
     a plugin transport reads its ``config_key`` here."""
+    sampling: SamplingSettings = field(default_factory=SamplingSettings)
+    """The ``sampling:`` settings (the server's block over the host-wide one)."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
@@ -233,6 +239,9 @@ class ServerStatus:
     installed. Install Acme Studio, then try again."); ``None`` when its app is offerable."""
     filtered_out: int = 0
     """Tools the server lists that ``tools: include/exclude`` keeps from being offered."""
+    sampling: dict[str, Any] | None = None
+    """Whether the server may sample (``offered``; ``reason`` when not), the model, and the
+    counters: requests, completed, refused (by reason), errors, timeouts, tokens, last model."""
 
 
 class MCPHost:
@@ -246,6 +255,8 @@ class MCPHost:
         elicitor: Elicitor | None = None,
         clock: Callable[[], float] = time.monotonic,
         factory: HostFactory | None = None,
+        sampling_providers: Mapping[str, SamplingProvider] | None = None,
+        sampling_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
@@ -254,10 +265,21 @@ class MCPHost:
 
         *elicitor* shows a server's ``elicitation/create`` questions to the user (see
         :mod:`hermes_core.host.elicitation`); without one, servers are told the host cannot ask.
+        It also approves sampling requests of servers with ``sampling.approval: ask``.
+
+        *sampling_providers* are the LLM backends for ``sampling/createMessage`` (the plugin
+        manager's ``sampling_providers()``); without one, no server is offered sampling.
+        *sampling_clock* drives the sampling rate limits' sliding windows (tests pass a fake).
 
         *factory* (set by the factory) is what :meth:`watch_config` reloads through.
         """
         self._elicitor = elicitor
+        self._sampling_providers = dict(sampling_providers or {})
+        self._catalog: ModelCatalog | None = None
+        self._catalog_lock = asyncio.Lock()
+        self._samplings: dict[str, SamplingHandler] = {}
+        self._sampling_why: dict[str, str] = {}
+        self._sampling_clock = sampling_clock
         self._elicitations: dict[str, ElicitationHandler] = {}
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         if transports is None:
@@ -361,6 +383,7 @@ class MCPHost:
             if elicitation is None or elicitation.settings != server.elicitation:
                 elicitation = ElicitationHandler(name, self._elicitor, server.elicitation)
                 self._elicitations[name] = elicitation
+        sampling = await self._sampling_handler(name, server)
         connection = ServerConnection(
             name,
             server,
@@ -369,6 +392,8 @@ class MCPHost:
             opener=self._openers.get(server.transport),
             elicitation_callback=elicitation,
             sse_opener=self._openers.get("sse") if server.sse_fallback else None,
+            sampling_callback=sampling,
+            sampling_capabilities=sampling.capabilities if sampling is not None else None,
         )
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
@@ -404,6 +429,71 @@ class MCPHost:
             self.gate.invalidate()
             return detail
         self.gate.invalidate()
+        return None
+
+    async def sampling_catalog(self) -> ModelCatalog:
+        """The models the sampling backends offer, listed once per host (in a worker thread)."""
+        from hermes_core.sampling.catalog import ModelCatalog
+
+        async with self._catalog_lock:
+            if self._catalog is None:
+                providers = self._sampling_providers
+                self._catalog = (
+                    await asyncio.to_thread(ModelCatalog.load, providers)
+                    if providers
+                    else ModelCatalog({}, {})
+                )
+            return self._catalog
+
+    async def _sampling_handler(self, name: str, server: HostServer) -> SamplingHandler | None:
+        """The server's sampling handler, or None (and why, for :meth:`status`)."""
+        from hermes_core.sampling.catalog import NO_BACKEND
+        from hermes_core.sampling.handler import SamplingHandler
+
+        settings = server.sampling
+        self._sampling_why.pop(name, None)
+        if not settings.enabled:
+            plan: Any = "disabled (sampling.enabled: false)"
+        elif not self._sampling_providers:
+            plan = NO_BACKEND
+        else:
+            plan = (await self.sampling_catalog()).plan(settings)
+        if isinstance(plan, str):
+            self._samplings.pop(name, None)
+            self._sampling_why[name] = plan
+            return None
+        if settings.approval == "ask" and self._elicitor is None:
+            self._samplings.pop(name, None)
+            self._sampling_why[name] = "approval: ask, but this host has no way to ask the user"
+            return None
+        handler = self._samplings.get(name)
+        if handler is None or handler.settings != settings or handler.plan != plan:
+            handler = SamplingHandler(
+                name,
+                settings,
+                await self.sampling_catalog(),
+                plan,
+                approver=self._elicitor,
+                approval_timeout=server.elicitation.timeout,
+                clock=self._sampling_clock,
+            )
+            self._samplings[name] = handler
+        return handler
+
+    def _sampling_status(self, name: str) -> dict[str, Any] | None:
+        handler = self._samplings.get(name)
+        if handler is not None:
+            plan = handler.plan
+            return {
+                "offered": True,
+                "reason": None,
+                "model": plan.model.id if plan.model is not None else None,
+                "backend": plan.model.backend if plan.model is not None else None,
+                "allowed_models": [m.id for m in plan.allowed],
+                **dataclasses.asdict(handler.counters),
+            }
+        if name in self._sampling_why:
+            return {"offered": False, "reason": self._sampling_why[name]}
         return None
 
     async def close(self) -> None:
@@ -643,8 +733,14 @@ class MCPHost:
 
     # -- tools --------------------------------------------------------------------------
     async def _tools_changed(self, connection: ServerConnection) -> None:
+        if self._connections.get(connection.name) is not connection:
+            return  # a notification of a connection already closed (or replaced): nothing to list
         try:
             added, removed = await self.refresh_tools(connection.name)
+        except KeyError:
+            if self._connections.get(connection.name) is connection:
+                raise
+            return  # the host closed (or dropped the server) while the listing waited its turn
         except ServerError as exc:
             if self._connections.get(connection.name) is connection and not connection.closed:
                 log.warning("%s", exc)  # (nobody needs to hear about a closing connection)
@@ -1101,6 +1197,7 @@ class MCPHost:
                     lazy=self._lazy_status(name) if config.lazy else None,
                     gate=self._gate_sentence(decl, config.display_name) if decl else None,
                     filtered_out=self._filtered_out.get(name, 0),
+                    sampling=self._sampling_status(name),
                 )
             )
         return rows

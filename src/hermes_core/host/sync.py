@@ -23,6 +23,7 @@ from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.transports import Opener
 from hermes_core.host.watch import ConfigWatcher
+from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
@@ -42,13 +43,16 @@ class SyncMCPHost:
         transports: Mapping[str, Opener] | None = None,
         elicitor: Elicitor | None = None,
         factory: HostFactory | None = None,
+        sampling_providers: Mapping[str, SamplingProvider] | None = None,
     ) -> None:
-        """The arguments are :class:`MCPHost`'s.  *elicitor* runs on the host's loop."""
+        """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on
+        the host's loop."""
         self._servers = list(servers)
         self._options: dict[str, Any] = {
             "transports": transports,
             "elicitor": elicitor,
             "factory": factory,
+            "sampling_providers": sampling_providers,
         }
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(

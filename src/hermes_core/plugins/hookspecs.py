@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         GpuProbe,
         LocationKind,
         MessagingPlatform,
+        SamplingProvider,
         TransportSpec,
         VersionSource,
     )
@@ -471,6 +472,52 @@ class HermesSpecs:
             catalog (strict mode re-raises); a ``manifest_version`` newer than
             this Hermes reads is listed with a warning, never installed. Two
             providers of one entry name is an error naming both.
+
+        .. versionadded:: 0.2
+        """
+        raise NotImplementedError
+
+    @_hookspec
+    def sampling_provider(self) -> Iterable[SamplingProvider]:
+        """Add an LLM backend that answers MCP servers' ``sampling/createMessage`` requests.
+
+        When: once, when the plugin manager applies plugins; ``models`` runs when a host
+        with sampling enabled starts (in a worker thread) and for ``hermes mcp sampling
+        models``; ``complete`` runs for each sampling request a server sends.
+
+        Cost: registering is free; import the LLM library inside ``models``/``complete``.
+        ``models`` must not call the network; ``complete`` is ``async`` and is cancelled when
+        the server's ``sampling.timeout`` expires.
+
+        Example:
+            ```python
+            from hermes_core.plugins import hookimpl
+            from hermes_core.plugins.types import SamplingProvider
+            from hermes_core.sampling.backend import Completion, ModelInfo
+
+            def _models():
+                return [ModelInfo("shout", aliases=("loud",))]
+
+            async def _complete(request):
+                last = request.messages[-1].parts[-1]
+                return Completion(text=getattr(last, "text", "").upper(), model="shout",
+                                  input_tokens=1, output_tokens=1)
+
+            @hookimpl
+            def sampling_provider():
+                return [SamplingProvider(name="shouter", models=_models, complete=_complete,
+                                         description="answers in capitals")]
+            ```
+
+        Returns:
+            Zero or more :class:`~hermes_core.plugins.types.SamplingProvider`.  Config picks
+            one with ``sampling.backend: <name>`` (an unknown name is an error listing the
+            registered ones) and a model by a name its ``models`` lists.
+
+        Errors:
+            A name clash is an error naming both providers.  A ``models`` that raises leaves
+            that backend without models (``hermes mcp status`` says why); a ``complete`` that
+            raises answers the server with a JSON-RPC error and counts as an error.
 
         .. versionadded:: 0.2
         """

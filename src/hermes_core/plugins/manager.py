@@ -29,6 +29,7 @@ from hermes_core.plugins.types import (
     GpuProbe,
     LocationKind,
     MessagingPlatform,
+    SamplingProvider,
     TransportSpec,
     VersionSource,
 )
@@ -59,6 +60,7 @@ HOOK_TYPES: Mapping[str, type] = {
     "auth_provider": AuthProviderSpec,
     "messaging_platform": MessagingPlatform,
     "catalog_entry": CatalogManifest,
+    "sampling_provider": SamplingProvider,
 }
 T = TypeVar("T")
 
@@ -377,6 +379,10 @@ class HermesPluginManager:
         """The version of *plugin*'s distribution (``None`` for built-ins)."""
         record = self._records.get(plugin)
         return record.version if record is not None else None
+
+    def sampling_providers(self) -> dict[str, SamplingProvider]:
+        """The LLM backends for sampling, by name, in load order."""
+        return {r.item.name: r.item for r in self._collect("sampling_provider")}
 
     def collect_all(self) -> None:
         for hook in HOOK_TYPES:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
+from hermes_core.sampling.backend import Completer, ModelLister
 from hermes_platform.host.gpu import GpuProbe
 from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
 from hermes_platform.resolver.observation import Observation
@@ -39,6 +40,7 @@ __all__ = [
     "MessagingChannel",
     "MessagingPlatform",
     "Observation",
+    "SamplingProvider",
     "SendReceipt",
     "ServerSpec",
     "TransportSpec",
@@ -270,3 +272,20 @@ class CatalogManifest:
     name: str
     text: str = field(repr=False)
     where: str = ""
+
+
+@dataclass(frozen=True)
+class SamplingProvider:
+    """A named LLM backend that answers MCP servers' sampling requests.
+
+    ``models`` lists what it can run (:class:`~hermes_core.sampling.backend.ModelLister`);
+    ``complete`` runs one completion (:class:`~hermes_core.sampling.backend.Completer`).
+    Config selects a backend with ``sampling.backend: <name>`` (default: every backend, in
+    load order) and a model by one of the names ``models`` lists.
+    """
+
+    name: str
+    models: ModelLister = field(repr=False)
+    complete: Completer = field(repr=False)
+    description: str = ""
+    provider: str = "hermes_core"

@@ -1,0 +1,162 @@
+"""``sampling:``: what an MCP server may ask of the host's LLM (per server, and a host-wide
+default block at the top level of ``config.yaml`` with the same keys; per-server values win).
+
+Every key is optional here (unset means "take the host-wide value, else the default"), so
+the two blocks merge key by key.  Unlike the rest of a server entry, an unknown key or a bad
+value is an error: a typo here must never switch a limit off.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+__all__ = ["LOG_LEVELS", "SamplingConfig"]
+
+LOG_LEVELS = ("debug", "info", "warning")
+_APPROVALS = ("auto", "ask")
+
+
+def _fail(reason: str, *sub: str | int) -> PydanticCustomError:
+    return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
+
+
+def _kind(value: Any) -> str:
+    from hermes_core.config.models import kind_of
+
+    return kind_of(value)
+
+
+def _count(value: Any, *, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise _fail(f"must be a whole number (got {_kind(value)})")
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise _fail("must be a whole number (got text)") from None
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise _fail("must be a whole number (got a fraction)")
+        value = int(value)
+    if value < minimum:
+        raise _fail(f"must be {minimum} or more")
+    return int(value)
+
+
+class SamplingConfig(BaseModel):
+    """One ``sampling:`` block (``None`` = not set here)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
+
+    enabled: bool | None = None
+    """Offer sampling to the server at all (default true)."""
+    backend: str | None = None
+    """Which ``sampling_provider`` answers (default: the first that offers the model)."""
+    model: str | None = None
+    """The model (an ID or alias the backend lists); wins over the server's hints."""
+    max_tokens_cap: int | None = None
+    """``maxTokens`` is clamped to this (default 4096)."""
+    timeout: float | None = None
+    """Seconds for one LLM call (default 30)."""
+    max_rpm: int | None = None
+    """Requests per sliding minute, per server (default 10)."""
+    max_tool_rounds: int | None = None
+    """Consecutive tool-use rounds in one exchange (default 5; 0 = no tools)."""
+    allowed_models: tuple[str, ...] | None = None
+    """The models the server may get (empty = any)."""
+    log_level: Literal["debug", "info", "warning"] | None = None
+    """Level of the per-request audit line (default info); prompt text only at debug."""
+    approval: Literal["auto", "ask"] | None = None
+    """``ask``: the user approves each request (the elicitation channel); default auto."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_keys(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise _fail(f"must be a mapping (got {_kind(value)})")
+        known = list(cls.model_fields)
+        for key in value:
+            if key not in known:
+                close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.7)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise _fail(f"unknown key ({hint}valid: {', '.join(known)})", str(key))
+        return value
+
+    @field_validator("enabled", mode="before")
+    @classmethod
+    def _enabled(cls, value: Any) -> bool | None:
+        if value is None or isinstance(value, bool):
+            return value
+        raise _fail(f"must be true or false (got {_kind(value)})")
+
+    @field_validator("backend", "model", mode="before")
+    @classmethod
+    def _name(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise _fail(f"must be a non-empty name (got {_kind(value)})")
+        return value.strip()
+
+    @field_validator("max_tokens_cap", "max_rpm", mode="before")
+    @classmethod
+    def _positive(cls, value: Any) -> int | None:
+        return None if value is None else _count(value, minimum=1)
+
+    @field_validator("max_tool_rounds", mode="before")
+    @classmethod
+    def _rounds(cls, value: Any) -> int | None:
+        return None if value is None else _count(value, minimum=0)
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _timeout(cls, value: Any) -> float | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise _fail(f"must be a number of seconds (got {_kind(value)})")
+        if not math.isfinite(value) or value <= 0:
+            raise _fail("must be a positive number of seconds")
+        return float(value)
+
+    @field_validator("allowed_models", mode="before")
+    @classmethod
+    def _allowed(cls, value: Any) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list | tuple):
+            raise _fail(f"must be a list of model names (got {_kind(value)})")
+        names: list[str] = []
+        for index, item in enumerate(value):
+            if not isinstance(item, str) or not item.strip():
+                raise _fail(f"must be a model name (got {_kind(item)})", index)
+            names.append(item.strip())
+        return tuple(names)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or value.strip().lower() not in LOG_LEVELS:
+            raise _fail(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value.strip().lower()
+
+    @field_validator("approval", mode="before")
+    @classmethod
+    def _approval(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or value.strip().lower() not in _APPROVALS:
+            raise _fail(f"must be one of {', '.join(_APPROVALS)}")
+        return value.strip().lower()
