@@ -470,3 +470,56 @@ def test_approval_ask_on_a_real_terminal(home: Path, typed: str, outcome: str) -
     result, _ = json.JSONDecoder().raw_decode(printed[printed.index("{") :])
     answer = json.loads(result["content"][0]["text"])
     assert (answer.get("reason") or "ok") == outcome
+
+
+SLOTH = '''
+"""sloth-hermes: a sampling backend that never answers (the timeout's real peer)."""
+
+import asyncio
+
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import SamplingProvider
+from hermes_core.sampling.backend import ModelInfo
+
+
+async def _never(request):
+    await asyncio.Event().wait()
+
+
+@hookimpl
+def sampling_provider():
+    return [SamplingProvider("sloth", models=lambda: [ModelInfo("sloth-1")], complete=_never)]
+'''
+
+
+def test_a_plugin_backend_past_sampling_timeout_is_refused_through_the_cli(
+    home: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import os
+
+    site = tmp_path_factory.mktemp("site")
+    (site / "sloth_hermes.py").write_text(SLOTH.lstrip())
+    info = site / "sloth_hermes-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sloth-hermes\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[hermes.plugins]\nsloth = sloth_hermes\n")
+    write(
+        home,
+        "sampling:\n  backend: sloth\n  model: sloth-1\n  timeout: 0.5\nmcp_servers:\n" + ours(),
+    )
+    pythonpath = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH", "")) if p)
+    done = run_hermes(
+        "mcp",
+        "call",
+        "mcp_s_ask",
+        "--args",
+        '{"prompt": "hurry"}',
+        env={**env(home), "PYTHONPATH": pythonpath},
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(tool_text(done.stdout)) == {
+        "refused": -1,
+        "reason": "timeout",
+        "message": "Sampling LLM call timed out after 0.5 s for server 's'",
+    }
+    assert "0 completed, 0 refused, 0 errors, 1 timeouts" in done.stderr

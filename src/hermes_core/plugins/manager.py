@@ -111,11 +111,16 @@ def _name_of(item: object) -> str:
 
 
 def _missing_callable(item: object) -> str | None:
-    """The callable a transport (``connect``) or auth provider (``create``) lacks, if any."""
+    """The callable a transport (``connect``), auth provider (``create``) or sampling backend
+    (``models``, ``complete``) lacks, if any."""
     if isinstance(item, TransportSpec) and not callable(item.connect):
         return "connect"
     if isinstance(item, AuthProviderSpec) and not callable(item.create):
         return "create"
+    if isinstance(item, SamplingProvider):
+        for name in ("models", "complete"):
+            if not callable(getattr(item, name)):
+                return name
     return None
 
 
