@@ -548,6 +548,9 @@ END_TO_END: dict[str, list[str]] = {
         "test_plugin_contributions.py::test_cli_hook_transport_in_the_probe_of_mcp_add",
         "test_plugin_contributions.py::test_an_unknown_transport_is_a_config_error_listing_the_registered_ones",
     ],
+    "sampling_provider": [
+        "test_sampling.py::test_cli_hook_sampling_provider_past_its_timeout_is_refused",
+    ],
     "auth_provider": [
         "test_plugin_contributions.py::test_cli_hook_auth_provider_header_reaches_the_server",
         "test_plugin_contributions.py::test_cli_hook_auth_provider_with_server_everything_over_http",

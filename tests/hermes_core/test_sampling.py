@@ -492,7 +492,7 @@ def sampling_provider():
 '''
 
 
-def test_a_plugin_backend_past_sampling_timeout_is_refused_through_the_cli(
+def test_cli_hook_sampling_provider_past_its_timeout_is_refused(
     home: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     import os
