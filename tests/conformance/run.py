@@ -3,6 +3,7 @@
 ::
 
     python tests/conformance/run.py [--cli PATH] [--node PATH] [--suite all] [--timeout-ms 60000]
+                                    [--jobs 2]
 
 Installs nothing: ``nox -s conformance`` installs ``@modelcontextprotocol/conformance`` and Node 22
 into ``.cache/conformance`` (the defaults here) and puts that Node first on PATH.  Runs
@@ -11,6 +12,11 @@ scenario's checks and the totals, and compares with ``tests/conformance/expected
 
 * a failure not listed there → its failed checks and the client's stderr are shown, exit 1;
 * a listed scenario that now passes → a note (remove it from the file), exit 0.
+
+``--suite all`` runs at most ``--jobs`` scenarios at a time (default 2), each as its own
+``conformance client --scenario X``: the CLI's own ``--suite`` starts every scenario at once,
+and on a busy 2-core machine some then miss the 25 s initialize deadline although the host is
+fine.  ``--jobs 0`` keeps the CLI's all-at-once run; other suites always use it.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +149,40 @@ def run_suite(
     )
 
 
+# "  - auth/metadata-default [2025-11-25]" in ``conformance list --client``
+LISTED = re.compile(r"^\s+- (?P<scenario>\S+)(?: \[[^\]]*\])?\s*$")
+
+
+def client_scenarios(args: argparse.Namespace) -> list[str]:
+    """Every client scenario (what ``--suite all`` runs), from ``conformance list --client``."""
+    out = subprocess.run(
+        [args.node, str(args.cli), "list", "--client"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    return [m["scenario"] for line in out.splitlines() if (m := LISTED.match(line))]
+
+
+def run_bounded(
+    args: argparse.Namespace, command: str, scenarios: list[str], output_dir: Path
+) -> tuple[list[ScenarioResult], str]:
+    """Each scenario alone, at most ``args.jobs`` at a time; results in the listed order,
+    and every run's output (for suite-stdout.txt)."""
+
+    def one(scenario: str) -> tuple[ScenarioResult, str]:
+        proc = run_suite(args, command, ["--scenario", scenario], output_dir)
+        text = proc.stdout + proc.stderr
+        found = parse_single(text, scenario)
+        # No summary line (the CLI crashed, or the client never answered): a failure.
+        return (found or ScenarioResult(scenario, 0, 1, 0)), f"== {scenario}\n{text}"
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        done = list(pool.map(one, scenarios))
+    return [r for r, _ in done], "\n".join(t for _, t in done)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli", type=Path, default=DEFAULT_CLI, help="conformance dist/index.js")
@@ -150,6 +191,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout-ms", type=int, default=60000, help="per scenario")
     parser.add_argument("--expected", type=Path, default=EXPECTED)
     parser.add_argument("--output-dir", type=Path, default=CACHE / "results")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        help="scenarios run at once for --suite all (0: all at once, as the CLI's --suite does)",
+    )
     args = parser.parse_args(argv)
 
     if not args.cli.exists():
@@ -171,16 +218,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"conformance {version} --suite {args.suite}: client = {command}", flush=True)
 
     started = time.monotonic()
-    proc = run_suite(args, command, ["--suite", args.suite], args.output_dir)
+    if args.suite == "all" and args.jobs > 0:
+        scenarios = client_scenarios(args)
+        print(f"{len(scenarios)} scenarios, {args.jobs} at a time", flush=True)
+        results, text = run_bounded(args, command, scenarios, args.output_dir)
+        (args.output_dir / "suite-stdout.txt").write_text(text, encoding="utf-8")
+        if not results:
+            print("`conformance list --client` named no scenarios")
+            return 1
+    else:
+        proc = run_suite(args, command, ["--suite", args.suite], args.output_dir)
+        (args.output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
+        (args.output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
+        results = parse_summary(proc.stdout)
+        if not results:
+            print(f"the conformance CLI reported no scenarios (exit {proc.returncode}):")
+            print((proc.stdout + proc.stderr)[-3000:])
+            return 1
     elapsed = time.monotonic() - started
-    (args.output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
-    (args.output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
-
-    results = parse_summary(proc.stdout)
-    if not results:
-        print(f"the conformance CLI reported no scenarios (exit {proc.returncode}):")
-        print((proc.stdout + proc.stderr)[-3000:])
-        return 1
 
     expected = read_expected(args.expected)
     rerun: dict[str, str] = {}
