@@ -421,7 +421,8 @@ def test_a_wedged_server_is_noticed_and_restarted_before_the_next_call(tmp_path:
         return [int(e.split()[1]) for e in events(log) if e.startswith("start ")]
 
     async def scenario() -> None:
-        async with MCPHost([lifecycle(log, keepalive_interval=0.5)]) as host:
+        server = lifecycle(log, keepalive_interval=0.5, keepalive_timeout=1.0)
+        async with MCPHost([server]) as host:
             # Quiet first: the start's late second listing answered, a probe answered.
             await until(lambda: events(log).count("list") >= 2, "the second listing")
             await until(lambda: "ping" in events(log), "a first ping")

@@ -378,7 +378,8 @@ class ServerConnection:
 
         self._probed_at = time.monotonic()
         self.keepalive.probes += 1
-        timeout = min(KEEPALIVE_TIMEOUT_SECONDS, max(self.keepalive.interval, 1.0))
+        # Not tied to the interval: a busy machine must not turn a slow answer into a failure.
+        timeout = float(getattr(self.spec, "keepalive_timeout", KEEPALIVE_TIMEOUT_SECONDS))
         has_tools = self.capabilities is not None and self.capabilities.tools is not None
         try:
             if self._probe_kind == "ping":

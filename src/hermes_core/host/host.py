@@ -181,6 +181,8 @@ class HostServer:
     max_lifetime_seconds: float = 0.0
     keepalive_interval: float = 180.0
     """Probe the server after this many quiet seconds (0: never)."""
+    keepalive_timeout: float = 30.0
+    """How long a keepalive probe may take before the server counts as wedged."""
     breaker_threshold: int = 3
     breaker_cooldown: float = 60.0
     trust: Literal["full", "untrusted"] = "full"
