@@ -108,7 +108,7 @@ def bench(session: nox.Session) -> None:
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
     # plugins are installed so that `hermes plugins list` is timed as users run it.  fastmcp
     # is the third peer beside the raw SDK (this session only: nothing else depends on it).
-    session.install("-e", ".", "mcp", "fastmcp>=4.1.6,<5", *LOCAL_DISTRIBUTIONS)
+    session.install("-e", ".", "mcp", "fastmcp==4.1.6", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
 
