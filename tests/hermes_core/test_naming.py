@@ -91,12 +91,38 @@ def test_collision_on_one_server() -> None:
     assert "'a.b'" in message and "'a_b'" in message and other in message
 
 
-def test_collision_across_servers() -> None:
+def test_collision_across_servers_suffixes_every_member() -> None:
     result = assign_names([("my_api", "query"), ("my-api", "query")])
-    assert result.name_for("my-api", "query") == "mcp_my_api_query"
+    assert result.name_for("my-api", "query") != "mcp_my_api_query"
     assert result.name_for("my_api", "query") != "mcp_my_api_query"
     assert result.origin_of(result.name_for("my_api", "query")) == ("my_api", "query")
+    assert result.origin_of("mcp_my_api_query") is None
     assert len(result.collisions) == 1
+
+
+def test_a_server_cannot_take_another_servers_tool_name() -> None:
+    # Server "my" publishing "api_echo" against server "my-api"'s "echo" (the hijack).
+    alone = assign_names([("my-api", "echo")])
+    assert alone.name_for("my-api", "echo") == "mcp_my_api_echo"
+    both = assign_names([("my-api", "echo"), ("my", "api_echo")])
+    assert both.origin_of("mcp_my_api_echo") is None
+    assert both.origin_of(both.name_for("my-api", "echo")) == ("my-api", "echo")
+    assert both.origin_of(both.name_for("my", "api_echo")) == ("my", "api_echo")
+    (collision,) = both.collisions
+    assert {m.server for m in collision.members} == {"my", "my-api"}
+    assert [c.base_name for c in both.for_server("my")] == ["mcp_my_api_echo"]
+    assert both.for_server("other") == ()
+
+
+def test_a_server_tool_named_like_a_utility_keeps_its_name() -> None:
+    result = assign_names([("s", "list_resources"), ("s", "x")], [("s", "list_resources")])
+    assert result.name_for("s", "list_resources") == "mcp_s_list_resources"
+    utility = result.name_for("s", "list_resources", utility=True)
+    assert utility.startswith("mcp_s_list_resources_") and utility != "mcp_s_list_resources"
+    (collision,) = result.collisions
+    assert "(utility)" in collision.message()
+    plain = assign_names([("s", "x")], [("s", "list_resources")])
+    assert plain.name_for("s", "list_resources", utility=True) == "mcp_s_list_resources"
 
 
 def test_no_collision_reports_nothing() -> None:
@@ -192,5 +218,6 @@ def test_collisions_cover_every_suffixed_name(pairs: list[tuple[str, str]]) -> N
             assert entry.origin in reported
     for collision in result.collisions:
         assert len(collision.members) >= 2
-        assert collision.members[0].name == collision.base_name
+        one_server = len({m.server for m in collision.members}) == 1
+        assert (collision.members[0].name == collision.base_name) == one_server
         assert list(collision.members) == sorted(collision.members, key=lambda m: m.origin)

@@ -29,6 +29,7 @@ from hermes_core.host.elicitation import (
     check_value,
     fill_answer,
 )
+from hermes_core.host.sanitize import clean_line, clean_text
 
 __all__ = ["TerminalElicitor"]
 
@@ -83,11 +84,11 @@ class TerminalElicitor:
     def _ask(self, request: ElicitationRequest) -> ElicitationAnswer:
         if request.kind == "approval":
             return self._approve(request)
-        self._say(f"MCP server '{request.server}' asks: {request.message}")
+        self._say(f"MCP server '{request.server}' asks: {clean_text(request.message)}")
         given: dict[str, Any] = {}
         for item in request.fields:
             for _ in range(_TRIES):
-                line = self._read(_prompt(item))
+                line = self._read(clean_line(_prompt(item)))
                 if line is None:
                     return ElicitationAnswer("cancel")
                 if line == "":

@@ -209,6 +209,8 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {line}")
                 if row.get("sampling") and not shared:
                     print(f"     sampling: {_sampling_line(row['sampling'])}")
+                for collision in row["name_collisions"]:
+                    print(f"     {collision}")
             if shared:
                 print(f"sampling (every server): {_sampling_line(infos[0])}")
         failed = [r for r in rows if r["enabled"] and not r["offered"]]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.host.notifications import log_callback
+from hermes_core.host.sanitize import clean_text
 from hermes_core.host.transports import Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
@@ -44,6 +45,7 @@ class ServerError(RuntimeError):
     """A server could not be reached or a call to it failed; the message says what happened."""
 
     def __init__(self, server: str, message: str, *, retryable: bool = False) -> None:
+        message = clean_text(message)  # it can quote the server (stderr, error texts)
         own = message.startswith(f"MCP server '{server}'")  # already says which server
         super().__init__(message if own else f"MCP server '{server}': {message}")
         self.server = server
@@ -85,6 +87,8 @@ class ConnectionState:
     """Called whenever :attr:`state` changes (the host clears its gate cache)."""
 
     def __setattr__(self, name: str, value: Any) -> None:
+        if name == "last_error" and isinstance(value, str):
+            value = clean_text(value)  # shown on terminals; it can quote the server
         changed = name == "state" and getattr(self, "state", value) != value
         object.__setattr__(self, name, value)
         if changed and self.on_change is not None:

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from hermes_core.host.sanitize import clean_text
 from hermes_core.values import positive_seconds
 
 __all__ = [
@@ -174,7 +175,7 @@ def _count(value: Any) -> int | None:
 
 
 def _text(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
+    return clean_text(value) if isinstance(value, str) and value else None
 
 
 def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
@@ -356,7 +357,8 @@ class ElicitationHandler:
         fields = request_fields(schema)
         request = ElicitationRequest(
             server=self.server,
-            message=params.message or f"MCP server '{self.server}' asks for your input",
+            message=clean_text(params.message or "")
+            or f"MCP server '{self.server}' asks for your input",
             fields=fields,
             schema=schema,
         )

@@ -37,14 +37,14 @@ from hermes_core.host.elicitation import (
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
-from hermes_core.host.naming import assign_names, toolset_name
+from hermes_core.host.naming import NameCollision, assign_names, toolset_name
 from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.sanitize import (
     clean_meta,
+    clean_text,
     prepare_input_schema,
     sanitize_value,
-    strip_tags,
 )
 from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import Opener
@@ -244,6 +244,8 @@ class ServerStatus:
     sampling: dict[str, Any] | None = None
     """Whether the server may sample (``offered``; ``reason`` when not), the model, and the
     counters: requests, completed, refused (by reason), errors, timeouts, tokens, last model."""
+    name_collisions: list[str] = field(default_factory=list)
+    """Tool name collisions this server takes part in (see ``naming.assign_names``)."""
 
 
 class MCPHost:
@@ -295,6 +297,11 @@ class MCPHost:
         self.registry = ToolRegistry()
         self.gate = ServerGate(self._is_connected)
         self.collisions: list[str] = []
+        """Every current tool name collision (one line each), across all servers."""
+        self._collisions: tuple[NameCollision, ...] = ()
+        # Server -> (its usable tools (name, description, schema), its utility tools): the
+        # input of the registry-wide name assignment.
+        self._listed: dict[str, tuple[list[tuple[str, str, dict[str, Any], Any]], list[str]]] = {}
         self._invalid_tools: dict[str, list[str]] = {}
         self._recycler: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -529,7 +536,7 @@ class MCPHost:
                 connection = self._connections.pop(name, None)
                 if connection is not None:
                     await connection.close()
-                self.registry.drop_server(name)
+                self._forget_tools(name)
             self._servers = new
             for name in deferred:
                 log.warning(
@@ -612,7 +619,7 @@ class MCPHost:
                 # Stays registered while it closes: a call now reads "not connected", never
                 # "unknown server"; _start_one replaces it.
                 await connection.close()
-            self.registry.drop_server(name)
+            self._forget_tools(name)
         error = await self._start_one(name)
         if error is not None:
             log.warning("MCP server '%s': %s", name, error)
@@ -643,7 +650,8 @@ class MCPHost:
             prompts=types.PromptsCapability() if flags.get("prompts") else None,
         )
         with paused_gc():
-            self.registry.replace_server(server.name, self._entries_for(server, tools, caps))
+            self._listed[server.name] = self._usable_tools(server, tools, caps)
+            self._assign_names()
         connection.status.state = "lazy"
         info.update(cache="hit", cached_tools=len(tools), phantoms=[])
         self.gate.invalidate()
@@ -770,10 +778,72 @@ class MCPHost:
             if config.lazy:
                 self._write_cache(config, tools, caps)
             with paused_gc():  # plain JSON trees: no cycles to collect (see gc_pause)
-                entries = self._entries_for(config, tools, caps)
-                added, removed = self.registry.replace_server(server, entries)
+                self._listed[server] = self._usable_tools(config, tools, caps)
+                changes = self._assign_names()
             self.gate.invalidate()
-            return added, removed
+            return changes.get(server, ([], []))
+
+    def _forget_tools(self, server: str) -> None:
+        """Take *server*'s tools out of the registry (names of the others may change back)."""
+        if self._listed.pop(server, None) is not None:
+            self._assign_names()
+        self.registry.drop_server(server)
+
+    def _assign_names(self) -> dict[str, tuple[list[str], list[str]]]:
+        """Name every listed tool of every server at once and apply it to the registry.
+
+        The names depend on the set of tools alone (not on which server connected first):
+        see :func:`hermes_core.host.naming.assign_names`.  Returns server → (added, removed)
+        for every server whose names changed; a server renamed by another's listing is logged.
+        """
+        assignment = assign_names(
+            [(s, name) for s, (usable, _) in self._listed.items() for name, *_ in usable],
+            [(s, u) for s, (_, utilities) in self._listed.items() for u in utilities],
+        )
+        known = {c.message() for c in self._collisions}
+        for collision in assignment.collisions:
+            if collision.message() not in known:
+                log.warning("%s", collision.message())
+        self._collisions = assignment.collisions
+        self.collisions = [c.message() for c in assignment.collisions]
+        entries: dict[str, list[ToolEntry]] = {}
+        for server, (usable, utilities) in self._listed.items():
+            config = self._servers.get(server)
+            shown = config.name if config is not None else server
+            parallel = config.supports_parallel_tool_calls if config is not None else False
+            toolset = toolset_name(server)
+            entries[server] = [
+                ToolEntry(
+                    assignment.name_for(server, name),
+                    server,
+                    name,
+                    desc,
+                    schema,
+                    toolset,
+                    supports_parallel_tool_calls=parallel,
+                    **_tool_metadata(tool),
+                )
+                for name, desc, schema, tool in usable
+            ] + [
+                ToolEntry(
+                    assignment.name_for(server, u, utility=True),
+                    server,
+                    u,
+                    _UTILITY_DESCRIPTIONS[u].format(s=shown),
+                    _UTILITY_SCHEMAS[u],
+                    toolset,
+                    utility=True,
+                    read_only=True,
+                    annotations={"readOnlyHint": True},
+                    supports_parallel_tool_calls=parallel,
+                )
+                for u in utilities
+            ]
+        return self.registry.replace_all(entries)
+
+    def name_collisions(self, server: str) -> list[str]:
+        """The current tool name collisions *server* takes part in, one line each."""
+        return [c.message() for c in self._collisions if any(m.server == server for m in c.members)]
 
     async def _list_all_tools(self, connection: ServerConnection, config: HostServer) -> list[Any]:
         from mcp import types
@@ -829,7 +899,9 @@ class MCPHost:
         self._invalid_tools[config.name] = invalid
         return result
 
-    def _entries_for(self, config: HostServer, tools: list[Any], caps: Any) -> list[ToolEntry]:
+    def _usable_tools(
+        self, config: HostServer, tools: list[Any], caps: Any
+    ) -> tuple[list[tuple[str, str, dict[str, Any], Any]], list[str]]:
         chosen = ToolFilter(config.include, config.exclude)
         usable: list[tuple[str, str, dict[str, Any], Any]] = []
         skipped: list[str] = []
@@ -853,7 +925,7 @@ class MCPHost:
                 # plain call to such a tool is refused by the server (-32601).
                 unoffered[tool.name] = TASK_REQUIRED_REASON
                 continue
-            usable.append((tool.name, strip_tags(tool.description or ""), schema, tool))
+            usable.append((tool.name, clean_text(tool.description or ""), schema, tool))
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         self._filtered_out[config.name] = filtered_out
         self.unoffered_tools[config.name] = unoffered
@@ -861,45 +933,7 @@ class MCPHost:
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
         }
-        utilities = utility_tools(flags, config.resources, config.prompts)
-        pairs = [(config.name, name) for name, _, _, _ in usable] + [
-            (config.name, u) for u in utilities
-        ]
-        assignment = assign_names(pairs)
-        for collision in assignment.collisions:
-            self.collisions.append(collision.message())
-            log.warning("%s", collision.message())
-        toolset = toolset_name(config.name)
-        parallel = config.supports_parallel_tool_calls
-        entries = [
-            ToolEntry(
-                assignment.name_for(config.name, name),
-                config.name,
-                name,
-                desc,
-                schema,
-                toolset,
-                supports_parallel_tool_calls=parallel,
-                **_tool_metadata(tool),
-            )
-            for name, desc, schema, tool in usable
-        ]
-        entries += [
-            ToolEntry(
-                assignment.name_for(config.name, u),
-                config.name,
-                u,
-                _UTILITY_DESCRIPTIONS[u].format(s=config.name),
-                _UTILITY_SCHEMAS[u],
-                toolset,
-                utility=True,
-                read_only=True,
-                annotations={"readOnlyHint": True},
-                supports_parallel_tool_calls=parallel,
-            )
-            for u in utilities
-        ]
-        return entries
+        return usable, list(utility_tools(flags, config.resources, config.prompts))
 
     def tools(self, server: str | None = None, *, include_gated: bool = False) -> list[ToolEntry]:
         """Registered tools whose server passes its gate (or all, with ``include_gated``).
@@ -1028,7 +1062,7 @@ class MCPHost:
                     "retryable": False,
                 }, "application"
             return {
-                "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
+                "error": clean_text(f"MCP server '{entry.server}': {type(exc).__name__}: {exc}"),
                 "server": entry.server,
             }, "application"
         rendered = _render_result(result)
@@ -1200,6 +1234,7 @@ class MCPHost:
                     gate=self._gate_sentence(decl, config.display_name) if decl else None,
                     filtered_out=self._filtered_out.get(name, 0),
                     sampling=self._sampling_status(name),
+                    name_collisions=self.name_collisions(name),
                 )
             )
         return rows
@@ -1236,7 +1271,7 @@ def _tool_metadata(tool: Any) -> dict[str, Any]:
     output_schema = tool.output_schema
     return {
         "read_only": annotations is not None and annotations.read_only_hint is True,
-        "title": strip_tags(title) if isinstance(title, str) else None,
+        "title": clean_text(title) if isinstance(title, str) else None,
         "annotations": hints or None,
         "output_schema": sanitize_value(dict(output_schema))
         if isinstance(output_schema, Mapping)

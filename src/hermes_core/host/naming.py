@@ -6,12 +6,21 @@ every character outside ``[A-Za-z0-9_]`` replaced by ``_`` (``my-api`` + ``query
 keeps its first 55 characters and gains ``_`` + 8 hex digits of SHA-256 over the *unsanitised*
 ``"<server>/<tool>"``; the result is exactly 64 characters and the same on every run.
 
-Sanitising is lossy (``a.b`` and ``a_b`` both become ``a_b``; servers ``my-api`` and ``my_api``
-share a prefix), so :func:`assign_names` resolves collisions over a whole set of tools at once:
-inputs are sorted, the first of each colliding group keeps the plain name and the others get a
-hash suffix.  The outcome depends only on the *set* of inputs, never on their order, and every
-collision is listed so the host can report it.  Dispatch always uses the original names the
-assignment maps back to, never the registry name.
+Sanitising is lossy (``a.b`` and ``a_b`` both become ``a_b``; server ``my`` with tool
+``api_echo`` and server ``my-api`` with tool ``echo`` both become ``mcp_my_api_echo``), so
+:func:`assign_names` resolves collisions over every server's tools at once:
+
+* tools of **one** server that share a name: sorted, the first keeps the plain name and the
+  others get a hash suffix;
+* tools of **different** servers that share a name: every one of them gets a hash suffix, so no
+  server can take over a name another server's tool would have had (a call meant for one
+  server can never reach the other);
+* a server tool literally named like a host utility tool (``list_resources`` …) keeps the plain
+  name and the utility gets the hash suffix, so neither hides the other.
+
+The outcome depends only on the *set* of inputs, never on their order, and every collision is
+listed so the host can report it.  Dispatch always uses the original names the assignment maps
+back to, never the registry name.
 """
 
 from __future__ import annotations
@@ -84,6 +93,8 @@ class AssignedName:
     server: str
     tool: str
     name: str
+    utility: bool = False
+    """A host-made utility tool (``list_resources`` …), not one the server listed."""
 
     @property
     def origin(self) -> tuple[str, str]:
@@ -100,8 +111,8 @@ class AssignedName:
 class NameCollision:
     """Tools whose names sanitised (or clamped) to the same *base_name*.
 
-    ``members`` is sorted by ``(server, tool)``; the first keeps *base_name*, the others carry a
-    hash suffix.
+    ``members`` is sorted by ``(server, tool)``.  When they are all of one server the first
+    keeps *base_name* and the others carry a hash suffix; across servers every one does.
     """
 
     base_name: str
@@ -109,7 +120,10 @@ class NameCollision:
 
     def message(self) -> str:
         """A one-line report for logs and ``hermes mcp tools``."""
-        parts = ", ".join(f"{m.server!r}/{m.tool!r} → {m.name}" for m in self.members)
+        parts = ", ".join(
+            f"{m.server!r}/{m.tool!r}{' (utility)' if m.utility else ''} → {m.name}"
+            for m in self.members
+        )
         return f"tool name collision on {self.base_name!r}: {parts}"
 
 
@@ -119,7 +133,7 @@ class NameAssignment:
 
     entries: tuple[AssignedName, ...]
     collisions: tuple[NameCollision, ...]
-    _by_origin: Mapping[tuple[str, str], str] = field(
+    _by_origin: Mapping[tuple[str, str, bool], str] = field(
         init=False, repr=False, compare=False, hash=False
     )
     _by_name: Mapping[str, tuple[str, str]] = field(
@@ -127,7 +141,7 @@ class NameAssignment:
     )
 
     def __post_init__(self) -> None:
-        by_origin = {e.origin: e.name for e in self.entries}
+        by_origin = {(e.server, e.tool, e.utility): e.name for e in self.entries}
         by_name = {e.name: e.origin for e in self.entries}
         if len(by_name) != len(self.entries) or len(by_origin) != len(self.entries):
             raise ValueError("a name assignment must map distinct tools to distinct names")
@@ -136,17 +150,22 @@ class NameAssignment:
 
     @property
     def names(self) -> Mapping[tuple[str, str], str]:
-        """Read-only ``(server, tool) → registry name``."""
-        return self._by_origin
+        """Read-only ``(server, tool) → registry name`` of the server's own tools."""
+        return MappingProxyType({(e.server, e.tool): e.name for e in self.entries if not e.utility})
 
     @property
     def clamped(self) -> tuple[AssignedName, ...]:
         """Entries whose plain name was over 64 characters (worth one warning each)."""
         return tuple(e for e in self.entries if e.clamped)
 
-    def name_for(self, server: str, tool: str) -> str:
-        """The registry name of *tool* on *server*; ``KeyError`` when it was not assigned."""
-        return self._by_origin[(server, tool)]
+    def name_for(self, server: str, tool: str, *, utility: bool = False) -> str:
+        """The registry name of *tool* on *server* (a utility tool with *utility*);
+        ``KeyError`` when it was not assigned."""
+        return self._by_origin[(server, tool, utility)]
+
+    def for_server(self, server: str) -> tuple[NameCollision, ...]:
+        """The collisions *server* takes part in."""
+        return tuple(c for c in self.collisions if any(m.server == server for m in c.members))
 
     def origin_of(self, name: str) -> tuple[str, str] | None:
         """``(server, tool)`` behind a registry name, or ``None`` when it is not ours."""
@@ -156,9 +175,9 @@ class NameAssignment:
         return len(self.entries)
 
 
-def _free_name(server: str, tool: str, taken: set[str]) -> str:
+def _free_name(server: str, tool: str, taken: set[str], utility: bool = False) -> str:
     plain = _plain_name(server, tool)
-    origin = f"{server}/{tool}"
+    origin = f"{server}/{tool}" + ("#utility" if utility else "")
     candidate = _suffixed(plain, origin)
     attempt = 0
     # Only hostile inputs get past the first try: a tool literally named like another's suffixed
@@ -169,32 +188,43 @@ def _free_name(server: str, tool: str, taken: set[str]) -> str:
     return candidate
 
 
-def assign_names(pairs: Iterable[tuple[str, str]]) -> NameAssignment:
+def assign_names(
+    pairs: Iterable[tuple[str, str]], utilities: Iterable[tuple[str, str]] = ()
+) -> NameAssignment:
     """Give every ``(server, tool)`` a distinct registry name, deterministically.
 
+    *pairs* are the servers' own tools, *utilities* the host's utility tools per server.
     Duplicate pairs count once.  Each group of tools sharing a :func:`registered_tool_name` is
-    sorted; the first keeps that name, the rest get ``<first 55 chars>_<8 hex>``.  Every
-    un-suffixed name of the input set is reserved before any suffix is chosen, so a suffixed name
-    never takes a name another tool would have had, and the result depends on the set alone.
+    sorted; within one server the first keeps that name, the rest get ``<first 55 chars>_<8
+    hex>``; a group spanning servers is suffixed throughout.  Every un-suffixed name of the input
+    set is reserved before any suffix is chosen, so a suffixed name never takes a name another
+    tool would have had, and the result depends on the set alone.
     """
-    origins = sorted(set(pairs))
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for server, tool in origins:
-        groups.setdefault(registered_tool_name(server, tool), []).append((server, tool))
+    origins = sorted({(s, t, False) for s, t in pairs} | {(s, t, True) for s, t in utilities})
+    groups: dict[str, list[tuple[str, str, bool]]] = {}
+    for server, tool, utility in origins:
+        groups.setdefault(registered_tool_name(server, tool), []).append((server, tool, utility))
 
     taken = set(groups)
-    final: dict[tuple[str, str], str] = {}
+    final: dict[tuple[str, str, bool], str] = {}
     collisions: list[NameCollision] = []
     for base in sorted(groups):
-        first, *rest = groups[base]
-        final[first] = base
-        for server, tool in rest:
-            name = _free_name(server, tool, taken)
+        members = groups[base]
+        across_servers = len({server for server, _, _ in members}) > 1
+        keeper, rest = (None, members) if across_servers else (members[0], members[1:])
+        if keeper is not None:
+            final[keeper] = base
+        for server, tool, utility in rest:
+            name = _free_name(server, tool, taken, utility)
             taken.add(name)
-            final[(server, tool)] = name
-        if rest:
-            members = tuple(AssignedName(s, t, final[(s, t)]) for s, t in groups[base])
-            collisions.append(NameCollision(base_name=base, members=members))
+            final[(server, tool, utility)] = name
+        if len(members) > 1:
+            collisions.append(
+                NameCollision(
+                    base_name=base,
+                    members=tuple(AssignedName(s, t, final[(s, t, u)], u) for s, t, u in members),
+                )
+            )
 
-    entries = tuple(AssignedName(s, t, final[(s, t)]) for s, t in origins)
+    entries = tuple(AssignedName(s, t, final[(s, t, u)], u) for s, t, u in origins)
     return NameAssignment(entries=entries, collisions=tuple(collisions))

@@ -83,6 +83,39 @@ class ToolRegistry:
             self._all = None  # merged again on the next listing
         return sorted(new - old), sorted(old - new)
 
+    def replace_all(
+        self, entries: dict[str, list[ToolEntry]]
+    ) -> dict[str, tuple[list[str], list[str]]]:
+        """Make *entries* the whole registry at once; returns server → (added, removed) names.
+
+        Registry names are assigned over every server together, so one server's listing can
+        rename another server's tool: applying everything under one lock means no name is ever
+        briefly held by the wrong server.
+        """
+        with self._lock:
+            old = {server: set(names) for server, names in self._owned.items()}
+            owned = {
+                server: {e.name: e for e in server_entries}
+                for server, server_entries in entries.items()
+                if server_entries
+            }
+            # A server whose entries did not change keeps its sorted run.
+            self._runs = {
+                server: run
+                for server, run in self._runs.items()
+                if owned.get(server) == self._owned.get(server)
+            }
+            self._owned = owned
+            self._tools = {name: e for mine in owned.values() for name, e in mine.items()}
+            self._all = None
+        changes: dict[str, tuple[list[str], list[str]]] = {}
+        for server in set(old) | set(entries):
+            before = old.get(server, set())
+            after = {e.name for e in entries.get(server, [])}
+            if before != after:
+                changes[server] = (sorted(after - before), sorted(before - after))
+        return changes
+
     def drop_server(self, server: str) -> list[str]:
         return self.replace_server(server, [])[1]
 

@@ -12,6 +12,16 @@ a run after any other character is removed.  :func:`sanitize_value` applies the 
 string, keys included, of a JSON-like value (``structuredContent``, ``_meta``, resource and prompt
 metadata), without recursion limits and in linear time.
 
+**Controls and invisible characters.**  :func:`clean_text` (which :func:`sanitize_value` applies
+to every string) also removes what lets a server rewrite the user's terminal or hide text from a
+reader: C0 controls except tab and newline (``ESC[2J``, OSC titles, ``\\r`` overwriting a line,
+backspaces), DEL and C1 controls (U+0080–U+009F, ``CSI`` on some terminals); bidi embeddings,
+overrides and isolates (U+202A–U+202E, U+2066–U+2069: "Trojan Source" reordering); zero-width
+and invisible format characters (U+200B, U+2060–U+2064, U+FEFF, U+180E, U+206A–U+206F).  ZERO
+WIDTH JOINER / NON-JOINER (U+200D/U+200C) are kept only alone between two non-ASCII characters,
+where emoji sequences and Indic or Persian writing need them; anywhere else, or in runs, they
+go.  :func:`clean_line` is for text shown on one line (it turns line breaks into spaces).
+
 **``_meta``.**  :func:`clean_meta` keeps vendor keys (``com.example/handoff``) and drops keys
 under a prefix the MCP specification reserves.  Both revisions of the key-naming rule are
 honoured, since servers in the wild follow either: 2025-06-18 reserves a prefix with a
@@ -33,7 +43,9 @@ from typing import Any, TypeAlias, TypeVar, cast
 
 __all__ = [
     "check_input_schema",
+    "clean_line",
     "clean_meta",
+    "clean_text",
     "is_reserved_meta_key",
     "normalise_input_schema",
     "prepare_input_schema",
@@ -73,6 +85,43 @@ def strip_tags(text: str) -> str:
     return text if len(result) == len(text) else result
 
 
+_INVISIBLE = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 but tab and newline, DEL, C1
+    "\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+)
+_ANY_INVISIBLE = re.compile(f"[{_INVISIBLE}]")
+# A joiner survives only alone between two non-ASCII characters (after the rest is gone).
+_STRAY_JOINER = re.compile(
+    "(?<![^\x00-\x7f\u200c\u200d])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\u200c\u200d])"
+)
+_JOINER_RUN = re.compile("[\u200c\u200d]{2,}")
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_NEEDS_CLEANING = re.compile(f"[{_INVISIBLE}\u200c\u200d\U000e0000-\U000e007f]")
+
+
+def clean_text(text: str) -> str:
+    """*text* without TAG characters (:func:`strip_tags`), controls other than tab and newline,
+    bidi overrides and isolates, and zero-width characters (see the module docstring).
+
+    When nothing is removed the same object comes back.  Linear in ``len(text)``.
+    """
+    if _NEEDS_CLEANING.search(text) is None:
+        return text
+    result = _ANY_INVISIBLE.sub("", strip_tags(text))
+    if "\u200c" in result or "\u200d" in result:
+        result = _STRAY_JOINER.sub("", _JOINER_RUN.sub("", result))
+    return text if result == text else result
+
+
+def clean_line(text: str) -> str:
+    """:func:`clean_text` for one line of a terminal: line breaks and tabs become spaces."""
+    return clean_text(text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
+
+
+def _needs_stripping(text: str) -> bool:
+    return clean_text(text) is not text
+
+
 _Container: TypeAlias = dict[Any, Any] | list[Any] | tuple[Any, ...]
 
 
@@ -83,7 +132,7 @@ def _children(node: _Container) -> list[Any]:
 
 
 def _contains_tags(root: _Container) -> bool:
-    """Whether any string in *root* (keys included) loses characters to :func:`strip_tags`.
+    """Whether any string in *root* (keys included) loses characters to :func:`clean_text`.
 
     One walk over the containers, looking only at what can carry text: a pure-ASCII string
     (``str.isascii`` is a C scan) is skipped at once, numbers and other values are never
@@ -95,7 +144,10 @@ def _contains_tags(root: _Container) -> bool:
     while stack:
         item = pop()
         if isinstance(item, str):
-            if not item.isascii() and strip_tags(item) is not item:
+            if item.isascii():
+                if _ASCII_CONTROL.search(item) is not None:  # C0 controls and DEL are ASCII
+                    return True
+            elif clean_text(item) is not item:
                 return True
         elif isinstance(item, dict):
             if id(item) not in seen:
@@ -115,7 +167,7 @@ def _rebuild(root: _Container) -> Any:
 
     def resolve(value: Any) -> Any:
         if isinstance(value, str):
-            return strip_tags(value)
+            return clean_text(value)
         if isinstance(value, dict | list | tuple):
             return done[id(value)]
         return value
@@ -167,7 +219,7 @@ def _rebuild_dict(node: dict[Any, Any], resolve: Callable[[Any], Any]) -> dict[A
 
 
 def sanitize_value(obj: _T) -> _T:
-    """*obj* with :func:`strip_tags` applied to every string in it, dict keys included.
+    """*obj* with :func:`clean_text` applied to every string in it, dict keys included.
 
     Dicts, lists and tuples are walked (iteratively: depth is no limit); other values pass
     through.  When nothing needs stripping the same object comes back; otherwise a cleaned copy
@@ -175,7 +227,7 @@ def sanitize_value(obj: _T) -> _T:
     ``ValueError``.
     """
     if isinstance(obj, str):
-        return cast(_T, strip_tags(obj))
+        return cast(_T, clean_text(obj))
     if not isinstance(obj, dict | list | tuple):
         return obj
     if not _contains_tags(obj):
@@ -315,7 +367,7 @@ def _repair_node(node: dict[str, Any]) -> None:
     for text_key in ("description", "title"):
         text = node.get(text_key)
         if isinstance(text, str):
-            node[text_key] = strip_tags(text)
+            node[text_key] = clean_text(text)
     if node.get("type") is None and ("properties" in node or "required" in node):
         node["type"] = "object"
     kind = node.get("type")
