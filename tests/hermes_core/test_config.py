@@ -285,15 +285,29 @@ def test_keys_that_do_not_apply_warn(tmp_path: Path) -> None:
 def test_hidden_whitespace_is_reported_without_the_value(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        f"mcp_servers:\n  s:\n    url: https://a.example\n    headers:\n"
-        f'      Authorization: "Bearer {SECRET} "\n',
+        f'mcp_servers:\n  s:\n    command: x\n    env:\n      TOKEN: "{SECRET} "\n',
     )
     (warning,) = load_config(path).warnings
     assert str(warning) == (
-        f"{path}:5: mcp_servers.s.headers.Authorization: value has hidden leading or trailing "
-        "whitespace"
+        f"{path}:5: mcp_servers.s.env.TOKEN: value has hidden leading or trailing whitespace"
     )
     assert SECRET not in str(warning)
+
+
+def test_header_values_with_outer_whitespace_are_refused_without_the_value(
+    tmp_path: Path,
+) -> None:
+    # An HTTP library refuses such a value with an error quoting it (into status and logs).
+    error = error_of(
+        tmp_path,
+        f"mcp_servers:\n  s:\n    url: https://a.example\n    headers:\n"
+        f'      Authorization: "Bearer {SECRET} "\n',
+    )
+    assert str(error) == (
+        f"{tmp_path / 'config.yaml'}:5: mcp_servers.s.headers.Authorization: has leading or "
+        "trailing whitespace (remove it; the value is not shown)"
+    )
+    assert SECRET not in str(error) + repr(error)
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import sys
 import time
 from collections.abc import Callable, Coroutine, Iterator, Mapping
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError, display_url
+from hermes_core.config.redact import shown_args
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
@@ -119,25 +119,6 @@ def _with_host(
     return asyncio.run(main())
 
 
-_SECRET_FLAG = re.compile(r"(?i)(token|secret|key|password|passwd|auth|credential)")
-
-
-def _shown_args(args: list[str]) -> list[str]:
-    """Arguments for display, with the values of secret-looking flags hidden."""
-    shown: list[str] = []
-    hide_next = False
-    for arg in args:
-        if hide_next:
-            shown.append("***")
-            hide_next = False
-        elif arg.startswith("-") and "=" in arg and _SECRET_FLAG.search(arg.split("=", 1)[0]):
-            shown.append(arg.split("=", 1)[0] + "=***")
-        else:
-            shown.append(arg)
-            hide_next = arg.startswith("-") and bool(_SECRET_FLAG.search(arg))
-    return shown
-
-
 def _guard(action: Callable[[], int]) -> int:
     try:
         return action()
@@ -155,7 +136,7 @@ def list_servers(manager: HermesPluginManager | None = None, *, as_json: bool = 
             if cfg.uses_url:
                 target = display_url(cfg.url or "")
             elif cfg.command is not None:
-                target = " ".join([cfg.command or "", *_shown_args(cfg.args)])
+                target = " ".join([cfg.command or "", *shown_args(cfg.args)])
             else:  # a plugin transport's own key: its value may hold secrets
                 target = ", ".join(f"{key}: ***" for key in cfg.options) or "-"
             rows.append(

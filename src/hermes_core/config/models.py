@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.redact import shown_args
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.yaml_lines import _line_of
 
@@ -271,6 +272,9 @@ def value_problem(text: str, *, header: bool) -> str | None:
         return "contains a NUL character"
     if header and ("\r" in text or "\n" in text):
         return "contains a line break"
+    if header and text != text.strip():
+        # HTTP libraries refuse such a value with an error that quotes it (a secret).
+        return "has leading or trailing whitespace (remove it; the value is not shown)"
     return None
 
 
@@ -581,6 +585,8 @@ class ServerConfig(_Model):
                 yield name, {"name": value.name, "value_from": value.value_from}
             elif name == "url" and isinstance(value, str):
                 yield name, _redact_url(value)
+            elif name == "args" and isinstance(value, list):
+                yield name, shown_args(value)
             elif name == "oauth" and isinstance(value, dict):
                 yield name, _redact_loose(value)
             elif name in extra:
