@@ -107,13 +107,13 @@ def _say(text: str = "", *, err: bool = False) -> None:
 
 
 def _masked(entry: dict[str, Any]) -> dict[str, Any]:
-    from hermes_core.cli.mcp import _shown_args
     from hermes_core.config.models import display_url
+    from hermes_core.config.redact import shown_args
     from hermes_core.importing.secrets import is_secret_key, mask
 
     shown = dict(entry)
     if "args" in shown:
-        shown["args"] = _shown_args(list(shown["args"]))
+        shown["args"] = shown_args(list(shown["args"]))
     if "url" in shown:
         shown["url"] = display_url(shown["url"])
     for key in ("env", "headers"):
