@@ -647,10 +647,12 @@ def test_storage_ignores_damaged_files_and_other_urls(
 
 def test_server_names_become_safe_file_names() -> None:
     assert safe_server_name("linear") == "linear"
-    assert safe_server_name("../../etc/passwd") == "etc_passwd"
-    assert safe_server_name("a.b c") == "a_b_c"
-    assert safe_server_name("...") == "default"
+    assert safe_server_name("a.b") == "a.b" and safe_server_name("a_b") == "a_b"
+    assert safe_server_name("../../etc/passwd").startswith("etc_passwd~")
+    assert safe_server_name("a.b c").startswith("a_b_c~")
+    assert safe_server_name("...").startswith("default~")
     assert len(safe_server_name("x" * 500)) == 128
+    assert safe_server_name("x" * 500) != safe_server_name("x" * 501)
 
 
 def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:

@@ -12,11 +12,25 @@ world-readable and never half-written; the folder is kept at 0700.
 A file saved for another URL is ignored (a token is never sent to a server it
 was not issued for); a damaged file is ignored with a warning that names the
 file, never its contents.
+
+**Names.**  Every server name gets its own file: a configured name
+(``[A-Za-z0-9][A-Za-z0-9_.-]*``) is used as it is (``a.b.json`` and ``a_b.json``
+are two files); any other name is cleaned and given ``~`` and 8 hex digits of
+its SHA-256 (a character no configured name has).  Before 0.2 dots and other
+characters became ``_``, so ``a.b`` and ``a_b`` shared ``a_b.json``: a file
+found only under that old name is moved to the new one when the ``server``
+recorded inside it is this server, and a file recorded for another server is
+never used.
+
+**Links.**  Nothing in ``mcp-tokens/`` is read, written or ``chmod``-ed through a
+symbolic link: a token file that is a link (or not a regular file) is ignored
+with a warning, and the folder's mode is only tightened when it is a real folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -40,8 +54,20 @@ _FORMAT = 1
 _UNSAFE = re.compile(r"[^\w-]")
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+
 def safe_server_name(server: str) -> str:
-    """*server* as a file name: no separators, no dots, at most 128 characters."""
+    """*server* as a file name of its own: a configured name as it is, any other name cleaned
+    (no separators, at most 128 characters) plus ``~`` and a hash of the name."""
+    if _PLAIN_NAME.fullmatch(server):
+        return server
+    digest = hashlib.sha256(server.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{_legacy_name(server)[:119]}~{digest}"
+
+
+def _legacy_name(server: str) -> str:
+    """The file name before 0.2 (``a.b`` and ``a_b`` shared one)."""
     cleaned = _UNSAFE.sub("_", server).strip("_")[:128]
     return cleaned or "default"
 
@@ -54,9 +80,39 @@ def token_path(home: Path | str, server: str) -> Path:
 def _private_dir(directory: Path) -> None:
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     if os.name == "posix":
-        mode = stat.S_IMODE(directory.stat().st_mode)
-        if mode & 0o077:
-            os.chmod(directory, 0o700)
+        info = os.lstat(directory)
+        if stat.S_ISDIR(info.st_mode) and stat.S_IMODE(info.st_mode) & 0o077:
+            os.chmod(directory, 0o700)  # a real folder (lstat), not a link
+
+
+def _read_private(path: Path) -> bytes | None:
+    """The bytes of the regular file *path*, never through a link; ``None`` when absent.
+
+    A group- or world-readable file is tightened to 0600 through its descriptor.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if path.is_symlink():
+            log.warning("ignoring OAuth token file %s: it is a symbolic link", path)
+            return None
+        raise exc
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            log.warning("ignoring OAuth token file %s: not a regular file", path)
+            return None
+        if os.name == "posix" and stat.S_IMODE(info.st_mode) & 0o077:
+            with contextlib.suppress(OSError):
+                os.fchmod(stream.fileno(), 0o600)
+                log.warning("OAuth token file %s was readable by others; now 0600", path)
+        return stream.read(_MAX_TOKEN_FILE_BYTES)
+
+
+_MAX_TOKEN_FILE_BYTES = 1024 * 1024
 
 
 def write_private(path: Path, data: bytes) -> None:
@@ -214,26 +270,35 @@ class TokenStorage:
     # -- file ----------------------------------------------------------------------------
     def _stamp(self) -> tuple[int, int] | None:
         try:
-            info = self.path.stat()
+            info = os.lstat(self.path)
         except OSError:
             return None
         return info.st_mtime_ns, info.st_size
 
     def _load(self) -> None:
+        self._migrate_legacy_file()
         try:
-            raw = self.path.read_bytes()
-        except FileNotFoundError:
-            return
+            raw = _read_private(self.path)
         except OSError as exc:
             log.warning("cannot read OAuth tokens at %s: %s", self.path, exc.strerror or exc)
             return
-        self._tighten()
+        if raw is None:
+            return
         try:
             data = json.loads(raw)
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
         except ValueError:
             log.warning("ignoring damaged OAuth token file %s (not valid JSON)", self.path)
+            return
+        owner = data.get("server")
+        if isinstance(owner, str) and owner != self.server:
+            log.warning(
+                "ignoring OAuth tokens in %s: they were saved for server '%s', not '%s'",
+                self.path,
+                owner,
+                self.server,
+            )
             return
         if not _same_server(data.get("server_url"), self.server_url):
             log.warning(
@@ -267,14 +332,20 @@ class TokenStorage:
             )
             return None
 
-    def _tighten(self) -> None:
-        if os.name != "posix":
+    def _migrate_legacy_file(self) -> None:
+        """Move this server's file from its name before 0.2, when it is this server's."""
+        legacy = self.path.with_name(f"{_legacy_name(self.server)}.json")
+        if legacy == self.path or os.path.lexists(self.path):
             return
-        with contextlib.suppress(OSError):
-            mode = stat.S_IMODE(self.path.stat().st_mode)
-            if mode & 0o077:
-                os.chmod(self.path, 0o600)
-                log.warning("OAuth token file %s was readable by others; now 0600", self.path)
+        try:
+            raw = _read_private(legacy)
+            data = json.loads(raw) if raw is not None else None
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict) and data.get("server") == self.server:
+            with contextlib.suppress(OSError):
+                os.replace(legacy, self.path)
+                log.info("MCP server '%s': token file moved to %s", self.server, self.path)
 
     def _save(self) -> None:
         if self.metadata_source is not None:
