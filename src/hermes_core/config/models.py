@@ -66,6 +66,9 @@ Transport = Literal["stdio", "streamable_http", "sse"]
 """The built-in transports' names (a plugin's transport may be selected as well)."""
 
 _REDACTED = "***"
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+MIN_MESSAGE_BYTES = 4096
+MAX_MESSAGE_BYTES = 1024 * 1024 * 1024
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
@@ -493,6 +496,8 @@ class ServerConfig(_Model):
     connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
     idle_timeout_seconds: float = 0.0
     max_lifetime_seconds: float = 0.0
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    """The largest message accepted from the server (stdio line, SSE event, HTTP body)."""
     enabled: bool = True
     supports_parallel_tool_calls: bool = False
     keepalive_interval: float = DEFAULT_KEEPALIVE_INTERVAL
@@ -686,6 +691,17 @@ class ServerConfig(_Model):
     @classmethod
     def _lifecycle_seconds(cls, value: Any) -> float:
         return _seconds(value, 0.0, zero_ok=True)
+
+    @field_validator("max_message_bytes", mode="before")
+    @classmethod
+    def _message_bytes(cls, value: Any) -> int:
+        if value is None:
+            return DEFAULT_MAX_MESSAGE_BYTES
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(f"must be a whole number of bytes (got {kind_of(value)})")
+        if not MIN_MESSAGE_BYTES <= value <= MAX_MESSAGE_BYTES:
+            raise _fail(f"must be between {MIN_MESSAGE_BYTES} and {MAX_MESSAGE_BYTES} bytes")
+        return value
 
     @field_validator("enabled", mode="before")
     @classmethod

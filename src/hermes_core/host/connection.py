@@ -15,14 +15,14 @@ import dataclasses
 import logging
 import random
 import ssl
-import tempfile
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, cast
 
 from hermes_core.host.notifications import log_callback
 from hermes_core.host.sanitize import clean_text
+from hermes_core.host.server_log import ServerLog
 from hermes_core.host.transports import Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
@@ -131,7 +131,7 @@ class ServerConnection:
         self._connect_lock = asyncio.Lock()
         self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
-        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+        self._stderr = ServerLog()  # bounded: the last lines only
         self._closed = False
         self._attempt_start = 0
         self._exit_code: int | None = None
@@ -231,7 +231,23 @@ class ServerConnection:
         self.last_used = time.monotonic()
         return True
 
+    def _transport_note(self, since: int = 0) -> str | None:
+        """The last thing our transport noted in the server log (``[hermes] …``) since
+        position *since*, if any."""
+        try:
+            self._stderr.seek(since)
+            lines = self._stderr.read().splitlines()
+        except (OSError, ValueError):
+            return None
+        notes = [line.removeprefix("[hermes] ") for line in lines if line.startswith("[hermes] ")]
+        return notes[-1] if notes else None
+
     def _fail(self, detail: str) -> None:
+        note = self._transport_note(getattr(self, "_attempt_start", 0))
+        if note and note not in detail:
+            detail = f"{detail} ({note})"
+        elif "byte limit" in detail and "max_message_bytes" not in detail:
+            detail += " (max_message_bytes of this server)"  # the SDK's SSE event limit
         tail = self._stderr_tail() if self.spec.transport not in _HTTP_NOTED else ""
         if tail:
             detail += f"; its stderr ended with:\n{tail}"
@@ -298,7 +314,9 @@ class ServerConnection:
                 if opener is None:
                     raise LookupError(f"no transport named {self.spec.transport!r} is registered")
                 spawned = stack.enter_context(capture_spawned())
-                read, write = await stack.enter_async_context(opener(self.spec, self._stderr))
+                read, write = await stack.enter_async_context(
+                    opener(self.spec, cast(IO[str], self._stderr))
+                )
                 self._read = read
                 session = await stack.enter_async_context(
                     ClientSession(
@@ -639,6 +657,8 @@ class ServerConnection:
             # The server refused the request itself (401/403): the call never ran.
             core = reason.removeprefix(f"MCP server '{self.name}' ")
             return ServerError(self.name, f"{what} was not run: the server {core}")
+        if not reason or reason == "the server went away":
+            reason = self._transport_note()  # e.g. a message over max_message_bytes
         why = f" ({reason})" if reason and reason != "the server went away" else ""
         return ServerError(
             self.name,

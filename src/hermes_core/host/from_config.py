@@ -154,6 +154,7 @@ def host_server(
         resources=tools.resources,
         prompts=tools.prompts,
         idle_timeout_seconds=cfg.idle_timeout_seconds,
+        max_message_bytes=cfg.max_message_bytes,
         max_lifetime_seconds=cfg.max_lifetime_seconds,
         keepalive_interval=cfg.keepalive_interval,
         breaker_threshold=cfg.circuit_breaker.threshold,

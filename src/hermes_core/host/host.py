@@ -191,6 +191,8 @@ class HostServer:
     """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
     fingerprint: str | None = None
     """The connection-relevant config, hashed without credential values (the cache key)."""
+    max_message_bytes: int = 64 * 1024 * 1024
+    """The largest message accepted from the server (stdio line, SSE event, HTTP body)."""
     client_certificate: ClientCertificate | None = field(default=None, repr=False)
     auth: Any = field(default=None, repr=False, compare=False)
     """An ``httpx2.Auth`` for HTTP servers (``auth: oauth``), or None."""

@@ -9,12 +9,13 @@ Imported only when a server is contacted: ``import mcp`` costs about a second.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
-from typing import IO, Any, TextIO, cast
+from typing import IO, Any
 
 from hermes_core.plugins.types import Connect, ServerSpec
 
@@ -119,48 +120,40 @@ def capture_spawned() -> Iterator[list[Any]]:
         _spawned.reset(token)
 
 
-def _install_spawn_capture() -> None:
-    """Let :func:`capture_spawned` see the process the SDK starts.
-
-    The SDK keeps its server process to itself (and reaps it), so an error could never say
-    "exited with code 3".  We wrap its spawn function once (through :mod:`hermes_core._sdk_compat`,
-    whose canary test says when the SDK changes); without it errors leave the code out.
-    """
-    from hermes_core._sdk_compat import wrap_stdio_spawn
-
-    def wrap(original: Any) -> Any:
-        async def spawn(*args: Any, **kwargs: Any) -> Any:
-            process = await original(*args, **kwargs)
-            sink = _spawned.get()
-            if sink is not None:
-                sink.append(process)
-            return process
-
-        return spawn
-
-    wrap_stdio_spawn(wrap)
-
-
 @asynccontextmanager
 async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any, Any]]:
-    """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``)."""
-    from mcp.client.stdio import StdioServerParameters, stdio_client
+    """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``).
 
-    _install_spawn_capture()
+    Our own reader (:mod:`hermes_core.host.stdio_transport`): linear, bounded by the server's
+    ``max_message_bytes``, and the server's whole process group ends with the connection.
+    """
+    from hermes_core.host.stdio_transport import child_cwd, open_stdio_process
+
     if not spec.command:
         raise ValueError("a stdio server needs a command")
-    cwd = getattr(spec, "cwd", None)
-    if cwd is not None and not os.path.isdir(cwd):
-        raise ValueError(f"cwd {cwd!r} is not an existing folder")
-    params = StdioServerParameters(
-        command=spec.command,
-        args=list(spec.args),
-        env=child_environment(spec.env),
+    cwd = child_cwd(getattr(spec, "cwd", None))
+
+    def spawned(process: Any) -> None:
+        sink = _spawned.get()
+        if sink is not None:
+            sink.append(process)
+
+    async with open_stdio_process(
+        [spec.command, *spec.args],
+        server=str(getattr(spec, "name", "") or spec.command),
+        env=_sdk_default_environment() | child_environment(spec.env),
         cwd=cwd,
-        encoding_error_handler="replace",
-    )
-    async with stdio_client(params, errlog=cast(TextIO, errlog)) as streams:
-        yield streams[0], streams[1]
+        errlog=errlog,
+        max_message_bytes=_max_message_bytes(spec),
+        on_spawn=spawned,
+    ) as streams:
+        yield streams
+
+
+def _sdk_default_environment() -> dict[str, str]:
+    from mcp.client.stdio import get_default_environment
+
+    return get_default_environment()
 
 
 def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
@@ -168,9 +161,9 @@ def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
     secrets: the URL as :func:`display_url` shows it, the status, an auth challenge)."""
     import httpx2
 
-    hooks: dict[str, list[Any]] = {}
+    hooks: dict[str, list[Any]] = {"response": [_cap_bodies(_max_message_bytes(spec), errlog)]}
     if errlog is not None:
-        hooks["response"] = [_note_http_errors(errlog)]
+        hooks["response"].insert(0, _note_http_errors(errlog))
 
     certificate = getattr(spec, "client_certificate", None)
     verify: Any = True
@@ -225,7 +218,9 @@ async def open_streamable_http(spec: ServerSpec, errlog: IO[str]) -> AsyncIterat
         raise ValueError("an HTTP server needs a url")
     async with (
         _http_client(spec, errlog) as client,
-        streamable_http_client(spec.url, http_client=client) as streams,
+        streamable_http_client(
+            spec.url, http_client=client, max_sse_event_size=_max_message_bytes(spec)
+        ) as streams,
     ):
         yield streams[0], streams[1]
 
@@ -253,3 +248,55 @@ async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any
         httpx_client_factory=client_factory,
     ) as streams:
         yield streams[0], streams[1]
+
+
+class MessageTooLargeError(Exception):
+    """A server sent a message larger than its ``max_message_bytes``."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the server sent a message larger than max_message_bytes ({limit} bytes)")
+
+
+def _capped_stream(stream: Any, limit: int, errlog: IO[str] | None) -> Any:
+    """*stream* (an HTTP body) raising :class:`MessageTooLargeError` past *limit* bytes."""
+    import httpx2
+
+    class CappedStream(httpx2.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            seen = 0
+            async for chunk in stream:
+                seen += len(chunk)
+                if seen > limit:
+                    error = MessageTooLargeError(limit)
+                    if errlog is not None:
+                        with contextlib.suppress(OSError, ValueError):
+                            errlog.write(f"[hermes] {error}\n")
+                    raise error
+                yield chunk
+
+        async def aclose(self) -> None:
+            await stream.aclose()
+
+    return CappedStream()
+
+
+def _cap_bodies(limit: int, errlog: IO[str] | None) -> Callable[[Any], Coroutine[Any, Any, None]]:
+    """A response hook bounding every body but an SSE stream (the SDK bounds its events)."""
+
+    async def cap(response: Any) -> None:
+        kind = response.headers.get("content-type", "").lower()
+        if kind.startswith("text/event-stream"):
+            return
+        length = response.headers.get("content-length", "")
+        if length.isdigit() and int(length) > limit:
+            await response.aclose()
+            raise MessageTooLargeError(limit)
+        response.stream = _capped_stream(response.stream, limit, errlog)
+
+    return cap
+
+
+def _max_message_bytes(spec: ServerSpec) -> int:
+    """The server's ``max_message_bytes`` (64 MiB unless configured)."""
+    value = getattr(spec, "max_message_bytes", None)
+    return value if isinstance(value, int) and value > 0 else 64 * 1024 * 1024

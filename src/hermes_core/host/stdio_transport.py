@@ -1,0 +1,296 @@
+"""The stdio transport: a server subprocess speaking newline-delimited JSON-RPC.
+
+Our own reader instead of the SDK's ``stdio_client``, on the same SDK streams
+(``SessionMessage`` in and out), because a server is untrusted:
+
+* **Linear reading.**  The SDK re-joins its whole pending buffer with every
+  64 KiB chunk (``(buffer + chunk).split("\\n")``), so one large line costs time
+  quadratic in its length (10 MB 0.8 s, 40 MB 17.6 s).  Here chunks are kept in
+  a list and only each new chunk is searched for the newline.
+* **Bounded messages.**  A line longer than ``max_message_bytes`` (default
+  64 MiB) ends the connection with a clear reason instead of growing forever.
+* **Garbage and bogus notifications.**  A line that is not JSON-RPC, or a
+  notification with a known method and invalid parameters, is dropped with one
+  warning line naming the server (at most one every few seconds, with a count of
+  what was left unsaid), never a traceback.
+* **Bounded stderr.**  The server's stderr is read here and written line by line
+  (each line cut at :data:`MAX_STDERR_LINE`) to the connection's bounded log,
+  never to a file that grows forever.
+* **The whole process group ends.**  The server starts in a new session (POSIX);
+  on every way out of this context its stdin is closed, it gets a moment to
+  exit, and then the *group* is terminated, so grandchildren never outlive it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import IO, Any
+
+__all__ = ["DEFAULT_MAX_MESSAGE_BYTES", "MAX_STDERR_LINE", "LineFramer", "open_stdio_process"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""``max_message_bytes`` when a server sets none (the config's default)."""
+MAX_STDERR_LINE = 4096
+"""Characters of one stderr line that are kept (the rest is cut, with a count)."""
+_EXIT_GRACE_SECONDS = 2.0
+_KILL_TIMEOUT_SECONDS = 2.0
+_WARN_EVERY_SECONDS = 5.0
+
+
+class MessageTooLarge(Exception):
+    """A line longer than the limit."""
+
+
+class LineFramer:
+    """Split a byte stream into lines in linear time, refusing lines over *limit* bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._parts: list[bytes] = []
+        self._pending = 0
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """The complete lines (without ``\\n``) that *chunk* finishes."""
+        lines: list[bytes] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            piece = chunk[start:end]
+            if self._pending + len(piece) > self.limit:
+                raise MessageTooLarge
+            if self._parts:
+                self._parts.append(piece)
+                lines.append(b"".join(self._parts))
+                self._parts, self._pending = [], 0
+            else:
+                lines.append(piece)
+            start = end + 1
+        rest = chunk[start:]
+        if rest:
+            self._pending += len(rest)
+            if self._pending > self.limit:
+                raise MessageTooLarge
+            self._parts.append(rest)
+        return lines
+
+
+class _Warnings:
+    """One warning line per kind, then at most one every few seconds with a count."""
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+        self._last: dict[str, float] = {}
+        self._unsaid: dict[str, int] = {}
+
+    def warn(self, kind: str, text: str) -> None:
+        now = time.monotonic()
+        last = self._last.get(kind)
+        if last is not None and now - last < _WARN_EVERY_SECONDS:
+            self._unsaid[kind] = self._unsaid.get(kind, 0) + 1
+            return
+        self._last[kind] = now
+        unsaid = self._unsaid.pop(kind, 0)
+        more = f" ({unsaid} more since the last warning)" if unsaid else ""
+        log.warning("MCP server '%s': %s%s", self.server, text, more)
+
+
+def _check_notification(raw: dict[str, Any]) -> str | None:
+    """Why a notification with a known method is invalid, or ``None``."""
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    method = raw.get("method")
+    if not isinstance(method, str) or not method.startswith("notifications/"):
+        return None
+    try:
+        types.server_notification_adapter.validate_python(
+            {"method": method, "params": raw.get("params") or {}}
+        )
+    except ValidationError as exc:
+        if any(e.get("type") == "union_tag_invalid" for e in exc.errors()):
+            return None  # a method this SDK does not know: the session drops it quietly
+        return f"ignoring an invalid {method!r} notification"
+    return None
+
+
+def _parse(line: bytes, warnings: _Warnings) -> Any:
+    """The ``SessionMessage`` of one line, or ``None`` (dropped, with a warning)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError
+
+    text = line.decode("utf-8", "replace").strip()
+    if not text:
+        return None
+    try:
+        raw = json.loads(text)
+    except ValueError:
+        warnings.warn("garbage", "ignoring output on stdout that is not JSON-RPC")
+        return None
+    if isinstance(raw, dict) and "id" not in raw:
+        problem = _check_notification(raw)
+        if problem is not None:
+            warnings.warn("notification", problem)
+            return None
+    try:
+        message = types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
+    except ValidationError:
+        warnings.warn("garbage", "ignoring output on stdout that is not JSON-RPC")
+        return None
+    return SessionMessage(message)
+
+
+class _StderrLines:
+    """Split stderr into lines in linear time, keeping the first *keep* bytes of each."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._line = bytearray()
+        self._cut = 0
+
+    def feed(self, chunk: bytes) -> list[str]:
+        done: list[str] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            room = max(0, self.keep - len(self._line))
+            self._line += piece[:room]
+            self._cut += max(0, len(piece) - room)
+            if end < 0:
+                return done
+            done.append(self._finish())
+            start = end + 1
+
+    def _finish(self) -> str:
+        text = self._line.decode("utf-8", "replace").rstrip("\r")
+        if self._cut:
+            text += f" … ({self._cut} bytes cut)"
+        self._line, self._cut = bytearray(), 0
+        return text
+
+
+async def _end_process_group(process: Any) -> None:
+    """Close stdin, wait briefly, then end the whole group (grandchildren included)."""
+    import anyio
+
+    with contextlib.suppress(Exception):
+        await process.stdin.aclose()
+    with anyio.move_on_after(_EXIT_GRACE_SECONDS):
+        while process.returncode is None:
+            await anyio.sleep(0.02)
+    if sys.platform != "win32":
+        from mcp.os.posix.utilities import terminate_posix_process_tree
+
+        # Always, even when the leader exited: its children may still be running.
+        await terminate_posix_process_tree(process, _KILL_TIMEOUT_SECONDS)
+    elif process.returncode is None:  # pragma: no cover - Windows
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+    with anyio.move_on_after(_KILL_TIMEOUT_SECONDS):
+        await process.wait()
+
+
+@asynccontextmanager
+async def open_stdio_process(
+    command: list[str],
+    *,
+    server: str,
+    env: dict[str, str],
+    cwd: str | None,
+    errlog: IO[str],
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+    on_spawn: Callable[[Any], None] | None = None,
+) -> AsyncIterator[tuple[Any, Any]]:
+    """Start *command*; yield the SDK's (read stream, write stream) pair for a session."""
+    import anyio
+    from mcp.shared.message import SessionMessage
+
+    process = await anyio.open_process(
+        command,
+        env=env,
+        cwd=cwd,
+        start_new_session=sys.platform != "win32",
+    )
+    if on_spawn is not None:
+        on_spawn(process)
+    stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
+    assert stdin is not None and stdout is not None and stderr is not None
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    warnings = _Warnings(server)
+
+    async def read_stdout() -> None:
+        framer = LineFramer(max_message_bytes)
+        async with read_writer:
+            try:
+                async for chunk in stdout:
+                    for line in framer.feed(chunk):
+                        message = _parse(line, warnings)
+                        if message is not None:
+                            await read_writer.send(message)
+            except MessageTooLarge:
+                reason = (
+                    f"the server sent a message larger than max_message_bytes "
+                    f"({max_message_bytes} bytes); disconnected"
+                )
+                log.warning("MCP server '%s': %s", server, reason)
+                with contextlib.suppress(Exception):
+                    errlog.write(f"[hermes] {reason}\n")
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                pass
+
+    async def read_stderr() -> None:
+        lines = _StderrLines(MAX_STDERR_LINE)
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            async for chunk in stderr:
+                for line in lines.feed(chunk):
+                    errlog.write(line + "\n")
+                errlog.flush()
+
+    async def write_stdin() -> None:
+        async with write_reader:
+            try:
+                async for message in write_reader:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await stdin.send((data + "\n").encode())
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                await read_writer.aclose()
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(read_stdout)
+            group.start_soon(read_stderr)
+            group.start_soon(write_stdin)
+            try:
+                yield read_stream, write_stream
+            finally:
+                with anyio.CancelScope(shield=True):
+                    read_stream.close()
+                    write_stream.close()
+                    await _end_process_group(process)
+                group.cancel_scope.cancel()
+    finally:
+        with anyio.CancelScope(shield=True):
+            if process.returncode is None:  # an error before the group was entered
+                await _end_process_group(process)
+        with contextlib.suppress(Exception):
+            await process.aclose()
+
+
+def child_cwd(cwd: str | None) -> str | None:
+    """*cwd* when it is an existing folder; ``ValueError`` otherwise."""
+    if cwd is not None and not os.path.isdir(cwd):
+        raise ValueError(f"cwd {cwd!r} is not an existing folder")
+    return cwd
