@@ -56,17 +56,16 @@ def test_the_oauth_providers_context_still_has_what_hermes_reads() -> None:
 
 def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
     from mcp import ClientSession, types
-    from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    from hermes_core.host.transports import _install_spawn_capture, capture_spawned
-
-    _install_spawn_capture()
+    from hermes_core.host.host import HostServer
+    from hermes_core.host.server_log import ServerLog
+    from hermes_core.host.transports import capture_spawned, open_stdio
 
     async def scenario() -> None:
-        params = StdioServerParameters(command=sys.executable, args=[str(HOSTILE)])
+        spec = HostServer("canary", command=sys.executable, args=[str(HOSTILE)])
         with capture_spawned() as spawned:
             async with (
-                stdio_client(params) as (read, write),
+                open_stdio(spec, ServerLog()) as (read, write),  # type: ignore[arg-type]
                 ClientSession(read, write) as session,
             ):
                 await session.initialize()
@@ -77,7 +76,7 @@ def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> No
                 _sdk_compat.absorb_tool_listing(session, tools, None, complete=True)
                 result = await session.call_tool("echo", {"text": "canary"})
                 assert result.content[0].text == "canary"  # type: ignore[union-attr]
-        assert len(spawned) == 1, "the stdio spawn hook no longer sees the server process"
+        assert len(spawned) == 1, "the stdio transport no longer reports the server process"
 
     asyncio.run(scenario())
 
