@@ -171,3 +171,26 @@ def test_the_server_log_keeps_a_bounded_tail() -> None:
     text = log.read()
     assert len(text) <= MAX_CHARS and text.count("\n") <= MAX_LINES
     assert text.endswith(f"line {MAX_LINES * 3 - 1}\nHTTP 500 after the mark\n")
+
+
+def test_a_tools_list_changed_storm_is_coalesced() -> None:
+    import asyncio
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    async def scenario() -> None:
+        spec = HostServer(
+            "evil", command=sys.executable, args=[str(HOSTILE)], env={"HOSTILE_FLOOD": "1"}
+        )
+        async with MCPHost([spec]) as host:
+            before = await host.call_tool("mcp_evil_lists")
+            assert (await host.call_tool("mcp_evil_storm"))["content"][0]["text"] == "stormed"
+            connection = host._connections["evil"]
+            worker = connection._tools_worker
+            assert worker is not None
+            await worker  # every re-list the storm caused is over
+            after = await host.call_tool("mcp_evil_lists")
+            relists = int(after["content"][0]["text"]) - int(before["content"][0]["text"])
+            assert 1 <= relists <= 4, relists  # 500 notifications, a handful of re-lists
+
+    asyncio.run(scenario())

@@ -12,7 +12,9 @@ Behaviours chosen by environment variables (each test writes the server it needs
   host utility tool such as ``list_resources``).
 * ``HOSTILE_RESOURCES=1``: offer resources (one), so the host adds its utility tools.
 * ``HOSTILE_FLOOD=1``: tool ``flood`` writes stdout without end and without a newline;
-  tool ``garbage`` writes lines that are not JSON-RPC and notifications with bad
+  tool ``storm`` sends 500 ``tools/list_changed`` notifications at once and tool ``lists``
+  says how many ``tools/list`` requests the server answered; tool ``garbage`` writes
+  lines that are not JSON-RPC and notifications with bad
   parameters, then answers; tool ``spawn`` starts a grandchild (``sleep``) and writes its
   pid to ``HOSTILE_PID_FILE``.
 * ``HOSTILE_INJECT=1``: terminal injection.  Tool ``inject`` has a description and a result
@@ -62,7 +64,7 @@ def tool_list() -> list[types.Tool]:
         types.Tool(name="huge", description="A big result.", input_schema=OBJECT),
     ]
     if os.environ.get("HOSTILE_FLOOD"):
-        for extra in ("flood", "garbage", "spawn"):
+        for extra in ("flood", "garbage", "spawn", "storm", "lists"):
             tools.append(types.Tool(name=extra, description=extra, input_schema=OBJECT))
     if os.environ.get("HOSTILE_INJECT"):
         tools.append(types.Tool(name="inject", description=INJECTION, input_schema=OBJECT))
@@ -76,6 +78,7 @@ def tool_list() -> list[types.Tool]:
 
 
 async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+    state["lists"] = int(state.get("lists", 0)) + 1
     return types.ListToolsResult(tools=tool_list())
 
 
@@ -126,6 +129,12 @@ async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.C
                 b'{"jsonrpc": "2.0", "method": "notifications/progress", "params": 7}\n',
             )
         return text("after garbage")
+    if name == "storm":
+        for _ in range(500):
+            await ctx.session.send_tool_list_changed()  # type: ignore[attr-defined]
+        return text("stormed")
+    if name == "lists":
+        return text(str(state.get("lists", 0)))
     if name == "spawn":
         import subprocess
 

@@ -131,6 +131,8 @@ class ServerConnection:
         self._connect_lock = asyncio.Lock()
         self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
+        self._tools_dirty = False
+        self._tools_worker: asyncio.Task[None] | None = None
         self._stderr = ServerLog()  # bounded: the last lines only
         self._closed = False
         self._attempt_start = 0
@@ -513,10 +515,19 @@ class ServerConnection:
 
         inner = getattr(message, "root", message)
         if isinstance(inner, types.ToolListChangedNotification) and self._on_tools_changed:
-            # Never refresh inline: the handler runs on the session's receive loop.
-            task = asyncio.create_task(self._on_tools_changed(self))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            # Never refresh inline: the handler runs on the session's receive loop.  A storm is
+            # coalesced: one re-list at a time, and one more only if a change came meanwhile.
+            self._tools_dirty = True
+            if self._tools_worker is None or self._tools_worker.done():
+                task = asyncio.create_task(self._relist_while_dirty())
+                self._tools_worker = task
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    async def _relist_while_dirty(self) -> None:
+        while self._tools_dirty and self._on_tools_changed is not None and not self._closed:
+            self._tools_dirty = False
+            await self._on_tools_changed(self)
 
     async def _stop_runner(self, *, cancel: bool = False) -> None:
         runner, self._runner = self._runner, None
