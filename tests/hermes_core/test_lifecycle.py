@@ -578,3 +578,18 @@ def test_mcp_call_to_a_failed_server_says_why(tmp_path: Path) -> None:
     error = json.loads(done.stdout)["error"]
     assert error.startswith("MCP server 'broken' failed, so 'mcp_broken_anything' is not available")
     assert "unknown tool" not in error
+
+
+def test_the_cache_key_follows_what_the_host_offers(tmp_path: Path) -> None:
+    # server-everything lists its sampling tool only to a host that offers sampling: a cache
+    # written without sampling must not serve a host that now offers it.
+    def key(text: str, top: str = "") -> str:
+        config = tmp_path / "config.yaml"
+        config.write_text(f"{top}mcp_servers:\n  s:\n    command: srv\n{text}")
+        loaded = load_config(config)
+        return config_fingerprint(loaded.config.mcp_servers["s"], loaded.config.sampling)
+
+    plain = key("")
+    assert plain != key("    sampling: {enabled: false}\n")
+    assert plain != key("", top="sampling: {model: echo}\n")
+    assert plain != key("    elicitation: {enabled: false}\n")

@@ -81,9 +81,15 @@ def _auth(
         ) from None
 
 
-def config_fingerprint(cfg: ServerConfig) -> str:
+def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
     """The schema-cache key of an entry *as written* (``${VAR}`` unresolved): where and how the
-    server is reached, with the values of its env variables and headers left out."""
+    server is reached, with the values of its env variables and headers left out, and what the
+    host offers it (sampling, elicitation): servers list some tools only to hosts that can
+    sample or ask."""
+    import json
+
+    offers = [cfg.sampling, host_sampling, cfg.elicitation]
+    dumped = [o.model_dump(mode="json") if hasattr(o, "model_dump") else o for o in offers]
     return fingerprint(
         transport=cfg.transport,
         command=cfg.command,
@@ -91,6 +97,7 @@ def config_fingerprint(cfg: ServerConfig) -> str:
         url=cfg.url,
         env_names=list(cfg.env),
         header_names=list(cfg.headers),
+        offers=json.dumps(dumped, sort_keys=True, default=str),
     )
 
 
@@ -206,7 +213,7 @@ def host_servers(
                 )
             )
             continue
-        key = config_fingerprint(cfg) if cfg.lazy else None
+        key = config_fingerprint(cfg, loaded.config.sampling) if cfg.lazy else None
         servers.append(
             host_server(
                 name,

@@ -2,8 +2,9 @@
 
 One JSON file per server under ``$HERMES_HOME/cache/mcp-tools/``.  An entry is valid for a server
 only while its *fingerprint* matches: a hash of the connection-relevant parts of its config
-(transport, command, args as written, url, the names of its env variables and headers) that
-leaves credential *values* out, so rotating a token keeps the cache while pointing the server
+(transport, command, args as written, url, the names of its env variables and headers, and the
+sampling and elicitation settings, since servers list some tools only to hosts that offer them)
+that leaves credential *values* out, so rotating a token keeps the cache while pointing the server
 somewhere else does not.  The tool filter is not part of it: the cache keeps the server's whole
 listing and the filter applies on registration, as for a live listing.
 
@@ -52,6 +53,7 @@ def fingerprint(
     env_names: list[str],
     header_names: list[str],
     cwd: str | None = None,
+    offers: str | None = None,
 ) -> str:
     """A stable hash of where and how the server is reached, without credential values."""
     shape = {
@@ -62,6 +64,7 @@ def fingerprint(
         "env": sorted(env_names),
         "headers": sorted(name.lower() for name in header_names),
         "cwd": cwd,
+        "offers": offers,
     }
     text = json.dumps(shape, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
