@@ -10,8 +10,9 @@ use, so ``import hermes_core`` stays cheap)::
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from hermes_core._lazy import LazyExports
 
 __version__ = "0.1.0"
 
@@ -29,8 +30,8 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
+_LAZY = LazyExports(__name__, _EXPORTS)
+
+
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hermes_core' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return _LAZY.get(name)

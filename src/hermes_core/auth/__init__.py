@@ -10,8 +10,9 @@ Importing this package does not import ``mcp``: the names below load on first us
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from hermes_core._lazy import LazyExports
 
 __all__ = [
     "OAuthCallbackError",
@@ -36,8 +37,8 @@ _EXPORTS = {
 }
 
 
+_LAZY = LazyExports(__name__, _EXPORTS)
+
+
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'hermes_core.auth' has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    return _LAZY.get(name)

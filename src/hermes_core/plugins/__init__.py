@@ -24,8 +24,9 @@ the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from hermes_core._lazy import LazyExports
 
 if TYPE_CHECKING:
     from hermes_core.plugins.catalog_files import catalog_entries_from_package
@@ -64,14 +65,12 @@ _HOME = {
 }
 
 
+_LAZY = LazyExports(__name__, _HOME)
+
+
 def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    return _LAZY.get(name)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    return _LAZY.names()
