@@ -16,6 +16,7 @@ from hermes_core.host.sanitize import (
     clean_meta,
     is_reserved_meta_key,
     normalise_input_schema,
+    prepare_input_schema,
     sanitize_value,
     strip_tags,
 )
@@ -258,12 +259,10 @@ def test_normalise_repairs_nested_shapes() -> None:
             "filter": {"required": ["field", "missing"], "properties": {"field": {}}},
             "opts": {"type": "object"},
             "list": {"type": "array", "items": {"type": "object"}},
-            "either": {"anyOf": [{"type": "object"}, {"type": "null"}]},
             "properties": {"type": "object", "description": "a field named properties"},
         },
         "required": ["tags", "nope"],
-        "$defs": {"D": {"type": "object", "required": ["x"]}},
-    }
+    }  # (with $defs, anyOf...: test_a_2020_12_schema_keeps_its_meaning)
     original = json.dumps(schema, sort_keys=True)
     out = normalise_input_schema(schema)
     assert json.dumps(schema, sort_keys=True) == original  # input untouched
@@ -278,9 +277,7 @@ def test_normalise_repairs_nested_shapes() -> None:
     }
     assert props["opts"] == {"type": "object", "properties": {}}
     assert props["list"]["items"] == {"type": "object", "properties": {}}
-    assert props["either"]["anyOf"][0] == {"type": "object", "properties": {}}
     assert props["properties"]["properties"] == {}
-    assert out["$defs"]["D"] == {"type": "object", "properties": {}}
 
 
 def test_normalise_strips_tags_from_descriptions_only() -> None:
@@ -379,3 +376,67 @@ def test_unhashable_required_entries_are_dropped_not_fatal() -> None:
     # whole tool listing of that server.
     schema = {"items": {"type": "object", "required": [[], "a"], "properties": {"a": {}}}}
     assert normalise_input_schema(schema)["items"]["required"] == ["a"]
+
+
+# A 2020-12 schema as a server generates it: shared definitions by reference, a tuple, and
+# properties evaluated across an allOf.  Before, the repair inferred `type: object` in `$defs`
+# and pruned `required` names that come from a reference or a composition.
+SCHEMA_2020_12: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "$defs": {
+        "point": {
+            "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            "required": ["x", "y"],
+        },
+        "named": {"required": ["name"]},
+    },
+    "properties": {
+        "origin": {"$ref": "#/$defs/point"},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+        "label": {"allOf": [{"$ref": "#/$defs/named"}], "properties": {"name": {"type": "string"}}},
+    },
+    "allOf": [{"properties": {"note": {"type": "string"}}}],
+    "required": ["origin", "note"],
+    "unevaluatedProperties": False,
+}
+
+
+@pytest.mark.parametrize("wrap", [dict, lambda s: {**s, "big": 10**400}])
+def test_a_2020_12_schema_keeps_its_meaning(wrap: Any) -> None:
+    import jsonschema
+
+    schema = json.loads(json.dumps(SCHEMA_2020_12))
+    given_schema = wrap(schema)  # (an int too big for a float takes the JSON round-trip path)
+    prepared, problem = prepare_input_schema(given_schema)
+    assert problem is None and prepared is not None
+    assert prepared == given_schema  # nothing to repair: $ref kept, not dereferenced
+    assert schema == SCHEMA_2020_12  # the server's copy untouched
+    validator = jsonschema.Draft202012Validator(prepared)
+    good = {"origin": {"x": 1, "y": 2}, "pair": ["a", 1], "label": {"name": "n"}, "note": "ok"}
+    assert validator.is_valid(good)
+    assert not validator.is_valid({**good, "note": 1})  # checked through the allOf
+    assert not validator.is_valid({k: v for k, v in good.items() if k != "note"})
+    assert validator.is_valid({**good, "origin": "here"})  # $defs.point stays untyped...
+    assert not validator.is_valid({**good, "origin": {"x": 1}})  # ...and keeps its required
+    assert not validator.is_valid({**good, "label": {}})
+    assert not validator.is_valid({**good, "stray": 1})  # unevaluatedProperties: false
+
+
+def test_a_2020_12_schema_still_gets_the_repairs_that_keep_meaning() -> None:
+    schema = {
+        "type": "object",
+        "$defs": {"tags": {"type": "array", "description": "Tags\U000e0041"}},
+        "properties": {"tags": {"$ref": "#/$defs/tags"}, "box": {"type": "object"}},
+        "required": ["tags", "elsewhere"],
+    }
+    prepared, _ = prepare_input_schema(schema)
+    assert prepared == {
+        "type": "object",
+        "$defs": {"tags": {"type": "array", "description": "Tags", "items": {}}},
+        "properties": {
+            "tags": {"$ref": "#/$defs/tags"},
+            "box": {"type": "object", "properties": {}},
+        },
+        "required": ["tags", "elsewhere"],
+    }

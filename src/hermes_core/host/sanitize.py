@@ -348,6 +348,36 @@ _SCHEMA_ONE = (
 )
 
 
+#: Keywords through which a node's properties, ``required`` names or type can come from
+#: elsewhere (a reference, a composition, a condition, a pattern) or be evaluated across nodes
+#: (2020-12 ``unevaluated*``, ``prefixItems``).  In a schema using any of them, inferring a
+#: ``type`` or pruning ``required`` would change what it accepts, so neither is done anywhere
+#: in it: only the repairs that keep its meaning (TAG characters in ``description``/``title``,
+#: ``properties: {}`` on an object, ``items: {}`` on an array) apply.
+_MEANING_KEYWORDS = frozenset(
+    {
+        "$ref",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$defs",
+        "definitions",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentSchemas",
+        "dependentRequired",
+        "patternProperties",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "prefixItems",
+    }
+)
+
+
 _SUBSCHEMA_KEYS: dict[str, str] = {
     **dict.fromkeys(_SCHEMA_MAPS, "map"),
     **dict.fromkeys(_SCHEMA_LISTS, "list"),
@@ -356,18 +386,25 @@ _SUBSCHEMA_KEYS: dict[str, str] = {
 }
 
 
-def _repair(node: dict[str, Any]) -> list[Any]:
+def _repair(node: dict[str, Any], keep_meaning: bool = False) -> list[Any]:
     """Repair one schema node in place; return its sub-schemas."""
-    _repair_node(node)
+    _repair_node(node, keep_meaning)
     return _subschemas(node)
 
 
-def _repair_node(node: dict[str, Any]) -> None:
-    """The repairs of one node, its sub-schemas left alone."""
+def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
+    """The repairs of one node, its sub-schemas left alone (*keep_meaning*: only those that
+    keep what the schema accepts, see :data:`_MEANING_KEYWORDS`)."""
     for text_key in ("description", "title"):
         text = node.get(text_key)
         if isinstance(text, str):
             node[text_key] = clean_text(text)
+    if keep_meaning:
+        if node.get("type") == "object" and not isinstance(node.get("properties"), dict):
+            node["properties"] = {}
+        elif node.get("type") == "array" and "items" not in node and "prefixItems" not in node:
+            node["items"] = {}
+        return
     if node.get("type") is None and ("properties" in node or "required" in node):
         node["type"] = "object"
     kind = node.get("type")
@@ -433,13 +470,18 @@ def _plain(value: Any) -> Any:
     raise _Unusual
 
 
-def _copied(node: dict[Any, Any]) -> dict[str, Any]:
+def _copied(
+    node: dict[Any, Any], keep_meaning: bool = False, marks: list[str] | None = None
+) -> dict[str, Any]:
     """A repaired copy of one schema node and, through :data:`_SUBSCHEMA_KEYS`, its
-    sub-schemas: the result of a JSON round trip then :func:`_repair` at every level."""
+    sub-schemas: the result of a JSON round trip then :func:`_repair` at every level.
+    Keywords of :data:`_MEANING_KEYWORDS` met on the way are appended to *marks*."""
     copy: dict[str, Any] = {}
     for key, value in node.items():
         if type(key) is not str:
             raise _Unusual
+        if marks is not None and key in _MEANING_KEYWORDS:
+            marks.append(key)
         role = _SUBSCHEMA_KEYS.get(key)
         if role is None:
             copy[key] = _plain(value)
@@ -449,15 +491,20 @@ def _copied(node: dict[Any, Any]) -> dict[str, Any]:
                 for name, sub in value.items():
                     if type(name) is not str:
                         raise _Unusual
-                    inner[name] = _copied(sub) if type(sub) is dict else _plain(sub)
+                    inner[name] = (
+                        _copied(sub, keep_meaning, marks) if type(sub) is dict else _plain(sub)
+                    )
                 copy[key] = inner
             else:
-                copy[key] = _copied(value)
+                copy[key] = _copied(value, keep_meaning, marks)
         elif type(value) is list and role in ("list", "items"):
-            copy[key] = [_copied(sub) if type(sub) is dict else _plain(sub) for sub in value]
+            copy[key] = [
+                _copied(sub, keep_meaning, marks) if type(sub) is dict else _plain(sub)
+                for sub in value
+            ]
         else:
             copy[key] = _plain(value)
-    _repair_node(copy)
+    _repair_node(copy, keep_meaning)
     return copy
 
 
@@ -465,7 +512,10 @@ def _copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
     kind = schema.get("type", "object")
     if kind is None or "type" not in schema:
         schema = {**schema, "type": "object"}
-    return _copied(schema)
+    marks: list[str] = []
+    copy = _copied(schema, marks=marks)
+    # A schema using references or compositions (rare): copied again, its meaning kept.
+    return _copied(schema, keep_meaning=True) if marks else copy
 
 
 def normalise_input_schema(schema: object) -> dict[str, Any]:
@@ -477,7 +527,10 @@ def normalise_input_schema(schema: object) -> dict[str, Any]:
     existing properties and disappears when empty; arrays without ``items``/``prefixItems`` get
     ``items: {}``; TAG characters are stripped from ``description`` and ``title`` (never from
     names, enums or defaults, which must stay as the server expects them).  *schema* itself is
-    not modified.
+    not modified.  A schema using references, compositions or the 2020-12 evaluation keywords
+    (:data:`_MEANING_KEYWORDS`: ``$ref``, ``$defs``, ``allOf``, ``prefixItems``,
+    ``unevaluatedProperties``...) keeps its meaning: no ``type`` is inferred, no ``required``
+    pruned, and ``$ref`` is never dereferenced.
     """
     prepared, _problem = prepare_input_schema(schema)
     return prepared if prepared is not None else {"type": "object", "properties": {}}
@@ -488,7 +541,19 @@ def _repaired(copy: dict[str, Any]) -> dict[str, Any]:
     copy.setdefault("type", "object")
     if copy["type"] is None:
         copy["type"] = "object"
+    keep_meaning = _uses_meaning_keywords(copy)
     pending: list[dict[str, Any]] = [copy]
     while pending:
-        pending.extend(_repair(pending.pop()))
+        pending.extend(_repair(pending.pop(), keep_meaning))
     return copy
+
+
+def _uses_meaning_keywords(schema: dict[str, Any]) -> bool:
+    """Whether any schema node under *schema* uses a keyword of :data:`_MEANING_KEYWORDS`."""
+    pending: list[dict[str, Any]] = [schema]
+    while pending:
+        node = pending.pop()
+        if not _MEANING_KEYWORDS.isdisjoint(node):
+            return True
+        pending.extend(_subschemas(node))
+    return False
