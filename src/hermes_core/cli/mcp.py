@@ -181,6 +181,7 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 print(
                     f"[{mark}] {row['server']}  [{row['transport']}]  {row['connection']}  "
                     f"app: {row['availability']}  tools: {row['tools']}"
+                    + (f"  protocol: {row['protocol']}" if row.get("protocol") else "")
                 )
                 if row["last_error"]:
                     print(f"     last error: {row['last_error']}")

@@ -35,6 +35,8 @@ DEADLINE_TICK_SECONDS = 0.05
 RECONNECT_CAP_SECONDS = 60.0
 #: A keepalive probe (``ping``, or a listing) must answer within this many seconds.
 KEEPALIVE_TIMEOUT_SECONDS = 30.0
+#: Rounds of ``InputRequiredResult`` (2026-07-28) one call may take before it fails.
+INPUT_REQUIRED_MAX_ROUNDS = 10
 #: JSON-RPC "method not found".
 _METHOD_NOT_FOUND = -32601
 #: Transports whose opener notes HTTP errors in the log instead of a child's stderr.
@@ -124,6 +126,8 @@ class ServerConnection:
         self.session: Any = None
         self.capabilities: Any = None
         self.server_info: Any = None
+        self.protocol: str | None = None
+        """The revision negotiated with the server (``2025-11-25``, ``2026-07-28``...)."""
         self._on_tools_changed = on_tools_changed
         self._runner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
@@ -309,6 +313,7 @@ class ServerConnection:
 
     async def _run(self, ready: asyncio.Future[None]) -> None:
         from mcp import ClientSession
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
         try:
             async with contextlib.AsyncExitStack() as stack:
@@ -332,12 +337,16 @@ class ServerConnection:
                     )
                 )
                 try:
-                    init = await session.initialize()
+                    await _negotiate(session)
                 except Exception:
                     self._exit_code = await _exit_code(spawned)
                     raise
-                self.capabilities = init.capabilities
-                self.server_info = init.server_info
+                self.capabilities = session.server_capabilities
+                self.server_info = session.server_info
+                self.protocol = session.protocol_version
+                if self.protocol in MODERN_PROTOCOL_VERSIONS:
+                    self._probe_kind = "tools_list"  # ping is gone in the modern revision
+                    await self._listen_for_changes(stack, session)
                 self.session = session
                 ready.set_result(None)
                 # No per-message hook: the transport's read stream says when the server is gone.
@@ -385,6 +394,25 @@ class ServerConnection:
                     self.schedule_reconnect()  # stdio too: the wedged child was stopped
                 elif self.spec.transport != "stdio" and not self._stop.is_set():
                     self.schedule_reconnect()
+
+    async def _listen_for_changes(self, stack: contextlib.AsyncExitStack, session: Any) -> None:
+        """Modern revision: list_changed comes only on a ``subscriptions/listen`` stream."""
+        from mcp.client.subscriptions import ToolsListChanged, listen
+
+        tools = getattr(self.capabilities, "tools", None)
+        if self._on_tools_changed is None or not getattr(tools, "list_changed", False):
+            return
+        subscription = await stack.enter_async_context(listen(session, tools_list_changed=True))
+
+        async def pump() -> None:
+            async for event in subscription:
+                if isinstance(event, ToolsListChanged) and self._on_tools_changed is not None:
+                    task = asyncio.create_task(self._on_tools_changed(self))
+                    self._background.add(task)
+                    task.add_done_callback(self._background.discard)
+
+        task = asyncio.create_task(pump())
+        stack.callback(task.cancel)
 
     # -- keepalive ---------------------------------------------------------------------
     def _keepalive_due(self) -> bool:
@@ -558,6 +586,39 @@ class ServerConnection:
             self._stderr.close()
 
     # -- requests --------------------------------------------------------------------
+    async def call_tool(
+        self, session: Any, tool: str, args: dict[str, Any], *, progress_callback: Any = None
+    ) -> Any:
+        """``tools/call`` in either revision.  On 2026-07-28 a server asks for input
+        (elicitation, sampling, roots) by answering ``InputRequiredResult``: the SDK's driver
+        answers through this session's callbacks and sends the call again (bounded rounds)."""
+        from mcp.client._input_required import run_input_required_driver
+        from mcp.client.context import ClientRequestContext
+        from mcp_types import InputRequiredResult
+
+        async def send(responses: Any, state: str | None) -> Any:
+            return await session.call_tool(
+                tool,
+                args,
+                input_responses=responses,
+                request_state=state,
+                progress_callback=progress_callback,
+                allow_input_required=True,
+            )
+
+        first = await send(None, None)
+        if not isinstance(first, InputRequiredResult):
+            return first
+
+        async def dispatch(key: str, request: Any) -> Any:
+            meta = request.params.meta if request.params else None
+            context = ClientRequestContext(session=session, request_id=key, meta=meta)
+            return await session.dispatch_input_request(context, request)
+
+        return await run_input_required_driver(
+            first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
+        )
+
     async def ensure(self) -> Any:
         """The live session, reconnecting first when the server went away."""
         if not self.connected:
@@ -676,6 +737,27 @@ class ServerConnection:
             f"the server went away during {what}{why}; "
             "the call was not retried (its outcome is unknown)",
         )
+
+
+async def _negotiate(session: Any) -> None:
+    """Choose the server's revision: the ``initialize`` handshake first, and the 2026-07-28
+    per-request envelope (``server/discover``) when the server refuses the handshake.
+
+    Handshake first, not the SDK's discover-first ``negotiate_auto``: servers that speak both
+    eras keep the handshake, where the SDK lets a tool ask the user (``ctx.elicit``) in the
+    middle of a call; on the modern revision that same tool fails ("no back-channel for
+    server-initiated requests").  A handshake-era server also never sees an unknown request
+    before ``initialize`` (some ignore it: the SDK's probe would wait 10 s).
+    """
+    from mcp.shared.exceptions import MCPError
+
+    try:
+        await session.initialize()
+    except MCPError as refused:
+        try:
+            await session.discover()  # adopts the newest revision both sides speak
+        except Exception:  # noqa: BLE001 - not a modern server either: the handshake's error
+            raise refused from None
 
 
 async def _exit_code(spawned: list[Any]) -> int | None:

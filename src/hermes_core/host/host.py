@@ -248,6 +248,9 @@ class ServerStatus:
     counters: requests, completed, refused (by reason), errors, timeouts, tokens, last model."""
     name_collisions: list[str] = field(default_factory=list)
     """Tool name collisions this server takes part in (see ``naming.assign_names``)."""
+    protocol: str | None = None
+    """The protocol revision negotiated with the server (``2026-07-28`` speaks the per-request
+    envelope, older ones the ``initialize`` handshake); ``None`` before it ever connected."""
 
 
 class MCPHost:
@@ -1042,7 +1045,7 @@ class MCPHost:
         forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
 
         async def call(session: Any) -> Any:
-            return await session.call_tool(entry.tool, args, progress_callback=forward)
+            return await connection.call_tool(session, entry.tool, args, progress_callback=forward)
 
         try:
             result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
@@ -1237,6 +1240,7 @@ class MCPHost:
                     filtered_out=self._filtered_out.get(name, 0),
                     sampling=self._sampling_status(name),
                     name_collisions=self.name_collisions(name),
+                    protocol=connection.protocol if connection else None,
                 )
             )
         return rows
