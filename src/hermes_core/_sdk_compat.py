@@ -25,6 +25,7 @@ __all__ = [
     "absorb_tool_listing",
     "missing",
     "request_handlers",
+    "run_input_required",
     "send_raw_request",
     "wrap_stdio_spawn",
 ]
@@ -82,6 +83,19 @@ def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
     setattr(sdk_stdio, _SPAWN, wrapped)
 
 
+async def run_input_required(
+    first: Any, *, dispatch: Callable[..., Any], retry: Callable[..., Any], max_rounds: int
+) -> Any:
+    """The SDK's SEP-2322 driver (2026-07-28): answer an ``InputRequiredResult``'s requests
+    through *dispatch* and send the request again through *retry*, at most *max_rounds* times.
+    ``mcp.Client`` runs it; a ``ClientSession`` has no public way to."""
+    from mcp.client._input_required import run_input_required_driver
+
+    return await run_input_required_driver(
+        first, dispatch=dispatch, retry=retry, max_rounds=max_rounds
+    )
+
+
 def request_handlers(server: Any) -> dict[str, Any] | None:
     """The request handler table of an ``MCPServer`` (method name → handler), or None."""
     handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
@@ -110,6 +124,12 @@ def missing() -> list[str]:
     provider_source = inspect.getsource(OAuthClientProvider)
     if "self.context" not in provider_source:
         gone.append("mcp.client.auth.OAuthClientProvider.context")
+    try:
+        from mcp.client._input_required import run_input_required_driver
+    except ImportError:
+        run_input_required_driver = None  # type: ignore[assignment]
+    if not callable(run_input_required_driver):
+        gone.append("mcp.client._input_required.run_input_required_driver")
     server = MCPServer("canary")
     if request_handlers(server) is None:
         gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")

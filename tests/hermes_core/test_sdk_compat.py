@@ -84,7 +84,12 @@ def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> No
 def test_nothing_else_touches_the_sdks_private_api() -> None:
     """The private names live in _sdk_compat.py only."""
     root = Path(_sdk_compat.__file__).parent
-    needles = ("._dispatcher", "_absorb_tool_listing", "_create_platform_compatible_process")
+    needles = (
+        "._dispatcher",
+        "_absorb_tool_listing",
+        "_create_platform_compatible_process",
+        "mcp.client._input_required",
+    )
     offenders = [
         f"{path.relative_to(root)}: {needle}"
         for path in root.rglob("*.py")

@@ -592,9 +592,10 @@ class ServerConnection:
         """``tools/call`` in either revision.  On 2026-07-28 a server asks for input
         (elicitation, sampling, roots) by answering ``InputRequiredResult``: the SDK's driver
         answers through this session's callbacks and sends the call again (bounded rounds)."""
-        from mcp.client._input_required import run_input_required_driver
         from mcp.client.context import ClientRequestContext
         from mcp_types import InputRequiredResult
+
+        from hermes_core._sdk_compat import run_input_required
 
         async def send(responses: Any, state: str | None) -> Any:
             return await session.call_tool(
@@ -615,7 +616,7 @@ class ServerConnection:
             context = ClientRequestContext(session=session, request_id=key, meta=meta)
             return await session.dispatch_input_request(context, request)
 
-        return await run_input_required_driver(
+        return await run_input_required(
             first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
         )
 
