@@ -406,10 +406,8 @@ class ServerConnection:
 
         async def pump() -> None:
             async for event in subscription:
-                if isinstance(event, ToolsListChanged) and self._on_tools_changed is not None:
-                    task = asyncio.create_task(self._on_tools_changed(self))
-                    self._background.add(task)
-                    task.add_done_callback(self._background.discard)
+                if isinstance(event, ToolsListChanged):
+                    self._tools_changed()
 
         task = asyncio.create_task(pump())
         stack.callback(task.cancel)
@@ -543,8 +541,12 @@ class ServerConnection:
 
         inner = getattr(message, "root", message)
         if isinstance(inner, types.ToolListChangedNotification) and self._on_tools_changed:
-            # Never refresh inline: the handler runs on the session's receive loop.  A storm is
-            # coalesced: one re-list at a time, and one more only if a change came meanwhile.
+            self._tools_changed()
+
+    def _tools_changed(self) -> None:
+        # Never refresh inline: the handler runs on the session's receive loop.  A storm is
+        # coalesced: one re-list at a time, and one more only if a change came meanwhile.
+        if self._on_tools_changed is not None:
             self._tools_dirty = True
             if self._tools_worker is None or self._tools_worker.done():
                 task = asyncio.create_task(self._relist_while_dirty())
