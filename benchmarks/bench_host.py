@@ -487,7 +487,7 @@ async def many_tools(repeats: int) -> dict[str, Any]:
         processing = []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            host._entries_for(config, listed, connection.capabilities)
+            host._usable_tools(config, listed, connection.capabilities)
             processing.append(time.perf_counter() - t0)
         registered = [t for t in host.tools("many") if not t.utility]
     return {
@@ -674,7 +674,7 @@ def main(argv: list[str] | None = None) -> int:
     details.append(
         f"{MANY_TOOLS} tools: {many['registered']} registered after exclude "
         f"{', '.join(MANY_TOOLS_EXCLUDE)}; filtering + naming + sanitising alone "
-        f"(MCPHost._entries_for) took {fmt_seconds(many['processing'])} (median)"
+        f"(MCPHost._usable_tools) took {fmt_seconds(many['processing'])} (median)"
     )
 
     rows += cli_rows(cli_results, 0.3)

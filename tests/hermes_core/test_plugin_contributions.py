@@ -466,7 +466,8 @@ def test_cli_hook_auth_provider_in_the_probe_of_mcp_add(
         site, home, "mcp", "add", "probed", "--url", headers_server, "--auth", "acme_token"
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.startswith("added 'probed' (5 tools)")  # headers_seen + 4 utilities
+    # headers_seen + 5 utilities (list/read resources, resource templates, list/get prompts)
+    assert result.stdout.startswith("added 'probed' (6 tools)")
     assert "auth: acme_token" in (home / "config.yaml").read_text()
 
 
