@@ -1,41 +1,31 @@
-"""The TAG scan of ``sanitize_value`` (a walk that skips ASCII strings) against the old way.
+"""The scan of ``sanitize_value`` (a walk that skips ASCII strings) against the slow way.
 
-Before, ``sanitize_value`` serialised every value with ``json.dumps`` and searched the text for
-TAG characters before walking it.  The reference below is that old decision, kept here so the
-fast path is held to it: the same result, and the same object back whenever nothing changes.
+The reference below walks every string and asks :func:`clean_text` of each (TAG characters,
+controls, invisible characters); the fast path is held to it: the same result, and the same
+object back whenever nothing changes.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hermes_core.host import sanitize
-from hermes_core.host.sanitize import sanitize_value, strip_tags
+from hermes_core.host.sanitize import clean_text, sanitize_value
 
-_ANY_TAG = re.compile("[\U000e0000-\U000e007f]")
 BLACK_FLAG = "\U0001f3f4"
 
 
-def _old_maybe_tagged(obj: object) -> bool:
-    try:
-        text = json.dumps(obj, ensure_ascii=False, check_circular=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        return True
-    return _ANY_TAG.search(text) is not None
-
-
-def _old_contains_tags(root: Any) -> bool:
+def _slow_contains(root: Any) -> bool:
+    """The straightforward decision: walk everything, ask clean_text of every string."""
     seen: set[int] = set()
     stack: list[Any] = [root]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if strip_tags(item) is not item:
+            if clean_text(item) is not item:
                 return True
         elif isinstance(item, dict | list | tuple) and id(item) not in seen:
             seen.add(id(item))
@@ -45,17 +35,18 @@ def _old_contains_tags(root: Any) -> bool:
 
 def old_sanitize_value(obj: Any) -> Any:
     if isinstance(obj, str):
-        return strip_tags(obj)
+        return clean_text(obj)
     if not isinstance(obj, dict | list | tuple):
         return obj
-    if not _old_maybe_tagged(obj) or not _old_contains_tags(obj):
+    if not _slow_contains(obj):
         return obj
     return sanitize._rebuild(obj)
 
 
 # Characters that matter: ASCII, other non-ASCII text, TAG letters/digits/CANCEL, the black flag.
 _PIECES = st.sampled_from(
-    ["a", "Z", "0", " ", '"', "\\", "\n", "é", "日", "\u200b", BLACK_FLAG, "\U000e007f"]
+    ["a", "Z", "0", " ", '"', "\\", "\n", "\x1f", "\x1b", "\x85", "\u202e", "é", "日"]
+    + ["\u200b", "\u200d", BLACK_FLAG, "\U000e007f"]
     + [chr(0xE0000 + ord(c)) for c in "gbsctx19 A"]
 )
 _TEXT = st.lists(_PIECES, max_size=12).map("".join) | st.text(max_size=8)
