@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -21,10 +22,29 @@ def _clean_state() -> Iterator[None]:
     declaration.clear()
     saved_hook = declaration.on_change
     clear_caches()
+    tables = _registration_tables()
+    saved = [dict(table._items) for table in tables]
     yield
     declaration.on_change = saved_hook
     declaration.clear()
+    # A test that applied plugins in this process (location kinds, version sources, GPU
+    # probes) must not leave them registered for the next one: messages that list the
+    # registered kinds would depend on the order tests run in.
+    for table, items in zip(tables, saved, strict=True):
+        if table._items != items:
+            with table._lock:
+                table._items.clear()
+                table._items.update(items)
+            table._changed()
     clear_caches()
+
+
+def _registration_tables() -> list[Any]:
+    from hermes_platform.host.gpu import GPU_PROBES
+    from hermes_platform.resolver.app import LOCATION_KINDS
+    from hermes_platform.resolver.versions import VERSION_KINDS
+
+    return [LOCATION_KINDS, VERSION_KINDS, GPU_PROBES]
 
 
 @pytest.fixture
