@@ -143,7 +143,9 @@ def test_server_everything_registers_its_elicitation_tool_only_when_the_host_can
                     "mcp_everything_trigger_elicitation_request"
                 ):
                     break
-                if elicitor is None and not host._background:  # the late re-list is done
+                if elicitor is None and not any(  # the late re-list is done
+                    "late re-list" in name for name in host._tasks.pending()
+                ):
                     await host.refresh_tools("everything")
                     break
                 await asyncio.sleep(0.05)

@@ -23,6 +23,7 @@ from typing import IO, Any, cast
 from hermes_core.host.notifications import log_callback
 from hermes_core.host.sanitize import clean_text
 from hermes_core.host.server_log import ServerLog
+from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.transports import Opener, ServerSpec, capture_spawned
 
 __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
@@ -112,8 +113,13 @@ class ServerConnection:
         sse_opener: Opener | None = None,
         sampling_callback: Any = None,
         sampling_capabilities: Any = None,
+        tasks: TaskSupervisor | None = None,
     ) -> None:
+        """*tasks* is the host's supervisor: this connection's background tasks (the session
+        runner, reconnects, re-lists, the deadline watchdog) are started in a child of it, so
+        the host's close ends them all (a connection on its own gets its own)."""
         self.name = name
+        self._tasks = (tasks or TaskSupervisor("MCP host")).child(f"MCP server '{name}'")
         self._sse_opener = sse_opener
         self.transport_used: str = spec.transport
         """The transport in use: ``sse`` after a fallback from Streamable HTTP."""
@@ -134,7 +140,6 @@ class ServerConnection:
         self._gone = asyncio.Event()
         self._connect_lock = asyncio.Lock()
         self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
-        self._background: set[asyncio.Task[Any]] = set()
         self._tools_dirty = False
         self._tools_worker: asyncio.Task[None] | None = None
         self._stderr = ServerLog()  # bounded: the last lines only
@@ -179,6 +184,8 @@ class ServerConnection:
         async with self._connect_lock:
             if self.connected:
                 return
+            if self.closed:  # a call that waited while a reload or the host closed it
+                raise ServerError(self.name, "the connection was closed (removed or reloaded)")
             if not await self._attempt():
                 await self._attempt()  # once more, over SSE
 
@@ -205,7 +212,9 @@ class ServerConnection:
         self._gone = asyncio.Event()
         self._probe_kind, self._keepalive_failed = "ping", False  # a new session: ping again
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._runner = asyncio.create_task(self._run(ready), name=f"mcp-{self.name}")
+        self._runner = self._tasks.spawn(self._run(ready), name="session")
+        if self._runner is None:
+            raise ServerError(self.name, "the connection was closed (removed or reloaded)")
         try:
             try:
                 await asyncio.wait_for(asyncio.shield(ready), self.spec.connect_timeout)
@@ -409,8 +418,9 @@ class ServerConnection:
                 if isinstance(event, ToolsListChanged):
                     self._tools_changed()
 
-        task = asyncio.create_task(pump())
-        stack.callback(task.cancel)
+        task = self._tasks.spawn(pump(), name="list_changed subscription")
+        if task is not None:
+            stack.push_async_callback(_cancel_and_wait, task)
 
     # -- keepalive ---------------------------------------------------------------------
     def _keepalive_due(self) -> bool:
@@ -468,14 +478,13 @@ class ServerConnection:
             done, _ = await asyncio.wait(
                 {task, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
             )
-        finally:
-            stop.cancel()
+        finally:  # both are ours to end, whatever happened (a cancel of this very wait too)
+            await _cancel_and_wait(stop)
+            if not task.done():
+                await _cancel_and_wait(task)
         if task in done:
             task.result()
             return
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
         if stop in done:
             return  # closing: not a failure of the server
         raise TimeoutError
@@ -490,7 +499,7 @@ class ServerConnection:
         """HTTP: reconnect in the background, with capped exponential backoff and jitter."""
         if self._closed or (self._reconnector is not None and not self._reconnector.done()):
             return
-        self._reconnector = asyncio.create_task(self._reconnect_loop())
+        self._reconnector = self._tasks.spawn(self._reconnect_loop(), name="reconnect")
 
     async def _reconnect_loop(self) -> None:
         attempt = 0
@@ -549,10 +558,7 @@ class ServerConnection:
         if self._on_tools_changed is not None:
             self._tools_dirty = True
             if self._tools_worker is None or self._tools_worker.done():
-                task = asyncio.create_task(self._relist_while_dirty())
-                self._tools_worker = task
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+                self._tools_worker = self._tasks.spawn(self._relist_while_dirty(), name="re-list")
 
     async def _relist_while_dirty(self) -> None:
         while self._tools_dirty and self._on_tools_changed is not None and not self._closed:
@@ -578,11 +584,8 @@ class ServerConnection:
         self._closed = True
         if self._reconnector is not None:
             self._reconnector.cancel()
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-        await self._stop_runner()
-        for task in list(self._background):
-            task.cancel()
+        await self._stop_runner()  # (gently: the session ends, a stdio child is asked to exit)
+        await self._tasks.close()  # the rest is cancelled and awaited
         self.status.state = "closed"
         with contextlib.suppress(OSError):
             self._stderr.close()
@@ -657,7 +660,7 @@ class ServerConnection:
             # (a per-call timer costs more than the rest of our per-call work together).
             self._deadlines[task] = asyncio.get_running_loop().time() + timeout
             if self._watchdog is None or self._watchdog.done():
-                self._watchdog = asyncio.create_task(self._watch_deadlines())
+                self._watchdog = self._tasks.spawn(self._watch_deadlines(), name="deadlines")
             mark = self._stderr_position() if self.spec.transport in _HTTP_NOTED else None
             try:
                 try:
@@ -705,9 +708,7 @@ class ServerConnection:
             self._gone.set()
         await self.connect()
         if self.on_reconnected is not None:  # its tools may have changed with the restart
-            task = asyncio.create_task(self.on_reconnected(self))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._tasks.spawn(self.on_reconnected(self), name="re-list after a new session")
         return self.session
 
     async def _watch_deadlines(self) -> None:
@@ -775,6 +776,15 @@ async def _exit_code(spawned: list[Any]) -> int | None:
         return None
     code = getattr(process, "returncode", None)
     return code if isinstance(code, int) else None
+
+
+async def _cancel_and_wait(task: asyncio.Future[Any]) -> None:
+    """Cancel *task* and wait until it has ended; its outcome is retrieved, not raised (a
+    cancel of the caller itself still propagates)."""
+    task.cancel()
+    await asyncio.wait([task])
+    if not task.cancelled():
+        task.exception()  # it ended on its own meanwhile: retrieved, never "never retrieved"
 
 
 def _first_leaf(exc: BaseException) -> BaseException:

@@ -46,6 +46,7 @@ from hermes_core.host.sanitize import (
     prepare_input_schema,
     sanitize_value,
 )
+from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import Opener
 from hermes_core.sampling.settings import SamplingSettings
@@ -308,8 +309,8 @@ class MCPHost:
         # input of the registry-wide name assignment.
         self._listed: dict[str, tuple[list[tuple[str, str, dict[str, Any], Any]], list[str]]] = {}
         self._invalid_tools: dict[str, list[str]] = {}
-        self._recycler: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[None]] = set()
+        self._tasks = TaskSupervisor("MCP host")
+        """Owns every background task of the host and of its connections (see supervisor)."""
         self._reload_lock = asyncio.Lock()
         self._clock = clock  # the circuit breakers' (injectable for tests)
         self._breakers: dict[str, CircuitBreaker] = {}
@@ -355,7 +356,7 @@ class MCPHost:
 
         results = await asyncio.gather(*(one(n) for n in names))
         if any(s.idle_timeout_seconds or s.max_lifetime_seconds for s in self._servers.values()):
-            self._recycler = asyncio.create_task(self._recycle_loop())
+            self._spawn(self._recycle_loop(), "recycler")  # (nothing once the host is closed)
         return dict(zip(names, results, strict=True))
 
     async def _recycle_loop(self) -> None:
@@ -408,7 +409,10 @@ class MCPHost:
             sse_opener=self._openers.get("sse") if server.sse_fallback else None,
             sampling_callback=sampling,
             sampling_capabilities=sampling.capabilities if sampling is not None else None,
+            tasks=self._tasks,
         )
+        if self._tasks.closed:  # the host closed while this server was being prepared
+            return "the host was closed"
         self._connections[name] = connection
         connection.on_reconnected = self._reconnected
         connection.status.on_change = self.gate.invalidate
@@ -429,7 +433,7 @@ class MCPHost:
             await self.refresh_tools(name)
             # Some servers register tools just after `initialized` and announce them before
             # we listen (or not at all, over HTTP): list once more a moment later.
-            self._spawn(self._relist_later(name, connection))
+            self._spawn(self._relist_later(name, connection), f"late re-list of '{name}'")
         except ServerError as exc:
             self.gate.invalidate()
             if server.transport != "stdio":
@@ -511,13 +515,12 @@ class MCPHost:
         return None
 
     async def close(self) -> None:
-        """Stop every server; no child process is left behind."""
-        if self._recycler is not None:
-            self._recycler.cancel()
-        for task in list(self._background):
-            task.cancel()
+        """Stop every server; no child process is left behind, and no task of the host is still
+        running when this returns (nor is one started later: a closed host starts nothing)."""
+        self._tasks.refuse_new()
         connections, self._connections = list(self._connections.values()), {}
         await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+        await self._tasks.close()
         self.gate.invalidate()
         self.gate.close()
 
@@ -549,7 +552,7 @@ class MCPHost:
                     "when the login is over",
                     name,
                 )
-                self._spawn(self._apply_after_login(name, new[name]))
+                self._spawn(self._apply_after_login(name, new[name]), f"apply '{name}' after login")
             starting = [n for n in added + changed if new[n].enabled and n not in deferred]
         await asyncio.gather(*(self._start_one(n) for n in starting))
         self.gate.invalidate()
@@ -572,7 +575,7 @@ class MCPHost:
 
         loader, paths = config_loader(path, display_names=display_names, factory=self.factory)
         watcher = ConfigWatcher(self, load or loader, paths, interval=interval)
-        self._spawn(watcher.run())
+        self._spawn(watcher.run(), "config watcher")
         return watcher
 
     async def _retry_now(self, name: str) -> None:
@@ -596,7 +599,9 @@ class MCPHost:
             await connection.connect()
         except ServerError:
             return
-        self._spawn(self._reconnected(connection))  # its tools may have changed meanwhile
+        self._spawn(
+            self._reconnected(connection), f"re-list of '{name}'"
+        )  # its tools may have changed meanwhile
 
     def _in_login(self, name: str) -> bool:
         connection = self._connections.get(name)
@@ -716,10 +721,9 @@ class MCPHost:
         except OSError as exc:
             log.warning("MCP server '%s': could not write its tool cache: %s", config.name, exc)
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+    def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
+        """Run *coro* in the background, owned by the host (ended by :meth:`close`)."""
+        return self._tasks.spawn(coro, name=name)
 
     def _is_connected(self, server: str) -> bool:
         connection = self._connections.get(server)

@@ -74,7 +74,8 @@ class ConfigWatcher:
             log.error("config not reloaded, the running MCP servers are kept: %s", exc)
             return None
         self.last_error = None
-        return asyncio.create_task(self._reload(servers))
+        # Owned by the host: its close cancels and awaits a reload in progress.
+        return self.host._spawn(self._reload(servers), "config reload")
 
     async def _reload(self, servers: list[HostServer]) -> Mapping[str, list[str]]:
         diff = await self.host.reload(servers)
@@ -90,18 +91,11 @@ class ConfigWatcher:
         return diff
 
     async def run(self) -> None:
-        """Check every :attr:`interval` seconds until cancelled."""
-        pending: set[asyncio.Task[Any]] = set()
-        try:
-            while True:
-                await asyncio.sleep(self.interval)
-                task = await self.check()
-                if task is not None:
-                    pending.add(task)
-                    task.add_done_callback(pending.discard)
-        finally:
-            for task in pending:
-                task.cancel()
+        """Check every :attr:`interval` seconds until cancelled (the reloads it starts belong
+        to the host, which ends them when it closes)."""
+        while True:
+            await asyncio.sleep(self.interval)
+            await self.check()
 
 
 def config_loader(
