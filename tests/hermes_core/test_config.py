@@ -105,10 +105,11 @@ def test_every_key_is_parsed(tmp_path: Path) -> None:
     assert cfg.tools.exclude == ["delete_issue"]
     assert (cfg.tools.resources, cfg.tools.prompts) == (False, False)
     assert cfg.auth == "oauth"
-    assert cfg.oauth == {"redirect_port": 8765, "client_name": "Claude Code"}
+    assert cfg.oauth is not None
+    assert cfg.oauth.written() == {"redirect_port": 8765, "client_name": "Claude Code"}
     assert cfg.sampling is not None
     assert cfg.sampling.model_dump(exclude_unset=True) == {"enabled": True, "max_tokens_cap": 4096}
-    assert cfg.elicitation == {"timeout": 300}
+    assert cfg.elicitation is not None and cfg.elicitation.timeout == 300.0
     assert cfg.transport == "sse"
     assert loaded.config.enabled_servers() == {}
     # other top-level keys are kept as read
@@ -443,7 +444,7 @@ def test_header_values_with_outer_whitespace_are_refused_without_the_value(
             "    url: https://a.example\n    oauth: yes\n",
             4,
             "oauth",
-            "must be a mapping (got text)",
+            "must be a mapping of oauth settings (got text)",
         ),
         (
             "    url: https://a.example\n    sampling: [1]\n",

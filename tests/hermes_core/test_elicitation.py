@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.config.loader import load_config
+from hermes_core.config.models import ConfigError
 from hermes_core.host.elicitation import (
     ElicitationAnswer,
     ElicitationRequest,
@@ -202,18 +203,31 @@ def test_fill_answer_checks_each_kind() -> None:
 
 
 def test_elicitation_config_is_read_and_a_bad_value_names_the_key(tmp_path: Path) -> None:
-    assert elicitation_settings("s", {"timeout": 30}) == ElicitationSettings(True, 30.0)
+    assert elicitation_settings("s", {"timeout": 30}) == ElicitationSettings(
+        enabled=True, timeout=30.0
+    )
     config = tmp_path / "config.yaml"
     config.write_text(
         "mcp_servers:\n"
         "  ok: {command: x, elicitation: {enabled: false, timeout: 12}}\n"
         "  bad: {command: x, elicitation: {timeout: soon}}\n"
     )
-    servers = {s.name: s for s in host_servers(load_config(config), env={"HOME": str(tmp_path)})}
-    assert servers["ok"].elicitation == ElicitationSettings(False, 12.0)
-    assert servers["bad"].config_error == (
-        "MCP server 'bad': elicitation.timeout must be a positive number of seconds"
+    # A bad value (and an unknown key) is an error at file:line when the file is read.
+    with pytest.raises(ConfigError) as caught:
+        load_config(config)
+    assert str(caught.value) == (
+        f"{config}:3: mcp_servers.bad.elicitation.timeout: must be a positive number of "
+        "seconds (got text)"
     )
+    loaded = load_config(config, strict=False)
+    servers = {s.name: s for s in host_servers(loaded, env={"HOME": str(tmp_path)})}
+    assert list(servers) == ["ok"]
+    assert servers["ok"].elicitation == ElicitationSettings(enabled=False, timeout=12.0)
+    config.write_text("mcp_servers:\n  ok:\n    command: x\n    elicitation:\n      timout: 5\n")
+    with pytest.raises(ConfigError, match=r":5: mcp_servers.ok.elicitation.timout: unknown key "):
+        load_config(config)
+    with pytest.raises(ValueError, match=r"elicitation\.enabled must be true or false"):
+        elicitation_settings("s", {"enabled": "maybe"})
 
 
 def _config_home(tmp_path: Path) -> dict[str, str]:

@@ -184,8 +184,67 @@ def test_client_cert_identity_header_and_oauth_strings() -> None:
     resolved = resolve("s", cfg, env=env, dotenv={})
     assert resolved.client_cert == ["/certs/c.crt", "/certs/c.key", "pw"]
     assert resolved.identity_header is not None and resolved.identity_header.value == "alice"
-    assert resolved.oauth == {"client_id": "cid", "redirect_port": 8765}
+    assert resolved.oauth is not None
+    assert resolved.oauth.written() == {"client_id": "cid", "redirect_port": 8765}
     assert "pw" not in repr(resolved)
+
+
+def test_every_text_setting_of_oauth_and_sampling_is_expanded_and_checked_again() -> None:
+    """Every text key of the sub-models: the README's ``id_token: "${ACME_ID_TOKEN}"`` sends
+    the token, a grant named by a variable selects that grant's checks."""
+    oauth = {
+        "grant": "${GRANT}",
+        "client_id": "${CID}",
+        "client_secret": "${SECRET}",
+        "issuer": "${AS}",
+        "idp_token_endpoint": "${IDP}/token",
+        "idp_client_id": "hermes-at-idp",
+        "id_token": "${ACME_ID_TOKEN}",
+        "scope": ["mcp:read", "${EXTRA_SCOPE}"],
+        "authorization_params": {"audience": "${AUD}"},
+        "client_name": "${NAME}",
+    }
+    cfg = server(
+        url="https://a.example",
+        oauth=oauth,
+        sampling={"model": "${MODEL}", "allowed_models": ["${MODEL}"], "approval": "${ASK}"},
+    )
+    env = {
+        "GRANT": "identity_assertion",
+        "CID": "cid",
+        "SECRET": "s3cr3t",
+        "AS": "https://as.example",
+        "IDP": "https://idp.example",
+        "ACME_ID_TOKEN": "eyJ.id.token",
+        "AUD": "api://acme",
+        "NAME": "Acme Agent",
+        "MODEL": "echo",
+        "ASK": "ask",
+    }
+    resolved = resolve("s", cfg, env=env, dotenv={"EXTRA_SCOPE": "mcp:write"})
+    settings = resolved.oauth
+    assert settings is not None
+    assert (settings.grant, settings.client_id, settings.client_secret) == (
+        "identity_assertion",
+        "cid",
+        "s3cr3t",
+    )
+    assert settings.id_token == "eyJ.id.token"
+    assert settings.idp_token_endpoint == "https://idp.example/token"
+    assert settings.scope == "mcp:read ${EXTRA_SCOPE}".replace("${EXTRA_SCOPE}", "mcp:write")
+    assert settings.authorization_params == {"audience": "api://acme"}
+    assert settings.client_name == "Acme Agent"
+    assert resolved.sampling is not None
+    assert (resolved.sampling.model, resolved.sampling.approval) == ("echo", "ask")
+    assert resolved.sampling.allowed_models == ("echo",)
+    assert "s3cr3t" not in repr(resolved) and "eyJ" not in repr(resolved)
+    # Checked again with the values that will be used.
+    with pytest.raises(ConfigError, match=r"oauth.issuer: must be an https URL.*after \$\{"):
+        resolve("s", cfg, env={**env, "AS": "http://as.example"}, dotenv={"EXTRA_SCOPE": "x"})
+    with pytest.raises(ConfigError, match=r"oauth.grant: must be one of"):
+        resolve("s", cfg, env={**env, "GRANT": "password"}, dotenv={"EXTRA_SCOPE": "x"})
+    with pytest.raises(ConfigError, match=r"sampling.approval: must be one of auto, ask"):
+        resolve("s", cfg, env={**env, "ASK": "sometimes"}, dotenv={"EXTRA_SCOPE": "x"})
 
 
 def test_expand_one_string() -> None:

@@ -235,7 +235,9 @@ def test_untrusted_write_tools_run_only_when_approved(
     log = tmp_path / "events"
 
     async def scenario() -> None:
-        server = lifecycle(log, trust="untrusted", elicitation=ElicitationSettings(True, 0.3))
+        server = lifecycle(
+            log, trust="untrusted", elicitation=ElicitationSettings(enabled=True, timeout=0.3)
+        )
         async with MCPHost([server], elicitor=approver) as host:
             looked = await host.call_tool("mcp_life_look")  # read-only: no question
             assert looked["content"][0]["text"] == "look: ok"

@@ -34,11 +34,13 @@ from hermes_core.auth.oauth import DEFAULT_TIMEOUT, build_oauth_provider, oauth_
 from hermes_core.auth.storage import TokenStorage, safe_server_name, token_path, write_private
 from hermes_core.cli import main
 from hermes_core.config.loader import load_config
+from hermes_core.config.models import ConfigError
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
 from servers.idp_server import IdentityProvider
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
+from support.cli import run_hermes
 
 # --------------------------------------------------------------------------- helpers
 
@@ -606,9 +608,13 @@ def test_a_bad_oauth_block_fails_only_that_server(home: Path) -> None:
             }
         )
     )
-    servers = {s.name: s for s in host_servers(load_config())}
-    assert servers["acme"].config_error is not None
-    assert "oauth.cimd" in servers["acme"].config_error
+    # Checked when the file is read: at file:line, and (not strict) only that server is left out.
+    with pytest.raises(ConfigError, match=r"config.yaml:\d+: mcp_servers.acme.oauth.cimd: must be"):
+        load_config()
+    loaded = load_config(strict=False)
+    assert [e.key for e in loaded.errors] == ["mcp_servers.acme.oauth.cimd"]
+    servers = {s.name: s for s in host_servers(loaded)}
+    assert list(servers) == ["other"]
     assert servers["other"].config_error is None and servers["other"].auth is None
 
 
@@ -945,3 +951,43 @@ def test_an_unreadable_id_token_file_names_the_key(
     error, _ = host_run()
     assert error is not None and "oauth.id_token_file cannot be read" in error, error
     assert str(missing) in error and idp.requests == []
+
+
+def test_the_readme_id_token_variable_is_sent_through_the_cli(
+    xaa: tuple[OAuthServer, IdentityProvider], home: Path
+) -> None:
+    """README: ``id_token: "${ACME_ID_TOKEN}"``; the secret from ``$HERMES_HOME/.env``.  Every
+    text key of ``oauth:`` is expanded, so the IdP receives the token, not the literal text."""
+    server, idp = xaa
+    (home / "config.yaml").write_text(
+        "mcp_servers:\n"
+        "  acme:\n"
+        f"    url: {server.url}\n"
+        "    auth: oauth\n"
+        "    oauth:\n"
+        "      grant: identity_assertion\n"
+        f"      client_id: {XAA_CLIENT}\n"
+        '      client_secret: "${XAA_SECRET}"\n'
+        f"      issuer: {server.base}\n"
+        f'      idp_token_endpoint: "{idp.token_endpoint}"\n'
+        "      idp_client_id: hermes-at-idp\n"
+        '      id_token: "${ACME_ID_TOKEN}"\n'
+    )
+    (home / ".env").write_text(f"XAA_SECRET={XAA_SECRET}\n")
+    env = {"HERMES_HOME": str(home), "ACME_ID_TOKEN": ID_TOKEN}
+    done = run_hermes("mcp", "call", "mcp_acme_whoami", env=env)
+    assert done.returncode == 0, done.stderr
+    assert XAA_CLIENT in done.stdout
+    [request] = idp.requests
+    assert request["subject_token"] == ID_TOKEN
+    assert ID_TOKEN not in done.stdout + done.stderr
+
+    # A misspelt key is an error at file:line before anything connects (never ignored).
+    text = (home / "config.yaml").read_text().replace("id_token:", "id_tokn:")
+    (home / "config.yaml").write_text(text)
+    done = run_hermes("mcp", "call", "mcp_acme_whoami", env=env)
+    assert done.returncode == 2
+    assert "config.yaml:12: mcp_servers.acme.oauth.id_tokn: unknown key (did you mean " in (
+        done.stderr
+    )
+    assert len(idp.requests) == 1 and ID_TOKEN not in done.stderr

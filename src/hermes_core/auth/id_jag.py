@@ -33,8 +33,8 @@ from urllib.parse import quote, urlsplit
 import httpx2
 
 from hermes_core.auth.errors import OAuthConfigError, OAuthError
-from hermes_core.auth.oauth import secure_url
 from hermes_core.config.models import display_url
+from hermes_core.config.oauth import secure_url
 
 __all__ = ["ID_JAG_TOKEN_TYPE", "ID_TOKEN_TYPE", "TOKEN_EXCHANGE_GRANT", "IdJagExchange"]
 

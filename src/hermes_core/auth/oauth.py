@@ -45,13 +45,21 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import urlsplit
 
+from pydantic import ValidationError
+
 from hermes_core.auth.errors import OAuthConfigError
-from hermes_core.values import positive_seconds
+from hermes_core.config.oauth import (
+    DEFAULT_CLIENT_NAME,
+    DEFAULT_TIMEOUT,
+    IDENTITY_KEYS,
+    LOOPBACK_HOSTS,
+    OAuthConfig,
+    metadata_url_problem,
+)
 
 if TYPE_CHECKING:
     from mcp.client.auth import OAuthClientProvider
@@ -71,102 +79,23 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CLIENT_NAME = "Hermes Agent"
-#: Seconds to wait for the browser step.
-DEFAULT_TIMEOUT = 300.0
 #: Figma's registration accepts only known client names (exactly); filled in when unset.
 FIGMA_DEFAULTS: Mapping[str, str] = {
     "client_name": "Claude Code",
     "scope": "mcp:connect",
     "token_endpoint_auth_method": "client_secret_post",
 }
-_AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
-_APPLICATION_TYPES = ("native", "web")
-#: The keys only the identity_assertion grant uses.
-_IDENTITY_KEYS = (
-    "idp_issuer",
-    "idp_token_endpoint",
-    "idp_client_id",
-    "idp_client_secret",
-    "id_token",
-    "id_token_file",
-)
-_KNOWN_KEYS = frozenset(
-    {
-        "client_id",
-        "client_secret",
-        "scope",
-        "scopes",
-        "redirect_port",
-        "redirect_uri",
-        "redirect_host",
-        "client_name",
-        "client_metadata_url",
-        "cimd",
-        "timeout",
-        "token_endpoint_auth_method",
-        "application_type",
-        "flow",
-        "grant",
-        "issuer",
-        "private_key",
-        "signing_algorithm",
-        "authorization_params",
-        *_IDENTITY_KEYS,
-    }
-)
-_GRANTS = ("authorization_code", "client_credentials", "identity_assertion")
-#: Authorization request parameters the OAuth flow itself sets: never taken from config.
-_PROTOCOL_PARAMS = frozenset(
-    {
-        "response_type",
-        "client_id",
-        "redirect_uri",
-        "state",
-        "code_challenge",
-        "code_challenge_method",
-        "resource",
-        "scope",
-    }
-)
 #: The loopback ports a client ID metadata document lists, as ``http://127.0.0.1:<p>/callback``
 #: and ``http://localhost:<p>/callback``: a login takes the first free one.
 CIMD_PORTS = range(27890, 27895)
 #: The host-wide client ID metadata document: the URL where the agent published the document
 #: that :func:`client_metadata_document` writes.
 CLIENT_METADATA_URL_ENV = "HERMES_OAUTH_CLIENT_METADATA_URL"
-_LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+_LOOPBACK_HOSTS = LOOPBACK_HOSTS
 _CIMD_HOSTS = ("127.0.0.1", "localhost")
 
-
-@dataclass(frozen=True)
-class OAuthSettings:
-    """A server's ``oauth:`` block, checked, with defaults filled in."""
-
-    client_id: str | None = None
-    client_secret: str | None = field(default=None, repr=False)
-    scope: str | None = None
-    redirect_port: int | None = None
-    redirect_uri: str | None = None
-    redirect_host: str = "127.0.0.1"
-    client_name: str = DEFAULT_CLIENT_NAME
-    client_metadata_url: str | None = None
-    cimd: bool = True
-    timeout: float = DEFAULT_TIMEOUT
-    token_endpoint_auth_method: str | None = None
-    application_type: str = "native"
-    grant: str = "authorization_code"
-    issuer: str | None = None
-    private_key: str | None = field(default=None, repr=False)
-    signing_algorithm: str = "ES256"
-    idp_issuer: str | None = None
-    idp_token_endpoint: str | None = None
-    idp_client_id: str | None = None
-    idp_client_secret: str | None = field(default=None, repr=False)
-    id_token: str | None = field(default=None, repr=False)
-    id_token_file: str | None = None
-    authorization_params: tuple[tuple[str, str], ...] = ()
-    """Extra query parameters for the authorization request (``access_type=offline``...)."""
+OAuthSettings = OAuthConfig
+"""A server's ``oauth:`` block, checked, with defaults filled in (the config model)."""
 
 
 def is_interactive() -> bool:
@@ -187,208 +116,39 @@ def is_figma(server: str, url: str | None) -> bool:
     return "figma" in server.lower() and (not host or host.endswith("figma.com"))
 
 
-def oauth_settings(server: str, url: str | None, cfg: Mapping[str, Any] | None) -> OAuthSettings:
-    """Check *cfg* (the ``oauth:`` mapping); :class:`OAuthConfigError` names a bad key."""
-    cfg = dict(cfg or {})
-    for key in sorted(set(cfg) - _KNOWN_KEYS):
-        log.warning("MCP server '%s': unknown key oauth.%s is ignored", server, key)
-
-    def fail(key: str, what: str) -> OAuthConfigError:
-        return OAuthConfigError(f"MCP server '{server}': oauth.{key} {what}")
-
-    def text(key: str) -> str | None:
-        value = cfg.get(key)
-        if value is None:
-            return None
-        if not isinstance(value, str):
-            raise fail(key, f"must be text (got {type(value).__name__})")
-        return value.strip() or None
-
-    flow = text("flow")
-    if flow is not None and flow.lower() != "browser":
-        raise fail("flow", "must be browser (the device flow is not supported)")
-
-    scope_value = cfg.get("scope", cfg.get("scopes"))
-    if isinstance(scope_value, list) and all(isinstance(s, str) for s in scope_value):
-        scope: str | None = " ".join(s.strip() for s in scope_value if s.strip()) or None
+def oauth_settings(
+    server: str, url: str | None, cfg: OAuthConfig | Mapping[str, Any] | None
+) -> OAuthConfig:
+    """The ``oauth:`` settings of *server* (the model read from ``config.yaml``, or a mapping
+    of final values, checked here) with Figma's defaults filled in where unset;
+    :class:`OAuthConfigError` names a bad key, never its value."""
+    if isinstance(cfg, OAuthConfig):
+        settings = cfg
     else:
-        scope = text("scope" if "scope" in cfg else "scopes")
-
-    port = cfg.get("redirect_port")
-    if port is not None:
-        if isinstance(port, str) and port.strip().isdigit():
-            port = int(port)
-        if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
-            raise fail("redirect_port", "must be a port number from 1 to 65535")
-
-    redirect_uri = text("redirect_uri")
-    if redirect_uri is not None:
-        parts = urlsplit(redirect_uri)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise fail("redirect_uri", "must be an http(s) URL such as https://host/callback")
-        if parts.scheme == "http" and parts.hostname not in _LOOPBACK_HOSTS:
-            raise fail("redirect_uri", "must use https unless it points at this machine")
-
-    redirect_host = text("redirect_host") or "127.0.0.1"
-    if not _valid_host(redirect_host):
-        raise fail("redirect_host", "must be a host name such as localhost or 127.0.0.1")
-
-    client_id = text("client_id")
-    client_secret = text("client_secret")
-    if client_secret is not None and client_id is None:
-        raise fail("client_secret", "needs oauth.client_id")
-
-    cimd = cfg.get("cimd", True)
-    if not isinstance(cimd, bool):
-        raise fail("cimd", "must be true or false")
-
-    timeout = positive_seconds(cfg.get("timeout", DEFAULT_TIMEOUT))
-    if timeout is None:
-        raise fail("timeout", "must be a positive number of seconds")
-
-    method = text("token_endpoint_auth_method")
-    if method is not None and method not in _AUTH_METHODS:
-        raise fail("token_endpoint_auth_method", f"must be one of {', '.join(_AUTH_METHODS)}")
-    application_type = text("application_type") or "native"
-    if application_type not in _APPLICATION_TYPES:
-        raise fail("application_type", "must be native or web")
-
-    metadata_url = text("client_metadata_url")
-    if metadata_url is not None:
-        problem = metadata_url_problem(metadata_url)
-        if problem is not None:
-            raise fail("client_metadata_url", problem)
-
-    client_name = text("client_name")
+        try:
+            settings = OAuthConfig.model_validate(cfg or {}, context={"expanded": True})
+        except ValidationError as exc:
+            error = exc.errors(include_url=False)[0]
+            loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+            key = ".".join(str(part) for part in loc)
+            reason = error["ctx"]["reason"] if error["type"] == "hermes_config" else "is not valid"
+            raise OAuthConfigError(f"MCP server '{server}': oauth.{key} {reason}") from None
     if is_figma(server, url):
-        client_name = client_name or FIGMA_DEFAULTS["client_name"]
-        scope = scope or FIGMA_DEFAULTS["scope"]
-        method = method or FIGMA_DEFAULTS["token_endpoint_auth_method"]
-
-    extra = cfg.get("authorization_params") or {}
-    if not isinstance(extra, Mapping):
-        raise fail("authorization_params", "must be a mapping of parameter names to values")
-    authorization_params: list[tuple[str, str]] = []
-    for key, value in extra.items():
-        if not isinstance(key, str) or not key.strip():
-            raise fail("authorization_params", "must have text parameter names")
-        if key in _PROTOCOL_PARAMS:
-            what = "oauth.scope sets it" if key == "scope" else "the OAuth flow sets it"
-            raise fail(f"authorization_params.{key}", f"cannot be set here ({what})")
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise fail(f"authorization_params.{key}", "must be text or a number")
-        authorization_params.append((key, str(value)))
-
-    grant = text("grant") or "authorization_code"
-    if grant not in _GRANTS:
-        raise fail("grant", f"must be one of {', '.join(_GRANTS)}")
-    private_key = text("private_key")
-    issuer = text("issuer")
-    identity = {key: text(key) for key in _IDENTITY_KEYS}
-    if grant == "client_credentials":
-        if client_id is None:
-            raise fail("client_id", "is required for the client_credentials grant")
-        if private_key is None and client_secret is None:
-            raise fail("client_secret", "or oauth.private_key is required for client_credentials")
-    if grant == "identity_assertion":
-        _check_identity_assertion(
-            fail,
-            client_id=client_id,
-            client_secret=client_secret,
-            issuer=issuer,
-            private_key=private_key,
-            method=method,
-            identity=identity,
-        )
-    else:
-        for key in _IDENTITY_KEYS:
-            if identity[key] is not None:
+        unset = {
+            key: value
+            for key, value in FIGMA_DEFAULTS.items()
+            if key not in settings.model_fields_set or getattr(settings, key) is None
+        }
+        settings = settings.model_copy(update=unset)
+    if settings.grant != "identity_assertion":
+        for key in IDENTITY_KEYS:
+            if getattr(settings, key) is not None:
                 log.warning(
                     "MCP server '%s': oauth.%s is used only by grant: identity_assertion (ignored)",
                     server,
                     key,
                 )
-    return OAuthSettings(
-        authorization_params=tuple(authorization_params),
-        grant=grant,
-        issuer=issuer,
-        private_key=private_key,
-        signing_algorithm=text("signing_algorithm") or "ES256",
-        idp_issuer=identity["idp_issuer"],
-        idp_token_endpoint=identity["idp_token_endpoint"],
-        idp_client_id=identity["idp_client_id"],
-        idp_client_secret=identity["idp_client_secret"],
-        id_token=identity["id_token"],
-        id_token_file=identity["id_token_file"],
-        client_id=client_id,
-        client_secret=client_secret,
-        scope=scope,
-        redirect_port=port,
-        redirect_uri=redirect_uri,
-        redirect_host=redirect_host,
-        client_name=client_name or DEFAULT_CLIENT_NAME,
-        client_metadata_url=metadata_url,
-        cimd=cimd,
-        timeout=float(timeout),
-        token_endpoint_auth_method=method,
-        application_type=application_type,
-    )
-
-
-def _check_identity_assertion(
-    fail: Callable[[str, str], OAuthConfigError],
-    *,
-    client_id: str | None,
-    client_secret: str | None,
-    issuer: str | None,
-    private_key: str | None,
-    method: str | None,
-    identity: Mapping[str, str | None],
-) -> None:
-    """What ``grant: identity_assertion`` needs (the error names the first key missing)."""
-    needed = "is required for the identity_assertion grant"
-    if client_id is None:
-        raise fail("client_id", f"{needed} (the client registered at the MCP server's AS)")
-    if client_secret is None:
-        raise fail("client_secret", f"{needed} (only confidential clients may use it)")
-    if private_key is not None:
-        raise fail("private_key", "is not supported by the identity_assertion grant")
-    if method is not None and method not in ("client_secret_basic", "client_secret_post"):
-        raise fail(
-            "token_endpoint_auth_method",
-            "must be client_secret_basic or client_secret_post for identity_assertion",
-        )
-    if issuer is None:
-        raise fail("issuer", f"{needed} (the issuer URL of the MCP server's authorization server)")
-    if identity["idp_token_endpoint"] is None and identity["idp_issuer"] is None:
-        raise fail("idp_token_endpoint", f"(or oauth.idp_issuer) {needed}")
-    for key, value in (
-        ("issuer", issuer),
-        ("idp_token_endpoint", identity["idp_token_endpoint"]),
-        ("idp_issuer", identity["idp_issuer"]),
-    ):
-        if value is not None and not secure_url(value):
-            raise fail(key, "must be an https URL (http only on this machine)")
-    if identity["idp_client_id"] is None:
-        raise fail("idp_client_id", f"{needed} (this client's ID at the identity provider)")
-    if identity["id_token"] is None and identity["id_token_file"] is None:
-        raise fail("id_token", f"(or oauth.id_token_file) {needed}")
-    if identity["id_token"] is not None and identity["id_token_file"] is not None:
-        raise fail("id_token_file", "and oauth.id_token cannot both be set")
-
-
-def metadata_url_problem(url: str) -> str | None:
-    """Why *url* cannot be a client ID metadata document's URL (which is the client ID), or None."""
-    parts = urlsplit(url)
-    if parts.scheme != "https" or not parts.hostname:
-        return "must be an https URL"
-    if parts.path in ("", "/"):
-        return "must have a path (such as /oauth/client-metadata.json)"
-    if parts.username is not None or parts.password is not None or parts.fragment:
-        return "must not contain a user name, password or #fragment"
-    if any(segment in (".", "..") for segment in parts.path.split("/")):
-        return "must not contain . or .. path segments"
-    return None
+    return settings
 
 
 def client_metadata_document(url: str, *, client_name: str = DEFAULT_CLIENT_NAME) -> dict[str, Any]:
@@ -463,22 +223,10 @@ def _pinned_port() -> int | None:
     return None
 
 
-def secure_url(url: str) -> bool:
-    """An https URL, or an http one on this machine (where nothing crosses the network)."""
-    parts = urlsplit(url)
-    try:
-        parts.port  # noqa: B018 (raises for a port that is not a number)
-    except ValueError:
-        return False
-    if not parts.hostname:
-        return False
-    return parts.scheme == "https" or (parts.scheme == "http" and parts.hostname in _LOOPBACK_HOSTS)
-
-
 def build_oauth_provider(
     server_name: str,
     server_url: str | None,
-    oauth_cfg: Mapping[str, Any] | None,
+    oauth_cfg: OAuthConfig | Mapping[str, Any] | None,
     *,
     home: Path | str,
     interactive: bool,
@@ -725,17 +473,3 @@ def _host_in_url(host: str) -> str:
         return f"[{bare}]" if ipaddress.ip_address(bare).version == 6 else bare
     except ValueError:
         return bare
-
-
-def _valid_host(host: str) -> bool:
-    bare = host.strip("[]")
-    try:
-        ipaddress.ip_address(bare)
-        return True
-    except ValueError:
-        pass
-    labels = bare.rstrip(".").split(".")
-    return all(
-        label and len(label) < 64 and label.replace("-", "").isalnum() and label[0] != "-"
-        for label in labels
-    )

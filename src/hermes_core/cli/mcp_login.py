@@ -89,7 +89,7 @@ def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -
 
     try:
         provider = build_oauth_provider(
-            name, cfg.url, cfg.oauth or {}, home=home, interactive=True, fresh=True, browser=browser
+            name, cfg.url, cfg.oauth, home=home, interactive=True, fresh=True, browser=browser
         )
     except OAuthConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -97,7 +97,7 @@ def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -
     from hermes_core.auth.provider import HermesOAuthProvider
 
     if not isinstance(provider, HermesOAuthProvider):
-        grant = str((cfg.oauth or {}).get("grant") or "").strip()  # already checked
+        grant = cfg.oauth.grant if cfg.oauth is not None else "authorization_code"
         print(f"'{name}' uses the {grant} grant: no browser login is needed")
         return EXIT_OK
     server = factory.server(name, cfg, home=home)

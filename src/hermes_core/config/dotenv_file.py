@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from hermes_core.config.interpolate import _DOTENV_KEY, _closing_quote
+from hermes_core.config.interpolate import dotenv_entries
 from hermes_core.config.loader import hermes_home
 from hermes_core.config.models import ConfigError
 from hermes_core.config.store import _atomic_write, _ensure_dir, _locked
@@ -47,30 +47,7 @@ def _quoted(value: str) -> str:
 
 def _spans(text: str) -> dict[str, tuple[int, int]]:
     """Each key's last assignment: (start of its value, end of its value)."""
-    spans: dict[str, tuple[int, int]] = {}
-    pos, size = 0, len(text)
-    while pos < size:
-        newline = text.find("\n", pos)
-        line_end = size if newline < 0 else newline
-        match = _DOTENV_KEY.match(text, pos, line_end)
-        if match is None:
-            pos = line_end + 1
-            continue
-        start = match.end()
-        quote = text[start] if start < line_end and text[start] in "'\"" else ""
-        closing = _closing_quote(text, start + 1, quote) if quote else -1
-        if quote and closing >= 0:
-            spans[match.group(1)] = (start, closing + 1)
-            after = text.find("\n", closing)
-            pos = size if after < 0 else after + 1
-            continue
-        raw = text[start:line_end]
-        comment = re.search(r"[ \t]#", raw)
-        value = raw[: comment.start()] if comment else raw
-        end = start + len(value.rstrip())
-        spans[match.group(1)] = (start, end)
-        pos = line_end + 1
-    return spans
+    return {entry.key: (entry.start, entry.end) for entry in dotenv_entries(text)}
 
 
 def update_dotenv(values: Mapping[str, str], path: str | os.PathLike[str] | None = None) -> None:

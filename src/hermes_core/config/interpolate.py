@@ -18,14 +18,26 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from hermes_core.config.loader import hermes_home
+from pydantic import ValidationError
+
+from hermes_core.config.loader import _reason, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig, url_problem, value_problem
+from hermes_core.config.oauth import OAuthConfig
+from hermes_core.config.sampling import SamplingConfig
 
-__all__ = ["CONTEXT_VARIABLES", "expand", "load_dotenv", "parse_dotenv", "resolve"]
+__all__ = [
+    "CONTEXT_VARIABLES",
+    "DotenvEntry",
+    "dotenv_entries",
+    "expand",
+    "load_dotenv",
+    "parse_dotenv",
+    "resolve",
+]
 
 CONTEXT_VARIABLES = (
     "userHome",
@@ -37,7 +49,6 @@ CONTEXT_VARIABLES = (
 
 # ``$${`` (escape) or ``${`` … ``}``; a ``${`` with no ``}`` is caught separately.
 _PLACEHOLDER = re.compile(r"\$\$\{|\$\{([^}]*)\}|\$\{")
-_OAUTH_STRINGS = ("client_id", "client_secret", "scope", "redirect_uri", "client_metadata_url")
 
 
 class _Unresolvable(Exception):
@@ -128,10 +139,10 @@ def resolve(
     workspace: str | os.PathLike[str] | None = None,
 ) -> ServerConfig:
     """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``cwd``, ``env`` values,
-    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header``, the
-    string settings of ``oauth`` and every string under the keys that belong to the
-    entry's transport or auth provider (``socket:``, ``vault_token:``).  Keys are never
-    expanded.
+    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header``, every
+    text setting of ``oauth:`` and ``sampling:`` (checked again once expanded) and every
+    string under the keys that belong to the entry's transport or auth provider
+    (``socket:``, ``vault_token:``).  Keys are never expanded.
 
     Raises :class:`ConfigError` (``mcp_servers.<server>.<key>: …``, with the file
     and line when *cfg* was read from a file) for an unset variable, and for a
@@ -193,14 +204,41 @@ def resolve(
         )
     for key, value in cfg.options.items():  # a plugin transport's key, an auth provider's
         update[key] = _deep(value, key, text)
-    if cfg.oauth:
-        update["oauth"] = {
-            key: text(value, f"oauth.{key}")
-            if key in _OAUTH_STRINGS and isinstance(value, str)
-            else value
-            for key, value in cfg.oauth.items()
-        }
+    for block in ("oauth", "sampling"):  # sub-models: every text setting, checked again
+        model = getattr(cfg, block)
+        if model is not None:
+            update[block] = _expanded_block(model, block, text, fail)
     return cfg.model_copy(update=update)
+
+
+def _expanded_block(
+    model: OAuthConfig | SamplingConfig,
+    block: str,
+    text: Callable[[str, str], str],
+    fail: Callable[[str, str], ConfigError],
+) -> Any:
+    """*model* with the ``${…}`` of each of its text settings expanded, validated again with
+    the values that will be used (a URL, a grant name written as ``${VAR}``)."""
+    data = model.model_dump(exclude_unset=True)
+    for path, value in model.strings().items():
+        expanded = text(value, f"{block}.{path}")
+        name, _, rest = path.partition(".")
+        name, bracket, index = name.partition("[")
+        if rest:  # authorization_params.<name>
+            data[name] = {**data[name], rest: expanded}
+        elif bracket:  # allowed_models[<i>]
+            items = list(data[name])
+            items[int(index.rstrip("]"))] = expanded
+            data[name] = items
+        else:
+            data[name] = expanded
+    try:
+        return type(model).model_validate(data, context={"expanded": True})
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+        dotted = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
+        raise fail(f"{block}{dotted}", f"{_reason(error)} (after ${{…}} expansion)") from None
 
 
 def _deep(value: Any, key: str, text: Callable[[str, str], str]) -> Any:
@@ -220,12 +258,24 @@ _DOTENV_KEY = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "$": "$"}
 
 
-def parse_dotenv(text: str) -> dict[str, str]:
-    """``KEY=value`` lines: ``export`` prefixes, ``#`` comments (whole-line, or after
-    whitespace in an unquoted value), single quotes (literal) and double quotes
-    (``\\n \\t \\r \\" \\\\ \\$`` escapes), both may span lines.  Values are never
-    expanded.  Lines that are not assignments are skipped; the last assignment wins."""
-    values: dict[str, str] = {}
+class DotenvEntry(NamedTuple):
+    """One ``KEY=value`` assignment of a ``.env`` text: the key, where its value is written
+    (quotes included, a trailing comment and blanks excluded) and the value it means."""
+
+    key: str
+    start: int
+    end: int
+    value: str
+
+
+def dotenv_entries(text: str) -> Iterator[DotenvEntry]:
+    """The assignments of a ``.env`` text, in order (the one scanner behind
+    :func:`parse_dotenv` and :func:`hermes_core.config.dotenv_file.update_dotenv`).
+
+    ``export`` prefixes, ``#`` comments (whole-line, or after whitespace in an unquoted
+    value), single quotes (literal) and double quotes (``\\n \\t \\r \\" \\\\ \\$``
+    escapes), both may span lines.  Values are never expanded.  Lines that are not
+    assignments are skipped; a quote with no closing one is taken as unquoted text."""
     pos, size = 0, len(text)
     while pos < size:
         newline = text.find("\n", pos)
@@ -239,7 +289,8 @@ def parse_dotenv(text: str) -> dict[str, str]:
         closing = _closing_quote(text, start + 1, quote) if quote else -1
         if quote and closing >= 0:
             body = text[start + 1 : closing]
-            values[match.group(1)] = _unescape(body) if quote == '"' else body
+            value = _unescape(body) if quote == '"' else body
+            yield DotenvEntry(match.group(1), start, closing + 1, value)
             after = text.find("\n", closing)
             pos = size if after < 0 else after + 1
             continue
@@ -247,9 +298,13 @@ def parse_dotenv(text: str) -> dict[str, str]:
         comment = re.search(r"[ \t]#", raw)
         if comment:
             raw = raw[: comment.start()]
-        values[match.group(1)] = raw.strip()
+        yield DotenvEntry(match.group(1), start, start + len(raw.rstrip()), raw.strip())
         pos = line_end + 1
-    return values
+
+
+def parse_dotenv(text: str) -> dict[str, str]:
+    """The values of a ``.env`` text (see :func:`dotenv_entries`); the last assignment wins."""
+    return {entry.key: entry.value for entry in dotenv_entries(text)}
 
 
 def _closing_quote(text: str, pos: int, quote: str) -> int:

@@ -28,7 +28,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from hermes_core.config.elicitation import ElicitationConfig
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.redact import shown_args
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.yaml_lines import _line_of
@@ -72,7 +74,6 @@ MAX_MESSAGE_BYTES = 1024 * 1024 * 1024
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
-_SECRET_WORDS = ("secret", "token", "password", "passphrase", "key")
 _HTTP_ONLY = ("headers", "client_cert", "client_key", "auth", "oauth")
 
 
@@ -279,27 +280,6 @@ def value_problem(text: str, *, header: bool) -> str | None:
         # HTTP libraries refuse such a value with an error that quotes it (a secret).
         return "has leading or trailing whitespace (remove it; the value is not shown)"
     return None
-
-
-def _loose_mapping(value: Any) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, Mapping):
-        raise _fail(f"must be a mapping (got {kind_of(value)})")
-    return {str(key): item for key, item in value.items()}
-
-
-def _secretish(key: str) -> bool:
-    lowered = key.lower()
-    return any(word in lowered for word in _SECRET_WORDS)
-
-
-def _redact_loose(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {
-            k: (_REDACTED if _secretish(str(k)) else _redact_loose(v)) for k, v in value.items()
-        }
-    return value
 
 
 def display_url(url: str) -> str:
@@ -509,10 +489,13 @@ class ServerConfig(_Model):
     """Register the tools from the schema cache at start; connect on the first call."""
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
-    oauth: dict[str, Any] | None = None
+    oauth: OAuthConfig | None = None
+    """The ``oauth:`` block (settings of ``auth: oauth``); unknown keys and bad values are
+    errors."""
     sampling: SamplingConfig | None = None
     """The ``sampling:`` block; unknown keys and bad values are errors."""
-    elicitation: dict[str, Any] | None = None
+    elicitation: ElicitationConfig | None = None
+    """The ``elicitation:`` block; unknown keys and bad values are errors."""
     requested_transport: str | None = Field(default=None, alias="transport")
     """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
 
@@ -561,6 +544,8 @@ class ServerConfig(_Model):
             value = getattr(self, self.auth)
         else:
             value = (self.model_extra or {}).get(self.auth)
+        if isinstance(value, BaseModel):  # oauth: the keys as written, every ${VAR} resolved
+            return value.model_dump(exclude_unset=True)
         return dict(value) if isinstance(value, Mapping) else {}
 
     @property
@@ -592,8 +577,6 @@ class ServerConfig(_Model):
                 yield name, _redact_url(value)
             elif name == "args" and isinstance(value, list):
                 yield name, shown_args(value)
-            elif name == "oauth" and isinstance(value, dict):
-                yield name, _redact_loose(value)
             elif name in extra:
                 yield name, _REDACTED
             else:
@@ -770,11 +753,6 @@ class ServerConfig(_Model):
         if name is None:
             raise _fail(kinds.unknown_auth(value))
         return name
-
-    @field_validator("oauth", "elicitation", mode="before")
-    @classmethod
-    def _loose(cls, value: Any) -> dict[str, Any] | None:
-        return _loose_mapping(value)
 
     @field_validator("requested_transport", mode="before")
     @classmethod

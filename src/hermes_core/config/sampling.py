@@ -11,10 +11,12 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
+
+from hermes_core.config.oauth import deferred
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
@@ -70,9 +72,10 @@ class SamplingConfig(BaseModel):
     """Consecutive tool-use rounds in one exchange (default 5; 0 = no tools)."""
     allowed_models: tuple[str, ...] | None = None
     """The models the server may get (empty = any)."""
-    log_level: Literal["debug", "info", "warning"] | None = None
-    """Level of the per-request audit line (default info); prompt text only at debug."""
-    approval: Literal["auto", "ask"] | None = None
+    log_level: str | None = None
+    """Level of the per-request audit line: debug, info (default) or warning; prompt text
+    only at debug."""
+    approval: str | None = None
     """``ask``: the user approves each request (the elicitation channel); default auto."""
 
     @model_validator(mode="before")
@@ -105,6 +108,18 @@ class SamplingConfig(BaseModel):
         if not isinstance(value, str) or not value.strip():
             raise _fail(f"must be a non-empty name (got {_kind(value)})")
         return value.strip()
+
+    def strings(self) -> dict[str, str]:
+        """Every text setting that is set, by key path (``allowed_models[1]``): what
+        ``${VAR}`` expansion walks."""
+        found = {
+            key: value
+            for key in ("backend", "model", "log_level", "approval")
+            if isinstance(value := getattr(self, key), str)
+        }
+        for index, name in enumerate(self.allowed_models or ()):
+            found[f"allowed_models[{index}]"] = name
+        return found
 
     @field_validator("max_tokens_cap", "max_rpm", mode="before")
     @classmethod
@@ -145,18 +160,22 @@ class SamplingConfig(BaseModel):
 
     @field_validator("log_level", mode="before")
     @classmethod
-    def _level(cls, value: Any) -> str | None:
+    def _level(cls, value: Any, info: ValidationInfo) -> str | None:
         if value is None:
             return None
+        if deferred(value, info):
+            return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in LOG_LEVELS:
             raise _fail(f"must be one of {', '.join(LOG_LEVELS)}")
         return value.strip().lower()
 
     @field_validator("approval", mode="before")
     @classmethod
-    def _approval(cls, value: Any) -> str | None:
+    def _approval(cls, value: Any, info: ValidationInfo) -> str | None:
         if value is None:
             return None
+        if deferred(value, info):
+            return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in _APPROVALS:
             raise _fail(f"must be one of {', '.join(_APPROVALS)}")
         return value.strip().lower()

@@ -26,8 +26,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
+from hermes_core.config.elicitation import DEFAULT_ELICITATION_TIMEOUT, ElicitationConfig
 from hermes_core.host.sanitize import clean_text
-from hermes_core.values import positive_seconds
 
 __all__ = [
     "ElicitationAnswer",
@@ -42,33 +44,29 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-DEFAULT_TIMEOUT = 300.0
-_KNOWN_KEYS = frozenset({"enabled", "timeout"})
+DEFAULT_TIMEOUT = DEFAULT_ELICITATION_TIMEOUT
 Action = Literal["accept", "decline", "cancel"]
 
 
-@dataclass(frozen=True)
-class ElicitationSettings:
-    """A server's ``elicitation:`` block."""
-
-    enabled: bool = True
-    timeout: float = DEFAULT_TIMEOUT
+ElicitationSettings = ElicitationConfig
+"""A server's ``elicitation:`` block (the config model: ``enabled``, ``timeout``)."""
 
 
-def elicitation_settings(server: str, cfg: Mapping[str, Any] | None) -> ElicitationSettings:
-    """Check *cfg*; ``ValueError`` names the server and the key that is wrong."""
-    cfg = dict(cfg or {})
-    for key in sorted(set(cfg) - _KNOWN_KEYS):
-        log.warning("MCP server '%s': unknown key elicitation.%s is ignored", server, key)
-    enabled = cfg.get("enabled", True)
-    if not isinstance(enabled, bool):
-        raise ValueError(f"MCP server '{server}': elicitation.enabled must be true or false")
-    timeout = positive_seconds(cfg.get("timeout", DEFAULT_TIMEOUT))
-    if timeout is None:
-        raise ValueError(
-            f"MCP server '{server}': elicitation.timeout must be a positive number of seconds"
-        )
-    return ElicitationSettings(enabled=enabled, timeout=timeout)
+def elicitation_settings(
+    server: str, cfg: ElicitationConfig | Mapping[str, Any] | None
+) -> ElicitationSettings:
+    """*cfg* as settings (``None``: the defaults); ``ValueError`` names the server and the
+    key that is wrong in a mapping (``config.yaml`` is checked when it is read)."""
+    if isinstance(cfg, ElicitationConfig):
+        return cfg
+    try:
+        return ElicitationConfig.model_validate(cfg or {})
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+        key = ".".join(str(part) for part in loc)
+        reason = error["ctx"]["reason"] if error["type"] == "hermes_config" else "is not valid"
+        raise ValueError(f"MCP server '{server}': elicitation.{key} {reason}") from None
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,8 @@ class HostFactory:
         for key, block in blocks:
             if block is None or block.backend is None or block.backend in registered:
                 continue
+            if "${" in block.backend and key != "sampling":
+                continue  # a server's, named by a variable: expanded when it connects
             valid = ", ".join(registered) if registered else "none (pip install hermes-llm)"
             raise ConfigError(
                 f"no sampling backend named {block.backend!r} (registered: {valid})",

@@ -258,7 +258,7 @@ class _Writer:
             if cfg.auth:
                 self.warn("auth", f"the {cfg.auth!r} scheme is Hermes' own; left out")
             return
-        oauth = dict(cfg.oauth or {})
+        oauth = cfg.oauth.written() if cfg.oauth is not None else {}
         scope = oauth.pop("scope", None) or oauth.pop("scopes", None)
         scopes = (
             scope.split() if isinstance(scope, str) else scope if isinstance(scope, list) else []
