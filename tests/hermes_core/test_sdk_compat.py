@@ -6,6 +6,7 @@ relax this test."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -54,6 +55,90 @@ def test_the_oauth_providers_context_still_has_what_hermes_reads() -> None:
     assert hasattr(provider, "_initialized")
 
 
+def test_the_oauth_provider_base_routes_every_private_hook_of_the_sdk() -> None:
+    """OAuthProviderBase's names reach the SDK's private hooks, and the SDK still calls the
+    overridden ones while it drives a request (no network: the flow is driven as httpx2 does,
+    with answers built here)."""
+    import httpx2
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+
+    saved = OAuthToken(access_token="old", token_type="Bearer", refresh_token="r1")
+    client = OAuthClientInformationFull(
+        client_id="hermes", redirect_uris=["http://127.0.0.1:1/callback"]
+    )
+
+    class Storage:
+        def __init__(self) -> None:
+            self.tokens: OAuthToken | None = saved
+
+        async def get_tokens(self) -> OAuthToken | None:
+            return self.tokens
+
+        async def set_tokens(self, tokens: OAuthToken) -> None:
+            self.tokens = tokens
+
+        async def get_client_info(self) -> OAuthClientInformationFull:
+            return client
+
+        async def set_client_info(self, info: object) -> None:
+            return None
+
+    seen: list[str] = []
+
+    class Provider(_sdk_compat.OAuthProviderBase):
+        async def after_initialize(self) -> None:
+            seen.append(f"initialized with {self.current_tokens.access_token}")
+            self.token_expiry_time = None  # set through the base: the SDK's context
+
+        async def around_auth_flow(self, request, sdk_flow):  # type: ignore[no-untyped-def,override]
+            seen.append("around")
+            flow = sdk_flow()
+            response = yield await flow.__anext__()
+            try:
+                await flow.asend(response)
+            except StopAsyncIteration:
+                return
+
+    storage = Storage()
+    provider = Provider(
+        server_url="https://mcp.example/mcp",
+        client_metadata=OAuthClientMetadata(redirect_uris=["http://127.0.0.1:1/callback"]),
+        storage=storage,  # type: ignore[arg-type]
+    )
+
+    async def scenario() -> None:
+        request = httpx2.Request("POST", "https://mcp.example/mcp")
+        flow = provider.async_auth_flow(request)
+        sent = await flow.__anext__()
+        assert sent.headers["Authorization"] == "Bearer old"
+        with contextlib.suppress(StopAsyncIteration):
+            await flow.asend(httpx2.Response(200, request=sent))
+        assert seen == ["around", "initialized with old"]
+        assert provider.can_refresh_token() and provider.client_info is client
+        assert provider.oauth_metadata is None and provider.client_metadata_url is None
+
+        refresh = await provider.refresh_request()
+        assert refresh.url == "https://mcp.example/token"
+        assert b"grant_type=refresh_token" in refresh.content and b"r1" in refresh.content
+        answer = httpx2.Response(
+            200, json={"access_token": "new", "token_type": "Bearer"}, request=refresh
+        )
+        assert await provider.accept_refresh(answer)
+        assert storage.tokens is not None and storage.tokens.access_token == "new"
+        again = httpx2.Request("GET", "https://mcp.example/mcp")
+        provider.authorize(again)
+        assert again.headers["Authorization"] == "Bearer new"
+
+        provider.forget_initialization()  # the next request loads the storage again
+        storage.tokens = OAuthToken(access_token="reloaded", token_type="Bearer")
+        flow = provider.async_auth_flow(httpx2.Request("POST", "https://mcp.example/mcp"))
+        assert (await flow.__anext__()).headers["Authorization"] == "Bearer reloaded"
+        await flow.aclose()
+        assert seen[-1] == "initialized with reloaded"
+
+    asyncio.run(scenario())
+
+
 def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
     from mcp import ClientSession, types
 
@@ -89,6 +174,15 @@ def test_nothing_else_touches_the_sdks_private_api() -> None:
         "_absorb_tool_listing",
         "_create_platform_compatible_process",
         "mcp.client._input_required",
+        # The OAuth provider's private hooks and state (OAuthProviderBase routes them).
+        "self.context.",
+        "def _initialize",
+        "def _auth_flow",
+        "._auth_flow(",
+        "_initialized =",
+        "._refresh_token(",
+        "_handle_refresh_response",
+        "_add_auth_header",
     )
     offenders = [
         f"{path.relative_to(root)}: {needle}"
