@@ -2,9 +2,13 @@
 
 A connection runs its SDK session inside a task of its own (the SDK's
 transports must be entered and left in one task), so the caller only ever
-awaits ``connect``/``call_tool``/``close``.  Between the transport and the
-``ClientSession`` a small pump forwards messages and notices when the server
-goes away, so the next call restarts it instead of hanging.
+awaits ``connect``/``call_tool``/``close``.  The session reads the transport
+through :class:`_EndWatch`, which notes the moment the server side closes, so
+the next call restarts the server instead of hanging; nothing is polled.
+
+A request costs one timer (``loop.call_at``) for its deadline and nothing else
+of ours: no watchdog task, no liveness check, no look into the server's log
+unless the request failed.
 """
 
 from __future__ import annotations
@@ -31,8 +35,6 @@ __all__ = ["ConnectionState", "ServerConnection", "ServerError"]
 log = logging.getLogger(__name__)
 _STDERR_TAIL_LINES = 8
 RECONNECT_BASE_SECONDS = 1.0
-LIVENESS_POLL_SECONDS = 0.5
-DEADLINE_TICK_SECONDS = 0.05
 RECONNECT_CAP_SECONDS = 60.0
 #: A keepalive probe (``ping``, or a listing) must answer within this many seconds.
 KEEPALIVE_TIMEOUT_SECONDS = 30.0
@@ -146,11 +148,8 @@ class ServerConnection:
         self._closed = False
         self._attempt_start = 0
         self._exit_code: int | None = None
-        self._read: Any = None
+        self._read: _EndWatch | None = None
         self._inflight = 0
-        self._deadlines: dict[asyncio.Task[Any], float] = {}
-        self._expired: set[asyncio.Task[Any]] = set()
-        self._watchdog: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
         self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
@@ -177,7 +176,7 @@ class ServerConnection:
 
     @property
     def connected(self) -> bool:
-        return self.session is not None and not self._gone.is_set() and self._alive()
+        return self.session is not None and not self._gone.is_set()
 
     async def connect(self) -> None:
         """Connect (or reconnect) within ``connect_timeout``; raises :class:`ServerError`."""
@@ -330,10 +329,10 @@ class ServerConnection:
                 if opener is None:
                     raise LookupError(f"no transport named {self.spec.transport!r} is registered")
                 spawned = stack.enter_context(capture_spawned())
-                read, write = await stack.enter_async_context(
+                transport_read, write = await stack.enter_async_context(
                     opener(self.spec, cast(IO[str], self._stderr))
                 )
-                self._read = read
+                read = self._read = _EndWatch.around(transport_read, self._gone)
                 session = await stack.enter_async_context(
                     ClientSession(
                         read,
@@ -358,27 +357,28 @@ class ServerConnection:
                     await self._listen_for_changes(stack, session)
                 self.session = session
                 ready.set_result(None)
-                # No per-message hook: the transport's read stream says when the server is gone.
+                # Woken by a close, by the server's side of the transport closing (the
+                # read stream's end sets _gone) and, with keepalive on, when a probe is due.
                 while not self._stop.is_set() and not self._gone.is_set():
-                    try:
-                        await asyncio.wait_for(self._stop.wait(), LIVENESS_POLL_SECONDS)
-                    except TimeoutError:
-                        if not self._alive():
-                            self.status.last_error = "the server went away"
+                    await self._until_stop_or_gone(self._keepalive_wait())
+                    if read.ended:
+                        self.status.last_error = "the server went away"
+                        break
+                    if self._stop.is_set() or self._gone.is_set():
+                        break
+                    if self._keepalive_due():
+                        failure = await self._keepalive_probe(session)
+                        if failure is not None:
+                            self._keepalive_failed = True
+                            self.keepalive.failures += 1
+                            self.keepalive.last_failure = failure
+                            self.status.last_error = f"keepalive failed: {failure}"
+                            log.warning(
+                                "MCP server '%s': keepalive failed (%s); reconnecting",
+                                self.name,
+                                failure,
+                            )
                             break
-                        if self._keepalive_due():
-                            failure = await self._keepalive_probe(session)
-                            if failure is not None:
-                                self._keepalive_failed = True
-                                self.keepalive.failures += 1
-                                self.keepalive.last_failure = failure
-                                self.status.last_error = f"keepalive failed: {failure}"
-                                log.warning(
-                                    "MCP server '%s': keepalive failed (%s); reconnecting",
-                                    self.name,
-                                    failure,
-                                )
-                                break
         except asyncio.CancelledError:
             if not ready.done():
                 ready.cancel()
@@ -422,7 +422,29 @@ class ServerConnection:
         if task is not None:
             stack.push_async_callback(_cancel_and_wait, task)
 
+    async def _until_stop_or_gone(self, timeout: float | None) -> None:
+        """Wait until the connection is stopped or its server gone, at most *timeout* s."""
+        waiters = {
+            asyncio.ensure_future(self._stop.wait()),
+            asyncio.ensure_future(self._gone.wait()),
+        }
+        try:
+            await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+
     # -- keepalive ---------------------------------------------------------------------
+    def _keepalive_wait(self) -> float | None:
+        """Seconds until a keepalive probe may be due; ``None`` when keepalive is off."""
+        interval = self.keepalive.interval
+        if interval <= 0 or self._probe_kind is None:
+            return None
+        if self._inflight:
+            return interval  # the call's end moves the quiet time on
+        quiet_since = max(self.last_used, self.status.connected_at or 0.0, self._probed_at)
+        return max(0.0, quiet_since + interval - time.monotonic())
+
     def _keepalive_due(self) -> bool:
         """Quiet for a whole interval, nothing in flight, and a way to probe left."""
         interval = self.keepalive.interval
@@ -535,16 +557,6 @@ class ServerConnection:
         self.status.recycles += 1
         return True
 
-    def _alive(self) -> bool:
-        """False once the server side of the transport closed (exited, crashed, dropped)."""
-        read = self._read
-        if read is None:
-            return False
-        try:
-            return bool(read.statistics().open_send_streams > 0)
-        except (AttributeError, TypeError):  # a transport without statistics: assume alive
-            return True
-
     async def _on_message(self, message: Any) -> None:
         from mcp import types
 
@@ -597,8 +609,12 @@ class ServerConnection:
         """``tools/call`` in either revision.  On 2026-07-28 a server asks for input
         (elicitation, sampling, roots) by answering ``InputRequiredResult``: the SDK's driver
         answers through this session's callbacks and sends the call again (bounded rounds)."""
+        first = await session.call_tool(
+            tool, args, progress_callback=progress_callback, allow_input_required=True
+        )
+        if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
+            return first
         from mcp.client.context import ClientRequestContext
-        from mcp_types import InputRequiredResult
 
         from hermes_core._sdk_compat import run_input_required
 
@@ -611,10 +627,6 @@ class ServerConnection:
                 progress_callback=progress_callback,
                 allow_input_required=True,
             )
-
-        first = await send(None, None)
-        if not isinstance(first, InputRequiredResult):
-            return first
 
         async def dispatch(key: str, request: Any) -> Any:
             meta = request.params.meta if request.params else None
@@ -634,34 +646,40 @@ class ServerConnection:
     async def request(
         self, what: str, call: Callable[[Any], Coroutine[Any, Any, Any]], timeout: float
     ) -> Any:
-        """Run *call(session)* bounded by *timeout*; a dead server fails fast, never hangs."""
-        session = await self.ensure()
+        """Run *call(session)* bounded by *timeout*; a dead server fails fast, never hangs.
+
+        A server that does not allow parallel calls gets one at a time, in arrival order.  The
+        deadline starts when the request is sent: one timer (``loop.call_at``) that cancels
+        this task when it expires; the SDK then tells the server (``notifications/cancelled``).
+        """
+        session = self.session
+        if session is None or self._gone.is_set():
+            session = await self.ensure()
+        lock = self._call_lock
         self._inflight += 1
         try:
-            return await self._request(what, call, timeout, session)
-        finally:
-            self._inflight -= 1
-            self.last_used = time.monotonic()
-
-    async def _request(
-        self,
-        what: str,
-        call: Callable[[Any], Coroutine[Any, Any, Any]],
-        timeout: float,
-        session: Any,
-    ) -> Any:
-        lock = self._call_lock or contextlib.nullcontext()
-        async with lock:
-            if self.session is None or self._gone.is_set():  # went away while we waited
-                session = await self.ensure()
+            if lock is not None:
+                await lock.acquire()
+                if self.session is None or self._gone.is_set():  # went away while we waited
+                    try:
+                        session = await self.ensure()
+                    except BaseException:
+                        lock.release()
+                        raise
             task = asyncio.current_task()
             assert task is not None
-            # One deadline per call, kept by a shared watchdog rather than a timer per call
-            # (a per-call timer costs more than the rest of our per-call work together).
-            self._deadlines[task] = asyncio.get_running_loop().time() + timeout
-            if self._watchdog is None or self._watchdog.done():
-                self._watchdog = self._tasks.spawn(self._watch_deadlines(), name="deadlines")
-            mark = self._stderr_position() if self.spec.transport in _HTTP_NOTED else None
+            cancels_before = task.cancelling()
+            expired = False
+
+            def expire() -> None:
+                nonlocal expired
+                expired = True
+                task.cancel()
+
+            loop = asyncio.get_running_loop()
+            deadline = loop.call_at(loop.time() + timeout, expire)
+            # Where the server's log ends now (HTTP): a refused session is noted there.
+            mark = self._stderr.end if self.spec.transport in _HTTP_NOTED else None
             try:
                 try:
                     return await call(session)
@@ -674,22 +692,29 @@ class ServerConnection:
                 session = await self._renew_session(session)
                 return await call(session)
             except asyncio.CancelledError:
-                if task not in self._expired:
+                deadline.cancel()
+                if not expired:
                     raise
                 # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
-                task.uncancel()
-                if not self._alive():
+                if task.uncancel() > cancels_before:
+                    raise  # cancelled from outside as well: that cancellation wins
+                if self._gone.is_set():
                     raise await self._went_away(what) from None
                 raise ServerError(
                     self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
                 ) from None
             except Exception as exc:
-                if not self._alive() or "Connection closed" in str(exc):
+                deadline.cancel()  # no stray cancellation while the reason is looked up
+                if self._gone.is_set() or "Connection closed" in str(exc):
                     raise await self._went_away(what) from None
                 raise
             finally:
-                self._deadlines.pop(task, None)
-                self._expired.discard(task)
+                deadline.cancel()
+                if lock is not None:
+                    lock.release()
+        finally:
+            self._inflight -= 1
+            self.last_used = time.monotonic()
 
     def _session_refused_since(self, mark: int) -> bool:
         """Whether, since *mark*, an HTTP request was refused as not belonging to a live
@@ -711,16 +736,6 @@ class ServerConnection:
             self._tasks.spawn(self.on_reconnected(self), name="re-list after a new session")
         return self.session
 
-    async def _watch_deadlines(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._deadlines:
-            await asyncio.sleep(DEADLINE_TICK_SECONDS)
-            now = loop.time()
-            for task, deadline in list(self._deadlines.items()):
-                if now >= deadline and task not in self._expired:
-                    self._expired.add(task)
-                    task.cancel()
-
     async def _went_away(self, what: str) -> ServerError:
         self._gone.set()
         # Let the session's task record why (an auth failure says "run `hermes mcp login`").
@@ -741,6 +756,93 @@ class ServerConnection:
             f"the server went away during {what}{why}; "
             "the call was not retried (its outcome is unknown)",
         )
+
+
+_INPUT_REQUIRED: type | None = None
+"""The SDK's ``InputRequiredResult``, imported on the first call (not per call)."""
+
+
+def _input_required_type() -> type:
+    global _INPUT_REQUIRED  # a cache of an import
+    from mcp_types import InputRequiredResult
+
+    _INPUT_REQUIRED = InputRequiredResult
+    return InputRequiredResult
+
+
+class _EndWatch:
+    """The transport's read stream as the session reads it, noting when it ends.
+
+    The session's receive loop is the only reader, so the end of the stream (the server
+    exited, crashed or dropped the connection) is seen here the moment it happens: *gone* is
+    set and :attr:`ended` becomes true, before the session fails the requests in flight.  The
+    SDK's loop reads through ``__anext__`` either way, so this adds no call per message.
+    """
+
+    __slots__ = ("_gone", "_inner", "ended")
+
+    def __init__(self, inner: Any, gone: asyncio.Event) -> None:
+        self._inner = inner
+        self._gone = gone
+        self.ended = False
+
+    def _end(self) -> None:
+        self.ended = True
+        self._gone.set()
+
+    async def receive(self) -> Any:
+        try:
+            return await self._inner.receive()
+        except _stream_ends():
+            self._end()
+            raise
+
+    def __aiter__(self) -> _EndWatch:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self._inner.receive()
+        except _stream_ends() as exc:
+            self._end()
+            if type(exc).__name__ == "EndOfStream":
+                raise StopAsyncIteration from None
+            raise
+
+    async def __aenter__(self) -> _EndWatch:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> Any:
+        return await self._inner.__aexit__(*exc_info)
+
+    last_context: Any = None
+    """The sender's context of the last message (the SDK's HTTP streams keep one)."""
+
+    def __getattr__(self, name: str) -> Any:  # close, aclose, statistics, ...
+        return getattr(self._inner, name)
+
+    @staticmethod
+    def around(inner: Any, gone: asyncio.Event) -> _EndWatch:
+        if hasattr(inner, "last_context"):
+            return _ContextEndWatch(inner, gone)
+        return _EndWatch(inner, gone)
+
+
+class _ContextEndWatch(_EndWatch):
+    """:class:`_EndWatch` over a stream that keeps each message's sender context."""
+
+    __slots__ = ()
+
+    @property
+    def last_context(self) -> Any:
+        return self._inner.last_context
+
+
+def _stream_ends() -> tuple[type[BaseException], ...]:
+    import anyio
+
+    return (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError)
 
 
 async def _negotiate(session: Any) -> None:

@@ -28,7 +28,8 @@ class ServerLog(io.TextIOBase):
         self._lines: deque[tuple[int, str]] = deque()  # (position, line with its "\n")
         self._chars = 0
         self._partial = ""
-        self._end = 0
+        self.end = 0
+        """The position after the last whole line written (``seek(0, 2)`` without the call)."""
         self._position = 0
         self._closed = False
 
@@ -51,8 +52,8 @@ class ServerLog(io.TextIOBase):
         return written
 
     def _keep(self, line: str) -> None:
-        self._lines.append((self._end, line))
-        self._end += len(line)
+        self._lines.append((self.end, line))
+        self.end += len(line)
         self._chars += len(line)
         while self._lines and (len(self._lines) > MAX_LINES or self._chars > MAX_CHARS):
             _, dropped = self._lines.popleft()
@@ -72,7 +73,7 @@ class ServerLog(io.TextIOBase):
         return True
 
     def seek(self, offset: int, whence: int = 0) -> int:
-        self._position = self._end if whence == 2 else max(0, int(offset))
+        self._position = self.end if whence == 2 else max(0, int(offset))
         return self._position
 
     def tell(self) -> int:
@@ -80,9 +81,9 @@ class ServerLog(io.TextIOBase):
 
     def read(self, size: int | None = -1) -> str:
         text = "".join(line for position, line in self._lines if position >= self._position)
-        if self._partial and self._end >= self._position:
+        if self._partial and self.end >= self._position:
             text += self._partial
-        self._position = self._end
+        self._position = self.end
         return text
 
     def fileno(self) -> int:
