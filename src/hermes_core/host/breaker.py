@@ -96,7 +96,8 @@ class CircuitBreaker:
         """The outcome of an admitted call."""
         self._probing = False
         if outcome == "ok":
-            self._strikes = _Strikes()
+            if self._strikes.total:
+                self._strikes = _Strikes()
             self._opened_at = None
             return
         self._strikes.total += 1

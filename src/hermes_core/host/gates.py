@@ -37,6 +37,7 @@ class ServerGate:
         self._is_connected = is_connected
         self._lock = threading.Lock()
         self._cache: dict[str, bool] = {}
+        self._generation = 0  # bumped by every invalidate: a decision taken before is not kept
         declaration.add_change_listener(self.invalidate)
 
     def close(self) -> None:
@@ -44,17 +45,24 @@ class ServerGate:
 
     def invalidate(self) -> None:
         with self._lock:
-            self._cache.clear()
+            self._generation += 1
+            self._cache = {}
 
     def check(self, server: str) -> bool:
-        """The plain bool an agent's tool registry caches."""
-        with self._lock:
-            cached = self._cache.get(server)
+        """The plain bool an agent's tool registry caches.
+
+        A cached answer costs one dict read and no lock (the cache dict is replaced, never
+        edited in place, by :meth:`invalidate`).  A decision taken while an invalidation
+        happened is returned but not cached, so a stale answer never outlives the change.
+        """
+        cached = self._cache.get(server)
         if cached is not None:
             return cached
+        generation = self._generation
         offered = self.decide(server).offered
         with self._lock:
-            self._cache[server] = offered
+            if generation == self._generation:
+                self._cache[server] = offered
         return offered
 
     def decide(self, server: str, display_name: str | None = None) -> GateDecision:

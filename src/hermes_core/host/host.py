@@ -1009,9 +1009,11 @@ class MCPHost:
                 "server": entry.server,
                 "state": "phantom",
             }, None
-        if not self.gate.check(entry.server):
+        offered = self.gate.check(entry.server)
+        if not offered:
             await self._retry_now(entry.server)
-        if not self.gate.check(entry.server):
+            offered = self.gate.check(entry.server)
+        if not offered:
             payload = self.gate.error_payload(entry.server, config.display_name)
             connection = self._connections.get(entry.server)
             reason = connection.status.last_error if connection is not None else None
@@ -1048,8 +1050,8 @@ class MCPHost:
 
         forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
 
-        async def call(session: Any) -> Any:
-            return await connection.call_tool(session, entry.tool, args, progress_callback=forward)
+        def call(session: Any) -> Coroutine[Any, Any, Any]:
+            return connection.call_tool(session, entry.tool, args, progress_callback=forward)
 
         try:
             result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
@@ -1296,17 +1298,21 @@ def _tool_metadata(tool: Any) -> dict[str, Any]:
 
 
 def _render_result(result: Any) -> dict[str, Any]:
-    """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned."""
+    """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned.
+
+    One ``model_dump`` (pydantic's serialiser, in Rust; nothing is encoded as JSON text), then
+    one walk over the strings (:func:`sanitize_value`: pure-ASCII text is only searched for
+    controls, and the same objects come back when nothing changes)."""
     data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
-    meta = clean_meta(data.pop("_meta", None))
+    meta = data.pop("_meta", None)
     rendered: dict[str, Any] = sanitize_value(data)
-    if meta:
+    if meta is not None and (meta := clean_meta(meta)):
         rendered["_meta"] = meta
-    for item in rendered.get("content", []):
-        if isinstance(item, dict) and "_meta" in item:
+    for item in rendered.get("content", ()):
+        if type(item) is dict and "_meta" in item:
             cleaned = clean_meta(item.pop("_meta"))
             if cleaned:
                 item["_meta"] = cleaned
-    with contextlib.suppress(Exception):
-        rendered.setdefault("isError", False)
+    if "isError" not in rendered:
+        rendered["isError"] = False
     return rendered
