@@ -93,3 +93,41 @@ def test_shared_and_self_referencing_values_behave_as_before() -> None:
     loop: list[Any] = ["clean"]
     loop.append(loop)
     assert sanitize_value(loop) is loop  # no TAG anywhere: the walk ends, nothing is copied
+
+
+# Long ASCII text takes another search (one ``in`` per control character instead of the
+# regex); it must find every control the regex finds, wherever it sits, and only those.
+_ASCII_CHARS = st.sampled_from([chr(c) for c in range(0x80)])
+Insert = tuple[float, str]  # (where, as a fraction of the length; the character)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=600, max_value=3_000),
+    st.lists(st.tuples(st.floats(0, 1), _ASCII_CHARS), max_size=3),
+)
+def test_long_ascii_text_is_held_to_the_regex(
+    length: int, inserts: list[tuple[float, str]]
+) -> None:
+    text = ("The quick brown fox\tjumps over the lazy dog.\n" * 80)[:length]
+    for where, char in inserts:
+        at = int(where * len(text))
+        text = text[:at] + char + text[at:]
+    # The reference: the regex of every character clean_text removes, over the whole text.
+    expected = sanitize._ANY_INVISIBLE.sub("", text)
+    assert clean_text(text) == expected
+    value = {"content": [{"type": "text", "text": text}], "isError": False}
+    got = sanitize_value(value)
+    assert got["content"][0]["text"] == expected
+    assert (got is value) == (expected == text)
+
+
+def test_every_ascii_control_is_found_in_long_text_at_either_end() -> None:
+    body = "x" * 1_000
+    for code in [*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F]:
+        for text in (chr(code) + body, body + chr(code), body[:500] + chr(code) + body[500:]):
+            assert clean_text(text) == body
+            assert sanitize_value([text]) == [body]
+    for kept in ("\t", "\n"):
+        text = body + kept
+        assert clean_text(text) is text
