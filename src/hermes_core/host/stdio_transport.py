@@ -130,6 +130,19 @@ def _parse(line: bytes, warnings: _Warnings) -> Any:
     from mcp.shared.message import SessionMessage
     from pydantic import ValidationError
 
+    # The common case in one step, parsed and validated from the bytes (no decoded copy of a
+    # large line, no Python-level JSON tree walked twice); anything else takes the careful way.
+    try:
+        message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValidationError:
+        pass
+    else:
+        if isinstance(message, types.JSONRPCNotification):
+            problem = _check_notification({"method": message.method, "params": message.params})
+            if problem is not None:
+                warnings.warn("notification", problem)
+                return None
+        return SessionMessage(message)
     text = line.decode("utf-8", "replace").strip()
     if not text:
         return None
