@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias, TypeVar, cast
 
 __all__ = [
@@ -152,18 +152,76 @@ def _contains_tags(root: _Container) -> bool:
     One walk over the containers, looking only at what can carry text: a pure-ASCII string
     (``str.isascii`` reads a flag the string keeps) is only searched for the ASCII controls,
     numbers and other values are never looked at, and nothing is serialised.  The plain JSON
-    types are told apart by ``type`` (what ``model_dump`` and ``json.loads`` give); subclasses
-    take the slower ``isinstance`` way.
+    types are told apart by ``type`` (what ``model_dump`` and ``json.loads`` give) and walked
+    recursively down to :data:`_NEST_LIMIT` levels (half the cost of a stack of pending items
+    for the small results most calls return); anything deeper, and subclasses, take the
+    iterative :func:`_scan`.  Each container is looked at once (shared and self-referencing
+    values end).
     """
-    seen: set[int] = set()
+    seen = {id(root)}
+    kind = type(root)
+    if kind is dict or kind is list or kind is tuple:
+        return _walk(root, seen, 0)
+    seen.clear()
+    return _scan(root, seen)
+
+
+_NEST_LIMIT = 24
+
+
+def _walk(node: _Container, seen: set[int], depth: int) -> bool:
+    if type(node) is dict:
+        for key in node:
+            if key in _CLEAN_WORDS:  # a field name of a result
+                continue
+            if type(key) is str:
+                if key.isascii():
+                    if _ASCII_CONTROL.search(key) is not None:
+                        return True
+                elif clean_text(key) is not key:
+                    return True
+            elif _scan(key, seen):  # a number, a tuple, a str subclass...
+                return True
+        children: Iterable[Any] = node.values()
+    else:
+        children = node
+    for item in children:
+        kind = type(item)
+        if kind is str:
+            if item in _CLEAN_WORDS:  # a content type, a role...
+                continue
+            if item.isascii():  # only C0 controls and DEL to look for
+                if len(item) < _LONG_ASCII:
+                    if _ASCII_CONTROL.search(item) is not None:
+                        return True
+                elif _has_ascii_control(item):
+                    return True
+            elif clean_text(item) is not item:
+                return True
+        elif kind in _LEAVES:
+            continue
+        elif kind is dict or kind is list or kind is tuple:
+            if id(item) in seen:
+                continue
+            if depth < _NEST_LIMIT:
+                seen.add(id(item))
+                if _walk(item, seen, depth + 1):
+                    return True
+            elif _scan(item, seen):
+                return True
+        elif _scan(item, seen):  # a subclass of str, dict, list or tuple, or another value
+            return True
+    return False
+
+
+def _scan(root: Any, seen: set[int]) -> bool:
+    """:func:`_contains_tags` without recursion (any depth), sharing *seen* with :func:`_walk`."""
     stack: list[Any] = [root]
     pop, push = stack.pop, stack.extend
     while stack:
         item = pop()
         kind = type(item)
         if kind is str:
-            if item in _CLEAN_WORDS:  # a field name of a result, or a content type
-                continue
             if item.isascii():  # only C0 controls and DEL to look for
                 if len(item) < _LONG_ASCII:
                     if _ASCII_CONTROL.search(item) is not None:
@@ -205,7 +263,7 @@ _CLEAN_WORDS = frozenset(
         *("content", "isError", "structuredContent", "_meta", "type", "text", "annotations"),
         *("image", "audio", "resource", "resource_link", "data", "mimeType", "uri", "blob"),
         *("name", "title", "description", "size", "icons", "audience", "priority"),
-        *("lastModified", "user", "assistant"),
+        *("lastModified", "user", "assistant", "resultType", "complete"),
     }
 )
 
