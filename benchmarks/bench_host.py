@@ -21,6 +21,16 @@ What is measured (every figure comes from this run; nothing is hard-coded):
 * **Startup**: eight server-everything stdio servers through ``MCPHost.start`` against the raw
   SDK connecting the same eight under ``asyncio.gather`` (``stdio_client`` +
   ``ClientSession.initialize`` + ``list_tools``), alternating, median of the repeats.
+* **Concurrent calls**: 200 ``echo`` calls started at once (``asyncio.gather``) on one
+  server-everything.  A server with ``supports_parallel_tool_calls: true`` gets them all at
+  once, as the raw SDK sends them; a server without it (the default) gets one at a time, so
+  its figure is set against the raw SDK making the same 200 calls one after another (the
+  queue's cost per call is printed too).
+* **Large results**: a 200 KB text result (``benchmarks/results_server.py``), interleaved
+  blocks as for the echo; and a 50 MB result over stdio, once per side at 12.5 MB and at
+  50 MB.  Our stdio reader is linear; the SDK's ``stdio_client`` re-joins its buffer with every
+  chunk (quadratic), so the raw 50 MB figure is the SDK's own cost and the growth from 12.5 to
+  50 MB says which is which (about 4× linear, 16× quadratic).
 * **Registration of a large server**: ``MCPHost.refresh_tools`` (listing, filtering with
   exclude globs, naming, sanitising, registry update) against ``ClientSession.list_tools`` on
   a 3,300-tool server (``benchmarks/many_tools_server.py``), alternating.
@@ -60,6 +70,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from servers.reference import EVERYTHING, node  # noqa: E402
 
 MANY_TOOLS_SERVER = HERE / "many_tools_server.py"
+RESULTS_SERVER = HERE / "results_server.py"
+CONCURRENT_CALLS = 200
+RESULT_200KB = 200_000
+RESULT_50MB = 50_000_000
 LOOPBACK = HERE.parent / "tests" / "servers" / "loopback.cjs"
 MANY_TOOLS = 3300
 MANY_TOOLS_EXCLUDE = ("admin_*", "debug_*", "*_delete_*")
@@ -358,6 +372,238 @@ def per_call_rows(kind: str, measured: dict[str, Any], limit: float) -> list[Row
     ]
 
 
+# -- concurrent calls ----------------------------------------------------------------------
+async def concurrent(n_calls: int, rounds: int) -> dict[str, list[float]]:
+    """Seconds for *n_calls* echo calls at once: ours (parallel allowed, and serialised), the
+    raw SDK at once and one after another, and fastmcp at once; rounds interleaved."""
+    from mcp import ClientSession
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    args = [str(EVERYTHING), "stdio"]
+    parallel = HostServer("par", command=node(), args=args, supports_parallel_tool_calls=True)
+    serial = HostServer("ser", command=node(), args=args)
+    async with contextlib.AsyncExitStack() as stack:
+        host = MCPHost([parallel, serial])
+        stack.push_async_callback(host.close)
+        errors = await host.start()
+        if any(errors.values()):
+            raise RuntimeError(f"our host could not connect: {errors}")
+        read, write = await stack.enter_async_context(raw_stdio(everything_stdio_params()))
+        session = await stack.enter_async_context(ClientSession(read, write))
+        await session.initialize()
+        await session.list_tools()
+
+        async def at_once(call: Callable[[], Awaitable[Any]]) -> None:
+            await asyncio.gather(*(call() for _ in range(n_calls)))
+
+        async def ours_parallel() -> None:
+            got = await asyncio.gather(
+                *(host.call_tool("mcp_par_echo", ECHO_ARGS) for _ in range(n_calls))
+            )
+            assert all(g["content"][0]["text"] == "Echo: ping" for g in got), got[0]
+
+        async def ours_serial() -> None:
+            got = await asyncio.gather(
+                *(host.call_tool("mcp_ser_echo", ECHO_ARGS) for _ in range(n_calls))
+            )
+            assert all(g["content"][0]["text"] == "Echo: ping" for g in got), got[0]
+
+        async def raw_parallel() -> None:
+            await at_once(lambda: session.call_tool("echo", ECHO_ARGS))
+
+        async def raw_sequential() -> None:
+            for _ in range(n_calls):
+                await session.call_tool("echo", ECHO_ARGS)
+
+        sides: dict[str, Callable[[], Awaitable[Any]]] = {
+            "ours_parallel": ours_parallel,
+            "raw_parallel": raw_parallel,
+            "ours_serial": ours_serial,
+            "raw_sequential": raw_sequential,
+        }
+        peer = fastmcp_stdio(node(), args)
+        if peer is not None:
+            client = await stack.enter_async_context(peer)
+            await client.list_tools()
+
+            async def fast_parallel() -> None:
+                await at_once(lambda: client.call_tool("echo", ECHO_ARGS))
+
+            sides["fastmcp_parallel"] = fast_parallel
+        return await interleaved(sides, rounds)
+
+
+async def interleaved(
+    sides: dict[str, Callable[[], Awaitable[Any]]], rounds: int, block: int = 1
+) -> dict[str, list[float]]:
+    """One warm-up call per side, then *rounds* rounds; who goes first rotates each round.
+    Returns per side the median seconds of each round's *block* calls."""
+    for call in sides.values():
+        await call()
+    names = list(sides)
+    timings: dict[str, list[float]] = {side: [] for side in sides}
+    for r in range(rounds):
+        for side in names[r % len(names) :] + names[: r % len(names)]:
+            one_block = []
+            for _ in range(block):
+                t0 = time.perf_counter()
+                await sides[side]()
+                one_block.append(time.perf_counter() - t0)
+            timings[side].append(statistics.median(one_block))
+    return timings
+
+
+def concurrent_rows(measured: dict[str, list[float]], n_calls: int) -> list[Row]:
+    med = statistics.median
+    fast = measured.get("fastmcp_parallel")
+    serial_overhead = (med(measured["ours_serial"]) - med(measured["raw_sequential"])) / n_calls
+    return [
+        judge(
+            Row(
+                f"{n_calls} concurrent calls, parallel allowed",
+                med(measured["ours_parallel"]),
+                med(measured["raw_parallel"]),
+                "ratio ≤ 1.05",
+                limit=1.05,
+                fastmcp=med(fast) if fast else None,
+                spread=spread(measured["ours_parallel"], measured["raw_parallel"]),
+            )
+        ),
+        judge(
+            Row(
+                f"{n_calls} concurrent calls, serialised (raw: one after another)",
+                med(measured["ours_serial"]),
+                med(measured["raw_sequential"]),
+                "ratio ≤ 1.05",
+                limit=1.05,
+                spread=spread(measured["ours_serial"], measured["raw_sequential"]),
+                raw_text=f"{fmt_seconds(med(measured['raw_sequential']))}",
+            )
+        ),
+        Row(
+            "  serialised: queue cost per call (ours − raw sequential) / calls",
+            serial_overhead,
+            None,
+            "constant",
+        ),
+    ]
+
+
+# -- large results -------------------------------------------------------------------------
+async def large_results(n_calls: int, block: int, big_rounds: int) -> dict[str, Any]:
+    """A 200 KB text result (interleaved blocks) and 12.5 / 50 MB results over stdio."""
+    from mcp import ClientSession, StdioServerParameters
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    args = [str(RESULTS_SERVER)]
+    config = HostServer("results", command=sys.executable, args=args, timeout=600)
+    params = StdioServerParameters(command=sys.executable, args=args)
+    out: dict[str, Any] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        host = MCPHost([config])
+        stack.push_async_callback(host.close)
+        errors = await host.start()
+        if errors["results"] is not None:
+            raise RuntimeError(f"our host could not connect: {errors['results']}")
+        read, write = await stack.enter_async_context(raw_stdio(params))
+        session = await stack.enter_async_context(
+            ClientSession(read, write, read_timeout_seconds=600)
+        )
+        await session.initialize()
+        await session.list_tools()
+
+        def sized(size: int) -> dict[str, Callable[[], Awaitable[Any]]]:
+            request = {"size": size}
+
+            async def ours() -> None:
+                got = await host.call_tool("mcp_results_text", request)
+                assert len(got["content"][0]["text"]) == size, str(got)[:300]
+
+            async def raw() -> None:
+                got = await session.call_tool("text", request)
+                assert len(got.content[0].text) == size
+
+            return {"ours": ours, "raw": raw}
+
+        small = sized(RESULT_200KB)
+        peer = fastmcp_stdio(sys.executable, args)
+        if peer is not None:
+            client = await stack.enter_async_context(peer)
+            await client.list_tools()
+
+            async def fast() -> None:
+                got = await client.call_tool("text", {"size": RESULT_200KB})
+                assert len(got.content[0].text) == RESULT_200KB
+
+            small["fastmcp"] = fast
+        for _ in range(10):  # warm-up
+            for call in small.values():
+                await call()
+        out["200kb"] = await interleaved(small, max(1, n_calls // block), block)
+        quarter = RESULT_50MB // 4
+        big: dict[str, dict[int, list[float]]] = {"ours": {}, "raw": {}}
+        for size in (quarter, RESULT_50MB):
+            sides = sized(size)
+            for r in range(big_rounds):
+                for side in ("ours", "raw") if r % 2 == 0 else ("raw", "ours"):
+                    log(f"  {fmt_size(size)} result, {side}")
+                    t0 = time.perf_counter()
+                    await sides[side]()
+                    big[side].setdefault(size, []).append(time.perf_counter() - t0)
+        out["big"] = big
+    return out
+
+
+def fmt_size(size: int) -> str:
+    return f"{size / 1e6:g} MB" if size >= 1_000_000 else f"{size / 1e3:g} KB"
+
+
+def large_rows(measured: dict[str, Any]) -> list[Row]:
+    med = statistics.median
+    small = measured["200kb"]
+    big = measured["big"]
+    fast = small.get("fastmcp")
+    quarter, full = sorted(big["ours"])
+    rows = [
+        judge(
+            Row(
+                "200 KB text result (median per round)",
+                med(small["ours"]),
+                med(small["raw"]),
+                "ratio ≤ 1.05",
+                limit=1.05,
+                fastmcp=med(fast) if fast else None,
+                spread=spread(small["ours"], small["raw"]),
+            )
+        ),
+        judge(
+            Row(
+                f"{fmt_size(full)} stdio result (raw SDK reader is quadratic)",
+                med(big["ours"][full]),
+                med(big["raw"][full]),
+                "info",
+                spread=spread(big["ours"][full], big["raw"][full]),
+            )
+        ),
+    ]
+    for side in ("ours", "raw"):
+        growth = med(big[side][full]) / med(big[side][quarter])
+        rows.append(
+            Row(
+                f"  {side}: time at {fmt_size(full)} / at {fmt_size(quarter)} (linear ≈ 4)",
+                None,
+                None,
+                "≤ 5 (linear)" if side == "ours" else "—",
+                verdict=("PASS" if growth <= 5 else "MISS") if side == "ours" else "info",
+                ours_text=f"{growth:.1f}×" if side == "ours" else None,
+                raw_text=f"{growth:.1f}×" if side == "raw" else None,
+            )
+        )
+    return rows
+
+
 # -- startup -------------------------------------------------------------------------------
 async def startup_ours(count: int) -> float:
     from hermes_core.host.host import HostServer, MCPHost
@@ -623,13 +869,25 @@ def main(argv: list[str] | None = None) -> int:
     log(f"per-call, stdio: {warmup} warm-up + {n_calls} calls each side, alternating blocks")
     stdio = asyncio.run(per_call("stdio", None, n_calls, warmup, block))
     raw_results["per_call_stdio"] = stdio
-    rows += per_call_rows("stdio", stdio, 1.10)
+    rows += per_call_rows("stdio", stdio, 1.05)
 
     log(f"per-call, Streamable HTTP: {warmup} warm-up + {n_calls} calls each side")
     with everything_http() as url:
         http = asyncio.run(per_call("HTTP", url, n_calls, warmup, block))
     raw_results["per_call_http"] = http
-    rows += per_call_rows("HTTP", http, 1.05)
+    rows += per_call_rows("HTTP", http, 1.03)
+
+    concurrent_rounds = 3 if quick else 9
+    log(f"{CONCURRENT_CALLS} concurrent calls: {concurrent_rounds} rounds each side, alternating")
+    at_once = asyncio.run(concurrent(CONCURRENT_CALLS, concurrent_rounds))
+    raw_results["concurrent"] = at_once
+    rows += concurrent_rows(at_once, CONCURRENT_CALLS)
+
+    big_rounds = 1 if quick else 2
+    log(f"large results: 200 KB ({n_calls // 5} calls each side), 12.5 and 50 MB ({big_rounds}×)")
+    large = asyncio.run(large_results(n_calls // 5, 10, big_rounds))
+    raw_results["large_results"] = large
+    rows += large_rows(large)
 
     log(f"startup: 8 stdio servers, {start_repeats} runs each side, alternating")
     starts = asyncio.run(startup(8, start_repeats))
