@@ -27,9 +27,13 @@ __all__ = [
     "OAUTH_PROVIDER_CONTEXT",
     "OAUTH_PROVIDER_INTERNALS",
     "TESTED_SDK",
+    "InputRoundsExceeded",
     "OAuthProviderBase",
     "absorb_tool_listing",
+    "envelope_handshake",
+    "list_tools_page",
     "missing",
+    "modern_answer_to_initialize",
     "request_handlers",
     "run_input_required",
     "send_raw_request",
@@ -67,13 +71,103 @@ async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] 
 
 def absorb_tool_listing(
     session: Any, tools: list[Any], next_cursor: str | None, *, complete: bool
-) -> None:
-    """Tell *session* which tools a raw listing found (it checks results against them)."""
+) -> tuple[list[Any], list[str]]:
+    """Tell *session* which tools a raw listing found (it checks results against them).
+
+    Returns the tools the session keeps and one ``'name': reason`` line per tool it dropped:
+    on 2026-07-28 the SDK drops a tool whose ``x-mcp-header`` designations are invalid
+    (SEP-2243), which a client MUST NOT call."""
     from mcp import types
 
+    dropped = _invalid_header_tools(session, tools)
     absorb = getattr(session, "_absorb_tool_listing", None)
-    if absorb is not None:
-        absorb(types.ListToolsResult(tools=tools, next_cursor=next_cursor), complete=complete)
+    if absorb is None:
+        return tools, dropped
+    result = types.ListToolsResult(tools=tools, next_cursor=next_cursor)
+    return list(absorb(result, complete=complete).tools), dropped
+
+
+async def list_tools_page(session: Any, params: Any) -> tuple[Any, list[str]]:
+    """``session.list_tools(params=params)``, and the tools the SDK dropped from it.
+
+    The SDK's ``list_tools`` drops (2026-07-28, SEP-2243) every tool whose ``x-mcp-header``
+    designations are invalid, with only a log line; this keeps its behaviour (the same request,
+    the same ``_absorb_tool_listing``) and also returns one ``'name': reason`` line per dropped
+    tool, for ``hermes mcp status``."""
+    from mcp import types
+
+    request = types.ListToolsRequest(params=params)
+    result = await session.send_request(request, types.ListToolsResult)
+    dropped = _invalid_header_tools(session, result.tools)
+    complete = (params is None or params.cursor is None) and result.next_cursor is None
+    return session._absorb_tool_listing(result, complete=complete), dropped
+
+
+def _invalid_header_tools(session: Any, tools: list[Any]) -> list[str]:
+    from mcp.shared.inbound import find_invalid_x_mcp_header
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    if getattr(session, "protocol_version", None) not in MODERN_PROTOCOL_VERSIONS:
+        return []
+    dropped = []
+    for tool in tools:
+        reason = find_invalid_x_mcp_header(tool.input_schema)
+        if reason is not None:
+            dropped.append(f"{tool.name!r}: invalid x-mcp-header ({reason})")
+    return dropped
+
+
+def envelope_handshake(session: Any) -> None:
+    """Make *session*'s ``initialize`` carry the per-request envelope: the
+    ``MCP-Protocol-Version`` and ``Mcp-Method`` headers and ``_meta`` with ``protocolVersion``,
+    ``clientInfo`` and ``clientCapabilities``, all at the handshake version offered.
+
+    The 2026-07-28 revision requires both on every request (SEP-2575, SEP-2243); a
+    handshake-era server ignores them (``_meta`` is allowed on every request; the SDK's own
+    servers route an ``initialize`` to the handshake era whatever it carries).  The SDK stamps
+    only requests after ``adopt()``: before it, its stamp only forbids cancelling
+    ``initialize``, which this keeps.  ``adopt()`` replaces this stamp."""
+    from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
+    from mcp_types import (
+        CLIENT_CAPABILITIES_META_KEY,
+        CLIENT_INFO_META_KEY,
+        PROTOCOL_VERSION_META_KEY,
+    )
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
+
+    before = session._stamp
+    version = LATEST_HANDSHAKE_VERSION
+
+    def stamp(data: dict[str, Any], opts: Any) -> None:
+        before(data, opts)
+        if data.get("method") != "initialize":
+            return
+        params = data.setdefault("params", {})
+        meta = params.setdefault("_meta", {})
+        meta[PROTOCOL_VERSION_META_KEY] = version
+        meta[CLIENT_INFO_META_KEY] = params.get("clientInfo", {})
+        meta[CLIENT_CAPABILITIES_META_KEY] = params.get("capabilities", {})
+        headers = opts.setdefault("headers", {})
+        headers[MCP_PROTOCOL_VERSION_HEADER] = version
+        headers[MCP_METHOD_HEADER] = data["method"]
+
+    session._stamp = stamp
+
+
+#: ``ClientSession.initialize`` raises ``RuntimeError`` with this text, then the version.
+_UNSUPPORTED_ANSWER = "Unsupported protocol version from the server: "
+
+
+def modern_answer_to_initialize(exc: BaseException) -> str | None:
+    """The 2026-07-28-era version a server answered ``initialize`` with, from the SDK's
+    refusal, or None (another error, or an older unknown version)."""
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
+
+    if not isinstance(exc, RuntimeError) or not str(exc).startswith(_UNSUPPORTED_ANSWER):
+        return None
+    version = str(exc).removeprefix(_UNSUPPORTED_ANSWER).strip()
+    # Revisions are dates: one later than the newest handshake revision is a modern one.
+    return version if version > LATEST_HANDSHAKE_VERSION else None
 
 
 def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
@@ -95,11 +189,25 @@ async def run_input_required(
     """The SDK's SEP-2322 driver (2026-07-28): answer an ``InputRequiredResult``'s requests
     through *dispatch* and send the request again through *retry*, at most *max_rounds* times.
     ``mcp.Client`` runs it; a ``ClientSession`` has no public way to."""
-    from mcp.client._input_required import run_input_required_driver
-
-    return await run_input_required_driver(
-        first, dispatch=dispatch, retry=retry, max_rounds=max_rounds
+    from mcp.client._input_required import (
+        InputRequiredRoundsExceededError,
+        run_input_required_driver,
     )
+
+    try:
+        return await run_input_required_driver(
+            first, dispatch=dispatch, retry=retry, max_rounds=max_rounds
+        )
+    except InputRequiredRoundsExceededError:
+        # The SDK's message tells a programmer to raise a Client setting we do not use.
+        raise InputRoundsExceeded(
+            f"the server asked for input more than {max_rounds} rounds in a row without "
+            "finishing; the call was given up"
+        ) from None
+
+
+class InputRoundsExceeded(RuntimeError):
+    """A server kept answering ``InputRequiredResult`` past the rounds a call may take."""
 
 
 def request_handlers(server: Any) -> dict[str, Any] | None:
@@ -226,6 +334,14 @@ def missing() -> list[str]:
         run_input_required_driver = None  # type: ignore[assignment]
     if not callable(run_input_required_driver):
         gone.append("mcp.client._input_required.run_input_required_driver")
+    try:
+        from mcp.client._input_required import InputRequiredRoundsExceededError  # noqa: F401
+    except ImportError:
+        gone.append("mcp.client._input_required.InputRequiredRoundsExceededError")
+    if "_stamp" not in session_source:
+        gone.append("mcp.ClientSession._stamp")
+    if _UNSUPPORTED_ANSWER not in inspect.getsource(ClientSession.initialize):
+        gone.append("mcp.ClientSession.initialize's unsupported-version RuntimeError")
     server = MCPServer("canary")
     if request_handlers(server) is None:
         gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")

@@ -32,7 +32,7 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +234,78 @@ async def accept_defaults(request: ElicitationRequest) -> ElicitationAnswer:
     return ElicitationAnswer("accept", {})
 
 
+async def call_each(host: MCPHost, tools: dict[str, str], calls: list[tuple[str, Any]]) -> int:
+    """Call each (tool, arguments) in turn through the host; 1 if any is missing or fails."""
+    failed = 0
+    for tool, arguments in calls:
+        if tool not in tools:
+            print(f"the host offers no tool {tool!r}", file=sys.stderr)
+            failed = 1
+            continue
+        result = await host.call_tool(tools[tool], arguments)
+        print(json.dumps(result))
+        failed |= 1 if "error" in result or result.get("isError") else 0
+    return failed
+
+
+def example_arguments(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A value of the declared type for each required property (enough for the mocks)."""
+    samples = {"string": "us-west1", "integer": 1, "number": 1.5, "boolean": True}
+    samples |= {"object": {}, "array": [], "null": None}
+    properties = schema.get("properties") or {}
+    return {
+        name: samples.get(str((properties.get(name) or {}).get("type")), "x")
+        for name in schema.get("required") or []
+    }
+
+
+async def call_every_offered_tool(
+    host: MCPHost, tools: dict[str, str], context: Mapping[str, Any]
+) -> int:
+    """http-invalid-tool-headers: a tool with invalid x-mcp-header designations must not be
+    offered at all, the valid one must work: call whatever the host offers."""
+    entries = {e.tool: e for e in host.tools() if not e.utility}
+    calls = [(tool, example_arguments(entries[tool].input_schema)) for tool in sorted(tools)]
+    return await call_each(host, tools, calls)
+
+
+async def echo_input_schema(
+    host: MCPHost, tools: dict[str, str], context: Mapping[str, Any]
+) -> int:
+    """json-schema-2020-12-preservation: send back the input schema the host offers for the
+    rich tool, as the scenario's echo tool asks, so the suite can compare it with its own."""
+    entries = {e.tool: e for e in host.tools() if not e.utility}
+    focal = entries.get("json_schema_2020_12_tool")
+    if focal is None:
+        print("the host offers no tool 'json_schema_2020_12_tool'", file=sys.stderr)
+        return 1
+    return await call_each(host, tools, [("json_schema_echo", {"schema": focal.input_schema})])
+
+
+async def multi_round_trips(
+    host: MCPHost, tools: dict[str, str], context: Mapping[str, Any]
+) -> int:
+    """sep-2322-client-request-state: tools that answer InputRequiredResult (an elicitation),
+    with and without request state, one answered with no resultType, and an unrelated call
+    made alongside the first."""
+    first, unrelated = await asyncio.gather(
+        call_each(host, tools, [("test_mrtr_echo_state", {})]),
+        call_each(host, tools, [("test_mrtr_unrelated", {})]),
+    )
+    rest = await call_each(
+        host, tools, [("test_mrtr_no_state", {}), ("test_mrtr_no_result_type", {})]
+    )
+    return first | unrelated | rest
+
+
+Scenario = Callable[[MCPHost, dict[str, str], Mapping[str, Any]], Awaitable[int]]
+SCENARIOS: dict[str, Scenario] = {
+    "http-invalid-tool-headers": call_every_offered_tool,
+    "json-schema-2020-12-preservation": echo_input_schema,
+    "sep-2322-client-request-state": multi_round_trips,
+}
+
+
 async def run(scenario: str, url: str, context: Mapping[str, Any]) -> int:
     extra = await oauth_auth(url, context) if scenario.startswith("auth/") else {}
     server = HostServer(
@@ -252,6 +324,11 @@ async def run(scenario: str, url: str, context: Mapping[str, Any]) -> int:
             return 1
         tools = {entry.tool: entry.name for entry in host.tools() if not entry.utility}
         print(f"tools: {sorted(tools)}")
+        if scenario in SCENARIOS:
+            return await SCENARIOS[scenario](host, tools, context)
+        if context.get("toolCalls"):  # the scenario names the calls to make (SEP-2243 headers)
+            calls = [(c["name"], c.get("arguments") or {}) for c in context["toolCalls"]]
+            return await call_each(host, tools, calls)
         if scenario in TOOL_CALLS:
             tool, arguments = TOOL_CALLS[scenario]
         elif scenario.startswith("auth/") and tools:

@@ -239,7 +239,8 @@ def run_release(args: argparse.Namespace, release: Release) -> Outcome | int:
     """Run *release* against its baseline and print the table; an int is an exit code for a
     run that could not start or reported nothing."""
     cli, expected_path = args.cli or release.cli, args.expected or release.expected
-    output_dir = args.output_dir or release.cache / "results"
+    # In the worktree, not in .cache: .cache may be shared by several checkouts.
+    output_dir = args.output_dir or ROOT / "build" / f"conformance-{release.name}"
     if not cli.exists():
         print(f"conformance CLI ({release.name}) not found at {cli} (nox -s conformance installs)")
         return 2

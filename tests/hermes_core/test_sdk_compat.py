@@ -158,7 +158,8 @@ def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> No
                 assert isinstance(raw, dict)
                 tools = [types.Tool.model_validate(t) for t in raw["tools"]]
                 assert "echo" in {t.name for t in tools}
-                _sdk_compat.absorb_tool_listing(session, tools, None, complete=True)
+                kept, dropped = _sdk_compat.absorb_tool_listing(session, tools, None, complete=True)
+                assert (kept, dropped) == (tools, [])  # the handshake era drops nothing
                 result = await session.call_tool("echo", {"text": "canary"})
                 assert result.content[0].text == "canary"  # type: ignore[union-attr]
         assert len(spawned) == 1, "the stdio transport no longer reports the server process"
@@ -183,6 +184,7 @@ def test_nothing_else_touches_the_sdks_private_api() -> None:
         "._refresh_token(",
         "_handle_refresh_response",
         "_add_auth_header",
+        "session._stamp",
     )
     offenders = [
         f"{path.relative_to(root)}: {needle}"
@@ -192,3 +194,13 @@ def test_nothing_else_touches_the_sdks_private_api() -> None:
         if needle in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+def test_a_2026_answer_to_initialize_is_told_apart_from_other_refusals() -> None:
+    said = "Unsupported protocol version from the server: "
+    assert _sdk_compat.modern_answer_to_initialize(RuntimeError(said + "2026-07-28")) == (
+        "2026-07-28"
+    )
+    assert _sdk_compat.modern_answer_to_initialize(RuntimeError(said + "2024-01-01")) is None
+    assert _sdk_compat.modern_answer_to_initialize(RuntimeError("something else")) is None
+    assert _sdk_compat.modern_answer_to_initialize(ValueError(said + "2026-07-28")) is None

@@ -616,7 +616,7 @@ class ServerConnection:
             return first
         from mcp.client.context import ClientRequestContext
 
-        from hermes_core._sdk_compat import run_input_required
+        from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 
         async def send(responses: Any, state: str | None) -> Any:
             return await session.call_tool(
@@ -633,9 +633,12 @@ class ServerConnection:
             context = ClientRequestContext(session=session, request_id=key, meta=meta)
             return await session.dispatch_input_request(context, request)
 
-        return await run_input_required(
-            first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
-        )
+        try:
+            return await run_input_required(
+                first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
+            )
+        except InputRoundsExceeded as exc:
+            raise ServerError(self.name, f"{tool}: {exc}") from None
 
     async def ensure(self) -> Any:
         """The live session, reconnecting first when the server went away."""
@@ -857,9 +860,20 @@ async def _negotiate(session: Any) -> None:
     """
     from mcp.shared.exceptions import MCPError
 
+    from hermes_core import _sdk_compat
+
+    # The initialize carries the per-request envelope too (headers and ``_meta``): a server
+    # of the current revision requires it on every request, a handshake-era one ignores it.
+    _sdk_compat.envelope_handshake(session)
     try:
         await session.initialize()
-    except MCPError as refused:
+    except (MCPError, RuntimeError) as refused:
+        # Refused (a 2026-only server: -32022 or "method not found"), or answered with a
+        # 2026-era version (which the handshake cannot carry): ask ``server/discover``.
+        if isinstance(refused, RuntimeError) and not _sdk_compat.modern_answer_to_initialize(
+            refused
+        ):
+            raise
         try:
             await session.discover()  # adopts the newest revision both sides speak
         except Exception:  # noqa: BLE001 - not a modern server either: the handshake's error

@@ -880,9 +880,10 @@ class MCPHost:
             next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
             next_cursor = next_cursor if isinstance(next_cursor, str) else None
             # Let the session know the valid tools (it validates results against them).
-            _sdk_compat.absorb_tool_listing(
+            tools, dropped = _sdk_compat.absorb_tool_listing(
                 session, tools, next_cursor, complete=cursor is None and next_cursor is None
             )
+            invalid.extend(dropped)
             return tools, next_cursor
 
         async def page(session: Any) -> list[Any]:
@@ -891,7 +892,9 @@ class MCPHost:
             for _ in range(1000):  # a server paging forever must not hang us
                 params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
                 try:
-                    result = await session.list_tools(params=params)
+                    # session.list_tools, and the tools it dropped (invalid x-mcp-header)
+                    result, dropped = await _sdk_compat.list_tools_page(session, params)
+                    invalid.extend(dropped)
                     tools, cursor = list(result.tools), result.next_cursor
                     if params is None and "ttl_ms" in result.model_fields_set:
                         self._listing_ttl[config.name] = result.ttl_ms
