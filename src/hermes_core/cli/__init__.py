@@ -2,7 +2,8 @@
 
 Exit codes: 0 ok, 1 something is unavailable or failed, 2 bad usage or a bad
 file (the message names the file, the key and what is wrong), 3 a broken plugin
-(``hermes plugins list``, and any command under ``HERMES_STRICT_PLUGINS=1``).  Subcommands
+(``hermes plugins list``, and any command under ``HERMES_STRICT_PLUGINS=1``), 130
+interrupted (Ctrl-C), 141 output cut short by its reader.  Subcommands
 import only what they need: nothing here imports ``mcp``.
 """
 
@@ -23,6 +24,7 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_UNAVAILABLE, EXIT_USAGE, EXIT_PLUGIN = 0, 1, 2, 3
 EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130
 
 
 class _Parser(argparse.ArgumentParser):
@@ -256,10 +258,14 @@ def _split_server_args(argv: list[str]) -> tuple[list[str], list[str] | None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; output cut short by its reader (``hermes mcp tools --json | head -1``)
-    ends quietly, as for any Unix tool, with exit code 141 (SIGPIPE's)."""
+    ends quietly, as for any Unix tool, with exit code 141 (SIGPIPE's).  Ctrl-C ends it with
+    one line and exit code 130 (128 + SIGINT), after the servers it started were stopped."""
     try:
         code = _run(argv)
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("hermes: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         import os
 

@@ -225,7 +225,10 @@ class ServerConnection:
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
-                raise  # we are cancelled ourselves
+                # We are cancelled ourselves (Ctrl-C, a caller's timeout): nobody waits for
+                # this attempt any more, so end it now, its process with it.
+                await self._stop_runner(cancel=True)
+                raise
             # The connection was closed under us (a reload removed or changed the server).
             raise ServerError(self.name, "stopped while connecting") from None
         except ServerError as exc:
@@ -596,7 +599,9 @@ class ServerConnection:
         self._closed = True
         if self._reconnector is not None:
             self._reconnector.cancel()
-        await self._stop_runner()  # (gently: the session ends, a stdio child is asked to exit)
+        # (gently: the session ends, a stdio child is asked to exit); a session still starting
+        # up does not watch for the stop, so it is cancelled at once.
+        await self._stop_runner(cancel=self.session is None)
         await self._tasks.close()  # the rest is cancelled and awaited
         self.status.state = "closed"
         with contextlib.suppress(OSError):

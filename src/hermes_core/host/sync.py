@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 __all__ = ["SyncMCPHost"]
 
 T = TypeVar("T")
+#: How long an interrupted or timed-out wait lets its coroutine finish cancelling.
+CANCEL_GRACE_SECONDS = 10.0
 
 
 class SyncMCPHost:
@@ -62,10 +64,32 @@ class SyncMCPHost:
         self._closed = False
 
     def _run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run *coro* on the loop and wait for it.  When the wait ends early (*timeout*, or
+        an exception such as ``KeyboardInterrupt`` in this thread), the coroutine is cancelled
+        on the loop and given up to :data:`CANCEL_GRACE_SECONDS` to finish cancelling (a call
+        tells its server ``notifications/cancelled`` and frees its server's slot) before the
+        exception propagates: ``TimeoutError`` for *timeout*."""
         if not self._thread.is_alive():
             coro.close()
             raise RuntimeError("the MCP host is not running; use it inside `with SyncMCPHost(...)`")
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+        box: list[asyncio.Task[T]] = []
+        finished = threading.Event()
+
+        def begin() -> None:
+            task = self._loop.create_task(coro)
+            task.add_done_callback(lambda _: finished.set())
+            box.append(task)
+
+        self._loop.call_soon_threadsafe(begin)
+        try:
+            if not finished.wait(timeout):
+                raise TimeoutError(f"no result within {timeout:g} s; the call was cancelled")
+        except BaseException:
+            # begin() was queued first, so the task exists when this runs on the loop.
+            self._loop.call_soon_threadsafe(lambda: box[0].cancel())
+            finished.wait(CANCEL_GRACE_SECONDS)
+            raise
+        return box[0].result()
 
     @property
     def host(self) -> MCPHost:
@@ -74,14 +98,22 @@ class SyncMCPHost:
         return self._host
 
     def start(self) -> dict[str, str | None]:
-        """Start the loop thread and connect every enabled server (concurrently)."""
+        """Start the loop thread and connect every enabled server (concurrently).
+
+        Interrupted (``KeyboardInterrupt``, or any other exception while it waits), it stops
+        every server it started, then lets the exception through: ``with`` never calls
+        ``__exit__`` for a failed ``__enter__``, so no process may be left to it."""
         self._thread.start()
 
         async def start() -> dict[str, str | None]:
             self._host = MCPHost(self._servers, **self._options)
             return await self._host.start()
 
-        return self._run(start())
+        try:
+            return self._run(start())
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         if self._closed:
@@ -125,6 +157,9 @@ class SyncMCPHost:
     ) -> dict[str, Any]:
         """Call a tool and wait for its result (from any thread).
 
+        *timeout*: seconds to wait (``None``: the server's own ``timeout``).  When they pass,
+        the call is cancelled (the server is sent ``notifications/cancelled`` and the server's
+        slot is freed for the next call) and ``TimeoutError`` is raised.
         *on_progress* runs on the host's loop thread (see :meth:`MCPHost.call_tool`).
         """
         return self._run(self.host.call_tool(name, arguments, on_progress=on_progress), timeout)
