@@ -301,7 +301,8 @@ def test_failed_replace_leaves_the_old_file_and_no_temp_file(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError, match="No space left"):
+    # A clear error naming the file (the CLI prints it, exit 2), never a bare OSError.
+    with pytest.raises(ConfigError, match=r"config\.yaml: cannot write the file: No space left"):
         add_server("codex", {"command": "codex"}, path=path)
     assert path.read_text() == ORIGINAL
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml", "config.yaml.lock"]

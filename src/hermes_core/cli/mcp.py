@@ -474,15 +474,30 @@ def _missing_tool(host: Any, tool: str) -> dict[str, Any]:
 
 
 def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> int:
-    """Connect one server, list its tools, and time both."""
+    """Connect one server, list its tools, and time both.
+
+    Exit 0 only when the server connected *and* listed its tools; 1 when either failed, or
+    when the server is disabled (it is not tested: nothing is claimed of it); 2 for a bad
+    config or an unknown name.  A ``lazy`` server is started (not read from its cache)."""
 
     async def body(host: Any) -> dict[str, Any]:
         (row,) = host.status()
+        if row.connection == "lazy":  # registered from its cache: a test really connects
+            await host._wake_lazy(name)
+            (row,) = host.status()
+        error = row.last_error
+        if not row.enabled:
+            error = (
+                f"disabled in config.yaml, so it was not tested "
+                f"(`hermes mcp enable {name}` turns it on)"
+            )
+        elif error is None and row.connection != "connected":
+            error = f"not connected ({row.connection})"
         return {
             "server": name,
             "connection": row.connection,
-            "tools": [e.name for e in host.tools(include_gated=True)],
-            "error": row.last_error,
+            "tools": [e.name for e in host.tools(include_gated=True)] if row.enabled else [],
+            "error": error,
         }
 
     def run() -> int:
@@ -491,6 +506,8 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
         report["seconds"] = round(time.monotonic() - started, 3)
         if as_json:
             print(json.dumps(report, indent=2))
+        elif report["connection"] == "disabled":
+            print(f"{name}: {report['error']}")
         elif report["error"]:
             print(f"{name}: failed after {report['seconds']} s: {report['error']}")
         else:

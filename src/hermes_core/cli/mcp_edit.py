@@ -161,6 +161,11 @@ def add(
     if problems:
         print(f"error: {problems[0]}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        store.check_writable()  # before the probe starts anything
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     problem: str | None = None
     tool_count = 0
     missing: str | None = None

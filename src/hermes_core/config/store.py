@@ -49,7 +49,7 @@ from hermes_core.config.models import (
 )
 from hermes_core.yaml_lines import _plain
 
-__all__ = ["add_server", "add_servers", "remove_server", "set_enabled"]
+__all__ = ["add_server", "add_servers", "check_writable", "remove_server", "set_enabled"]
 
 LOCK_TIMEOUT = 10.0
 _BOM = b"\xef\xbb\xbf"
@@ -156,19 +156,56 @@ def _target(path: str | os.PathLike[str] | None) -> Path:
 
 def _edit(target: Path, op: _Op) -> bool:
     label = str(target)
-    _ensure_dir(target.parent)
+    try:
+        _ensure_dir(target.parent)
+    except OSError as exc:
+        raise _unwritable(label, exc) from None
     before = _read(target, label)
     planned = _plan(before, label, op)
-    with _locked(target, label):
-        current = _read(target, label)
-        if _digest(current) != _digest(before):
-            for name in getattr(op, "servers", (op.server,)):
-                _check_entry_unchanged(before, current, label, name)
-            planned = _plan(current, label, op)
-        if planned is None:
-            return False
-        _atomic_write(target, planned, _mode_of(target))
+    if planned is not None:
+        check_writable(target)  # before the lock file is made: the clearest message
+    try:
+        with _locked(target, label):
+            current = _read(target, label)
+            if _digest(current) != _digest(before):
+                for name in getattr(op, "servers", (op.server,)):
+                    _check_entry_unchanged(before, current, label, name)
+                planned = _plan(current, label, op)
+            if planned is None:
+                return False
+            _atomic_write(target, planned, _mode_of(target))
+    except OSError as exc:  # a read-only HERMES_HOME, a full disk: nothing was written
+        raise _unwritable(label, exc) from None
     return True
+
+
+def check_writable(path: str | os.PathLike[str] | None = None) -> None:
+    """:class:`ConfigError` (naming the file) unless ``config.yaml`` can be replaced: its
+    folder must be writable, and an existing file too (a file made read-only is respected
+    even where its folder would allow replacing it)."""
+    target = _target(path)
+    folder = target.parent
+    while not folder.exists() and folder.parent != folder:
+        folder = folder.parent  # _ensure_dir creates the missing folders below it
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"cannot write the file: its folder {folder} is not writable (permission denied); "
+            "nothing was written",
+            path=str(target),
+        )
+    if target.exists() and not os.access(target, os.W_OK):
+        raise ConfigError(
+            "cannot write the file: it is read-only (permission denied); nothing was written",
+            path=str(target),
+        )
+
+
+def _unwritable(label: str, exc: OSError) -> ConfigError:
+    where = f" ({exc.filename})" if exc.filename and str(exc.filename) != label else ""
+    return ConfigError(
+        f"cannot write the file: {exc.strerror or type(exc).__name__}{where}; nothing was written",
+        path=label,
+    )
 
 
 def _digest(raw: bytes | None) -> str | None:

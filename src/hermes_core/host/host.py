@@ -436,18 +436,25 @@ class MCPHost:
             self._spawn(self._relist_later(name, connection), f"late re-list of '{name}'")
         except ServerError as exc:
             self.gate.invalidate()
+            if connection.status.state == "connected":  # the listing failed (e.g. timed out)
+                return await self._listing_failed(connection, exc.detail)
             if server.transport != "stdio":
                 connection.schedule_reconnect()  # the endpoint may come up later
             return exc.detail
         except Exception as exc:  # noqa: BLE001 - e.g. the server answered tools/list with an error
-            detail = f"listing tools failed: {type(exc).__name__}: {exc}"
-            connection.status.state, connection.status.last_error = "failed", detail
-            await connection.close()
-            connection.status.state = "failed"
-            self.gate.invalidate()
-            return detail
+            return await self._listing_failed(connection, f"{type(exc).__name__}: {exc}")
         self.gate.invalidate()
         return None
+
+    async def _listing_failed(self, connection: ServerConnection, why: str) -> str:
+        """A server that connected but could not list its tools (an error, a timeout) is a
+        failed server, never ``connected`` with 0 tools: stop it and keep the reason."""
+        detail = f"listing tools failed: {why}"
+        connection.status.state, connection.status.last_error = "failed", detail
+        await connection.close()
+        connection.status.state = "failed"
+        self.gate.invalidate()
+        return detail
 
     async def sampling_catalog(self) -> ModelCatalog:
         """The models the sampling backends offer, listed once per host (in a worker thread)."""
