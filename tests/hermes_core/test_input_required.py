@@ -75,6 +75,22 @@ def test_each_round_asks_again_with_the_state_of_the_one_before() -> None:
     asyncio.run(scenario())
 
 
+def test_a_prompt_and_a_resource_that_ask_are_answered_too() -> None:
+    answers = Answers(name="Ada")
+
+    async def scenario() -> None:
+        async with MCPHost([asking()], elicitor=answers) as host:
+            prompt = await host.call_tool("mcp_m_get_prompt", {"name": "greeting"})
+            assert "error" not in prompt, prompt
+            assert prompt["messages"][0]["content"]["text"] == "Hello, Ada! state=greeting"
+            note = await host.call_tool("mcp_m_read_resource", {"uri": "note://tea"})
+            assert "error" not in note, note
+            assert note["contents"][0]["text"] == "tea, signed Ada state=note"
+            assert answers.asked == ["Greet whom?", "Who signs the note on tea?"]
+
+    asyncio.run(scenario())
+
+
 def test_a_server_that_never_stops_asking_is_given_up_after_the_bounded_rounds() -> None:
     answers = Answers()
 

@@ -11,6 +11,8 @@ Usage: ``python modern_asking_server.py``.  Tools:
 * ``roots`` — asks for the client's roots.
 * ``forever`` — asks again on every round (the client must give up).
 
+The ``greeting`` prompt and the ``note://{topic}`` resource template ask too (elicitation).
+
 Each tool reports what came back as text.
 """
 
@@ -120,6 +122,32 @@ async def forever(ctx: Context) -> str | InputRequiredResult:  # type: ignore[ty
         input_requests={"again": _ask(f"Round {rounds}: once more?", again)},
         request_state=str(rounds),
     )
+
+
+WHO = {"type": "object", "properties": {"name": {"type": "string", "default": "World"}}}
+
+
+@server.prompt()
+async def greeting(ctx: Context) -> str | InputRequiredResult:  # type: ignore[type-arg]
+    """A greeting for whoever the user names."""
+    answer = _answer(ctx, "who")
+    if answer is None:
+        return InputRequiredResult(
+            input_requests={"who": _ask("Greet whom?", WHO)}, request_state="greeting"
+        )
+    return f"Hello, {(answer.content or {}).get('name')}! state={ctx.request_state}"
+
+
+@server.resource("note://{topic}")
+async def note(topic: str, ctx: Context) -> str | InputRequiredResult:  # type: ignore[type-arg]
+    """A note on *topic*, signed by whoever the user names."""
+    answer = _answer(ctx, "who")
+    if answer is None:
+        return InputRequiredResult(
+            input_requests={"who": _ask(f"Who signs the note on {topic}?", WHO)},
+            request_state="note",
+        )
+    return f"{topic}, signed {(answer.content or {}).get('name')} state={ctx.request_state}"
 
 
 async def main() -> None:

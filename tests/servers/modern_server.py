@@ -4,7 +4,8 @@ Usage: ``python modern_server.py`` (stdio) or ``python modern_server.py PORT`` (
 The SDK's servers serve both eras (the client's first request decides); this one serves only
 the per-request envelope, as a 2026-only server in the wild does: ``initialize`` is refused
 with UNSUPPORTED_PROTOCOL_VERSION naming 2026-07-28, ``server/discover`` answers.
-Tools: ``echo`` (returns its ``text``), ``grow`` (adds a tool, so the listing changes).
+Tools: ``echo`` (returns its ``text``), ``grow`` (adds a tool and a prompt, so the listings
+change).
 """
 
 from __future__ import annotations
@@ -37,6 +38,12 @@ async def grow() -> str:
         return "grown"
 
     server.add_tool(grown)
+
+    @server.prompt()
+    def grown_prompt() -> str:
+        """A prompt added at run time."""
+        return "grown"
+
     return "added"
 
 

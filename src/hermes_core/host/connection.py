@@ -20,7 +20,7 @@ import logging
 import random
 import ssl
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
@@ -611,17 +611,13 @@ class ServerConnection:
     async def call_tool(
         self, session: Any, tool: str, args: dict[str, Any], *, progress_callback: Any = None
     ) -> Any:
-        """``tools/call`` in either revision.  On 2026-07-28 a server asks for input
-        (elicitation, sampling, roots) by answering ``InputRequiredResult``: the SDK's driver
-        answers through this session's callbacks and sends the call again (bounded rounds)."""
+        """``tools/call`` in either revision, its input-required rounds answered
+        (:meth:`until_answered`)."""
         first = await session.call_tool(
             tool, args, progress_callback=progress_callback, allow_input_required=True
         )
         if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
             return first
-        from mcp.client.context import ClientRequestContext
-
-        from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 
         async def send(responses: Any, state: str | None) -> Any:
             return await session.call_tool(
@@ -633,6 +629,31 @@ class ServerConnection:
                 allow_input_required=True,
             )
 
+        return await self.until_answered(session, tool, send, first=first)
+
+    async def until_answered(
+        self,
+        session: Any,
+        what: str,
+        send: Callable[[Any, str | None], Awaitable[Any]],
+        *,
+        first: Any = None,
+    ) -> Any:
+        """The result of the request *send* makes (``send(None, None)`` unless its *first*
+        answer is given), once the server has what it asked for.
+
+        On 2026-07-28 a server asks for input (elicitation, sampling, roots) by answering
+        ``tools/call``, ``prompts/get`` or ``resources/read`` with an ``InputRequiredResult``:
+        the SDK's driver answers through this session's callbacks and calls
+        ``send(answers, request_state)`` again, at most ``INPUT_REQUIRED_MAX_ROUNDS`` times."""
+        if first is None:
+            first = await send(None, None)
+        if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
+            return first
+        from mcp.client.context import ClientRequestContext
+
+        from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
+
         async def dispatch(key: str, request: Any) -> Any:
             meta = request.params.meta if request.params else None
             context = ClientRequestContext(session=session, request_id=key, meta=meta)
@@ -643,7 +664,7 @@ class ServerConnection:
                 first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
             )
         except InputRoundsExceeded as exc:
-            raise ServerError(self.name, f"{tool}: {exc}") from None
+            raise ServerError(self.name, f"{what}: {exc}") from None
 
     async def ensure(self) -> Any:
         """The live session, reconnecting first when the server went away."""

@@ -1155,14 +1155,30 @@ class MCPHost:
         if tool in _LISTINGS:
             return await self._list_all(connection, config, tool)
 
+        prompt_args = {
+            str(k): v if isinstance(v, str) else json.dumps(v)
+            for k, v in (args.get("arguments") or {}).items()
+        }
+
         async def run(session: Any) -> Any:
-            if tool == "read_resource":
-                return await session.read_resource(args["uri"])
-            prompt_args = {
-                str(k): v if isinstance(v, str) else json.dumps(v)
-                for k, v in (args.get("arguments") or {}).items()
-            }
-            return await session.get_prompt(args["name"], prompt_args)
+            # Either request may be answered with InputRequiredResult (2026-07-28).
+            async def send(responses: Any, state: str | None) -> Any:
+                if tool == "read_resource":
+                    return await session.read_resource(
+                        args["uri"],
+                        input_responses=responses,
+                        request_state=state,
+                        allow_input_required=True,
+                    )
+                return await session.get_prompt(
+                    args["name"],
+                    prompt_args,
+                    input_responses=responses,
+                    request_state=state,
+                    allow_input_required=True,
+                )
+
+            return await connection.until_answered(session, tool, send)
 
         result = await connection.request(tool, run, config.timeout)
         data: dict[str, Any] = sanitize_value(
