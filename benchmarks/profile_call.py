@@ -2,8 +2,10 @@
 
 ::
 
-    python benchmarks/profile_call.py             # stdio echo on server-everything
-    python benchmarks/profile_call.py --top 25    # and the 25 functions of ours called most
+    python benchmarks/profile_call.py                 # stdio echo on server-everything
+    python benchmarks/profile_call.py --top 25        # and the 25 functions with most extra calls
+    python benchmarks/profile_call.py --http          # over Streamable HTTP
+    python benchmarks/profile_call.py --at-once 200   # 200 calls at once (parallel allowed)
 
 Wall-clock times on a shared machine are noise; the number of Python function calls a call
 makes (cProfile's ``ncalls``) is not.  Both sides call server-everything's ``echo`` *N* times
@@ -28,6 +30,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from servers.reference import EVERYTHING, node  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_host import everything_http  # noqa: E402
+
 ARGS = {"message": "ping"}
 
 
@@ -46,40 +51,70 @@ def counts(profile: cProfile.Profile, n: int) -> tuple[float, float, dict[str, f
     return total / n, ours / n, per_function
 
 
-async def measure(n: int) -> dict[str, Any]:
+async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
 
     from hermes_core.host.host import HostServer, MCPHost
 
-    config = HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])
-    params = StdioServerParameters(command=node(), args=[str(EVERYTHING), "stdio"])
+    args = [str(EVERYTHING), "stdio"]
+    parallel = at_once > 1
+    if url is None:
+        config = HostServer(
+            "everything", command=node(), args=args, supports_parallel_tool_calls=parallel
+        )
+    else:
+        config = HostServer(
+            "everything",
+            url=url,
+            transport="streamable_http",
+            supports_parallel_tool_calls=parallel,
+        )
     async with contextlib.AsyncExitStack() as stack:
         host = MCPHost([config])
         stack.push_async_callback(host.close)
         errors = await host.start()
         assert errors["everything"] is None, errors
-        devnull = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115 - the exit stack closes it
-        read, write = await stack.enter_async_context(stdio_client(params, errlog=devnull))
-        session = await stack.enter_async_context(ClientSession(read, write))
+        if url is None:
+            devnull = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115 - closed by the stack
+            params = StdioServerParameters(command=node(), args=args)
+            transport = stdio_client(params, errlog=devnull)
+        else:
+            transport = streamable_http_client(url)
+        streams = await stack.enter_async_context(transport)
+        session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
         await session.initialize()
         await session.list_tools()
+
+        async def ours() -> None:
+            got = await host.call_tool("mcp_everything_echo", ARGS)
+            assert got["content"][0]["text"] == "Echo: ping", got
+
+        async def raw() -> None:
+            got = await session.call_tool("echo", ARGS)
+            assert got.content[0].text == "Echo: ping", got
+
+        async def session_only() -> None:
+            # The SDK's session over our transport: the host's layers left out.
+            got = await host._connections["everything"].session.call_tool("echo", ARGS)
+            assert got.content[0].text == "Echo: ping", got
+
         for _ in range(20):  # warm-up: imports, caches
-            await host.call_tool("mcp_everything_echo", ARGS)
-            await session.call_tool("echo", ARGS)
+            await ours()
+            await raw()
         results = {}
-        for side in ("ours", "raw"):
+        sides = (("ours", ours), ("raw", raw), ("session", session_only))
+        for side, call in sides:
             profile = cProfile.Profile()
             profile.enable()
-            for _ in range(n):
-                if side == "ours":
-                    got = await host.call_tool("mcp_everything_echo", ARGS)
-                    assert got["content"][0]["text"] == "Echo: ping", got
+            for _ in range(max(1, n // at_once)):
+                if at_once > 1:
+                    await asyncio.gather(*(call() for _ in range(at_once)))
                 else:
-                    raw = await session.call_tool("echo", ARGS)
-                    assert raw.content[0].text == "Echo: ping", raw
+                    await call()
             profile.disable()
-            results[side] = counts(profile, n)
+            results[side] = counts(profile, max(1, n // at_once) * at_once)
     return results
 
 
@@ -87,14 +122,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="calls per side")
     parser.add_argument("--top", type=int, default=0, help="the functions with most extra calls")
+    parser.add_argument("--http", action="store_true", help="over Streamable HTTP")
+    parser.add_argument("--at-once", type=int, default=1, help="calls started together")
     options = parser.parse_args()
-    results = asyncio.run(measure(options.n))
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(everything_http()) if options.http else None
+        results = asyncio.run(measure(options.n, url, options.at_once))
     ours_total, ours_own, mine = results["ours"]
     raw_total, _, theirs = results["raw"]
-    print(f"function calls per call_tool (stdio echo, {options.n} calls each side)")
+    session_total, session_own, _ = results["session"]
+    kind = "HTTP" if options.http else "stdio"
+    together = f", {options.at_once} at once" if options.at_once > 1 else ""
+    print(f"function calls per call_tool ({kind} echo, {options.n} calls each side{together})")
     print(f"  raw SDK ClientSession.call_tool: {raw_total:.1f}")
     print(f"  MCPHost.call_tool:               {ours_total:.1f}  (+{ours_total - raw_total:.1f})")
     print(f"    of which hermes_core:          {ours_own:.1f}")
+    print(
+        f"  the SDK session on our transport: {session_total:.1f}  "
+        f"(+{session_total - raw_total:.1f}; hermes_core {session_own:.1f}): the rest of the "
+        f"difference, {ours_total - session_total:+.1f}, is the host's layers"
+    )
     extra = sorted(
         ((mine.get(k, 0.0) - theirs.get(k, 0.0), k) for k in set(mine) | set(theirs)),
         reverse=True,

@@ -340,10 +340,9 @@ def sanitize_value(obj: _T) -> _T:
             return cast(_T, clean_text(obj))
         if not isinstance(obj, dict | list | tuple):
             return obj
-    container = cast(_Container, obj)
-    if not _contains_tags(container):
+    if not _contains_tags(obj):  # type: ignore[arg-type]  # (no cast(): it is a call)
         return obj
-    return cast(_T, _rebuild(container))
+    return cast(_T, _rebuild(obj))  # type: ignore[arg-type]
 
 
 _RESERVED_LABELS = frozenset({"modelcontextprotocol", "mcp"})
