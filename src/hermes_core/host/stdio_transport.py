@@ -28,12 +28,19 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import IO, Any
 
-__all__ = ["DEFAULT_MAX_MESSAGE_BYTES", "MAX_STDERR_LINE", "LineFramer", "open_stdio_process"]
+from hermes_core.host.server_warnings import ServerWarnings
+
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "MAX_STDERR_LINE",
+    "LineFramer",
+    "open_stdio_process",
+    "parse_message",
+]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +50,6 @@ MAX_STDERR_LINE = 4096
 """Characters of one stderr line that are kept (the rest is cut, with a count)."""
 _EXIT_GRACE_SECONDS = 2.0
 _KILL_TIMEOUT_SECONDS = 2.0
-_WARN_EVERY_SECONDS = 5.0
 
 
 class MessageTooLarge(Exception):
@@ -85,26 +91,6 @@ class LineFramer:
         return lines
 
 
-class _Warnings:
-    """One warning line per kind, then at most one every few seconds with a count."""
-
-    def __init__(self, server: str) -> None:
-        self.server = server
-        self._last: dict[str, float] = {}
-        self._unsaid: dict[str, int] = {}
-
-    def warn(self, kind: str, text: str) -> None:
-        now = time.monotonic()
-        last = self._last.get(kind)
-        if last is not None and now - last < _WARN_EVERY_SECONDS:
-            self._unsaid[kind] = self._unsaid.get(kind, 0) + 1
-            return
-        self._last[kind] = now
-        unsaid = self._unsaid.pop(kind, 0)
-        more = f" ({unsaid} more since the last warning)" if unsaid else ""
-        log.warning("MCP server '%s': %s%s", self.server, text, more)
-
-
 def _check_notification(raw: dict[str, Any]) -> str | None:
     """Why a notification with a known method is invalid, or ``None``."""
     import mcp_types as types
@@ -124,8 +110,9 @@ def _check_notification(raw: dict[str, Any]) -> str | None:
     return None
 
 
-def _parse(line: bytes, warnings: _Warnings) -> Any:
-    """The ``SessionMessage`` of one line, or ``None`` (dropped, with a warning)."""
+def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on stdout") -> Any:
+    """The ``SessionMessage`` of one line (or SSE event's data), or ``None`` (dropped, with a
+    warning)."""
     import mcp_types as types
     from mcp.shared.message import SessionMessage
     from pydantic import ValidationError
@@ -149,7 +136,7 @@ def _parse(line: bytes, warnings: _Warnings) -> Any:
     try:
         raw = json.loads(text)
     except ValueError:
-        warnings.warn("garbage", "ignoring output on stdout that is not JSON-RPC")
+        warnings.warn("garbage", f"ignoring {where} that is not JSON-RPC")
         return None
     if isinstance(raw, dict) and "id" not in raw:
         problem = _check_notification(raw)
@@ -159,7 +146,7 @@ def _parse(line: bytes, warnings: _Warnings) -> Any:
     try:
         message = types.jsonrpc_message_adapter.validate_python(raw, by_name=False)
     except ValidationError:
-        warnings.warn("garbage", "ignoring output on stdout that is not JSON-RPC")
+        warnings.warn("garbage", f"ignoring {where} that is not JSON-RPC")
         return None
     return SessionMessage(message)
 
@@ -242,7 +229,7 @@ async def open_stdio_process(
     assert stdin is not None and stdout is not None and stderr is not None
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-    warnings = _Warnings(server)
+    warnings = ServerWarnings(server)
 
     async def read_stdout() -> None:
         framer = LineFramer(max_message_bytes)
@@ -250,7 +237,7 @@ async def open_stdio_process(
             try:
                 async for chunk in stdout:
                     for line in framer.feed(chunk):
-                        message = _parse(line, warnings)
+                        message = parse_message(line, warnings)
                         if message is not None:
                             await read_writer.send(message)
             except MessageTooLarge:

@@ -161,7 +161,11 @@ def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
     secrets: the URL as :func:`display_url` shows it, the status, an auth challenge)."""
     import httpx2
 
-    hooks: dict[str, list[Any]] = {"response": [_cap_bodies(_max_message_bytes(spec), errlog)]}
+    from hermes_core.host.server_warnings import ServerWarnings
+
+    warnings = ServerWarnings(str(getattr(spec, "name", "") or spec.url))
+    cap = _cap_bodies(_max_message_bytes(spec), errlog, warnings)
+    hooks: dict[str, list[Any]] = {"response": [cap]}
     if errlog is not None:
         hooks["response"].insert(0, _note_http_errors(errlog))
 
@@ -214,9 +218,13 @@ async def open_streamable_http(spec: ServerSpec, errlog: IO[str]) -> AsyncIterat
     """Streamable HTTP (the ``streamable_http`` transport's ``connect``)."""
     from mcp.client.streamable_http import streamable_http_client
 
+    from hermes_core.host.server_warnings import quiet_sdk_parse_errors
+
     if not spec.url:
         raise ValueError("an HTTP server needs a url")
+    quiet_sdk_parse_errors()  # garbage and bogus notifications: one line, not a traceback
     async with (
+        _serving(spec),
         _http_client(spec, errlog) as client,
         streamable_http_client(
             spec.url, http_client=client, max_sse_event_size=_max_message_bytes(spec)
@@ -232,8 +240,11 @@ async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any
     no cross-origin redirects, and HTTP errors noted in *errlog*."""
     from mcp.client.sse import sse_client
 
+    from hermes_core.host.server_warnings import quiet_sdk_parse_errors
+
     if not spec.url:
         raise ValueError("an SSE server needs a url")
+    quiet_sdk_parse_errors()  # garbage and bogus notifications: one line, not a traceback
 
     def client_factory(
         headers: dict[str, str] | None = None, timeout: Any = None, auth: Any = None
@@ -241,13 +252,25 @@ async def open_sse(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[Any
         # The SDK passes its own headers/auth/timeouts; ours come from the config instead.
         return _http_client(spec, errlog)
 
-    async with sse_client(
-        spec.url,
-        timeout=spec.connect_timeout,
-        sse_read_timeout=max(spec.timeout, 300.0),
-        httpx_client_factory=client_factory,
-    ) as streams:
+    async with (
+        _serving(spec),
+        sse_client(
+            spec.url,
+            timeout=spec.connect_timeout,
+            sse_read_timeout=max(spec.timeout, 300.0),
+            httpx_client_factory=client_factory,
+        ) as streams,
+    ):
         yield streams[0], streams[1]
+
+
+@asynccontextmanager
+async def _serving(spec: ServerSpec) -> AsyncIterator[None]:
+    """Name the server for the SDK tasks this connection starts (see ``server_warnings``)."""
+    from hermes_core.host.server_warnings import serving
+
+    with serving(str(getattr(spec, "name", "") or spec.url)):
+        yield
 
 
 class MessageTooLargeError(Exception):
@@ -280,12 +303,34 @@ def _capped_stream(stream: Any, limit: int, errlog: IO[str] | None) -> Any:
     return CappedStream()
 
 
-def _cap_bodies(limit: int, errlog: IO[str] | None) -> Callable[[Any], Coroutine[Any, Any, None]]:
-    """A response hook bounding every body but an SSE stream (the SDK bounds its events)."""
+def _filtered_stream(stream: Any, warnings: Any) -> Any:
+    """*stream* (an SSE body) without the events no server should send."""
+    import httpx2
+
+    from hermes_core.host.sse_events import filtered_events
+
+    class FilteredStream(httpx2.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            async for chunk in filtered_events(stream, warnings):
+                yield chunk
+
+        async def aclose(self) -> None:
+            await stream.aclose()
+
+    return FilteredStream()
+
+
+def _cap_bodies(
+    limit: int, errlog: IO[str] | None, warnings: Any = None
+) -> Callable[[Any], Coroutine[Any, Any, None]]:
+    """A response hook bounding every body but an SSE stream (the SDK bounds its events);
+    an SSE stream loses the events that are not valid JSON-RPC (see ``sse_events``)."""
 
     async def cap(response: Any) -> None:
         kind = response.headers.get("content-type", "").lower()
         if kind.startswith("text/event-stream"):
+            if warnings is not None:
+                response.stream = _filtered_stream(response.stream, warnings)
             return
         length = response.headers.get("content-length", "")
         if length.isdigit() and int(length) > limit:
