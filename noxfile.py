@@ -108,7 +108,8 @@ def demo(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """The MCP host against the raw mcp SDK and the fastmcp client, side by side: per-call
     overhead (stdio and Streamable HTTP), startup of 8 servers, registering a 3,300-tool
-    server, CLI start-up; ratios as min-median-max over interleaved rounds, load average.
+    server, CLI start-up; ratios as min-median-max over interleaved rounds, load average; then
+    the CLI's peak memory against hostile servers that send without end (bench_memory.py).
     Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
     assert).  ``nox -s bench -- --quick`` for a short run."""
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
@@ -117,6 +118,8 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".", "mcp", "fastmcp==4.1.6", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
+    # Its own table: the CLI's peak memory against servers that send without end.
+    session.run("python", "benchmarks/bench_memory.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

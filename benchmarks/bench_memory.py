@@ -1,0 +1,181 @@
+"""The host's peak memory against servers that send without end, for ``nox -s bench``.
+
+::
+
+    python benchmarks/bench_memory.py          # about a minute
+    nox -s bench                               # runs it after bench_host.py
+
+Each row runs ``hermes mcp status --json`` as a user does (a fresh process, a fresh
+``HERMES_HOME``, the default ``max_message_bytes`` of 64 MiB) against one hostile server, and
+reads the command's peak resident memory (``ru_maxrss`` of the finished child, measured by a
+parent that does nothing else).  The servers are ``tests/servers/hostile_http.py`` (an HTTP
+endpoint answering with an endless SSE event, an endless chunked JSON body, or a 4 GB
+``Content-Length``) and ``tests/servers/hostile_server.py`` (a stdio server whose tool writes
+one endless line; reached through ``hermes mcp call``).  Before ``max_message_bytes`` one such
+command grew to 5–8 GB; the bound here is fixed, not relative to anything.
+
+A row also checks that the server failed for the right reason (the limit named in the error).
+The process exits 0 even when a bound is missed: benchmarks report, tests assert
+(``tests/hermes_core/test_hostile_bounds.py`` asserts the bound with a 1 MiB limit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVERS = ROOT / "tests" / "servers"
+sys.path.insert(0, str(ROOT / "tests"))
+
+from servers.net import free_port, wait_for_port  # noqa: E402
+
+#: The fixed bound on the CLI's peak RSS (everything included: Python, pydantic, the SDK).
+BOUND_MB = 400
+HTTP_MODES = {
+    "endless-sse": "HTTP: one SSE event without end",
+    "endless-json": "HTTP: a chunked JSON body without end",
+    "huge-length": "HTTP: Content-Length 4 GB",
+}
+_PEAK = (
+    "import json, resource, subprocess, sys\n"
+    "r = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=600)\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "print(json.dumps([r.returncode, r.stdout, r.stderr, peak]))\n"
+)
+
+
+def peak_of(home: Path, *args: str) -> tuple[int, str, str, float]:
+    """``hermes ARGS`` in a fresh parent: exit code, stdout, stderr, peak RSS in MB."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    outer = subprocess.run(
+        [sys.executable, "-c", _PEAK, sys.executable, "-m", "hermes_core", *args],
+        capture_output=True,
+        text=True,
+        env={**env, "HERMES_HOME": str(home)},
+        timeout=660,
+        check=True,
+    )
+    code, out, err, peak_kb = json.loads(outer.stdout)
+    return int(code), str(out), str(err), int(peak_kb) / 1024
+
+
+@contextlib.contextmanager
+def http_server(mode: str) -> Iterator[str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, str(SERVERS / "hostile_http.py"), str(port), mode],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for_port(port)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.kill()
+        process.wait()
+
+
+def measure_http(mode: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp, http_server(mode) as url:
+        home = Path(tmp)
+        (home / "config.yaml").write_text(
+            f"mcp_servers:\n  evil:\n    url: {url}\n    connect_timeout: 300\n"
+        )
+        began = time.perf_counter()
+        code, out, err, peak = peak_of(home, "mcp", "status", "--json")
+        seconds = time.perf_counter() - began
+    try:
+        error = json.loads(out)[0]["last_error"] or ""
+    except (ValueError, LookupError, TypeError):
+        error = f"(no status: exit {code}: {err.strip()[-200:]})"
+    return {"measure": HTTP_MODES[mode], "peak_mb": peak, "seconds": seconds, "error": error}
+
+
+def measure_stdio() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        (home / "config.yaml").write_text(
+            "mcp_servers:\n  evil:\n"
+            f"    command: {sys.executable}\n"
+            f"    args: [{str(SERVERS / 'hostile_server.py')!r}]\n"
+            "    env:\n      HOSTILE_FLOOD: '1'\n"
+        )
+        began = time.perf_counter()
+        code, out, err, peak = peak_of(home, "mcp", "call", "mcp_evil_flood")
+        seconds = time.perf_counter() - began
+    try:
+        error = json.loads(out)["error"]
+    except (ValueError, LookupError, TypeError):
+        error = f"(no result: exit {code}: {err.strip()[-200:]})"
+    return {
+        "measure": "stdio: one line without end",
+        "peak_mb": peak,
+        "seconds": seconds,
+        "error": error,
+    }
+
+
+def rows() -> list[dict[str, Any]]:
+    """Every measure, each judged against :data:`BOUND_MB` (and the reason it failed)."""
+    measured = [measure_http(mode) for mode in HTTP_MODES] + [measure_stdio()]
+    for row in measured:
+        stopped = "max_message_bytes" in row["error"]
+        row["bound_mb"] = BOUND_MB
+        row["verdict"] = "PASS" if row["peak_mb"] < BOUND_MB and stopped else "MISS"
+        if not stopped:
+            row["verdict"] += " (not stopped by max_message_bytes)"
+    return measured
+
+
+def print_table(measured: list[dict[str, Any]]) -> None:
+    header = ("measure (default max_message_bytes, 64 MiB)", "peak RSS", "bound", "took", "result")
+    lines = [
+        (
+            r["measure"],
+            f"{r['peak_mb']:.0f} MB",
+            f"< {r['bound_mb']} MB",
+            f"{r['seconds']:.1f} s",
+            r["verdict"],
+        )
+        for r in measured
+    ]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for line in lines:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="accepted (the run is the same)")
+    parser.add_argument(
+        "--json", metavar="FILE", help="also write the rows as JSON to FILE with .memory added"
+    )
+    options = parser.parse_args(argv)
+    print("[bench] peak memory against servers that send without end", file=sys.stderr)
+    measured = rows()
+    print()
+    print(f"hermes CLI peak memory against hostile servers — {os.cpu_count()} CPUs")
+    print()
+    print_table(measured)
+    if options.json:
+        target = Path(options.json)
+        target.with_name(target.stem + ".memory" + target.suffix).write_text(
+            json.dumps(measured, indent=2)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
