@@ -24,23 +24,34 @@ from support.cli import run_hermes
 SERVERS = Path(__file__).parents[1] / "servers"
 
 
-@pytest.fixture
-def bogus_home(tmp_path: Path) -> Iterator[Path]:
+def serve(tmp_path: Path, mode: str, entry: str) -> Iterator[Path]:
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVERS / "hostile_http.py"), str(port), "bogus"]
-    )
+    process = subprocess.Popen([sys.executable, str(SERVERS / "hostile_http.py"), str(port), mode])
     try:
         wait_for_port(port)
         home = tmp_path / "home"
         home.mkdir()
-        (home / "config.yaml").write_text(
-            f"mcp_servers:\n  bogus:\n    url: http://127.0.0.1:{port}/mcp\n"
-        )
+        url = f"http://127.0.0.1:{port}"
+        (home / "config.yaml").write_text("mcp_servers:\n  bogus:\n" + entry.format(url=url))
         yield home
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.fixture
+def bogus_home(tmp_path: Path) -> Iterator[Path]:
+    """The server over Streamable HTTP."""
+    yield from serve(tmp_path, "bogus", "    url: {url}/mcp\n")
+
+
+@pytest.fixture(params=["streamable_http", "sse"])
+def any_bogus_home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """The server over Streamable HTTP, then over the legacy HTTP+SSE transport."""
+    if request.param == "sse":
+        yield from serve(tmp_path, "bogus-sse", "    url: {url}/sse\n    transport: sse\n")
+    else:
+        yield from serve(tmp_path, "bogus", "    url: {url}/mcp\n")
 
 
 @pytest.mark.parametrize(
@@ -51,9 +62,10 @@ def bogus_home(tmp_path: Path) -> Iterator[Path]:
     ],
 )
 def test_bogus_sse_events_are_one_warning_and_the_call_succeeds(
-    bogus_home: Path, tool: str, warning: str
+    any_bogus_home: Path, tool: str, warning: str
 ) -> None:
-    result = run_hermes("mcp", "call", f"mcp_bogus_{tool}", env={"HERMES_HOME": str(bogus_home)})
+    env = {"HERMES_HOME": str(any_bogus_home)}
+    result = run_hermes("mcp", "call", f"mcp_bogus_{tool}", env=env)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["content"][0]["text"] == "after the noise"
     assert "Traceback" not in result.stderr

@@ -9,7 +9,9 @@ Run as ``python hostile_http.py PORT MODE``; MODE is
   ``ping`` and ``tools/list`` properly; its tool ``noisy`` answers with an SSE stream of 200
   notifications with invalid parameters before its result, and its tool ``garbage`` with
   events that are not JSON at all, each before its result; ``badjson`` answers with a JSON
-  body that is not JSON.
+  body that is not JSON;
+* ``bogus-sse``: the same server over the legacy HTTP+SSE transport (``GET`` any path for the
+  event stream, ``POST /messages``), every answer an event of that stream.
 
 It is a plain HTTP server (no MCP SDK): a real peer that no well-behaved server would be.
 """
@@ -17,10 +19,50 @@ It is a plain HTTP server (no MCP SDK): a real peer that no well-behaved server 
 from __future__ import annotations
 
 import json
+import queue
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHUNK = b"x" * 65536
+EVENTS: queue.Queue[str] = queue.Queue()
+"""``bogus-sse``: what goes out on the GET stream (one client at a time)."""
+SCHEMA = {"type": "object", "properties": {}}
+BOGUS = json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": 7})
+
+
+def _answers(message: dict[str, object]) -> list[str] | None:
+    """What the ``bogus`` server sends for one message (``None``: nothing, a notification)."""
+    method, ident = message.get("method"), message.get("id")
+    if ident is None:
+        return None
+    params = message.get("params") or {}
+    assert isinstance(params, dict)
+    tool = params.get("name") if method == "tools/call" else None
+    if method == "initialize":
+        result: object = {
+            "protocolVersion": params.get("protocolVersion"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "bogus", "version": "1"},
+        }
+    elif method == "tools/list":
+        result = {
+            "tools": [
+                {"name": name, "description": f"{name}.", "inputSchema": SCHEMA}
+                for name in ("noisy", "garbage", "badjson")
+            ]
+        }
+    elif tool == "badjson":
+        return ["not json at all"]
+    elif tool in ("noisy", "garbage"):
+        noise = ["this is not json" if tool == "garbage" else BOGUS] * 200
+        text = {"content": [{"type": "text", "text": "after the noise"}]}
+        return [*noise, json.dumps({"jsonrpc": "2.0", "id": ident, "result": text})]
+    elif method == "ping":
+        result = {}
+    else:
+        error = {"code": -32601, "message": "method not found"}
+        return [json.dumps({"jsonrpc": "2.0", "id": ident, "error": error})]
+    return [json.dumps({"jsonrpc": "2.0", "id": ident, "result": result})]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -32,7 +74,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if self.mode == "bogus":
+        if self.mode in ("bogus", "bogus-sse"):
             self._bogus(json.loads(body))
             return
         self.send_response(200)
@@ -53,75 +95,50 @@ class Handler(BaseHTTPRequestHandler):
         self._endless(chunked=True)
 
     def _bogus(self, message: dict[str, object]) -> None:
-        method, ident = message.get("method"), message.get("id")
-        if ident is None:  # a notification (initialized, cancelled): accepted
-            self.send_response(202)
+        answers = _answers(message)
+        if answers is None:  # a notification (initialized, cancelled): accepted
+            self._accepted()
+        elif self.mode == "bogus-sse":  # the answers go out on the GET stream
+            self._accepted()
+            for answer in answers:
+                EVENTS.put(answer)
+        elif len(answers) == 1:
+            data = answers[0].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        else:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for answer in answers:
+                self._chunk(f"event: message\ndata: {answer}\n\n".encode())
+            self._chunk(b"")  # the last chunk: the stream ends
+
+    def _accepted(self) -> None:
+        self.send_response(202)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self) -> None:
+        if self.mode != "bogus-sse":
+            self.send_response(405)
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        params = message.get("params") or {}
-        assert isinstance(params, dict)
-        if method == "initialize":
-            result: object = {
-                "protocolVersion": params.get("protocolVersion"),
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "bogus", "version": "1"},
-            }
-        elif method == "tools/list":
-            schema = {"type": "object", "properties": {}}
-            result = {
-                "tools": [
-                    {"name": "noisy", "description": "Noisy.", "inputSchema": schema},
-                    {"name": "garbage", "description": "Garbage.", "inputSchema": schema},
-                    {"name": "badjson", "description": "Bad JSON.", "inputSchema": schema},
-                ]
-            }
-        elif method == "tools/call" and params.get("name") in ("noisy", "garbage"):
-            self._call_stream(ident, str(params["name"]))
-            return
-        elif method == "tools/call" and params.get("name") == "badjson":
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", "15")
-            self.end_headers()
-            self.wfile.write(b"not json at all")
-            return
-        elif method == "ping":
-            result = {}
-        else:
-            self._json({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": "?"}})
-            return
-        self._json({"jsonrpc": "2.0", "id": ident, "result": result})
-
-    def _json(self, payload: object) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _call_stream(self, ident: object, tool: str) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        bogus = {"jsonrpc": "2.0", "method": "notifications/progress", "params": 7}
-        for _ in range(200):
-            line = "this is not json" if tool == "garbage" else json.dumps(bogus)
-            self._chunk(f"event: message\ndata: {line}\n\n".encode())
-        done = {
-            "jsonrpc": "2.0",
-            "id": ident,
-            "result": {"content": [{"type": "text", "text": "after the noise"}]},
-        }
-        self._chunk(f"event: message\ndata: {json.dumps(done)}\n\n".encode())
-        self._chunk(b"")  # the last chunk: the stream ends
-
-    def do_GET(self) -> None:
-        self.send_response(405)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        try:
+            self._chunk(b"event: endpoint\ndata: /messages\n\n")
+            while True:
+                self._chunk(f"event: message\ndata: {EVENTS.get()}\n\n".encode())
+        except OSError:
+            return  # the client hung up
 
     def do_DELETE(self) -> None:
         self.do_GET()
