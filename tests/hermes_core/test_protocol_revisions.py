@@ -110,3 +110,32 @@ def test_status_shows_each_servers_revision(tmp_path: Path) -> None:
     assert "protocol: 2026-07-28" in shown.stdout
     rows = json.loads(run_hermes("mcp", "status", "--json", env=env).stdout)
     assert [(r["server"], r["protocol"]) for r in rows] == [("modern", "2026-07-28")]
+
+
+def test_a_modern_server_is_filtered_recycled_and_restarted_like_any_other() -> None:
+    server = HostServer(
+        "modern",
+        command=sys.executable,
+        args=[MODERN],
+        include=("echo",),
+        idle_timeout_seconds=1.0,
+    )
+
+    async def until_recycled(host: MCPHost) -> None:
+        while host.status()[0].connection != "recycled":
+            await asyncio.sleep(0.05)
+
+    async def scenario() -> None:
+        async with MCPHost([server]) as host:
+            names = {t.name for t in host.tools() if not t.utility}
+            assert names == {"mcp_modern_echo"}  # `include` applies as on the handshake era
+            await asyncio.wait_for(until_recycled(host), 60)
+            # The next call starts the server again and negotiates 2026-07-28 again.
+            result = await host.call_tool("mcp_modern_echo", {"text": "back"})
+            assert result["content"][0]["text"] == "back"
+            # (It may be idle long enough to be recycled again already on a busy machine.)
+            (row,) = host.status()
+            assert row.protocol == "2026-07-28"
+            assert host._connections["modern"].status.connects == 2  # started twice
+
+    asyncio.run(scenario())
