@@ -177,3 +177,25 @@ def test_enabling_in_a_read_only_home_is_a_clear_error(read_only_home: Path) -> 
     assert "Traceback" not in result.stderr
     assert "cannot write the file" in result.stderr
     assert (home / "config.yaml").read_text() == before
+
+
+def test_an_http_server_whose_listing_hangs_is_a_failure(tmp_path: Path) -> None:
+    from servers.net import free_port, wait_for_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(Path(HOSTILE).parent / "hostile_http.py"), str(port), "bogus-nolist"]
+    )
+    try:
+        wait_for_port(port)
+        home = home_with(
+            tmp_path, f"  shy:\n    url: http://127.0.0.1:{port}/mcp\n    connect_timeout: 5\n"
+        )
+        status = run_hermes("mcp", "status", "--json", env={"HERMES_HOME": str(home)})
+    finally:
+        server.kill()
+        server.wait()
+    assert status.returncode == 1, status.stderr
+    (row,) = json.loads(status.stdout)
+    assert row["connection"] == "failed" and row["offered"] is False
+    assert "listing tools failed: tools/list timed out after 5 s" in row["last_error"]

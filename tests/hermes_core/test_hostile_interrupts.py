@@ -173,3 +173,39 @@ def test_an_async_call_given_up_by_its_caller_is_cancelled_on_the_server(tmp_pat
     result = asyncio.run(asyncio.wait_for(scenario(), WAIT))
     assert marker.read_text() == "cancelled\n"
     assert result["content"][0]["text"] == "next"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("command", [("status",), ("test", "slow")])
+def test_ctrl_c_while_an_http_server_hangs_in_initialize(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    from servers.net import free_port, wait_for_port
+
+    marker = tmp_path / "initialize"
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, str(SERVERS / "hostile_http.py"), str(port), "hang", str(marker)]
+    )
+    try:
+        wait_for_port(port)
+        home = tmp_path / "home"
+        home.mkdir()
+        (home / "config.yaml").write_text(
+            f"mcp_servers:\n  slow:\n    url: http://127.0.0.1:{port}/mcp\n"
+            "    connect_timeout: 600\n"
+        )
+        process = cli(home, "mcp", *command)
+        try:
+            wait_for_file(marker, process)  # the initialize request is in the server's hands
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=WAIT)
+        finally:
+            process.kill()
+    finally:
+        server.kill()
+        server.wait()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+    assert [line for line in err.splitlines() if not line.startswith("connecting ")] == [
+        "hermes: interrupted"
+    ], err

@@ -11,7 +11,10 @@ Run as ``python hostile_http.py PORT MODE``; MODE is
   events that are not JSON at all, each before its result; ``badjson`` answers with a JSON
   body that is not JSON;
 * ``bogus-sse``: the same server over the legacy HTTP+SSE transport (``GET`` any path for the
-  event stream, ``POST /messages``), every answer an event of that stream.
+  event stream, ``POST /messages``), every answer an event of that stream;
+* ``bogus-nolist``: the ``bogus`` server whose ``tools/list`` never answers;
+* ``hang PATH``: never answers a POST; the first one creates the file PATH (the event a test
+  waits for).
 
 It is a plain HTTP server (no MCP SDK): a real peer that no well-behaved server would be.
 """
@@ -21,11 +24,14 @@ from __future__ import annotations
 import json
 import queue
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHUNK = b"x" * 65536
 EVENTS: queue.Queue[str] = queue.Queue()
 """``bogus-sse``: what goes out on the GET stream (one client at a time)."""
+MARKER: list[str] = []
+"""``hang``: the file to create on the first POST."""
 SCHEMA = {"type": "object", "properties": {}}
 BOGUS = json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": 7})
 
@@ -74,7 +80,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        if self.mode in ("bogus", "bogus-sse"):
+        if self.mode == "hang":
+            with open(MARKER[0], "a", encoding="utf-8") as fh:
+                fh.write("initialize\n")
+            threading.Event().wait()  # never answers (the client hangs up or we are killed)
+        if self.mode in ("bogus", "bogus-sse", "bogus-nolist"):
+            if self.mode == "bogus-nolist" and json.loads(body).get("method") == "tools/list":
+                threading.Event().wait()
             self._bogus(json.loads(body))
             return
         self.send_response(200)
@@ -159,6 +171,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def main() -> None:
     port, mode = int(sys.argv[1]), sys.argv[2]
+    MARKER.extend(sys.argv[3:])
     Handler.mode = mode
     ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
