@@ -175,6 +175,11 @@ async def oauth_auth(url: str, context: Mapping[str, Any]) -> dict[str, Any]:
         oauth["private_key"] = str(key_file)
     if "client-credentials" in os.environ.get("MCP_CONFORMANCE_SCENARIO", ""):
         oauth["grant"] = "client_credentials"
+    if context.get("valid_jwt"):  # auth/wif-jwt-bearer: the workload's own JWT (RFC 7523)
+        oauth["grant"] = "jwt_bearer"
+        oauth["assertion"] = context["valid_jwt"]
+        for key in ("redirect_uri", "redirect_port", "client_metadata_url"):
+            oauth.pop(key, None)  # nothing to redirect: no browser in this grant
     if context.get("idp_id_token"):  # auth/cross-app-access-*: SEP-990 (ID-JAG)
         oauth["grant"] = "identity_assertion"
         # The MCP server's authorization server is configuration for this grant (never taken

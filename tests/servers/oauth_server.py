@@ -40,6 +40,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from servers.net import free_port
+from servers.oauth_ext import DPoPGate, WorkloadGrant, migrating_metadata
 
 __all__ = ["MemoryAuthorizationServer", "OAuthServer"]
 
@@ -65,6 +66,8 @@ class MemoryAuthorizationServer:
     """ID-JAG → the ``client_id``, ``audience`` and ``resource`` the IdP issued it for."""
     documents: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Published client ID metadata documents, by URL (what fetching the URL would return)."""
+    trusted: MemoryAuthorizationServer | None = None
+    """Set when the resource moved to another authorization server: only its tokens count."""
 
     # -- registration ----------------------------------------------------------------
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
@@ -143,6 +146,8 @@ class MemoryAuthorizationServer:
 
     # -- tokens ------------------------------------------------------------------------
     async def load_access_token(self, token: str) -> AccessToken | None:
+        if self.trusted is not None:
+            return await self.trusted.load_access_token(token)
         found = self.access.get(token)
         if found is None or (found.expires_at is not None and found.expires_at < time.time()):
             return None
@@ -199,7 +204,14 @@ class OAuthServer:
         protected: bool = True,
         identity_assertion: bool = False,
         cimd: bool = False,
+        dpop: bool = False,
+        dpop_nonce: bool = False,
+        workload_key: Any = None,
     ) -> None:
+        """*dpop*: DPoP-bound tokens (``servers.oauth_ext.DPoPGate``; *dpop_nonce* adds
+        nonces at both ends); *workload_key*: the public key of a workload platform whose JWTs
+        the token endpoint takes in the jwt-bearer grant (``servers.oauth_ext.WorkloadGrant``).
+        """
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.base}/mcp"
@@ -233,6 +245,18 @@ class OAuthServer:
         self.app = _forgetful(mcp.streamable_http_app(), self)
         if cimd:  # the SDK's server does not say so itself
             self.app = _advertise_cimd(self.app)
+        self.workload: WorkloadGrant | None = None
+        if workload_key is not None:
+            self.workload = WorkloadGrant(self.base, workload_key, self.provider._issue)
+            self.app = self.workload.wrap(self.app)
+        self.dpop: DPoPGate | None = None
+        if dpop:
+            self.dpop = DPoPGate(self.base, nonce=dpop_nonce)
+            self.app = self.dpop.wrap(self.app)
+        self.moved_to: OAuthServer | None = None
+        self.app = migrating_metadata(
+            self.app, lambda: self.moved_to.base if self.moved_to is not None else None
+        )
         config = uvicorn.Config(
             self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on"
         )
@@ -259,6 +283,12 @@ class OAuthServer:
             grant_types=grant_types or ["authorization_code", "refresh_token"],
             response_types=["code"],
         )
+
+    def move_to(self, other: OAuthServer) -> None:
+        """SEP-2352: from now on this resource names *other* as its authorization server in
+        its protected resource metadata and accepts only the tokens *other* issued."""
+        self.moved_to = other
+        self.provider.trusted = other.provider
 
     def forget_sessions(self) -> None:
         """Act as a restarted server would: every session so far is unknown from now on."""

@@ -4,9 +4,11 @@ authorization server approves at once)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 
@@ -55,3 +57,20 @@ class Browser:
         except urllib.error.HTTPError as exc:
             return str(exc.headers["Location"])
         raise AssertionError("the authorization server did not redirect")
+
+
+def browser_env(folder: Path) -> dict[str, str]:
+    """The environment under which ``hermes`` (a subprocess) "opens a browser": Python's
+    ``webbrowser`` runs ``$BROWSER URL``, here a script that fetches the URL in the background
+    and follows its redirects to the loopback callback, as a person approving would (the test
+    authorization server approves at once).  ``DISPLAY`` says there is a screen to open it on."""
+    script = folder / "browser"
+    script.write_text(
+        "#!/bin/sh\n"
+        f"'{sys.executable}' -c 'import sys, urllib.request; "
+        "opener = urllib.request.build_opener(urllib.request.ProxyHandler({})); "
+        "opener.open(sys.argv[1], timeout=30)'"
+        ' "$1" >/dev/null 2>&1 &\n'
+    )
+    script.chmod(0o755)
+    return {"BROWSER": str(script), "DISPLAY": ":0"}

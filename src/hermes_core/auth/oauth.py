@@ -33,6 +33,13 @@ Other grants (``oauth.grant``), with no browser step:
   ``issuer``, the MCP server's authorization server (required: never discovered from the
   server).  Client authentication there is ``client_secret_basic`` unless
   ``token_endpoint_auth_method: client_secret_post``.
+* ``jwt_bearer`` (workload identity federation, RFC 7523): the workload's own JWT
+  (``assertion``, or ``assertion_file`` read at each exchange) for an access token
+  (:mod:`hermes_core.auth.jwt_bearer`); ``client_id``/``client_secret`` and ``issuer`` are
+  optional.
+
+``dpop`` (``auto``, the default; ``true``; ``false``): DPoP-bound tokens (RFC 9449,
+:mod:`hermes_core.auth.dpop`) for the ``authorization_code`` and ``jwt_bearer`` grants.
 
 This module imports neither ``mcp`` nor ``httpx2`` until a provider is built.
 """
@@ -65,6 +72,7 @@ if TYPE_CHECKING:
     from mcp.client.auth import OAuthClientProvider
     from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
 
+    from hermes_core.auth.jwt_bearer import JwtBearerProvider
     from hermes_core.auth.provider import HermesOAuthProvider
     from hermes_core.auth.storage import TokenStorage
 
@@ -235,7 +243,7 @@ def build_oauth_provider(
     fresh: bool = False,
     paste: bool | None = None,
     env: Mapping[str, str] | None = None,
-) -> HermesOAuthProvider | OAuthClientProvider | IdentityAssertionOAuthProvider:
+) -> HermesOAuthProvider | OAuthClientProvider | IdentityAssertionOAuthProvider | JwtBearerProvider:
     """An ``httpx2.Auth`` that logs in to *server_name* and keeps its tokens under *home*.
 
     *interactive* allows a browser login when one is needed; without it a server
@@ -260,6 +268,8 @@ def build_oauth_provider(
         return _client_credentials_provider(server_name, server_url, settings, storage)
     if settings.grant == "identity_assertion":
         return _identity_assertion_provider(server_name, server_url, settings, storage)
+    if settings.grant == "jwt_bearer":
+        return _jwt_bearer_provider(server_name, server_url, settings, storage)
     environ = os.environ if env is None else env
     metadata_url = _client_metadata_url(server_name, settings, storage, environ)
     pinned = None
@@ -329,6 +339,7 @@ def build_oauth_provider(
             flow=flow,
             interactive=interactive,
             client_metadata_url=metadata_url,
+            dpop=settings.dpop,
         )
     except ValueError as exc:  # the SDK's check of client_metadata_url
         raise OAuthConfigError(
@@ -420,6 +431,31 @@ def _identity_assertion_provider(
             if settings.token_endpoint_auth_method == "client_secret_post"
             else "client_secret_basic"
         ),
+    )
+
+
+def _jwt_bearer_provider(
+    server_name: str, server_url: str, settings: OAuthConfig, storage: TokenStorage
+) -> JwtBearerProvider:
+    """Workload identity (RFC 7523): the workload's own JWT for an access token."""
+    from hermes_core.auth.jwt_bearer import JwtBearerProvider, WorkloadAssertion
+
+    source = WorkloadAssertion(server_name, text=settings.assertion, file=settings.assertion_file)
+
+    async def assertion() -> str:
+        return source.read()
+
+    return JwtBearerProvider(
+        server_name=server_name,
+        server_url=server_url,
+        storage=storage,
+        assertion=assertion,
+        client_id=settings.client_id,
+        client_secret=settings.client_secret,
+        token_endpoint_auth_method=settings.token_endpoint_auth_method,
+        issuer=settings.issuer,
+        scope=settings.scope,
+        dpop=settings.dpop,
     )
 
 

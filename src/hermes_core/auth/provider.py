@@ -11,6 +11,7 @@
   ``hermes mcp login <server>``", before any discovery or client registration.
 * A configured ``oauth.scope`` is what gets requested (a scope step-up adds to it).
 * A refused dynamic client registration says what to configure instead.
+* DPoP-bound tokens (``oauth.dpop``), around all of the above: :mod:`hermes_core.auth.dpop`.
 
 Imported only when an ``auth: oauth`` server is set up (it imports ``mcp``).
 """
@@ -29,6 +30,7 @@ from pydantic import PrivateAttr
 
 from hermes_core._sdk_compat import OAuthProviderBase
 from hermes_core.auth.callback import BrowserFlow
+from hermes_core.auth.dpop import DPoPFlow
 from hermes_core.auth.errors import OAuthCallbackError, OAuthLoginRequired
 from hermes_core.auth.storage import TokenStorage
 
@@ -83,6 +85,7 @@ class HermesOAuthProvider(OAuthProviderBase):
         flow: BrowserFlow,
         interactive: bool,
         client_metadata_url: str | None = None,
+        dpop: str = "auto",
     ) -> None:
         super().__init__(
             server_url=server_url,
@@ -96,6 +99,8 @@ class HermesOAuthProvider(OAuthProviderBase):
         self.token_storage = storage
         self.flow = flow
         self.interactive = interactive
+        self.dpop = DPoPFlow(dpop, server_name, storage)
+        """DPoP (``oauth.dpop``): around everything below (:mod:`hermes_core.auth.dpop`)."""
         storage.metadata_source = lambda: self.oauth_metadata
 
     def __repr__(self) -> str:
@@ -139,7 +144,14 @@ class HermesOAuthProvider(OAuthProviderBase):
         if self.oauth_metadata is None:
             self.oauth_metadata = self.token_storage.oauth_metadata
 
-    async def around_auth_flow(
+    def around_auth_flow(
+        self,
+        request: httpx2.Request,
+        sdk_flow: Callable[[], AsyncGenerator[httpx2.Request, httpx2.Response]],
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        return self.dpop.wrap(request, self._flow(request, sdk_flow))
+
+    async def _flow(
         self,
         request: httpx2.Request,
         sdk_flow: Callable[[], AsyncGenerator[httpx2.Request, httpx2.Response]],

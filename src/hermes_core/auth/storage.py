@@ -1,6 +1,7 @@
 """Where OAuth tokens live: ``$HERMES_HOME/mcp-tokens/<server>.json``, mode 0600.
 
-One file per server holds the tokens, their absolute expiry, the client
+One file per server holds the tokens, their absolute expiry, the DPoP key they are
+bound to (when they are: :mod:`hermes_core.auth.dpop`), the client
 registration and the authorization server's metadata.  It is only ever written
 whole, when tokens were obtained (a login or a refresh succeeded): a client
 registration or anything else learnt during a login that then fails stays in
@@ -40,10 +41,13 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from hermes_core.auth.dpop import DPoPKey
 
 __all__ = ["TOKEN_DIR", "TokenStorage", "safe_server_name", "token_path", "write_private"]
 
@@ -176,6 +180,9 @@ class TokenStorage:
         self._expires_at: float | None = None
         self._client: OAuthClientInformationFull | None = None
         self._metadata: OAuthMetadata | None = None
+        self._dpop_jwk: dict[str, str] | None = None
+        self._dpop_bound: str | None = None
+        self._dpop_cache: tuple[dict[str, str] | None, DPoPKey] | None = None
         self._preregistered = client
         self._seen = self._stamp()
         if not fresh:
@@ -237,6 +244,40 @@ class TokenStorage:
     def preregistered(self) -> bool:
         return self._preregistered is not None
 
+    # -- DPoP (hermes_core.auth.dpop) ---------------------------------------------------
+    def dpop_key(self) -> DPoPKey:
+        """This server's DPoP key: the saved one, else a new one (saved with the next tokens)."""
+        from hermes_core.auth.dpop import DPoPKey
+
+        cached = self._dpop_cache
+        if cached is not None and cached[0] is self._dpop_jwk:
+            return cached[1]
+        key = None
+        if self._dpop_jwk is not None:
+            try:
+                key = DPoPKey.from_private_jwk(self._dpop_jwk)
+            except ValueError as exc:
+                log.warning("ignoring the DPoP key in OAuth token file %s: %s", self.path, exc)
+        if key is None:
+            key = DPoPKey.generate()
+            self._dpop_jwk = key.private_jwk()
+            self._dpop_bound = None  # a token bound to another key is no use with this one
+        self._dpop_cache = (self._dpop_jwk, key)
+        return key
+
+    def mark_dpop_bound(self, access_token: str) -> None:
+        """*access_token* (about to be stored) is bound to :meth:`dpop_key`."""
+        self._dpop_bound = _token_digest(access_token)
+
+    def is_dpop_bound(self, access_token: str) -> bool:
+        return self._dpop_bound is not None and self._dpop_bound == _token_digest(access_token)
+
+    @property
+    def holds_bound_token(self) -> bool:
+        """Whether the stored access token is DPoP-bound (its refresh needs a proof too)."""
+        tokens = self._tokens
+        return tokens is not None and self.is_dpop_bound(tokens.access_token)
+
     def forget_client(self) -> None:
         """Drop a stored registration (in memory), e.g. one bound to another redirect URI."""
         if self._preregistered is None:
@@ -252,6 +293,7 @@ class TokenStorage:
             return False
         log.debug("MCP server '%s': token file changed on disk; reloading", self.server)
         self._tokens, self._expires_at, self._metadata = None, None, None
+        self._dpop_jwk, self._dpop_bound = None, None
         if self._preregistered is None:
             self._client = None
         self._load()
@@ -315,6 +357,13 @@ class TokenStorage:
         self._expires_at = float(expires_at) if isinstance(expires_at, int | float) else None
         self._client = self._part(data, "client_info", OAuthClientInformationFull)
         self._metadata = self._part(data, "oauth_metadata", OAuthMetadata)
+        dpop = data.get("dpop")
+        if isinstance(dpop, dict):
+            key, bound = dpop.get("key"), dpop.get("bound")
+            self._dpop_jwk = (
+                {str(k): str(v) for k, v in key.items()} if isinstance(key, dict) else None
+            )
+            self._dpop_bound = bound if isinstance(bound, str) else None
 
     def _part(self, data: dict[str, Any], key: str, model: Any) -> Any:
         value = data.get(key)
@@ -362,6 +411,9 @@ class TokenStorage:
             "client_info": _dump(self._client),
             "oauth_metadata": _dump(self._metadata),
         }
+        if self._dpop_jwk is not None:
+            # The private key of the DPoP-bound tokens above: as secret as they are (0600).
+            document["dpop"] = {"key": self._dpop_jwk, "bound": self._dpop_bound}
         write_private(self.path, json.dumps(document, indent=2).encode())
         self._seen = self._stamp()
         self.saved = True
@@ -379,6 +431,11 @@ class TokenStorage:
             )
             self._tokens, self._expires_at = None, None
         self._client = client
+
+
+def _token_digest(access_token: str) -> str:
+    """What the file records of a bound access token (the token itself is in ``tokens``)."""
+    return hashlib.sha256(access_token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _dump(model: Any) -> Any:

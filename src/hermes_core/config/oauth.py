@@ -35,8 +35,10 @@ __all__ = [
     "AUTH_METHODS",
     "DEFAULT_CLIENT_NAME",
     "DEFAULT_TIMEOUT",
+    "DPOP_MODES",
     "GRANTS",
     "IDENTITY_KEYS",
+    "WORKLOAD_KEYS",
     "OAuthConfig",
     "deferred",
     "metadata_url_problem",
@@ -48,7 +50,11 @@ DEFAULT_CLIENT_NAME = "Hermes Agent"
 DEFAULT_TIMEOUT = 300.0
 AUTH_METHODS = ("none", "client_secret_post", "client_secret_basic")
 APPLICATION_TYPES = ("native", "web")
-GRANTS = ("authorization_code", "client_credentials", "identity_assertion")
+GRANTS = ("authorization_code", "client_credentials", "identity_assertion", "jwt_bearer")
+#: ``oauth.dpop``: DPoP-bound tokens when offered, always (required), never.
+DPOP_MODES = ("auto", "true", "false")
+#: The keys only the jwt_bearer grant (workload identity) uses.
+WORKLOAD_KEYS = ("assertion", "assertion_file")
 #: The keys only the identity_assertion grant uses.
 IDENTITY_KEYS = (
     "idp_issuer",
@@ -161,6 +167,7 @@ _TEXT_KEYS = (
     "private_key",
     "signing_algorithm",
     *IDENTITY_KEYS,
+    *WORKLOAD_KEYS,
 )
 
 
@@ -205,6 +212,13 @@ class OAuthConfig(BaseModel):
     id_token_file: str | None = None
     authorization_params: dict[str, str] = Field(default_factory=dict)
     """Extra query parameters for the authorization request (``access_type: offline``)."""
+    dpop: str = "auto"
+    """DPoP-bound tokens (RFC 9449): ``auto`` when the authorization server offers them,
+    ``true`` required (a bearer token is refused), ``false`` never asked for."""
+    assertion: str | None = Field(default=None, repr=False)
+    """The workload's JWT (``grant: jwt_bearer``); usually ``"${VAR}"``."""
+    assertion_file: str | None = None
+    """A file holding the workload's JWT, read at every exchange (``grant: jwt_bearer``)."""
 
     # ----------------------------------------------------------------- keys
 
@@ -267,6 +281,19 @@ class OAuthConfig(BaseModel):
             raise _fail("must be true or false")
         return value
 
+    @field_validator("dpop", mode="before")
+    @classmethod
+    def _dpop(cls, value: Any, info: ValidationInfo) -> str:
+        if value is None:
+            return "auto"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str) and deferred(value.strip(), info):
+            return value.strip()
+        if isinstance(value, str) and value.strip().lower() in DPOP_MODES:
+            return value.strip().lower()
+        raise _fail("must be true, false or auto")
+
     @field_validator("timeout", mode="before")
     @classmethod
     def _timeout(cls, value: Any) -> float:
@@ -314,7 +341,32 @@ class OAuthConfig(BaseModel):
                 )
         if self.grant == "identity_assertion":
             self._identity_assertion(info)
+        if self.grant == "jwt_bearer":
+            self._jwt_bearer(info)
+        else:
+            for key in WORKLOAD_KEYS:
+                if getattr(self, key) is not None:
+                    raise _fail("is used only by grant: jwt_bearer", key)
+        if self.dpop == "true" and self.grant in ("client_credentials", "identity_assertion"):
+            raise _fail(
+                f"is not supported with grant: {self.grant} (only authorization_code and "
+                "jwt_bearer take DPoP-bound tokens here)",
+                "dpop",
+            )
         return self
+
+    def _jwt_bearer(self, info: ValidationInfo) -> None:
+        """What ``grant: jwt_bearer`` (workload identity) needs."""
+        if (self.assertion is None) == (self.assertion_file is None):
+            raise _fail(
+                "or oauth.assertion_file (one of them) is required for the jwt_bearer grant",
+                "assertion",
+            )
+        if self.private_key is not None:
+            raise _fail("is not supported by the jwt_bearer grant", "private_key")
+        issuer = self.issuer
+        if issuer is not None and not deferred(issuer, info) and not secure_url(issuer):
+            raise _fail("must be an https URL (http only on this machine)", "issuer")
 
     def _identity_assertion(self, info: ValidationInfo) -> None:
         """What ``grant: identity_assertion`` needs (the error names the first key missing)."""
@@ -357,7 +409,7 @@ class OAuthConfig(BaseModel):
         what ``${VAR}`` expansion walks."""
         found = {
             key: value
-            for key in ("scope", *_TEXT_KEYS)
+            for key in ("scope", "dpop", *_TEXT_KEYS)
             if key in self.model_fields_set and isinstance(value := getattr(self, key), str)
         }
         for name, value in self.authorization_params.items():
