@@ -124,3 +124,22 @@ def test_bad_workload_settings_are_errors_at_their_line(
     result = hermes(tmp_path, "mcp", "status")
     assert result.returncode == 2, result.stderr
     assert f"config.yaml:{line}: mcp_servers.acme.{message}" in result.stderr
+
+
+def test_a_workload_token_is_dpop_bound_where_the_server_offers_it(tmp_path: Path) -> None:
+    server = OAuthServer(workload_key=PLATFORM_KEY.public_key(), dpop=True, dpop_nonce=True)
+    server.start()
+    try:
+        configure(tmp_path, server.url, "      assertion: ${WORKLOAD_JWT}\n")
+        called = hermes(
+            tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_JWT=workload_jwt(server.base)
+        )
+    finally:
+        server.stop()
+    assert called.returncode == 0, called.stderr
+    assert "workload:ci-job-7" in called.stdout
+    gate = server.dpop
+    assert gate is not None and gate.errors == []
+    assert gate.seen["as_nonce_challenge"] == 1 and gate.seen["token_proof"] == 2
+    assert gate.seen["rs_nonce_challenge"] >= 1 and gate.seen["dpop_request"] >= 1
+    assert gate.seen["bearer_refused"] == 0
