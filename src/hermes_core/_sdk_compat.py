@@ -31,6 +31,9 @@ __all__ = [
     "OAuthProviderBase",
     "absorb_tool_listing",
     "envelope_handshake",
+    "is_output_schema_violation",
+    "is_sse_event_too_large",
+    "is_sse_stream_failure",
     "list_tools_page",
     "missing",
     "modern_answer_to_initialize",
@@ -62,6 +65,19 @@ OAUTH_PROVIDER_CONTEXT = (
     "token_expiry_time",
 )
 _SPAWN = "_create_platform_compatible_process"
+#: How the SDK words what it raises as bare exceptions, with nothing else to tell them apart:
+#: ``ClientSession.call_tool`` refusing a result against the tool's ``outputSchema``
+#: (``RuntimeError``), and httpx2's SSE reader refusing an event over ``max_event_size``
+#: (``SSEError``, also raised for a wrong content type), which Streamable HTTP hands to the
+#: waiting request as a ``CONNECTION_CLOSED`` error worded ``SSE stream failed: …``.
+#: :func:`missing` checks the SDK still says them.
+OUTPUT_SCHEMA_VIOLATIONS = (
+    "Invalid structured content returned by tool",
+    "has an output schema but did not return structured content",
+    "Invalid schema for tool",
+)
+SSE_EVENT_TOO_LARGE = "byte limit"
+SSE_STREAM_FAILED = "SSE stream failed: "
 
 
 async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] | None) -> Any:
@@ -168,6 +184,34 @@ def modern_answer_to_initialize(exc: BaseException) -> str | None:
     version = str(exc).removeprefix(_UNSUPPORTED_ANSWER).strip()
     # Revisions are dates: one later than the newest handshake revision is a modern one.
     return version if version > LATEST_HANDSHAKE_VERSION else None
+
+
+def is_output_schema_violation(exc: BaseException) -> bool:
+    """The SDK's refusal of a ``tools/call`` result that breaks the tool's ``outputSchema``
+    (a bare ``RuntimeError``: its words are all that sets it apart)."""
+    text = str(exc)
+    return type(exc) is RuntimeError and any(words in text for words in OUTPUT_SCHEMA_VIOLATIONS)
+
+
+def is_sse_stream_failure(exc: BaseException) -> bool:
+    """Streamable HTTP's error for a request whose SSE answer stream broke (the server's
+    connection may well be alive): ``CONNECTION_CLOSED``, but not the connection closing."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    return (
+        isinstance(exc, MCPError)
+        and exc.code == CONNECTION_CLOSED
+        and exc.message.startswith(SSE_STREAM_FAILED)
+    )
+
+
+def is_sse_event_too_large(exc: BaseException) -> bool:
+    """httpx2's refusal of a server-sent event over the size limit: the ``SSEError`` itself
+    (also raised for a wrong content type), or Streamable HTTP's error passing it on."""
+    if isinstance(exc, httpx2.SSEError) or is_sse_stream_failure(exc):
+        return SSE_EVENT_TOO_LARGE in str(exc)
+    return False
 
 
 def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
@@ -342,6 +386,19 @@ def missing() -> list[str]:
         gone.append("mcp.ClientSession._stamp")
     if _UNSUPPORTED_ANSWER not in inspect.getsource(ClientSession.initialize):
         gone.append("mcp.ClientSession.initialize's unsupported-version RuntimeError")
+    import httpx2._sse as sse_reader
+    from mcp.client import session as client_session
+
+    session_module = inspect.getsource(client_session)
+    for words in OUTPUT_SCHEMA_VIOLATIONS:
+        if words not in session_module:
+            gone.append(f"mcp.client.session: the outputSchema refusal {words!r}")
+    if SSE_EVENT_TOO_LARGE not in inspect.getsource(sse_reader):
+        gone.append(f"httpx2._sse: the event size refusal {SSE_EVENT_TOO_LARGE!r}")
+    from mcp.client import streamable_http
+
+    if f'f"{SSE_STREAM_FAILED}{{exc}}"' not in inspect.getsource(streamable_http):
+        gone.append(f"mcp.client.streamable_http: the abandoned request {SSE_STREAM_FAILED!r}")
     server = MCPServer("canary")
     if request_handlers(server) is None:
         gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")

@@ -22,8 +22,16 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import IO, Any, cast
+from typing import IO, Any, NoReturn, cast
 
+from hermes_core.host.diagnostics import (
+    Cause,
+    ConnectFailure,
+    Diagnostics,
+    HttpError,
+    ProcessExit,
+    TransportNote,
+)
 from hermes_core.host.notifications import log_callback
 from hermes_core.host.sanitize import clean_text
 from hermes_core.host.server_log import ServerLog
@@ -49,13 +57,22 @@ _HTTP_NOTED = frozenset({"streamable_http", "sse"})
 class ServerError(RuntimeError):
     """A server could not be reached or a call to it failed; the message says what happened."""
 
-    def __init__(self, server: str, message: str, *, retryable: bool = False) -> None:
+    def __init__(
+        self,
+        server: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        failure: ConnectFailure | None = None,
+    ) -> None:
         message = clean_text(message)  # it can quote the server (stderr, error texts)
         own = message.startswith(f"MCP server '{server}'")  # already says which server
         super().__init__(message if own else f"MCP server '{server}': {message}")
         self.server = server
         self.detail = message
         self.retryable = retryable
+        self.failure = failure
+        """For a failed connection attempt: what happened, as a record."""
 
 
 @dataclass
@@ -88,6 +105,8 @@ class ConnectionState:
     needs_login: bool = False
     """The last failure was the server refusing our authorization (``last_error`` says what
     to do, e.g. run ``hermes mcp login``)."""
+    failure: ConnectFailure | None = None
+    """The last failed connection attempt, as a record (``last_error`` is its sentence)."""
     on_change: Callable[[], None] | None = field(default=None, repr=False, compare=False)
     """Called whenever :attr:`state` changes (the host clears its gate cache)."""
 
@@ -144,10 +163,12 @@ class ServerConnection:
         self._call_lock: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._tools_dirty = False
         self._tools_worker: asyncio.Task[None] | None = None
-        self._stderr = ServerLog()  # bounded: the last lines only
+        self._records = Diagnostics()  # what our transports noted (HTTP errors, limits)
+        self._stderr = ServerLog(self._records)  # the server's own words, bounded, shown only
         self._closed = False
-        self._attempt_start = 0
-        self._exit_code: int | None = None
+        self._attempt_mark = 0  # the records of the current attempt start here
+        self._exit: ProcessExit | None = None
+        self._transport_closed = False  # the session ended because the server side closed
         self._read: _EndWatch | None = None
         self._inflight = 0
         self.last_used = time.monotonic()
@@ -193,8 +214,8 @@ class ServerConnection:
         Streamable HTTP endpoint answered 404 or 405 (a legacy SSE-only server)."""
         if self._sse_opener is None or self._opener is self._sse_opener:
             return False
-        notes = self._http_notes_since(self._attempt_start)
-        if not any(note.split(" ", 2)[1] in ("404", "405") for note in notes):
+        answers = self._records.since(self._attempt_mark, HttpError)
+        if not any(answer.status in (404, 405) for answer in answers):
             return False
         log.info("MCP server '%s': no Streamable HTTP endpoint; trying SSE", self.name)
         self._opener = self._sse_opener
@@ -204,7 +225,8 @@ class ServerConnection:
     async def _attempt(self) -> bool:
         """One connection attempt; False when it should be tried again over SSE."""
         await self._stop_runner()
-        self._attempt_start = self._stderr_position()
+        self._attempt_mark = self._records.mark()
+        self._transport_closed = False
         started = time.monotonic()
         self.status.state = "connecting"
         self._stop = asyncio.Event()
@@ -221,7 +243,11 @@ class ServerConnection:
                 self.status.attempt_seconds = time.monotonic() - started
         except TimeoutError:
             await self._stop_runner(cancel=True)
-            self._fail(f"no answer to initialize within {self.spec.connect_timeout:g} s")
+            self._fail(
+                ConnectFailure(
+                    f"no answer to initialize within {self.spec.connect_timeout:g} s", Cause.OTHER
+                )
+            )
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
@@ -235,82 +261,67 @@ class ServerConnection:
             await self._stop_runner(cancel=True)
             if self._falls_back_to_sse():
                 return False
-            detail, code, self._exit_code = exc.detail, self._exit_code, None
-            if code is not None and "during startup" in detail:
-                how = f"exited with code {code}" if code >= 0 else f"was killed by signal {-code}"
-                detail = f"the server {how} during startup"
-            self._fail(self._with_http_note(detail))
+            failure = exc.failure or ConnectFailure(exc.detail, Cause.OTHER)
+            if failure.cause is Cause.CLOSED and failure.exit is not None:
+                message = f"the server {failure.exit.sentence()} during startup"
+                failure = dataclasses.replace(failure, message=message)
+            self._fail(self._with_http_note(failure))
         self.status.state = "connected"
         self.status.last_error = None
+        self.status.failure = None
         self.status.needs_login = False
         self.status.connected_at = time.monotonic()
         self.status.connects += 1
         self.last_used = time.monotonic()
         return True
 
-    def _transport_note(self, since: int = 0) -> str | None:
-        """The last thing our transport noted in the server log (``[hermes] …``) since
-        position *since*, if any."""
-        try:
-            self._stderr.seek(since)
-            lines = self._stderr.read().splitlines()
-        except (OSError, ValueError):
-            return None
-        notes = [line.removeprefix("[hermes] ") for line in lines if line.startswith("[hermes] ")]
-        return notes[-1] if notes else None
+    def _transport_note(self) -> str | None:
+        """The last thing our transport noted about the server during this attempt, if any
+        (a record: never a line of the server's own stderr)."""
+        notes = self._records.since(self._attempt_mark, TransportNote)
+        return notes[-1].text if notes else None
 
-    def _fail(self, detail: str) -> None:
-        note = self._transport_note(getattr(self, "_attempt_start", 0))
-        if note and note not in detail:
+    def _fail(self, failure: ConnectFailure) -> NoReturn:
+        detail = failure.message
+        note = self._transport_note()
+        if note and failure.cause is not Cause.MESSAGE_TOO_LARGE:  # (that one says it already)
             detail = f"{detail} ({note})"
-        elif "byte limit" in detail and "max_message_bytes" not in detail:
-            detail += " (max_message_bytes of this server)"  # the SDK's SSE event limit
         tail = self._stderr_tail() if self.spec.transport not in _HTTP_NOTED else ""
         if tail:
             detail += f"; its stderr ended with:\n{tail}"
+        lines = tuple(clean_text(line.strip()) for line in tail.splitlines())
+        failure = dataclasses.replace(failure, message=clean_text(detail), stderr_tail=lines)
         self.status.state = "failed"
         self.status.last_error = detail
+        self.status.failure = failure
         if self.spec.transport != "stdio":
             self.schedule_reconnect()  # whoever tried (a call, a re-list), keep trying
-        raise ServerError(self.name, detail)
+        raise ServerError(self.name, detail, failure=failure)
 
-    def _stderr_position(self) -> int:
-        try:
-            return self._stderr.seek(0, 2)
-        except (OSError, ValueError):
-            return 0
-
-    def _with_http_note(self, detail: str) -> str:
-        """For HTTP: the SDK's generic "Server returned an error response" replaced by what
-        the server really answered during this attempt (status, auth challenge), with a hint."""
-        if self.spec.transport not in _HTTP_NOTED:
-            return detail
-        notes = self._http_notes_since(self._attempt_start)
-        if not notes or not (detail.startswith("MCPError") or detail.startswith("HTTP ")):
-            return detail
-        note = notes[-1]
-        status = note.split(" ", 2)[1]
-        if status == "401" and getattr(self.spec, "auth", None) is None:
-            note += (
+    def _with_http_note(self, failure: ConnectFailure) -> ConnectFailure:
+        """For HTTP: the SDK's generic "Server returned an error response" (a JSON-RPC error)
+        or a bare status replaced by what the server really answered during this attempt
+        (status, auth challenge), with a hint."""
+        if self.spec.transport not in _HTTP_NOTED or failure.cause not in (
+            Cause.PROTOCOL,
+            Cause.HTTP_STATUS,
+        ):
+            return failure
+        answers = self._records.since(self._attempt_mark, HttpError)
+        if not answers:
+            return failure
+        answer = answers[-1]
+        message = answer.sentence()
+        if answer.status == 401 and getattr(self.spec, "auth", None) is None:
+            message += (
                 "; the server asks for authorization: set `auth: oauth` for this server and "
                 f"run `hermes mcp login {self.name}`, or give its token in `headers`"
             )
-        elif status == "403":
-            note += "; the server refused these credentials"
-        elif status == "404":
-            note += "; check the url (the path of the MCP endpoint, often /mcp)"
-        return note
-
-    def _http_notes_since(self, mark: int) -> list[str]:
-        """The HTTP errors the opener noted in the log since position *mark*."""
-        try:
-            self._stderr.flush()
-            self._stderr.seek(mark)
-            lines = self._stderr.read().splitlines()
-            self._stderr.seek(0, 2)
-        except (OSError, ValueError):
-            return []
-        return [line for line in lines if line.startswith("HTTP ")]
+        elif answer.status == 403:
+            message += "; the server refused these credentials"
+        elif answer.status == 404:
+            message += "; check the url (the path of the MCP endpoint, often /mcp)"
+        return ConnectFailure(message, Cause.HTTP_STATUS, http_status=answer.status)
 
     def _stderr_tail(self) -> str:
         try:
@@ -350,7 +361,7 @@ class ServerConnection:
                 try:
                     await _negotiate(session)
                 except Exception:
-                    self._exit_code = await _exit_code(spawned)
+                    self._exit = await _process_exit(spawned)
                     raise
                 self.capabilities = session.server_capabilities
                 self.server_info = session.server_info
@@ -365,6 +376,7 @@ class ServerConnection:
                 while not self._stop.is_set() and not self._gone.is_set():
                     await self._until_stop_or_gone(self._keepalive_wait())
                     if read.ended:
+                        self._transport_closed = True
                         self.status.last_error = "the server went away"
                         break
                     if self._stop.is_set() or self._gone.is_set():
@@ -387,10 +399,13 @@ class ServerConnection:
                 ready.cancel()
             raise
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the connection's error
-            message = _describe(exc, self.spec)
-            self.status.needs_login = _is_auth_failure(exc)
+            broke = _describe(exc, self.spec)
+            if self._exit is not None:
+                broke, self._exit = dataclasses.replace(broke, exit=self._exit), None
+            message = broke.message
+            self.status.needs_login = broke.cause is Cause.AUTH
             if not ready.done():
-                ready.set_exception(ServerError(self.name, message))
+                ready.set_exception(ServerError(self.name, message, failure=broke))
             else:
                 if message.startswith(f"MCP server '{self.name}'"):
                     log.warning("%s", message)
@@ -433,9 +448,9 @@ class ServerConnection:
         }
         try:
             await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
+        finally:  # ended here, never left pending
             for waiter in waiters:
-                waiter.cancel()
+                await _cancel_and_wait(waiter)
 
     # -- keepalive ---------------------------------------------------------------------
     def _keepalive_wait(self) -> float | None:
@@ -707,8 +722,8 @@ class ServerConnection:
 
             loop = asyncio.get_running_loop()
             deadline = loop.call_at(loop.time() + timeout, expire)
-            # Where the server's log ends now (HTTP): a refused session is noted there.
-            mark = self._stderr.end if self.spec.transport in _HTTP_NOTED else None
+            # Where the connection's records end now (HTTP): a refused session is noted there.
+            mark = self._records.mark() if self.spec.transport in _HTTP_NOTED else None
             try:
                 try:
                     return await call(session)
@@ -734,7 +749,7 @@ class ServerConnection:
                 ) from None
             except Exception as exc:
                 deadline.cancel()  # no stray cancellation while the reason is looked up
-                if self._gone.is_set() or "Connection closed" in str(exc):
+                if self._gone.is_set() or _connection_closed(exc):
                     raise await self._went_away(what) from None
                 raise
             finally:
@@ -750,11 +765,10 @@ class ServerConnection:
         session (404, the spec's answer; 400, what several SDK servers answer)."""
         from hermes_core.config.models import display_url
 
-        endpoint = f" for POST {display_url(self.spec.url or '')}"
+        endpoint = display_url(self.spec.url or "")
         return any(
-            line.startswith(("HTTP 404 ", "HTTP 400 "))
-            and (line.endswith(endpoint) or f"{endpoint} (" in line)
-            for line in self._http_notes_since(mark)
+            answer.status in (404, 400) and answer.method == "POST" and answer.url == endpoint
+            for answer in self._records.since(mark, HttpError)
         )
 
     async def _renew_session(self, stale: Any) -> Any:
@@ -777,9 +791,9 @@ class ServerConnection:
             # The server refused the request itself (401/403): the call never ran.
             core = reason.removeprefix(f"MCP server '{self.name}' ")
             return ServerError(self.name, f"{what} was not run: the server {core}")
-        if not reason or reason == "the server went away":
+        if not reason or self._transport_closed:
             reason = self._transport_note()  # e.g. a message over max_message_bytes
-        why = f" ({reason})" if reason and reason != "the server went away" else ""
+        why = f" ({reason})" if reason else ""
         return ServerError(
             self.name,
             f"the server went away during {what}{why}; "
@@ -834,7 +848,9 @@ class _EndWatch:
             return await self._inner.receive()
         except _stream_ends() as exc:
             self._end()
-            if type(exc).__name__ == "EndOfStream":
+            import anyio  # (once per stream: it ends once)
+
+            if isinstance(exc, anyio.EndOfStream):
                 raise StopAsyncIteration from None
             raise
 
@@ -906,8 +922,8 @@ async def _negotiate(session: Any) -> None:
             raise refused from None
 
 
-async def _exit_code(spawned: list[Any]) -> int | None:
-    """The exit code of the one process the transport started, once it has exited."""
+async def _process_exit(spawned: list[Any]) -> ProcessExit | None:
+    """How the one process the transport started ended, once it has exited."""
     if len(spawned) != 1:
         return None
     process = spawned[0]
@@ -917,7 +933,22 @@ async def _exit_code(spawned: list[Any]) -> int | None:
     except Exception:  # noqa: BLE001 - a diagnostic must never mask the real error
         return None
     code = getattr(process, "returncode", None)
-    return code if isinstance(code, int) else None
+    return ProcessExit.from_returncode(code) if isinstance(code, int) else None
+
+
+def _connection_closed(exc: BaseException) -> bool:
+    """The SDK's "the connection closed under this request" (JSON-RPC ``CONNECTION_CLOSED``,
+    but not a request's broken SSE stream, which the SDK reports with that code too), or the
+    streams' own end."""
+    import anyio
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    from hermes_core import _sdk_compat
+
+    if isinstance(exc, MCPError):
+        return exc.code == CONNECTION_CLOSED and not _sdk_compat.is_sse_stream_failure(exc)
+    return isinstance(exc, anyio.ClosedResourceError | anyio.EndOfStream)
 
 
 async def _cancel_and_wait(task: asyncio.Future[Any]) -> None:
@@ -938,37 +969,77 @@ def _first_leaf(exc: BaseException) -> BaseException:
 
 def _is_auth_failure(exc: BaseException) -> bool:
     """Ours (:class:`~hermes_core.auth.errors.OAuthError`) or the SDK's OAuth errors."""
+    from mcp.client.auth import OAuthFlowError
+
     from hermes_core.auth.errors import OAuthError
 
-    exc = _first_leaf(exc)
-    return isinstance(exc, OAuthError) or type(exc).__module__.startswith("mcp.client.auth")
+    return isinstance(_first_leaf(exc), OAuthError | OAuthFlowError)
 
 
-def _describe(exc: BaseException, spec: ServerSpec) -> str:
-    """A sentence for what went wrong while connecting (URLs shown without secrets)."""
+def _tls_failure(exc: BaseException) -> bool:
+    """A TLS error, or the server's certificate failing verification behind the HTTP client's
+    connect error (a server refusing *our* certificate just drops the connection)."""
+    if isinstance(exc, ssl.SSLError):
+        return True
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, ssl.SSLCertVerificationError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def _describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
+    """What went wrong while connecting: a sentence (URLs shown without secrets) and its kind."""
+    import httpx2
+    from mcp.shared.exceptions import MCPError
+
+    from hermes_core import _sdk_compat
     from hermes_core.auth.errors import OAuthError
     from hermes_core.config.models import display_url
+    from hermes_core.host.transports import MessageTooLargeError
 
     url = display_url(spec.url) if spec.url else ""
     exc = _first_leaf(exc)
-    if isinstance(exc, OAuthError):
-        return str(exc)  # says what happened and what to do
-    if _is_auth_failure(exc):
-        return f"OAuth failed: {str(exc).strip() or type(exc).__name__}"
-    if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
-        return f"command not found: {spec.command!r} (not on PATH, or the file does not exist)"
-    if isinstance(exc, PermissionError) and spec.transport == "stdio":
-        return f"command cannot be run: {spec.command!r} ({exc.strerror})"
     name = type(exc).__name__
     text = str(exc).strip()
-    status = getattr(getattr(exc, "response", None), "status_code", None)
-    if status is not None:
-        return f"HTTP {status} from {url}"
-    if isinstance(exc, ssl.SSLError) or "CERTIFICATE" in text:
-        return f"TLS error with {url}: {getattr(exc, 'reason', None) or text or name}"
-    if name in ("ConnectError", "ConnectTimeout", "ReadError", "WriteError", "RemoteProtocolError"):
+    if isinstance(exc, OAuthError):
+        return ConnectFailure(str(exc), Cause.AUTH)  # says what happened and what to do
+    if _is_auth_failure(exc):
+        return ConnectFailure(f"OAuth failed: {text or name}", Cause.AUTH)
+    if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
+        return ConnectFailure(
+            f"command not found: {spec.command!r} (not on PATH, or the file does not exist)",
+            Cause.COMMAND_MISSING,
+        )
+    if isinstance(exc, PermissionError) and spec.transport == "stdio":
+        return ConnectFailure(
+            f"command cannot be run: {spec.command!r} ({exc.strerror})", Cause.COMMAND_DENIED
+        )
+    if isinstance(exc, MessageTooLargeError):
+        return ConnectFailure(f"{name}: {text}", Cause.MESSAGE_TOO_LARGE)
+    if _sdk_compat.is_sse_event_too_large(exc):
+        return ConnectFailure(
+            f"{name}: {text} (max_message_bytes of this server)", Cause.MESSAGE_TOO_LARGE
+        )
+    if isinstance(exc, httpx2.HTTPStatusError):
+        status = exc.response.status_code
+        return ConnectFailure(f"HTTP {status} from {url}", Cause.HTTP_STATUS, http_status=status)
+    if _tls_failure(exc):
+        reason = getattr(exc, "reason", None) or text or name
+        return ConnectFailure(f"TLS error with {url}: {reason}", Cause.TLS)
+    network = (
+        httpx2.ConnectError,
+        httpx2.ConnectTimeout,
+        httpx2.ReadError,
+        httpx2.WriteError,
+        httpx2.RemoteProtocolError,
+    )
+    if isinstance(exc, network):
         detail = f"cannot connect to {url}: {text or name}"
-        if name != "ConnectTimeout" and (spec.url or "").startswith("https:"):
+        if not isinstance(exc, httpx2.ConnectTimeout) and (spec.url or "").startswith("https:"):
             certificate = getattr(spec, "client_certificate", None)
             detail += (
                 " (the server dropped the connection; if it requires a client certificate, "
@@ -976,10 +1047,14 @@ def _describe(exc: BaseException, spec: ServerSpec) -> str:
                 if certificate is None
                 else " (the server dropped the connection; it may not accept this client_cert)"
             )
-        return detail
-    if "Connection closed" in text or name in ("ClosedResourceError", "EndOfStream"):
-        return "the server closed the connection during startup (it exited or crashed)"
-    return f"{name}: {text}" if text else name
+        return ConnectFailure(detail, Cause.NETWORK)
+    if _connection_closed(exc):
+        return ConnectFailure(
+            "the server closed the connection during startup (it exited or crashed)",
+            Cause.CLOSED,
+        )
+    cause = Cause.PROTOCOL if isinstance(exc, MCPError) else Cause.OTHER
+    return ConnectFailure(f"{name}: {text}" if text else name, cause)
 
 
 def _leaves(group: BaseExceptionGroup) -> Any:

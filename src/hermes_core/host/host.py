@@ -252,6 +252,10 @@ class ServerStatus:
     protocol: str | None = None
     """The protocol revision negotiated with the server (``2026-07-28`` speaks the per-request
     envelope, older ones the ``initialize`` handshake); ``None`` before it ever connected."""
+    failure: dict[str, Any] | None = None
+    """The last failed connection attempt as a record (``last_error`` is its sentence): cause
+    (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
+    http_status, exit_code, signal, stderr_tail; ``None`` while connected."""
 
 
 class MCPHost:
@@ -1070,7 +1074,9 @@ class MCPHost:
             failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
             return failed, "transport"
         except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
-            if _is_output_violation(exc):
+            from hermes_core import _sdk_compat
+
+            if _sdk_compat.is_output_schema_violation(exc):
                 # The SDK checks structuredContent against the tool's outputSchema (as the spec
                 # asks of clients) and raises a bare RuntimeError when it does not match.
                 return {
@@ -1273,6 +1279,9 @@ class MCPHost:
                     sampling=self._sampling_status(name),
                     name_collisions=self.name_collisions(name),
                     protocol=connection.protocol if connection else None,
+                    failure=connection.status.failure.as_dict()
+                    if connection and connection.status.failure
+                    else None,
                 )
             )
         return rows
@@ -1284,16 +1293,6 @@ class MCPHost:
 
         advice = guidance(decl, availability(decl), display_name=display_name)
         return advice.sentence if advice else None
-
-
-def _is_output_violation(exc: Exception) -> bool:
-    """The SDK's refusal of a result that breaks the tool's ``outputSchema``."""
-    text = str(exc)
-    return type(exc) is RuntimeError and (
-        text.startswith("Invalid structured content returned by tool")
-        or "has an output schema but did not return structured content" in text
-        or text.startswith("Invalid schema for tool")
-    )
 
 
 def _tool_metadata(tool: Any) -> dict[str, Any]:

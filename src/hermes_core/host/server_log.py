@@ -7,12 +7,18 @@ that grew for as long as the host ran (a 50 MB line became a 52-million-characte
 forgets the oldest.  It offers the small file-like surface transports use:
 ``write``, ``flush`` and positions (``seek(0, 2)`` gives the end, ``seek(mark)``
 then ``read()`` what was written since *mark*, as far as it is still kept).
+
+The text is only ever shown (the tail of a failed server's stderr), never interpreted: what
+our transports note about the server travels beside it as records, in :attr:`ServerLog.diagnostics`
+(see :mod:`hermes_core.host.diagnostics`).
 """
 
 from __future__ import annotations
 
 import io
 from collections import deque
+
+from hermes_core.host.diagnostics import Diagnostics
 
 __all__ = ["MAX_CHARS", "MAX_LINES", "MAX_LINE_CHARS", "ServerLog"]
 
@@ -24,7 +30,9 @@ MAX_LINE_CHARS = 4096
 class ServerLog(io.TextIOBase):
     """The bounded tail of a server's stderr; see the module docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, diagnostics: Diagnostics | None = None) -> None:
+        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
+        """The connection's records (HTTP errors, our transports' notes)."""
         self._lines: deque[tuple[int, str]] = deque()  # (position, line with its "\n")
         self._chars = 0
         self._partial = ""

@@ -32,6 +32,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import IO, Any
 
+from hermes_core.host.diagnostics import TransportNote, note
 from hermes_core.host.server_warnings import ServerWarnings
 
 __all__ = [
@@ -252,8 +253,7 @@ async def open_stdio_process(
                     f"({max_message_bytes} bytes); disconnected"
                 )
                 log.warning("MCP server '%s': %s", server, reason)
-                with contextlib.suppress(Exception):
-                    errlog.write(f"[hermes] {reason}\n")
+                note(errlog, TransportNote(reason))  # a record, never a line of its stderr
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 pass
 

@@ -9,7 +9,6 @@ Imported only when a server is contacted: ``import mcp`` costs about a second.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Mapping
@@ -157,8 +156,9 @@ def _sdk_default_environment() -> dict[str, str]:
 
 
 def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
-    """The HTTP client for *spec*; HTTP errors are noted in *errlog* (one line each, no
-    secrets: the URL as :func:`display_url` shows it, the status, an auth challenge)."""
+    """The HTTP client for *spec*; each HTTP error is recorded for *errlog*'s connection
+    (:class:`~hermes_core.host.diagnostics.HttpError`: the status, the URL as
+    :func:`display_url` shows it, an auth challenge; no secrets) and written to it as a line."""
     import httpx2
 
     from hermes_core.host.server_warnings import ServerWarnings
@@ -187,30 +187,30 @@ def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
     )
 
 
-HTTP_NOTE = "HTTP "
-
-
 def _note_http_errors(errlog: IO[str]) -> Callable[[Any], Coroutine[Any, Any, None]]:
     from hermes_core.config.models import display_url
+    from hermes_core.host.diagnostics import CHALLENGE_MAX_CHARS, HttpError, note
 
-    async def note(response: Any) -> None:
+    async def noted(response: Any) -> None:
         if response.status_code < 400:
             return
         request = response.request
-        line = (
-            f"{HTTP_NOTE}{response.status_code} {response.reason_phrase} for {request.method} "
-            f"{display_url(str(request.url))}"
-        )
         challenge = response.headers.get("www-authenticate")
-        if challenge:
-            line += f" (WWW-Authenticate: {' '.join(challenge.split())[:300]})"
-        try:
-            errlog.write(line + "\n")
+        record = HttpError(
+            status=response.status_code,
+            reason=response.reason_phrase,
+            method=request.method,
+            url=display_url(str(request.url)),
+            challenge=" ".join(challenge.split())[:CHALLENGE_MAX_CHARS] if challenge else None,
+        )
+        note(errlog, record)
+        try:  # for a person reading a plugin transport's log; never read back
+            errlog.write(record.sentence() + "\n")
             errlog.flush()
         except (OSError, ValueError):
             pass
 
-    return note
+    return noted
 
 
 @asynccontextmanager
@@ -284,6 +284,8 @@ def _capped_stream(stream: Any, limit: int, errlog: IO[str] | None) -> Any:
     """*stream* (an HTTP body) raising :class:`MessageTooLargeError` past *limit* bytes."""
     import httpx2
 
+    from hermes_core.host.diagnostics import TransportNote, note
+
     class CappedStream(httpx2.AsyncByteStream):
         async def __aiter__(self) -> AsyncIterator[bytes]:
             seen = 0
@@ -292,8 +294,7 @@ def _capped_stream(stream: Any, limit: int, errlog: IO[str] | None) -> Any:
                 if seen > limit:
                     error = MessageTooLargeError(limit)
                     if errlog is not None:
-                        with contextlib.suppress(OSError, ValueError):
-                            errlog.write(f"[hermes] {error}\n")
+                        note(errlog, TransportNote(str(error)))
                     raise error
                 yield chunk
 
