@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import pytest
@@ -85,7 +84,9 @@ def test_clean_text_is_returned_as_the_same_object() -> None:
     assert strip_tags(ascii_text) is ascii_text
 
 
-def test_large_inputs_take_linear_time() -> None:
+def test_large_inputs_are_handled() -> None:
+    # Millions of characters: a quadratic pass would not finish (no stopwatch: tests assert no
+    # wall-clock times; the benchmarks time the sanitiser).
     hostile = [
         "a" + tags("x") * 4_000_000,
         (BLACK_FLAG + tags("gb")) * 1_000_000,
@@ -93,9 +94,7 @@ def test_large_inputs_take_linear_time() -> None:
         SCOTLAND * 400_000,
     ]
     for text in hostile:
-        start = time.perf_counter()
         result = strip_tags(text)
-        assert time.perf_counter() - start < 5
         assert all(VALID_FLAG.fullmatch(m) for m in _tag_chunks(result))
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import struct
-import time
 from pathlib import Path
 
 import pytest
@@ -248,10 +247,8 @@ def test_directory_loops_are_refused(where: str, target: str) -> None:
     path = version_path(VALID_PE)
     relative = 0 if target == "root" else path[target] - RSRC_RAW_OFFSET
     hostile = patched(VALID_PE, (path[where] + 4, "<I", 0x8000_0000 | relative))
-    started = time.perf_counter()
     with pytest.raises(PeUnreadable, match="loop"):
         version_of(hostile)
-    assert time.perf_counter() - started < 1.0
 
 
 def test_language_level_must_hold_data() -> None:
@@ -271,10 +268,8 @@ def test_subdirectory_outside_the_resource_section() -> None:
 def test_huge_version_resource_size_is_refused_without_reading_it() -> None:
     data_entry = version_path(VALID_PE)["data_entry"]
     reader = CountingReader(patched(VALID_PE, (data_entry + 4, "<I", 0xFFFF_FFFF)))
-    started = time.perf_counter()
     with pytest.raises(PeUnreadable, match="too large"):
         reader.version()
-    assert time.perf_counter() - started < 1.0
     assert reader.requested < 8192
 
 
