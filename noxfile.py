@@ -37,6 +37,12 @@ NPM_SERVERS = (
     "@modelcontextprotocol/server-memory@2026.8.31",
 )
 
+# Third-party MCP servers from PyPI (mcp-server-time, mcp-server-git, a fastmcp server), pinned in
+# tests/servers/python-servers.txt and installed into their own virtual environment, so that
+# their dependencies never mix with the ones Hermes is tested with.
+PY_SERVERS_DIR = Path(".cache/py-servers")
+PY_SERVERS = Path("tests/servers/python-servers.txt")
+
 # The official MCP client conformance suite, and the Node 22 it needs (the machine's Node 20 cannot
 # run it) from the npm package that ships the Node binary.  Two releases run side by side, each in
 # its own folder and against its own baseline (tests/conformance/run.py RELEASES): the pinned
@@ -66,11 +72,24 @@ def install_reference_servers(session: nox.Session) -> None:
         )
 
 
+def install_python_servers(session: nox.Session) -> None:
+    """The venv of the third-party Python servers, (re)made when the pins change."""
+    wanted = PY_SERVERS.read_text()
+    stamp = PY_SERVERS_DIR / "installed.txt"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    session.run("python", "-m", "venv", "--clear", str(PY_SERVERS_DIR))
+    pip = str(PY_SERVERS_DIR / "bin" / "pip")
+    session.run(pip, "install", "--quiet", "-r", str(PY_SERVERS), external=True)
+    stamp.write_text(wanted)
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The whole test suite (pytest's "no tests collected" fails the run)."""
     session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
+    install_python_servers(session)
     session.run("pytest", *session.posargs)
 
 
