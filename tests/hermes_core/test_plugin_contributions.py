@@ -108,6 +108,12 @@ def _create(context: AuthContext):
     return _Token(context.settings.get("scheme", "Bearer"), token)
 
 
+def _create_env(context: AuthContext):
+    """For local servers: the token as an environment variable of the server's process."""
+    assert context.url == ""
+    return {context.settings.get("variable", "ACME_SECRET"): context.env["ACME_TOKEN"]}
+
+
 def _acme_home(ctx, location):
     """`{kind: acme_home, name: X}`: ~/.acme/X/bin/X."""
     return [ctx.join(ctx.expand("~"), ".acme", location.value, "bin", location.value)]
@@ -154,7 +160,11 @@ def transport():
 
 @hookimpl
 def auth_provider():
-    return [AuthProviderSpec("acme_token", "Acme's API token", create=_create)]
+    return [
+        AuthProviderSpec("acme_token", "Acme's API token", create=_create),
+        AuthProviderSpec("acme_env", "Acme's token for local servers", create=_create_env,
+                         stdio=True),
+    ]
 
 
 @hookimpl
@@ -402,14 +412,59 @@ def test_an_unknown_transport_is_a_config_error_listing_the_registered_ones(
     assert markers(home) == []
 
 
-def test_a_plugin_transport_without_its_plugin_is_a_config_error(site: Path, home: Path) -> None:
-    write_config(home, "mcp_servers:\n  wrapped:\n" + everything_stdio("env_stdio"))
+def test_without_its_plugin_only_the_server_using_its_transport_fails(
+    site: Path, home: Path
+) -> None:
+    """``--no-plugins`` (or the plugin disabled): the entries naming its transport, or holding
+    its key, fail alone with the reason; every other server works, on every command."""
+    path = write_config(
+        home,
+        "mcp_servers:\n  wrapped:\n"
+        + everything_stdio("env_stdio")
+        + "  plain:\n"
+        + everything_stdio()
+        + f"  tagged:\n    launch: {{node: {json.dumps(node())}, script: x}}\n",
+    )
+    reason = (
+        f"{path}:6: mcp_servers.wrapped.transport: unknown transport 'env_stdio' (did you mean "
+        "'stdio'?); registered: stdio, streamable_http, sse (plugins add more: `hermes plugins "
+        "list`)"
+    )
+    for flags, env in ((["--no-plugins"], {}), ([], {"HERMES_DISABLE_PLUGINS": "acme"})):
+        off = "plugins are off (--no-plugins)" if flags else "plugin acme is disabled"
+        status = hermes(site, home, *flags, "mcp", "status", "--json", **env)
+        rows = {row["server"]: row for row in json.loads(status.stdout)}
+        assert rows["plain"]["connection"] == "connected", status.stderr
+        assert rows["wrapped"]["connection"] == rows["tagged"]["connection"] == "failed"
+        assert rows["wrapped"]["last_error"].startswith(reason + " — " + off)
+        assert "mcp_servers.tagged: needs either 'command'" in rows["tagged"]["last_error"]
+        assert f"warning: {reason} — {off}" in status.stderr
+
+        tools = hermes(site, home, *flags, "mcp", "tools", **env)
+        assert "mcp_plain_echo" in tools.stdout
+        called = hermes(
+            site,
+            home,
+            *flags,
+            "mcp",
+            "call",
+            "mcp_plain_echo",
+            "--args",
+            '{"message": "hi"}',
+            **env,
+        )
+        assert called.returncode == 0, called.stderr
+        assert json.loads(called.stdout)["content"][0]["text"] == "Echo: hi"
+        refused = hermes(site, home, *flags, "mcp", "call", "mcp_wrapped_echo", **env)
+        assert refused.returncode != 0 and "unknown transport 'env_stdio'" in refused.stderr
+    assert markers(home) == []  # the plugin's transport never ran
+
+    # A bad value of a key Hermes knows is still the whole file's error (exit 2).
+    write_config(home, "mcp_servers:\n  plain:\n" + everything_stdio() + "    trust: maybe\n")
     result = hermes(site, home, "--no-plugins", "mcp", "status")
-    assert result.returncode == 2
-    assert (
-        "mcp_servers.wrapped.transport: unknown transport 'env_stdio' (did you mean 'stdio'?); "
-        "registered: stdio, streamable_http, sse (plugins add more"
-    ) in result.stderr
+    assert result.returncode == 2 and "mcp_servers.plain.trust: must be full or untrusted" in (
+        result.stderr
+    )
 
 
 # --------------------------------------------------------------------------- auth
@@ -487,7 +542,8 @@ def test_an_unknown_auth_provider_is_a_config_error_never_a_connection_without_a
         assert result.returncode == 2, command
         assert result.stderr == (
             f"error: {path}:5: mcp_servers.secured.auth: unknown auth provider {auth!r}{hint}; "
-            "registered: headers, oauth, acme_token (plugins add more: `hermes plugins list`)\n"
+            "registered: headers, oauth, acme_token, acme_env "
+            "(plugins add more: `hermes plugins list`)\n"
         )
     added = hermes(site, home, "mcp", "add", "other", "--url", headers_server, "--auth", auth)
     assert added.returncode == 2
@@ -495,16 +551,51 @@ def test_an_unknown_auth_provider_is_a_config_error_never_a_connection_without_a
     assert "other" not in (home / "config.yaml").read_text()
 
 
-def test_a_plugin_auth_provider_without_its_plugin_is_a_config_error(
+def test_without_its_plugin_a_server_naming_its_auth_never_connects(
     site: Path, home: Path, everything_http: tuple[str, Path]
 ) -> None:
     url, log = everything_http
-    write_config(home, secured(url))
+    write_config(home, secured(url) + "  local:\n" + everything_stdio())
     before = log.read_text() if log.exists() else ""
-    result = hermes(site, home, "mcp", "status", HERMES_DISABLE_PLUGINS="acme")
-    assert result.returncode == 2
-    assert "mcp_servers.secured.auth: unknown auth provider 'acme_token'" in result.stderr
+    result = hermes(site, home, "mcp", "status", "--json", HERMES_DISABLE_PLUGINS="acme")
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert rows["secured"]["connection"] == "failed"
+    assert (
+        "mcp_servers.secured.auth: unknown auth provider 'acme_token'"
+        in (rows["secured"]["last_error"])
+    )
+    assert rows["local"]["connection"] == "connected"
     assert (log.read_text() if log.exists() else "") == before  # the server was never contacted
+    # Without any plugin disabled, an unregistered name stays the whole file's error.
+    write_config(home, secured(url, auth="acme_tokn") + "  local:\n" + everything_stdio())
+    assert hermes(site, home, "mcp", "status").returncode == 2
+
+
+def test_auth_on_a_stdio_server_is_an_error_unless_the_provider_serves_local_servers(
+    site: Path, home: Path
+) -> None:
+    for auth in ("acme_token", "oauth", "headers"):
+        path = write_config(
+            home, "mcp_servers:\n  local:\n" + everything_stdio() + f"    auth: {auth}\n"
+        )
+        result = hermes(site, home, "mcp", "status")
+        assert result.returncode == 2, auth
+        assert result.stderr == (
+            f"error: {path}:6: mcp_servers.local.auth: auth: {auth} authorises HTTP requests, "
+            "and this is a stdio server (no url); remove it, or use a provider that serves "
+            "local servers (acme_env)\n"
+        )
+    # acme_env declares stdio=True: its create() gives the process its environment.
+    write_config(
+        home,
+        "mcp_servers:\n  local:\n"
+        + everything_stdio()
+        + "    auth: acme_env\n    acme_env: {variable: ACME_FROM_AUTH}\n",
+    )
+    called = hermes(site, home, "mcp", "call", "mcp_local_get_env")
+    assert called.returncode == 0, called.stderr
+    env = json.loads(json.loads(called.stdout)["content"][0]["text"])
+    assert env["ACME_FROM_AUTH"] == TOKEN
 
 
 def test_an_auth_provider_that_cannot_be_made_fails_only_its_server(

@@ -59,6 +59,8 @@ def _load(factory: HostFactory | None = None, *, strict: bool = True) -> LoadedC
         raise _Stop(EXIT_USAGE) from None
     for warning in loaded.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    for _name, problem in loaded.unavailable:
+        print(f"warning: {problem}", file=sys.stderr)
     return loaded
 
 

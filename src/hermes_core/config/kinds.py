@@ -31,13 +31,29 @@ class ServerKinds:
 
     transports: tuple[tuple[str, str], ...]
     auth: tuple[str, ...]
+    auth_stdio: tuple[str, ...] = ()
+    """The auth providers that also serve servers without a URL (``AuthProviderSpec.stdio``)."""
+    plugins_off: str = ""
+    """Why some plugins are not loaded (``--no-plugins``, ``HERMES_DISABLE_PLUGINS``): then an
+    entry that fails only on what a plugin could provide (an unknown transport or auth
+    provider, an unknown key) is left out on its own instead of failing the whole file."""
 
     @classmethod
-    def of(cls, transports: Mapping[str, Any], auth_providers: Iterable[str]) -> ServerKinds:
-        """From the plugin manager's ``transports()`` and ``auth_providers()``."""
+    def of(
+        cls, transports: Mapping[str, Any], auth_providers: Iterable[str], plugins_off: str = ""
+    ) -> ServerKinds:
+        """From the plugin manager's ``transports()`` and ``auth_providers()`` (a mapping of
+        names to specs, or just the names); *plugins_off* says why plugins are not loaded."""
+        stdio = (
+            tuple(n for n, s in auth_providers.items() if getattr(s, "stdio", False))
+            if isinstance(auth_providers, Mapping)
+            else ()
+        )
         return cls(
             tuple((name, str(spec.config_key)) for name, spec in transports.items()),
             tuple(auth_providers),
+            stdio,
+            plugins_off,
         )
 
     @staticmethod

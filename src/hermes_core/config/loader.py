@@ -65,6 +65,9 @@ class LoadedConfig:
     warnings: tuple[ConfigWarning, ...] = ()
     errors: tuple[ConfigError, ...] = ()
     """Problems of servers that were left out (only with ``strict=False``)."""
+    unavailable: tuple[tuple[str, ConfigError], ...] = ()
+    """Servers left out because they need a plugin that is not loaded (``--no-plugins``,
+    ``HERMES_DISABLE_PLUGINS``): each name with its problem.  They fail alone, strict or not."""
     exists: bool = False
     digest: str | None = None
     """SHA-256 of the file's bytes (``None`` when there is no file), to notice changes."""
@@ -114,6 +117,7 @@ def load_config(
         loaded.config,
         loaded.warnings,
         loaded.errors,
+        loaded.unavailable,
         exists=True,
         digest=hashlib.sha256(raw).hexdigest(),
         tree=loaded.tree,
@@ -157,11 +161,20 @@ def parse_config_text(
     servers: dict[str, ServerConfig] = {}
     warnings: list[ConfigWarning] = []
     errors: list[ConfigError] = []
+    unavailable: list[tuple[str, ConfigError]] = []
+    off = kinds.plugins_off if kinds is not None else ""
     if isinstance(servers_node, CommentedMap):
         lines = text.splitlines()
         for name, node in servers_node.items():
             cfg, problems, noticed = _load_server(name, node, servers_node, path, lines, kinds)
             warnings.extend(noticed)
+            if off and problems and all(p.plugin for p in problems):
+                head = _first(problems)
+                reason = f"{head.reason} — {off}, so this server is not available"
+                unavailable.append(
+                    (str(name), ConfigError(reason, path=head.path, line=head.line, key=head.key))
+                )
+                continue
             errors.extend(problems)
             if cfg is not None and not problems:
                 servers[str(name)] = cfg
@@ -180,7 +193,15 @@ def parse_config_text(
     if errors and strict:
         raise _first(errors)
     config = HermesConfig.model_validate({**others, "mcp_servers": servers, "sampling": sampling})
-    return LoadedConfig(Path(path), config, tuple(warnings), tuple(errors), exists=True, tree=tree)
+    return LoadedConfig(
+        Path(path),
+        config,
+        tuple(warnings),
+        tuple(errors),
+        tuple(unavailable),
+        exists=True,
+        tree=tree,
+    )
 
 
 def _load_sampling(
@@ -274,9 +295,13 @@ def validate_server(
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False, include_input=True):
-            loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+            ctx = error.get("ctx") or {}
+            loc = tuple(error["loc"]) + tuple(ctx.get("sub", ()))
             key, line = place(loc)
-            problems.append(ConfigError(_reason(error), path=path, line=line, key=key))
+            plugin = bool(ctx.get("plugin"))
+            problems.append(
+                ConfigError(_reason(error), path=path, line=line, key=key, plugin=plugin)
+            )
         return None, problems, []
     noticed = []
     for sub, message in sink:

@@ -74,7 +74,7 @@ MAX_MESSAGE_BYTES = 1024 * 1024 * 1024
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
-_HTTP_ONLY = ("headers", "client_cert", "client_key", "auth", "oauth")
+_HTTP_ONLY = ("headers", "client_cert", "client_key", "oauth")
 
 
 # --------------------------------------------------------------------------- errors
@@ -97,6 +97,7 @@ class ConfigError(ValueError):
         line: int | None = None,
         key: str = "",
         more: tuple[ConfigError, ...] = (),
+        plugin: bool = False,
     ) -> None:
         location = f"{path}:{line}" if path and line else path
         super().__init__(": ".join(part for part in (location, key, reason) if part))
@@ -105,6 +106,8 @@ class ConfigError(ValueError):
         self.line = line
         self.key = key
         self.more = more
+        self.plugin = plugin
+        """A problem a plugin that is not loaded could explain (an unknown name or key)."""
 
     @property
     def all(self) -> tuple[ConfigError, ...]:
@@ -149,6 +152,14 @@ class ConfigWarning:
 def _fail(reason: str, *sub: str | int) -> PydanticCustomError:
     """A validation error with our own sentence; ``sub`` extends the key path."""
     return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
+
+
+def _fail_plugin(reason: str, *sub: str | int) -> PydanticCustomError:
+    """An error a plugin that is not loaded could explain (an unknown transport, auth
+    provider or key): with plugins off, only that server is left out."""
+    return PydanticCustomError(
+        "hermes_config", "{reason}", {"reason": reason, "sub": sub, "plugin": True}
+    )
 
 
 def kind_of(value: Any) -> str:
@@ -751,7 +762,7 @@ class ServerConfig(_Model):
         kinds = _kinds(info)
         name = kinds.auth_name(value)
         if name is None:
-            raise _fail(kinds.unknown_auth(value))
+            raise _fail_plugin(kinds.unknown_auth(value))
         return name
 
     @field_validator("requested_transport", mode="before")
@@ -765,7 +776,7 @@ class ServerConfig(_Model):
             raise _fail(f"must be the name of a transport: {names} (got {kind_of(value)})")
         name = kinds.transport_name(value)
         if name is None:
-            raise _fail(kinds.unknown_transport(value))
+            raise _fail_plugin(kinds.unknown_transport(value))
         return name
 
     # ----------------------------------------------------------------- whole entry
@@ -774,7 +785,18 @@ class ServerConfig(_Model):
     def _whole(self, info: ValidationInfo) -> ServerConfig:
         if self._selected is not None:
             return self  # an entry validated before (placed into a HermesConfig): keep it
-        self._select(_kinds(info))
+        kinds = _kinds(info)
+        self._select(kinds)
+        if self.auth is not None and not self.uses_url and self.auth not in kinds.auth_stdio:
+            # Never a silent "connected without the auth you named": there is no HTTP request
+            # to authorise, so the entry says something Hermes cannot do.
+            able = ", ".join(kinds.auth_stdio) or "none is registered"
+            raise _fail(
+                f"auth: {self.auth} authorises HTTP requests, and this is a {self.transport} "
+                f"server (no url); remove it, or use a provider that serves local servers "
+                f"({able})",
+                "auth",
+            )
         if isinstance(self.client_cert, list) and self.client_key is not None:
             raise _fail(
                 "specify either client_cert as a list [cert, key] or client_cert + client_key, "
@@ -815,7 +837,7 @@ class ServerConfig(_Model):
         else:
             others = [k for k in selectors if k not in ("command", "url")]
             extra_keys = "".join(f", or '{k}' ({selectors[k]})" for k in others)
-            raise _fail(
+            raise _fail_plugin(
                 f"needs either 'command' (a stdio server) or 'url' (an HTTP server){extra_keys}"
             )
         self._selected = (name, key)
@@ -848,7 +870,7 @@ class ServerConfig(_Model):
             else:
                 # Fail closed: a misspelt key (trsut:, heders:) must never leave a server
                 # running without what the user asked for.
-                raise _fail(_unknown_key(key, known, list(belongs)), key)
+                raise _fail_plugin(_unknown_key(key, known, list(belongs)), key)
         for key in self.tools.model_extra or {}:
             raise _fail(_unknown_key(key, list(ToolsConfig.model_fields)), "tools", key)
         if self.identity_header is not None:

@@ -66,6 +66,7 @@ class HostFactory:
         *,
         display_names: Mapping[str, str] | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
+        plugins_off: str = "",
     ) -> None:
         """*transports*/*auth_providers* default to the built-in ones (no plugins);
         *display_names* are the app declarations' names, shown in errors;
@@ -78,7 +79,7 @@ class HostFactory:
         )
         self.display_names: dict[str, str] = dict(display_names or {})
         self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
-        self.kinds = ServerKinds.of(self.transports, self.auth_providers)
+        self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> HostFactory:
@@ -89,6 +90,7 @@ class HostFactory:
             manager.auth_providers(),
             display_names=manager.display_names,
             sampling_providers=manager.sampling_providers(),
+            plugins_off=_plugins_off(manager),
         )
 
     @classmethod
@@ -211,3 +213,14 @@ class HostFactory:
             f"HostFactory(transports={list(self.transports)}, "
             f"auth_providers={list(self.auth_providers)})"
         )
+
+
+def _plugins_off(manager: HermesPluginManager) -> str:
+    """Why some installed plugins are not loaded, in words ("" when all are)."""
+    off = [r for r in manager.plugins() if r.status == "disabled"]
+    if not off:
+        return ""
+    if any(r.reason == "--no-plugins" for r in off):
+        return "plugins are off (--no-plugins)"
+    names = ", ".join(r.name for r in off)
+    return f"plugin {names} is disabled (HERMES_DISABLE_PLUGINS)"

@@ -142,6 +142,22 @@ def host_server(
         except ValueError as exc:
             error = str(exc)
         headers = with_identity_header(name, headers, cfg)
+    elif cfg.auth is not None and error is None:  # a provider serving local servers (stdio)
+        try:
+            providers = auth_providers
+            if providers is None:
+                from hermes_core.host.factory import builtin_auth_providers
+
+                providers = builtin_auth_providers()
+            auth = _auth(name, cfg, home, env, providers)
+            if auth is not None and not _env_mapping(auth):
+                raise ValueError(
+                    f"MCP server '{name}': auth provider '{cfg.auth}' returned a "
+                    f"{type(auth).__name__} for a server without a url (it must return a "
+                    "mapping of environment variables)"
+                )
+        except ValueError as exc:
+            error = str(exc)
     return HostServer(
         name=name,
         command=cfg.command,
@@ -180,6 +196,18 @@ def host_server(
         display_name=display_name,
         config_error=error,
     )
+
+
+def _env_mapping(value: Any) -> bool:
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
+
+
+def unavailable_server(name: str, problem: ConfigError) -> HostServer:
+    """A server left out of the configuration because it needs a plugin that is not loaded:
+    it is listed, failed with the reason, and never connected."""
+    return HostServer(name=name, transport="unavailable", config_error=str(problem))
 
 
 def host_servers(
@@ -226,4 +254,7 @@ def host_servers(
                 sampling_defaults=loaded.config.sampling,
             )
         )
+    for name, problem in loaded.unavailable:
+        if only is None or name == only:
+            servers.append(unavailable_server(name, problem))
     return servers

@@ -140,13 +140,22 @@ async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[tuple[A
     async with open_stdio_process(
         [spec.command, *spec.args],
         server=str(getattr(spec, "name", "") or spec.command),
-        env=_sdk_default_environment() | child_environment(spec.env),
+        env=_sdk_default_environment() | child_environment({**spec.env, **_auth_env(spec)}),
         cwd=cwd,
         errlog=errlog,
         max_message_bytes=_max_message_bytes(spec),
         on_spawn=spawned,
     ) as streams:
         yield streams
+
+
+def _auth_env(spec: ServerSpec) -> dict[str, str]:
+    """The environment an auth provider serving local servers made for this one (its
+    ``create`` returned a mapping: see ``AuthProviderSpec.stdio``)."""
+    auth = getattr(spec, "auth", None)
+    if not isinstance(auth, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in auth.items()}
 
 
 def _sdk_default_environment() -> dict[str, str]:

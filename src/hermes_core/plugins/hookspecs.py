@@ -337,14 +337,17 @@ class HermesSpecs:
         Returns:
             Zero or more :class:`~hermes_core.plugins.types.AuthProviderSpec`; ``create``
             is a :class:`~hermes_core.plugins.types.CreateAuth`: ``create(context)``
-            returns an ``httpx2.Auth`` (or ``None`` when the entry's headers suffice).
+            returns an ``httpx2.Auth`` (or ``None`` when the entry's headers suffice).  A spec
+            with ``stdio=True`` also serves servers without a URL: for those ``create``
+            returns a mapping of environment variables for the server's process.
 
         Errors:
             A name clash is an error naming both providers; a provider without ``create``
             is reported and not registered.  An entry naming an unregistered provider
             (``auth: oath``) is a config error (file:line, exit 2) listing the registered
-            ones: a server never connects without the auth it names.  ``create`` raising
-            fails that server only, with the message.
+            ones: a server never connects without the auth it names.  ``auth:`` naming a
+            provider without ``stdio=True`` on a server without a URL is a config error
+            (file:line).  ``create`` raising fails that server only, with the message.
 
         .. versionadded:: 0.1
         """

@@ -160,7 +160,8 @@ class AuthContext:
     server: str
     """The server's name under ``mcp_servers``."""
     url: str
-    """The server's URL (``${VAR}`` resolved)."""
+    """The server's URL (``${VAR}`` resolved); empty for a server without one (a provider
+    declaring ``stdio``)."""
     settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """The entry's mapping under the provider's name (``vault_token: {...}`` for
     ``auth: vault_token``; ``oauth: {...}`` for ``auth: oauth``), every string in it
@@ -179,11 +180,14 @@ class CreateAuth(Protocol):
     Called once per connection attempt of a server whose entry says ``auth: <name>``, with
     its :class:`AuthContext`.  Returns an ``httpx2.Auth`` (its ``auth_flow`` adds headers,
     answers challenges, refreshes tokens), or ``None`` when the entry's own ``headers`` are
-    all it needs.  Raise ``ValueError`` for bad settings: the message (name the key, never
-    the value) is shown as the server's error and the server does not connect.
+    all it needs.  For a server without a URL (only with ``AuthProviderSpec.stdio``;
+    ``context.url`` is empty), it returns a ``Mapping[str, str]`` of environment variables
+    the server's process gets on top of its ``env:`` (or ``None``).  Raise ``ValueError``
+    for bad settings: the message (name the key, never the value) is shown as the server's
+    error and the server does not connect.
     """
 
-    def __call__(self, context: AuthContext, /) -> httpx2.Auth | None: ...
+    def __call__(self, context: AuthContext, /) -> httpx2.Auth | Mapping[str, str] | None: ...
 
 
 @dataclass(frozen=True)
@@ -193,12 +197,20 @@ class AuthProviderSpec:
     Its settings live under the entry's key of the same name; ``create`` (a
     :class:`CreateAuth`) turns them into the ``httpx2.Auth`` used for every request to the
     server.  A provider without ``create`` is not registered.
+
+    ``stdio=True`` declares that it also serves servers not reached by URL (``command:``
+    servers, and plugin transports keyed on another key): for those, ``create`` is called
+    with ``context.url == ""`` and returns a mapping of environment variables for the
+    server's process (or ``None``).  ``auth:`` naming a provider without it on such a server
+    is a config error (file:line): there is no HTTP request for it to authorise.
     """
 
     name: str
     description: str = ""
     create: CreateAuth | None = field(default=None, compare=False)
     provider: str = "hermes_core"
+    stdio: bool = False
+    """Also for servers without a URL: ``create`` returns the process's extra environment."""
 
 
 @dataclass(frozen=True)
