@@ -17,6 +17,8 @@ from hermes_core.config import (
     parse_dotenv,
     resolve,
 )
+from hermes_core.config.dotenv_file import update_dotenv
+from hermes_core.config.interpolate import dotenv_entries
 
 SECRET = "ghp_DO_NOT_LEAK_777"
 
@@ -287,6 +289,35 @@ def test_parse_dotenv() -> None:
         "DUP": "second",
         "UNTERMINATED": '"oops',
     }
+
+
+def test_the_one_dotenv_scanner_gives_reader_and_writer_the_same_assignments(
+    tmp_path: Path,
+) -> None:
+    """``parse_dotenv`` (reading) and ``update_dotenv`` (writing in place) share one scanner:
+    each assignment's span is where its value is written, and rewriting every key with its
+    own value changes nothing else in the file."""
+    entries = list(dotenv_entries(DOTENV))
+    assert {e.key: e.value for e in entries} == parse_dotenv(DOTENV)
+    written = {e.key: DOTENV[e.start : e.end] for e in entries}
+    assert written["PLAIN"] == "spaced value"  # the comment and the blanks are outside
+    assert written["DOUBLE"] == r'"line1\nline2 \"quoted\" \\ \$"'
+    assert written["MULTI"].startswith('"-----BEGIN') and written["MULTI"].endswith('-----"')
+    path = tmp_path / ".env"
+    path.write_text(DOTENV)
+    update_dotenv({"PLAIN": "new", "MULTI": "one\nline", "ADDED": "x"}, path)
+    after = path.read_text()
+    assert parse_dotenv(after) == {
+        **parse_dotenv(DOTENV),
+        "PLAIN": "new",
+        "MULTI": "one\nline",
+        "ADDED": "x",
+    }
+    assert "PLAIN = new   # trailing comment" in after
+    # Everything else stays byte for byte.
+    assert after.split("PLAIN")[0] == DOTENV.split("PLAIN")[0]
+    assert "HASH=" + DOTENV.split("HASH=")[1].split("MULTI=")[0] + "MULTI=" in after
+    assert after.endswith(DOTENV.split('-----END KEY-----"')[1] + "ADDED=x\n")
 
 
 def test_parse_dotenv_crlf_and_no_expansion() -> None:

@@ -26,7 +26,6 @@ SECRET_KEY = re.compile(
     r"credential|cookie|authorization|^auth$|[_-]key$|^key$|^pat$)"
 )
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DOTENV_LINE = re.compile(r"[ \t]*(?:export[ \t]+)?([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*=")
 _BEARER = re.compile(r"(?i)(bearer|token|basic)\s+(\S.*)")
 
 
