@@ -236,5 +236,6 @@ def test_server_entries_are_valid_config(hermes_pm: HermesPluginManager, tmp_pat
         assert entry.manifest is not None
         add_server(name, server_entry(entry.manifest, tmp_path / name), path=config)
     loaded = parse_config_text(config.read_text(), str(config))
-    assert loaded.config.mcp_servers["figma"].oauth == {"client_name": "Claude Code"}
+    figma_oauth = loaded.config.mcp_servers["figma"].oauth
+    assert figma_oauth is not None and figma_oauth.client_name == "Claude Code"
     assert loaded.config.mcp_servers["linear"].auth == "oauth"
