@@ -189,7 +189,8 @@ def test_an_http_server_whose_listing_hangs_is_a_failure(tmp_path: Path) -> None
     try:
         wait_for_port(port)
         home = home_with(
-            tmp_path, f"  shy:\n    url: http://127.0.0.1:{port}/mcp\n    connect_timeout: 5\n"
+            tmp_path,
+            f"  shy:\n    url: http://127.0.0.1:{port}/mcp\n    connect_timeout: {LIST_TIMEOUT}\n",
         )
         status = run_hermes("mcp", "status", "--json", env={"HERMES_HOME": str(home)})
     finally:
@@ -198,4 +199,5 @@ def test_an_http_server_whose_listing_hangs_is_a_failure(tmp_path: Path) -> None
     assert status.returncode == 1, status.stderr
     (row,) = json.loads(status.stdout)
     assert row["connection"] == "failed" and row["offered"] is False
-    assert "listing tools failed: tools/list timed out after 5 s" in row["last_error"]
+    reason = f"listing tools failed: tools/list timed out after {LIST_TIMEOUT} s"
+    assert reason in row["last_error"]
