@@ -18,7 +18,7 @@ from support.cli import run_hermes
 
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 # Long enough for a loaded machine to start the server (initialize has the same bound).
-LIST_TIMEOUT = 15
+LIST_TIMEOUT = 25
 
 
 def home_with(tmp_path: Path, body: str) -> Path:
