@@ -17,7 +17,7 @@ where the SDK is needed anyway, never on a path such as ``hermes --help``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from typing import Any
 
 import httpx2
@@ -81,26 +81,58 @@ SSE_STREAM_FAILED = "SSE stream failed: "
 
 
 async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] | None) -> Any:
-    """Send *method* on a ``ClientSession`` and return the raw JSON result (unvalidated)."""
-    return await session._dispatcher.send_raw_request(method, params, {})
+    """Send *method* on a ``ClientSession`` and return the raw JSON result (unvalidated).
+
+    The request carries what ``send_request`` adds to every request (the 2026-07-28
+    envelope's per-request stamp, the session's read timeout); only the result's validation
+    into models is skipped, so the caller reads plain JSON.
+    """
+    data: dict[str, Any] = {"method": method}
+    if params is not None:
+        data["params"] = dict(params)
+    opts: dict[str, Any] = {}
+    stamp = getattr(session, "_stamp", None)  # i.e. session._stamp
+    if stamp is not None:
+        stamp(data, opts)
+    timeout = getattr(session, "_session_read_timeout_seconds", None)
+    if timeout is not None:
+        opts["timeout"] = timeout
+    return await session._dispatcher.send_raw_request(method, data.get("params"), opts)
+
+
+class _ListedTool:
+    """What ``ClientSession._absorb_tool_listing`` reads of a tool, without building one."""
+
+    __slots__ = ("input_schema", "name", "output_schema")
+
+    def __init__(self, tool: Mapping[str, Any]) -> None:
+        self.name = tool["name"]
+        self.input_schema = tool["inputSchema"]
+        self.output_schema = tool.get("outputSchema")
 
 
 def absorb_tool_listing(
-    session: Any, tools: list[Any], next_cursor: str | None, *, complete: bool
-) -> tuple[list[Any], list[str]]:
-    """Tell *session* which tools a raw listing found (it checks results against them).
+    session: Any, tools: Sequence[Mapping[str, Any]], next_cursor: str | None, *, complete: bool
+) -> tuple[list[Mapping[str, Any]], list[str]]:
+    """Tell *session* which tools a raw listing (plain JSON) found: it checks results against
+    their output schemas, and reads them from light stand-ins, not models.
 
     Returns the tools the session keeps and one ``'name': reason`` line per tool it dropped:
     on 2026-07-28 the SDK drops a tool whose ``x-mcp-header`` designations are invalid
     (SEP-2243), which a client MUST NOT call."""
     from mcp import types
 
-    dropped = _invalid_header_tools(session, tools)
+    light = [_ListedTool(tool) for tool in tools]
+    dropped = _invalid_header_tools(session, light)
     absorb = getattr(session, "_absorb_tool_listing", None)
     if absorb is None:
-        return tools, dropped
-    result = types.ListToolsResult(tools=tools, next_cursor=next_cursor)
-    return list(absorb(result, complete=complete).tools), dropped
+        return list(tools), dropped
+    result = types.ListToolsResult.model_construct(tools=light, next_cursor=next_cursor)
+    kept = absorb(result, complete=complete).tools
+    if len(kept) == len(light):
+        return list(tools), dropped
+    names = {t.name for t in kept}
+    return [tool for tool in tools if tool["name"] in names], dropped
 
 
 async def list_tools_page(session: Any, params: Any) -> tuple[Any, list[str]]:
@@ -363,7 +395,7 @@ def missing() -> list[str]:
     if not callable(getattr(sdk_stdio, _SPAWN, None)):
         gone.append(f"mcp.client.stdio.{_SPAWN}")
     session_source = inspect.getsource(ClientSession)
-    for name in ("_dispatcher", "_absorb_tool_listing"):
+    for name in ("_dispatcher", "_absorb_tool_listing", "_stamp", "_session_read_timeout_seconds"):
         if name not in session_source and not hasattr(ClientSession, name):
             gone.append(f"mcp.ClientSession.{name}")
     for name in OAUTH_PROVIDER_INTERNALS:

@@ -13,22 +13,24 @@ from hermes_core.host.gc_pause import paused_gc
 from hermes_core.host.host import HostServer, MCPHost
 
 
-def listing(count: int) -> list[Any]:
-    """Tools shaped like the benchmark's many-tools server: small, realistic schemas."""
-    import mcp_types as types
-
-    schema = {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string", "description": "The identifier."},
-            "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-            "fields": {"type": "array", "items": {"type": "string"}},
-            "options": {"type": "object", "properties": {"dry_run": {"type": "boolean"}}},
-        },
-        "required": ["id"],
-    }
+def listing(count: int) -> list[dict[str, Any]]:
+    """Tools shaped like the benchmark's many-tools server (small, realistic schemas), as the
+    host keeps them: checked wire dicts, each with its own schema as a JSON answer has."""
     return [
-        types.Tool(name=f"tool_{i:04d}", description=f"Tool {i}.", input_schema=schema)
+        {
+            "name": f"tool_{i:04d}",
+            "description": f"Tool {i}.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "The identifier."},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+                    "fields": {"type": "array", "items": {"type": "string"}},
+                    "options": {"type": "object", "properties": {"dry_run": {"type": "boolean"}}},
+                },
+                "required": ["id"],
+            },
+        }
         for i in range(count)
     ]
 

@@ -17,6 +17,7 @@ Behaviours chosen by environment variables (each test writes the server it needs
   lines that are not JSON-RPC and notifications with bad
   parameters, then answers; tool ``spawn`` starts a grandchild (``sleep``) and writes its
   pid to ``HOSTILE_PID_FILE``.
+* ``HOSTILE_LIST_CHANGED=1``: advertise ``tools.listChanged`` (the server announces changes).
 * ``HOSTILE_INJECT=1``: terminal injection.  Tool ``inject`` has a description and a result
   full of escape sequences (clear screen, OSC window title, a fake attribution line), bidi
   overrides, zero-width and TAG characters; tool ``ask`` elicits with such a message, field
@@ -34,7 +35,7 @@ import os
 
 import anyio
 import mcp_types as types
-from mcp.server.lowlevel import Server
+from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
@@ -201,7 +202,10 @@ async def main() -> None:
         os._exit(3)
     state["wire"] = os.dup(1)
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        # HOSTILE_LIST_CHANGED=1: advertise tools.listChanged (it announces what it changes).
+        announces = bool(os.environ.get("HOSTILE_LIST_CHANGED"))
+        options = NotificationOptions(tools_changed=announces)
+        await server.run(read, write, server.create_initialization_options(options))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from hermes_core.host.elicitation import (
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
+from hermes_core.host.listing import annotations_of, checked_tool, execution_of
 from hermes_core.host.naming import NameCollision, assign_names, toolset_name
 from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
@@ -315,6 +316,10 @@ class MCPHost:
         self._invalid_tools: dict[str, list[str]] = {}
         self._tasks = TaskSupervisor("MCP host")
         """Owns every background task of the host and of its connections (see supervisor)."""
+        # Server -> (the config it was prepared for, tool name -> (its wire dict, outcome)).
+        self._prepared: dict[str, tuple[HostServer, dict[str, _Memo]]] = {}
+        # Server -> (its config, registry name -> (the usable tuple, its entry)).
+        self._entry_memo: dict[str, tuple[HostServer | None, dict[str, tuple[Any, ToolEntry]]]] = {}
         self._reload_lock = asyncio.Lock()
         self._clock = clock  # the circuit breakers' (injectable for tests)
         self._breakers: dict[str, CircuitBreaker] = {}
@@ -435,9 +440,11 @@ class MCPHost:
         try:
             await connection.connect()
             await self.refresh_tools(name)
-            # Some servers register tools just after `initialized` and announce them before
-            # we listen (or not at all, over HTTP): list once more a moment later.
-            self._spawn(self._relist_later(name, connection), f"late re-list of '{name}'")
+            if _may_miss_changes(connection):
+                # Some servers register tools just after `initialized` and announce them
+                # where we may not hear it yet (HTTP's event stream opens later) or not at
+                # all: list once more a moment later.
+                self._spawn(self._relist_later(name, connection), f"late re-list of '{name}'")
         except ServerError as exc:
             self.gate.invalidate()
             if connection.status.state == "connected":  # the listing failed (e.g. timed out)
@@ -650,7 +657,6 @@ class MCPHost:
     def _register_from_cache(self, server: HostServer, connection: ServerConnection) -> bool:
         """Register a lazy server's tools from its cache entry, without starting it."""
         from mcp import types
-        from pydantic import ValidationError
 
         from hermes_core.host.schema_cache import read_cache
 
@@ -660,10 +666,7 @@ class MCPHost:
         listing = read_cache(server.schema_cache, server.fingerprint)
         if listing is None:
             return False
-        tools = []
-        for item in listing.tools:
-            with contextlib.suppress(ValidationError):
-                tools.append(types.Tool.model_validate(item))
+        tools = [tool for tool, _ in map(checked_tool, listing.tools) if tool is not None]
         flags = listing.capabilities
         caps = types.ServerCapabilities(
             tools=types.ToolsCapability() if flags.get("tools") else None,
@@ -711,7 +714,7 @@ class MCPHost:
         info["started"] = bool(connection is not None and connection.status.state != "lazy")
         return info
 
-    def _write_cache(self, config: HostServer, tools: list[Any], caps: Any) -> None:
+    def _write_cache(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> None:
         from hermes_core.host.schema_cache import write_cache
 
         if config.schema_cache is None or config.fingerprint is None:
@@ -726,9 +729,8 @@ class MCPHost:
             "resources": caps is not None and caps.resources is not None,
             "prompts": caps is not None and caps.prompts is not None,
         }
-        dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
         try:
-            write_cache(config.schema_cache, config.fingerprint, dumped, flags, ttl_ms=ttl)
+            write_cache(config.schema_cache, config.fingerprint, tools, flags, ttl_ms=ttl)
         except OSError as exc:
             log.warning("MCP server '%s': could not write its tool cache: %s", config.name, exc)
 
@@ -798,13 +800,18 @@ class MCPHost:
             if config.lazy:
                 self._write_cache(config, tools, caps)
             with paused_gc():  # plain JSON trees: no cycles to collect (see gc_pause)
-                self._listed[server] = self._usable_tools(config, tools, caps)
-                changes = self._assign_names()
+                listed = self._usable_tools(config, tools, caps)
+                if _same_listing(self._listed.get(server), listed):
+                    changes = {}  # the same tools, prepared before: no names can change
+                else:
+                    self._listed[server] = listed
+                    changes = self._assign_names()
             self.gate.invalidate()
             return changes.get(server, ([], []))
 
     def _forget_tools(self, server: str) -> None:
         """Take *server*'s tools out of the registry (names of the others may change back)."""
+        self._prepared.pop(server, None)
         if self._listed.pop(server, None) is not None:
             self._assign_names()
         self.registry.drop_server(server)
@@ -832,123 +839,165 @@ class MCPHost:
             shown = config.name if config is not None else server
             parallel = config.supports_parallel_tool_calls if config is not None else False
             toolset = toolset_name(server)
-            entries[server] = [
-                ToolEntry(
-                    assignment.name_for(server, name),
-                    server,
-                    name,
-                    desc,
-                    schema,
-                    toolset,
-                    supports_parallel_tool_calls=parallel,
-                    **_tool_metadata(tool),
-                )
-                for name, desc, schema, tool in usable
-            ] + [
-                ToolEntry(
-                    assignment.name_for(server, u, utility=True),
-                    server,
-                    u,
-                    _UTILITY_DESCRIPTIONS[u].format(s=shown),
-                    _UTILITY_SCHEMAS[u],
-                    toolset,
-                    utility=True,
-                    read_only=True,
-                    annotations={"readOnlyHint": True},
-                    supports_parallel_tool_calls=parallel,
-                )
-                for u in utilities
-            ]
+            # An entry is rebuilt only when its tool or its name changed: registering one
+            # server leaves the others' entries (and the registry's sorted runs) as they are.
+            memo_config, memo = self._entry_memo.get(server, (None, {}))
+            if memo_config is not config:
+                memo = {}
+            kept: dict[str, tuple[Any, ToolEntry]] = {}
+            mine: list[ToolEntry] = []
+            for item in usable:
+                name, desc, schema, tool = item
+                registered = assignment.name_for(server, name)
+                before = memo.get(registered)
+                if before is not None and before[0] is item:
+                    entry = before[1]
+                else:
+                    entry = ToolEntry(
+                        registered,
+                        server,
+                        name,
+                        desc,
+                        schema,
+                        toolset,
+                        supports_parallel_tool_calls=parallel,
+                        **_tool_metadata(tool),
+                    )
+                kept[registered] = (item, entry)
+                mine.append(entry)
+            for u in utilities:
+                registered = assignment.name_for(server, u, utility=True)
+                before = memo.get(registered)
+                if before is not None and before[0] == u:
+                    entry = before[1]
+                else:
+                    entry = ToolEntry(
+                        registered,
+                        server,
+                        u,
+                        _UTILITY_DESCRIPTIONS[u].format(s=shown),
+                        _UTILITY_SCHEMAS[u],
+                        toolset,
+                        utility=True,
+                        read_only=True,
+                        annotations={"readOnlyHint": True},
+                        supports_parallel_tool_calls=parallel,
+                    )
+                kept[registered] = (u, entry)
+                mine.append(entry)
+            self._entry_memo[server] = (config, kept)
+            entries[server] = mine
+        for server in set(self._entry_memo) - set(self._listed):
+            del self._entry_memo[server]
         return self.registry.replace_all(entries)
 
     def name_collisions(self, server: str) -> list[str]:
         """The current tool name collisions *server* takes part in, one line each."""
         return [c.message() for c in self._collisions if any(m.server == server for m in c.members)]
 
-    async def _list_all_tools(self, connection: ServerConnection, config: HostServer) -> list[Any]:
-        from mcp import types
-        from pydantic import ValidationError
+    async def _list_all_tools(
+        self, connection: ServerConnection, config: HostServer
+    ) -> list[dict[str, Any]]:
+        """Every tool the server lists (following ``nextCursor``), as checked wire dicts.
+
+        The answer is read as raw JSON and each tool checked once (:mod:`.listing`): one
+        malformed tool is skipped with its reason instead of failing the whole listing, and no
+        SDK models are built for tools the host keeps as JSON anyway.
+        """
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
         from hermes_core import _sdk_compat
 
         invalid: list[str] = []
+        modern = connection.protocol in MODERN_PROTOCOL_VERSIONS
 
-        async def lenient(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
-            # One malformed tool makes the SDK reject the whole listing; read it raw and
-            # keep every tool that validates on its own (there is no public API for this).
+        async def page(session: Any, cursor: str | None) -> tuple[list[dict[str, Any]], Any]:
             raw = await _sdk_compat.send_raw_request(
                 session, "tools/list", {"cursor": cursor} if cursor else None
             )
+            if not isinstance(raw, dict):
+                raw = {}
+            items = raw.get("tools")
             tools = []
-            for item in raw.get("tools", []) if isinstance(raw, dict) else []:
-                try:
-                    tools.append(types.Tool.model_validate(item))
-                except ValidationError as exc:
+            for item in items if type(items) is list else ():
+                tool, problem = checked_tool(item)
+                if tool is None:
                     name = item.get("name") if isinstance(item, dict) else None
-                    reason = exc.errors()[0]
-                    where = ".".join(str(p) for p in reason.get("loc", ()))
-                    invalid.append(f"{name!r}: invalid {where}: {reason.get('msg')}")
-            next_cursor = raw.get("nextCursor") if isinstance(raw, dict) else None
+                    invalid.append(f"{name!r}: {problem}")
+                else:
+                    tools.append(tool)
+            next_cursor = raw.get("nextCursor")
             next_cursor = next_cursor if isinstance(next_cursor, str) else None
-            # Let the session know the valid tools (it validates results against them).
-            tools, dropped = _sdk_compat.absorb_tool_listing(
+            # Let the session know the tools' output schemas (it checks results against them);
+            # on 2026-07-28 it drops tools with an invalid x-mcp-header, and so do we.
+            kept, dropped = _sdk_compat.absorb_tool_listing(
                 session, tools, next_cursor, complete=cursor is None and next_cursor is None
             )
             invalid.extend(dropped)
+            if len(kept) != len(tools):
+                still = {id(t) for t in kept}
+                tools = [t for t in tools if id(t) in still]
+            if cursor is None and modern:
+                # ttlMs (2026-07-28 only: the SDK drops it from older revisions' answers).
+                ttl = raw.get("ttlMs")
+                if isinstance(ttl, int | float) and not isinstance(ttl, bool):
+                    self._listing_ttl[config.name] = max(0, int(ttl))
             return tools, next_cursor
 
-        async def page(session: Any) -> list[Any]:
-            collected: list[Any] = []
+        async def pages(session: Any) -> list[dict[str, Any]]:
+            collected: list[dict[str, Any]] = []
             cursor: str | None = None
             for _ in range(1000):  # a server paging forever must not hang us
-                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-                try:
-                    # session.list_tools, and the tools it dropped (invalid x-mcp-header)
-                    result, dropped = await _sdk_compat.list_tools_page(session, params)
-                    invalid.extend(dropped)
-                    tools, cursor = list(result.tools), result.next_cursor
-                    if params is None and "ttl_ms" in result.model_fields_set:
-                        self._listing_ttl[config.name] = result.ttl_ms
-                except ValidationError:
-                    tools, cursor = await lenient(session, cursor)
+                tools, cursor = await page(session, cursor)
                 collected.extend(tools)
                 if not cursor:
                     break
             return collected
 
-        result: list[Any] = await connection.request("tools/list", page, config.connect_timeout)
+        result: list[dict[str, Any]] = await connection.request(
+            "tools/list", pages, config.connect_timeout
+        )
         for problem in invalid:
             log.warning("MCP server '%s': skipping tool %s", config.name, problem)
         self._invalid_tools[config.name] = invalid
         return result
 
     def _usable_tools(
-        self, config: HostServer, tools: list[Any], caps: Any
-    ) -> tuple[list[tuple[str, str, dict[str, Any], Any]], list[str]]:
+        self, config: HostServer, tools: list[dict[str, Any]], caps: Any
+    ) -> tuple[list[tuple[str, str, dict[str, Any], dict[str, Any]]], list[str]]:
         chosen = ToolFilter(config.include, config.exclude)
-        usable: list[tuple[str, str, dict[str, Any], Any]] = []
+        usable: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = []
         skipped: list[str] = []
         filtered_out = 0
         unoffered: dict[str, str] = {}
+        # What each tool came to last time, for this same config: an unchanged tool (equal
+        # JSON) keeps its prepared form, so a re-list prepares only what changed.
+        memo_config, memo = self._prepared.get(config.name, (None, {}))
+        if memo_config is not config:
+            memo = {}
+        prepared: dict[str, _Memo] = {}
         for tool in tools:
-            if not chosen.allows(tool.name):
+            name = tool["name"]
+            if not chosen.allows(name):
                 filtered_out += 1
                 continue
-            schema, problem = prepare_input_schema(tool.input_schema)
-            if schema is None:
-                skipped.append(f"{tool.name}: {problem}")
-                log.warning(
-                    "MCP server '%s': skipping tool %r: %s", config.name, tool.name, problem
-                )
-                continue
-            execution = getattr(tool, "execution", None)
-            if getattr(execution, "task_support", None) == "required":
+            before = memo.get(name)
+            if before is not None and (before[0] is tool or before[0] == tool):
+                outcome = before[1]
+            else:
+                outcome = _prepare_tool(tool)
+            prepared[name] = (tool, outcome)
+            if isinstance(outcome, tuple):
+                usable.append(outcome)
+            elif outcome is _TASK_REQUIRED:
                 # mcp 2.3 validates a tools/call answer as CallToolResult, so the
                 # CreateTaskResult of a task-augmented call is refused inside the SDK, and a
                 # plain call to such a tool is refused by the server (-32601).
-                unoffered[tool.name] = TASK_REQUIRED_REASON
-                continue
-            usable.append((tool.name, clean_text(tool.description or ""), schema, tool))
+                unoffered[name] = TASK_REQUIRED_REASON
+            else:
+                skipped.append(f"{name}: {outcome}")
+                log.warning("MCP server '%s': skipping tool %r: %s", config.name, name, outcome)
+        self._prepared[config.name] = (config, prepared)
         self.skipped_tools[config.name] = self._invalid_tools.pop(config.name, []) + skipped
         self._filtered_out[config.name] = filtered_out
         self.unoffered_tools[config.name] = unoffered
@@ -1295,30 +1344,65 @@ class MCPHost:
         return advice.sentence if advice else None
 
 
-def _tool_metadata(tool: Any) -> dict[str, Any]:
+#: A listed tool offered: (name, description, its prepared input schema, the wire dict).
+_Usable = tuple[str, str, dict[str, Any], dict[str, Any]]
+#: A listed tool not offered because it only runs as a task.
+_TASK_REQUIRED = "task required"
+#: What a listed tool comes to: offered, task-only, or skipped (the reason).
+_Prepared = _Usable | str
+#: A tool's wire dict and what it came to (see ``MCPHost._prepared``).
+_Memo = tuple[dict[str, Any], _Prepared]
+
+
+def _prepare_tool(tool: dict[str, Any]) -> _Prepared:
+    """One listed tool, ready to register: its schema validated and repaired (kept as it is
+    when it needs no repair), its description cleaned; or why it is not offered."""
+    schema, problem = prepare_input_schema(tool["inputSchema"])
+    if schema is None:
+        return str(problem)
+    execution = tool.get("execution")
+    if execution and execution.get("taskSupport") == "required":
+        return _TASK_REQUIRED
+    return (tool["name"], clean_text(tool.get("description") or ""), schema, tool)
+
+
+def _same_listing(
+    before: tuple[list[_Usable], list[str]] | None, after: tuple[list[_Usable], list[str]]
+) -> bool:
+    """Whether *after* holds the very prepared tools of *before* (a re-list found no change)."""
+    if before is None or before[1] != after[1] or len(before[0]) != len(after[0]):
+        return False
+    return all(a is b for a, b in zip(before[0], after[0], strict=True))
+
+
+def _may_miss_changes(connection: ServerConnection) -> bool:
+    """Whether a change to the server's tools just after it connected could go unheard.
+
+    Over stdio every message the server writes reaches the session, whose handler is in
+    place from the start, so a server that announces changes (``tools.listChanged``) is
+    heard: its first listing stands until it says otherwise, and no second listing is sent.
+    Over HTTP a notification can go out before the event stream is open, and a server that
+    does not announce changes may still add tools a moment after ``initialized``.
+    """
+    tools = getattr(connection.capabilities, "tools", None)
+    announces = getattr(tools, "list_changed", None) is True
+    return not (announces and connection.transport_used == "stdio")
+
+
+def _tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
     """A listed tool's title, annotations, output schema and execution, sanitised."""
-    annotations = tool.annotations
-    hints: dict[str, Any] | None = None
-    if annotations is not None:
-        hints = sanitize_value(
-            annotations.model_dump(mode="json", by_alias=True, exclude_none=True)
-        )
-    title = tool.title or (annotations.title if annotations is not None else None)
-    execution = tool.execution
-    output_schema = tool.output_schema
+    hints = annotations_of(tool)
+    title = tool.get("title") or hints.get("title")
+    output_schema = tool.get("outputSchema")
+    execution = execution_of(tool)
     return {
-        "read_only": annotations is not None and annotations.read_only_hint is True,
+        "read_only": hints.get("readOnlyHint") is True,
         "title": clean_text(title) if isinstance(title, str) else None,
-        "annotations": hints or None,
+        "annotations": sanitize_value(hints) if hints else None,
         "output_schema": sanitize_value(dict(output_schema))
         if isinstance(output_schema, Mapping)
         else None,
-        "execution": sanitize_value(
-            execution.model_dump(mode="json", by_alias=True, exclude_none=True)
-        )
-        or None
-        if execution is not None
-        else None,
+        "execution": sanitize_value(execution) if execution else None,
     }
 
 

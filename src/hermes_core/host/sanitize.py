@@ -409,8 +409,12 @@ def prepare_input_schema(schema: object) -> tuple[dict[str, Any] | None, str | N
     if not schema:
         return {"type": "object", "properties": {}}, None
     if type(schema) is dict:
-        # The usual case, plain JSON from the wire: copy and repair in one Python pass.
+        # The usual case, plain JSON from the wire: most schemas need no repair at all, and
+        # are kept as they are (one read-only walk, nothing allocated); the others are copied
+        # and repaired in one Python pass.
         try:
+            if _needs_no_repair(schema):
+                return schema, None
             return _copied_root(schema), None
         except (_Unusual, RecursionError):
             pass  # keys to convert, odd types, NaN, cycles...: json's rules and its messages
@@ -626,6 +630,108 @@ def _copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
     copy = _copied(schema, marks=marks)
     # A schema using references or compositions (rare): copied again, its meaning kept.
     return _copied(schema, keep_meaning=True) if marks else copy
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})
+#: Schemas nested deeper than this are left to the copying pass (which is recursive).
+_NO_REPAIR_MAX_DEPTH = 64
+
+
+def _needs_no_repair(schema: dict[Any, Any]) -> bool:
+    """Whether :func:`_copied_root` would return an equal copy of *schema*: plain JSON at
+    every level, a root ``type: object``, and no node that :func:`_repair_node` would change
+    under either rule set (see :data:`_MEANING_KEYWORDS`).  Raises :class:`_Unusual` where
+    the copy would (odd types, NaN, non-string keys).
+
+    One read-only walk.  ``False`` only sends the schema through the copying pass, which is
+    always right: so a node the usual rules would repair answers ``False`` even where the
+    schema's meaning keywords would have kept it as it is (rare: such schemas are copied)."""
+    if schema.get("type") != "object":
+        return False
+    pending: list[tuple[dict[Any, Any], int]] = [(schema, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if depth > _NO_REPAIR_MAX_DEPTH:
+            return False  # deep nesting: the copying pass decides (and its errors say why)
+        for text_key in ("description", "title"):
+            text = node.get(text_key)
+            if type(text) is str and clean_text(text) is not text:
+                return False
+        kind = node.get("type")
+        if kind == "object":
+            names = node.get("properties")
+            if type(names) is not dict:
+                return False
+            if "required" in node and not _required_is_clean(node["required"], names):
+                return False
+        elif kind == "array":
+            if "items" not in node and "prefixItems" not in node:
+                return False
+        elif kind is None and ("properties" in node or "required" in node):
+            return False  # a type would be inferred
+        depth += 1
+        for key, value in node.items():
+            if type(key) is not str:
+                raise _Unusual
+            role = _SUBSCHEMA_KEYS.get(key)
+            if role is None:
+                if type(value) not in _SCALARS:
+                    _check_plain(value)
+            elif type(value) is dict:
+                if role == "map":
+                    for name, sub in value.items():
+                        if type(name) is not str:
+                            raise _Unusual
+                        if type(sub) is dict:
+                            pending.append((sub, depth))
+                        else:
+                            _check_plain(sub)
+                else:
+                    pending.append((value, depth))
+            elif type(value) is list and role in ("list", "items"):
+                for sub in value:
+                    if type(sub) is dict:
+                        pending.append((sub, depth))
+                    else:
+                        _check_plain(sub)
+            else:
+                _check_plain(value)
+    return True
+
+
+def _required_is_clean(required: Any, names: dict[Any, Any]) -> bool:
+    """Whether ``required`` survives pruning as it is: a non-empty list of distinct strings,
+    each a property name."""
+    if type(required) is not list or not required:
+        return False
+    seen: set[str] = set()
+    for entry in required:
+        if type(entry) is not str or entry not in names or entry in seen:
+            return False
+        seen.add(entry)
+    return True
+
+
+def _check_plain(value: Any) -> None:
+    """Raise :class:`_Unusual` where :func:`_plain` would (read only, nothing copied)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return
+    if kind is float:
+        if value - value != 0.0:  # inf or nan
+            raise _Unusual
+        return
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _Unusual
+            _check_plain(item)
+        return
+    if kind is list:
+        for item in value:
+            _check_plain(item)
+        return
+    raise _Unusual
 
 
 def normalise_input_schema(schema: object) -> dict[str, Any]:

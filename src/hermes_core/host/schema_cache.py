@@ -22,7 +22,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -108,7 +108,7 @@ def read_cache(path: Path, expected: str, *, now: float | None = None) -> Cached
 def write_cache(
     path: Path,
     expected: str,
-    tools: list[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, Any]],
     capabilities: Mapping[str, bool],
     *,
     ttl_ms: int | None = None,
