@@ -126,8 +126,9 @@ def demo(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """The MCP host against the raw mcp SDK and the fastmcp client, side by side: per-call
-    overhead (stdio and Streamable HTTP), startup of 8 servers, registering a 3,300-tool
-    server, CLI start-up; ratios as min-median-max over interleaved rounds, load average; then
+    overhead (stdio and Streamable HTTP), startup of 1/8/16/32 servers, the resident set with
+    8 servers, registering a 3,300- and a 10,000-tool server, CLI start-up (`hermes --help`,
+    `hermes mcp list`...); ratios as min-median-max over interleaved rounds, load average; then
     the CLI's peak memory against hostile servers that send without end (bench_memory.py).
     Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
     assert).  ``nox -s bench -- --quick`` for a short run."""
