@@ -908,7 +908,11 @@ def cli(repeats: int) -> dict[str, Any]:
         (home / "config.yaml").write_text(
             (ROOT / "examples" / "hermes-home" / "config.yaml").read_text()
         )
+        # As users run it: byte-code caches written and used (a PYTHONDONTWRITEBYTECODE in
+        # the caller's environment would make every run compile Hermes from source), and the
+        # warm-up run records the plugins' config names in the home's cache, as any first run.
         env = {**os.environ, "HERMES_HOME": str(home)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         results: dict[str, Any] = {"script": script}
         for command in CLI_COMMANDS:
             key = "hermes " + " ".join(command)

@@ -3,7 +3,8 @@
 Each command runs as a real subprocess under ``python -X importtime``, which names every module
 the process imports; the test pins the heavy stacks each command must leave alone.  ``--help``
 builds the parser only; ``mcp list`` reads and validates ``config.yaml`` (pydantic, and the
-plugins whose transports add config keys) but connects nothing.
+plugins whose transports add config keys) but connects nothing; once the plugins' config names
+are recorded (``hermes_core.plugins.config_keys``) it loads no plugin at all.
 """
 
 from __future__ import annotations
@@ -113,3 +114,14 @@ def test_mcp_list_still_names_the_file_and_line_of_a_misspelt_key(tmp_path: Path
     assert f"{tmp_path / 'config.yaml'}:4: mcp_servers.files.enabeld" in result.stderr
     assert "enabeld" in result.stderr
     assert offending(modules, LIST_MUST_NOT_IMPORT) == []
+
+
+def test_a_second_mcp_list_loads_no_plugin_stack(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(CONFIG, encoding="utf-8")
+    first, _ = imported_modules("mcp", "list", home=tmp_path)  # records the plugins' names
+    assert "pluggy" in first
+    modules, result = imported_modules("mcp", "list", home=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "files" in result.stdout and "remote" in result.stdout
+    plugin_stack = {"pluggy", "hermes_platform", "hermes_core.plugins.manager"}
+    assert offending(modules, plugin_stack | LIST_MUST_NOT_IMPORT) == []

@@ -297,7 +297,9 @@ def _run(argv: Sequence[str] | None) -> int:
         from hermes_core.cli import mcp
 
         if args.mcp_command == "list":
-            return mcp.list_servers(_manager(args), as_json=args.json)
+            return mcp.list_servers(
+                as_json=args.json, plugins=lambda: _manager(args), no_plugins=args.no_plugins
+            )
         if args.mcp_command == "login":
             from hermes_core.cli.mcp_login import login
 
@@ -368,8 +370,13 @@ def _run(argv: Sequence[str] | None) -> int:
         return new_plugin(args.name, args.target)
     if args.command == "plugins" and args.plugins_command == "list":
         from hermes_core.cli.plugins import list_plugins
+        from hermes_core.config.loader import hermes_home
+        from hermes_core.plugins import config_keys
 
-        return list_plugins(_manager(args), as_json=args.json)
+        manager = _manager(args)
+        # What `mcp list` validates against, recorded afresh (an edited plugin is seen here).
+        config_keys.record(hermes_home(), manager, no_plugins=args.no_plugins)
+        return list_plugins(manager, as_json=args.json)
     if args.command == "skills" and args.skills_command == "list":
         from hermes_core.cli.skills import list_skills
 

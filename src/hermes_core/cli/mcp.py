@@ -128,11 +128,22 @@ def _guard(action: Callable[[], int]) -> int:
         return stop.code
 
 
-def list_servers(manager: HermesPluginManager | None = None, *, as_json: bool = False) -> int:
-    """The configured servers, without connecting."""
+def list_servers(
+    manager: HermesPluginManager | None = None,
+    *,
+    as_json: bool = False,
+    plugins: Callable[[], HermesPluginManager] | None = None,
+    no_plugins: bool = False,
+) -> int:
+    """The configured servers, without connecting.
+
+    The file is validated against *manager*'s transports, auth providers and sampling
+    backends; without one, against the installed plugins' names as remembered in
+    ``$HERMES_HOME/cache`` (:mod:`hermes_core.plugins.config_keys`), loading the plugins
+    through *plugins()* only when what decides those names changed."""
 
     def run() -> int:
-        loaded = _load(factory_for(manager))
+        loaded = _load_listed(manager, plugins, no_plugins)
         rows = []
         for name, cfg in loaded.config.mcp_servers.items():
             if cfg.uses_url:
@@ -160,6 +171,39 @@ def list_servers(manager: HermesPluginManager | None = None, *, as_json: bool = 
         return EXIT_OK
 
     return _guard(run)
+
+
+def _load_listed(
+    manager: HermesPluginManager | None,
+    plugins: Callable[[], HermesPluginManager] | None,
+    no_plugins: bool,
+) -> LoadedConfig:
+    """``config.yaml`` for ``mcp list``: like :func:`_load`, without loading the plugins
+    when their config names are remembered (the host factory is not needed to list)."""
+    from hermes_core.config.loader import check_sampling_backends, hermes_home, load_config
+    from hermes_core.plugins import config_keys
+
+    if manager is not None:
+        keys = config_keys.PluginConfigKeys.of(manager)
+    else:
+
+        def load() -> HermesPluginManager:
+            if plugins is not None:
+                return plugins()
+            from hermes_core.plugins.manager import get_plugin_manager
+
+            return get_plugin_manager(no_plugins=no_plugins)
+
+        keys = config_keys.for_cli(hermes_home(), no_plugins=no_plugins, load=load)
+    try:
+        loaded = load_config(kinds=keys.kinds())
+        check_sampling_backends(loaded, list(keys.sampling))
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise _Stop(EXIT_USAGE) from None
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return loaded
 
 
 def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:

@@ -33,6 +33,7 @@ from hermes_core.yaml_lines import _line_of, _plain
 
 __all__ = [
     "LoadedConfig",
+    "check_sampling_backends",
     "config_path",
     "hermes_home",
     "load_config",
@@ -122,6 +123,26 @@ def load_config(
         digest=hashlib.sha256(raw).hexdigest(),
         tree=loaded.tree,
     )
+
+
+def check_sampling_backends(loaded: LoadedConfig, registered: list[str]) -> None:
+    """``sampling.backend`` must name a registered backend (file:line, listing them)."""
+    blocks = [("sampling", loaded.config.sampling)] + [
+        (f"mcp_servers.{name}.sampling", cfg.sampling)
+        for name, cfg in loaded.config.mcp_servers.items()
+    ]
+    for key, block in blocks:
+        if block is None or block.backend is None or block.backend in registered:
+            continue
+        if "${" in block.backend and key != "sampling":
+            continue  # a server's, named by a variable: expanded when it connects
+        valid = ", ".join(registered) if registered else "none (pip install hermes-llm)"
+        raise ConfigError(
+            f"no sampling backend named {block.backend!r} (registered: {valid})",
+            path=str(loaded.path),
+            line=loaded.line_of(f"{key}.backend"),
+            key=f"{key}.backend",
+        )
 
 
 def parse_yaml(text: str, label: str) -> Any:

@@ -24,8 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hermes_core.config.kinds import ServerKinds
-from hermes_core.config.loader import LoadedConfig, hermes_home, load_config
-from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.config.loader import (
+    LoadedConfig,
+    check_sampling_backends,
+    hermes_home,
+    load_config,
+)
+from hermes_core.config.models import ServerConfig
 from hermes_core.plugins.types import AuthProviderSpec, SamplingProvider, TransportSpec
 
 if TYPE_CHECKING:
@@ -113,23 +118,7 @@ class HostFactory:
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
         """``sampling.backend`` must name a registered backend (file:line, listing them)."""
-        registered = list(self.sampling_providers)
-        blocks = [("sampling", loaded.config.sampling)] + [
-            (f"mcp_servers.{name}.sampling", cfg.sampling)
-            for name, cfg in loaded.config.mcp_servers.items()
-        ]
-        for key, block in blocks:
-            if block is None or block.backend is None or block.backend in registered:
-                continue
-            if "${" in block.backend and key != "sampling":
-                continue  # a server's, named by a variable: expanded when it connects
-            valid = ", ".join(registered) if registered else "none (pip install hermes-llm)"
-            raise ConfigError(
-                f"no sampling backend named {block.backend!r} (registered: {valid})",
-                path=str(loaded.path),
-                line=loaded.line_of(f"{key}.backend"),
-                key=f"{key}.backend",
-            )
+        check_sampling_backends(loaded, list(self.sampling_providers))
 
     def servers(
         self,

@@ -11,7 +11,6 @@ import dataclasses
 import functools
 import importlib
 import logging
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -19,6 +18,7 @@ from typing import Any, Generic, TypeVar
 import pluggy
 
 from hermes_core.plugins.builtin import BUILTIN_PLUGINS
+from hermes_core.plugins.config_keys import env_flag, env_list
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
@@ -98,12 +98,8 @@ class PluginRecord:
         return dataclasses.asdict(self)
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
-def _env_list(name: str) -> list[str]:
-    return [part.strip() for part in os.environ.get(name, "").split(",") if part.strip()]
+_env_flag = env_flag
+_env_list = env_list
 
 
 def _name_of(item: object) -> str:

@@ -1,0 +1,190 @@
+"""What the installed plugins add to ``config.yaml``, remembered between runs.
+
+Validating ``config.yaml`` needs to know every registered transport (and the key that selects
+it, such as a plugin's ``launch:``), every auth provider and every sampling backend.  Loading
+the plugins to find out costs more than the rest of ``hermes mcp list`` together (pluggy, each
+plugin's modules, ``hermes_platform``), so those names are kept in
+``$HERMES_HOME/cache/plugin-config-keys.json``, under a fingerprint of what decides them:
+
+* this Hermes version;
+* every ``hermes.plugins`` entry point (name, target), the name and version of the
+  distribution that provides it, and the size and modification time of that distribution's
+  metadata folder (a reinstall or upgrade rewrites it, even at the same version);
+* ``--no-plugins`` and ``HERMES_DISABLE_PLUGINS``.
+
+Installing, removing, upgrading or disabling a plugin changes the fingerprint, so the next run
+loads the plugins again and rewrites the file.  ``HERMES_STRICT_PLUGINS=1`` always loads them
+(strict mode exists to check them).  The file is only a record of what a full load found: any
+command that loads the plugins anyway refreshes it, and a missing, unreadable or foreign file is
+simply a miss.  Editing an editable plugin's code in place, without reinstalling, is not seen
+by ``mcp list`` until ``hermes plugins list`` (which loads the plugins) records them again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hermes_core.config.kinds import ServerKinds
+    from hermes_core.plugins.manager import HermesPluginManager
+
+__all__ = [
+    "PluginConfigKeys",
+    "cache_file",
+    "env_flag",
+    "env_list",
+    "fingerprint",
+    "for_cli",
+    "read",
+    "record",
+    "remember",
+]
+
+FORMAT = 1
+_GROUP = "hermes.plugins"  # hermes_core.plugins.manager.ENTRY_POINT_GROUP (not imported: cost)
+
+
+@dataclass(frozen=True)
+class PluginConfigKeys:
+    """The names ``config.yaml`` may use: transports (name, config key), auth providers and
+    sampling backends, in registration order."""
+
+    transports: tuple[tuple[str, str], ...]
+    auth: tuple[str, ...]
+    sampling: tuple[str, ...]
+
+    @classmethod
+    def of(cls, manager: HermesPluginManager) -> PluginConfigKeys:
+        return cls(
+            tuple((name, str(spec.config_key)) for name, spec in manager.transports().items()),
+            tuple(manager.auth_providers()),
+            tuple(manager.sampling_providers()),
+        )
+
+    def kinds(self) -> ServerKinds:
+        from hermes_core.config.kinds import ServerKinds
+
+        return ServerKinds(self.transports, self.auth)
+
+
+def env_flag(name: str) -> bool:
+    """An on/off environment setting (``HERMES_STRICT_PLUGINS``)."""
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def env_list(name: str) -> list[str]:
+    """A comma-separated environment setting (``HERMES_DISABLE_PLUGINS``)."""
+    return [part.strip() for part in os.environ.get(name, "").split(",") if part.strip()]
+
+
+def for_cli(
+    home: Path, *, no_plugins: bool, load: Callable[[], HermesPluginManager]
+) -> PluginConfigKeys:
+    """The plugins' names as the ``hermes`` command loads them: remembered when nothing that
+    decides them changed, else from *load()* (the applied manager), then remembered."""
+    expected = fingerprint(no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"))
+    path = cache_file(home)
+    if not env_flag("HERMES_STRICT_PLUGINS"):
+        known = read(path, expected)
+        if known is not None:
+            return known
+    keys = PluginConfigKeys.of(load())
+    remember(path, expected, keys)
+    return keys
+
+
+def record(home: Path, manager: HermesPluginManager, *, no_plugins: bool) -> None:
+    """Record *manager*'s names (the applied manager of this run) whatever is recorded."""
+    expected = fingerprint(no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"))
+    remember(cache_file(home), expected, PluginConfigKeys.of(manager))
+
+
+def cache_file(home: Path) -> Path:
+    return home / "cache" / "plugin-config-keys.json"
+
+
+def fingerprint(*, no_plugins: bool, disabled: Iterable[str]) -> str:
+    """What decides the plugins' names, hashed (see the module docstring)."""
+    import importlib_metadata
+
+    from hermes_core import __version__
+
+    entries: list[Any] = []
+    for entry in importlib_metadata.entry_points(group=_GROUP):
+        dist = entry.dist
+        where: Any = None
+        path = getattr(dist, "_path", None)  # the dist-info folder of a PathDistribution
+        if path is not None:
+            with contextlib.suppress(OSError):
+                stat = os.stat(path)
+                where = [str(path), stat.st_mtime_ns, stat.st_size]
+        entries.append(
+            [
+                entry.name,
+                entry.value,
+                dist.name if dist is not None else None,
+                dist.version if dist is not None else None,
+                where,
+            ]
+        )
+    entries.sort(key=json.dumps)
+    shape = {
+        "hermes": __version__,
+        "format": FORMAT,
+        "entry_points": entries,
+        "no_plugins": no_plugins,
+        "disabled": sorted(disabled),
+    }
+    text = json.dumps(shape, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def read(path: Path, expected: str) -> PluginConfigKeys | None:
+    """The remembered names for *expected*, or None (missing, unreadable, another fingerprint)."""
+    try:
+        if path.is_symlink():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        return None
+    if data.get("fingerprint") != expected:
+        return None
+    try:
+        transports = tuple((str(n), str(k)) for n, k in data["transports"])
+        auth = tuple(str(n) for n in data["auth"])
+        sampling = tuple(str(n) for n in data["sampling"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return PluginConfigKeys(transports, auth, sampling)
+
+
+def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
+    """Write the names for *expected* atomically; a failure only costs the next run a load."""
+    payload: Mapping[str, Any] = {
+        "format": FORMAT,
+        "fingerprint": expected,
+        "transports": [list(t) for t in keys.transports],
+        "auth": list(keys.auth),
+        "sampling": list(keys.sampling),
+    }
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(payload, out)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
