@@ -767,19 +767,41 @@ async def _rss_child(side: str, count: int) -> int:
             await host.close()
     from mcp import ClientSession
 
-    async with contextlib.AsyncExitStack() as stack:
-        for _ in range(count):
+    # Each client in its own task (the transports are entered and left in one task), all held
+    # open until every one has listed; then the resident set is read.
+    stop = asyncio.Event()
+    ready = [asyncio.Event() for _ in range(count)]
+
+    async def one(event: asyncio.Event) -> None:
+        try:
             if side == "raw":
-                streams = await stack.enter_async_context(raw_stdio(everything_stdio_params()))
-                session = await stack.enter_async_context(ClientSession(*streams))
-                await session.initialize()
-                await session.list_tools()
+                async with (
+                    raw_stdio(everything_stdio_params()) as streams,
+                    ClientSession(*streams) as session,
+                ):
+                    await session.initialize()
+                    await session.list_tools()
+                    event.set()
+                    await stop.wait()
             else:
                 client = fastmcp_stdio(node(), [str(EVERYTHING), "stdio"])
                 assert client is not None
-                await stack.enter_async_context(client)
-                await client.list_tools()
-        return _resident_kib()
+                async with client:
+                    await client.list_tools()
+                    event.set()
+                    await stop.wait()
+        finally:
+            event.set()
+
+    tasks = [asyncio.create_task(one(event)) for event in ready]
+    await asyncio.gather(*(event.wait() for event in ready))
+    size = _resident_kib()
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    errors = [r for r in results if isinstance(r, BaseException)]
+    if errors:
+        raise RuntimeError(f"{side} failed to connect: {errors!r}")
+    return size
 
 
 def resident_sets(repeats: int, count: int) -> dict[str, list[float]]:
@@ -790,12 +812,17 @@ def resident_sets(repeats: int, count: int) -> dict[str, list[float]]:
     sizes: dict[str, list[float]] = {side: [] for side in sides}
     for r in range(repeats):
         for side in sides[r % len(sides) :] + sides[: r % len(sides)]:
-            done = subprocess.run(
-                [sys.executable, __file__, "--rss-child", side, str(count)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
+            try:
+                done = subprocess.run(
+                    [sys.executable, __file__, "--rss-child", side, str(count)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    timeout=300,
+                )
+            except (subprocess.SubprocessError, OSError) as exc:
+                log(f"memory: the {side} round failed ({type(exc).__name__}); left out")
+                continue
             sizes[side].append(int(done.stdout.split()[-1]) * 1024)
     return sizes
 
@@ -1066,8 +1093,8 @@ def main(argv: list[str] | None = None) -> int:
     rss_row = judge(
         Row(
             f"RSS with {RSS_SERVERS} stdio servers (median of {rss_repeats})",
-            statistics.median(sizes["ours"]),
-            statistics.median(sizes["raw"]),
+            statistics.median(sizes["ours"]) if sizes["ours"] else None,
+            statistics.median(sizes["raw"]) if sizes["raw"] else None,
             f"ratio ≤ {RSS_LIMIT:.2f}",
             limit=RSS_LIMIT,
             fastmcp=rss_fast,
