@@ -821,7 +821,8 @@ def resident_sets(repeats: int, count: int) -> dict[str, list[float]]:
                     timeout=300,
                 )
             except (subprocess.SubprocessError, OSError) as exc:
-                log(f"memory: the {side} round failed ({type(exc).__name__}); left out")
+                why = (getattr(exc, "stderr", None) or "").strip().splitlines()[-1:]
+                log(f"memory: the {side} round failed ({type(exc).__name__}: {why}); left out")
                 continue
             sizes[side].append(int(done.stdout.split()[-1]) * 1024)
     return sizes
