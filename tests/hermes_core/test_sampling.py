@@ -130,6 +130,20 @@ def test_an_unknown_backend_is_an_error_listing_the_registered_ones(home: Path) 
     assert "(registered: llm)" in done.stderr
 
 
+def test_the_host_wide_block_is_expanded_like_a_servers_own(home: Path) -> None:
+    """``${VAR}`` in the top-level ``sampling:`` block resolves from the environment (and
+    ``.env``); an unset one fails the servers that inherit it, naming the file, line and key."""
+    write(home, 'sampling:\n  model: "${HERMES_TEST_MODEL}"\nmcp_servers:\n' + ours())
+    with_model = {**env(home), "HERMES_TEST_MODEL": "echo"}
+    status = run_hermes("mcp", "status", "--json", env=with_model)
+    assert status.returncode == 0, status.stderr
+    (row,) = json.loads(status.stdout)
+    assert row["sampling"]["offered"] is True, row
+    unset = run_hermes("mcp", "status", env=env(home))
+    assert unset.returncode != 0
+    assert "config.yaml:2: sampling.model: ${HERMES_TEST_MODEL} is not set" in unset.stdout
+
+
 # --------------------------------------------------------------------------- server-everything
 
 

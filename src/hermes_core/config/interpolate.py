@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from hermes_core.config.loader import _reason, hermes_home
+from hermes_core.config.loader import LoadedConfig, _reason, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig, url_problem, value_problem
 from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.sampling import SamplingConfig
@@ -209,6 +209,38 @@ def resolve(
         if model is not None:
             update[block] = _expanded_block(model, block, text, fail)
     return cfg.model_copy(update=update)
+
+
+def resolve_host_sampling(
+    loaded: LoadedConfig,
+    *,
+    env: Mapping[str, str],
+    dotenv: Mapping[str, str],
+) -> SamplingConfig | None:
+    """The host-wide ``sampling:`` block with the ``${…}`` of each text setting expanded and
+    checked again, as a server's own block is by :func:`resolve`.
+
+    Raises :class:`ConfigError` (``<file>:<line>: sampling.<key>: …``) for an unset variable or
+    a value that is bad once expanded; every server inherits the block, so every server that
+    would use it fails with that error.
+    """
+    model = loaded.config.sampling
+    if model is None or not model.strings():
+        return model
+    expander = _Expander(env, dotenv, None)
+    path = str(loaded.path) if loaded.exists else None
+
+    def fail(key: str, reason: str) -> ConfigError:
+        return ConfigError(reason, path=path, line=loaded.line_of(key), key=key)
+
+    def text(value: str, key: str) -> str:
+        try:
+            return expander.expand(value)
+        except _Unresolvable as exc:
+            raise fail(key, exc.reason) from None
+
+    expanded: SamplingConfig = _expanded_block(model, "sampling", text, fail)
+    return expanded
 
 
 def _expanded_block(

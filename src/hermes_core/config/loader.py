@@ -134,8 +134,8 @@ def check_sampling_backends(loaded: LoadedConfig, registered: list[str]) -> None
     for key, block in blocks:
         if block is None or block.backend is None or block.backend in registered:
             continue
-        if "${" in block.backend and key != "sampling":
-            continue  # a server's, named by a variable: expanded when it connects
+        if "${" in block.backend:
+            continue  # named by a variable: expanded when the servers connect
         valid = ", ".join(registered) if registered else "none (pip install hermes-llm)"
         raise ConfigError(
             f"no sampling backend named {block.backend!r} (registered: {valid})",

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sampling
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
@@ -225,10 +225,18 @@ def host_servers(
     dotenv = load_dotenv(home / ".env")
     names = display_names or {}
     servers = []
+    sampling_error: ConfigError | None = None
+    host_sampling = loaded.config.sampling
+    try:
+        host_sampling = resolve_host_sampling(loaded, env=environ, dotenv=dotenv)
+    except ConfigError as exc:  # every server inherits the block: each fails with its reason
+        sampling_error = exc
     for name, cfg in loaded.config.mcp_servers.items():
         if only is not None and name != only:
             continue
         try:
+            if sampling_error is not None:
+                raise sampling_error
             resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
         except ConfigError as exc:
             servers.append(
@@ -237,7 +245,7 @@ def host_servers(
                     cfg,
                     display_name=names.get(name),
                     error=str(exc),
-                    sampling_defaults=loaded.config.sampling,
+                    sampling_defaults=host_sampling,
                 )
             )
             continue
@@ -251,7 +259,7 @@ def host_servers(
                 env=environ,
                 cache_key=key,
                 auth_providers=auth_providers,
-                sampling_defaults=loaded.config.sampling,
+                sampling_defaults=host_sampling,
             )
         )
     for name, problem in loaded.unavailable:
