@@ -139,3 +139,32 @@ def test_a_modern_server_is_filtered_recycled_and_restarted_like_any_other() -> 
             assert host._connections["modern"].status.connects == 2  # started twice
 
     asyncio.run(scenario())
+
+
+def test_a_modern_http_server_that_goes_away_fails_the_next_call_at_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, MODERN, str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for_port(port)
+
+        async def scenario() -> None:
+            url = f"http://127.0.0.1:{port}/mcp"
+            web = HostServer("web", transport="streamable_http", url=url)
+            async with MCPHost([web]) as host:
+                assert (await host.call_tool("mcp_web_echo", {"text": "1"}))["isError"] is False
+                # SIGKILL: a graceful stop would wait for the open list_changed stream.
+                process.kill()
+                process.wait(10)
+                result = await host.call_tool("mcp_web_echo", {"text": "2"})
+                assert "the server went away during the call to 'echo'" in result["error"]
+
+        asyncio.run(scenario())
+    finally:
+        process.kill()
+        process.wait(10)
+    # The lost list_changed stream is one line, never a background task's traceback.
+    assert not [r for r in caplog.records if "background task" in r.getMessage()]

@@ -424,7 +424,7 @@ class ServerConnection:
 
     async def _listen_for_changes(self, stack: contextlib.AsyncExitStack, session: Any) -> None:
         """Modern revision: list_changed comes only on a ``subscriptions/listen`` stream."""
-        from mcp.client.subscriptions import ToolsListChanged, listen
+        from mcp.client.subscriptions import SubscriptionLost, ToolsListChanged, listen
 
         tools = getattr(self.capabilities, "tools", None)
         if self._on_tools_changed is None or not getattr(tools, "list_changed", False):
@@ -432,9 +432,17 @@ class ServerConnection:
         subscription = await stack.enter_async_context(listen(session, tools_list_changed=True))
 
         async def pump() -> None:
-            async for event in subscription:
-                if isinstance(event, ToolsListChanged):
-                    self._tools_changed()
+            try:
+                async for event in subscription:
+                    if isinstance(event, ToolsListChanged):
+                        self._tools_changed()
+            except SubscriptionLost:
+                # The stream ended without the server closing it: it went away (or dropped
+                # us).  One line, not a traceback: the next request says what it finds.
+                log.warning(
+                    "MCP server '%s': its list_changed stream ended (the server went away?)",
+                    self.name,
+                )
 
         task = self._tasks.spawn(pump(), name="list_changed subscription")
         if task is not None:
