@@ -22,14 +22,12 @@ The process exits 0 even when a bound is missed: benchmarks report, tests assert
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVERS = ROOT / "tests" / "servers"
 sys.path.insert(0, str(ROOT / "tests"))
 
-from servers.net import free_port, wait_for_port  # noqa: E402
+from servers.net import PORT, http_server  # noqa: E402
 
 #: The fixed bound on the CLI's peak RSS (everything included: Python, pydantic, the SDK).
 BOUND_MB = 400
@@ -69,24 +67,9 @@ def peak_of(home: Path, *args: str) -> tuple[int, str, str, float]:
     return int(code), str(out), str(err), int(peak_kb) / 1024
 
 
-@contextlib.contextmanager
-def http_server(mode: str) -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, str(SERVERS / "hostile_http.py"), str(port), mode],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.kill()
-        process.wait()
-
-
 def measure_http(mode: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp, http_server(mode) as url:
+    server = [sys.executable, str(SERVERS / "hostile_http.py"), PORT, mode]
+    with tempfile.TemporaryDirectory() as tmp, http_server(server) as url:
         home = Path(tmp)
         (home / "config.yaml").write_text(
             f"mcp_servers:\n  evil:\n    url: {url}\n    connect_timeout: 300\n"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from servers.net import free_port, wait_for_port
+from servers.net import free_port, stop, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
@@ -278,15 +278,6 @@ def _start(command: list[str], port: int, **env: str) -> subprocess.Popen[bytes]
     return process
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(10)
-
-
 @pytest.fixture(scope="module")
 def headers_server() -> Iterator[str]:
     """Our SDK server, answering 401 unless ``Authorization: Bearer <TOKEN>`` is sent."""
@@ -299,7 +290,7 @@ def headers_server() -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
-        _stop(process)
+        stop(process)
 
 
 @pytest.fixture(scope="module")
@@ -318,7 +309,7 @@ def everything_http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[
     try:
         yield f"http://127.0.0.1:{port}/mcp", log
     finally:
-        _stop(process)
+        stop(process)
 
 
 # --------------------------------------------------------------------------- transport

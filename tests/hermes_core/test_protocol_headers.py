@@ -14,7 +14,6 @@ import asyncio
 import base64
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,33 +21,18 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
-from servers.net import free_port, wait_for_port
+from servers.net import PORT, http_server
 from support.cli import run_hermes
 
 SERVER = Path(__file__).parents[1] / "servers" / "headers_server.py"
 
 
 def _serve(modern: bool) -> Iterator[str]:
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("MODERN_ONLY", "REQUIRE_AUTHORIZATION")}
     if modern:
         env["MODERN_ONLY"] = "1"
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER), str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    with http_server([sys.executable, str(SERVER), PORT], env=env) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

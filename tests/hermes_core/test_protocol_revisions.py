@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
-from servers.net import free_port, wait_for_port
+from servers.net import PORT, free_port, http_server, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
@@ -69,23 +68,8 @@ def test_a_handshake_era_server_still_gets_the_handshake() -> None:
 
 @pytest.fixture(scope="module")
 def modern_http() -> Iterator[str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, MODERN, str(port)],
-        env=dict(os.environ),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    with http_server([sys.executable, MODERN, PORT]) as url:
+        yield url
 
 
 def test_a_modern_only_http_server(modern_http: str) -> None:

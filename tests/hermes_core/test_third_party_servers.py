@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
-from servers.net import free_port, wait_for_port
+from servers.net import PORT, http_server
 from servers.reference import MEMORY, node, python_server
 from support.cli import run_hermes
 
@@ -160,22 +160,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def fastmcp_url() -> Iterator[str]:
     """The fastmcp server over Streamable HTTP, on a free port of 127.0.0.1."""
-    port = free_port()
-    process = subprocess.Popen(
-        [python_server("python"), str(FASTMCP_SERVER), "http", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+    with http_server([python_server("python"), str(FASTMCP_SERVER), "http", PORT]) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
