@@ -2,10 +2,14 @@
 
 ``book`` asks for a table (form mode, with defaults) and reports what came back;
 ``register`` asks for fields with titled choices, formats and bounds; ``visit`` asks the user
-to open a page (URL mode).
+to open a page (URL mode); ``roots`` asks for the client's roots (``roots/list``) and reports
+whether the capability was advertised and what came back, as JSON.
 """
 
 from __future__ import annotations
+
+import json
+import warnings
 
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
@@ -56,6 +60,22 @@ async def visit(ctx: Context) -> str:
     """Ask the user to open a page."""
     answer = await ctx.elicit_url("Please sign in", "https://example.invalid/login", "visit-1")
     return f"visit: {answer.action}"
+
+
+@server.tool()
+async def roots(ctx: Context) -> str:
+    """Ask the client for its roots (the handshake era's ``roots/list``)."""
+    session = ctx.request_context.session
+    caps = session.client_capabilities
+    advertised = caps is not None and caps.roots is not None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # deprecated as of 2026-07-28; this server is older
+            result = await session.list_roots()
+    except Exception as exc:  # the client's refusal is what is reported
+        return json.dumps({"advertised": advertised, "refused": str(exc)})
+    listed = [{"uri": str(root.uri), "name": root.name} for root in result.roots]
+    return json.dumps({"advertised": advertised, "roots": listed})
 
 
 if __name__ == "__main__":

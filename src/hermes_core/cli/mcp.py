@@ -237,6 +237,8 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {line}")
                 if row.get("sampling") and not shared:
                     print(f"     sampling: {_sampling_line(row['sampling'])}")
+                if row.get("roots"):
+                    print(f"     roots: {_roots_line(row['roots'])}")
                 for collision in row["name_collisions"]:
                     print(f"     {collision}")
             if shared:
@@ -287,6 +289,16 @@ def _lifecycle_lines(row: dict[str, Any]) -> list[str]:
             else "lazy: no usable cache, started now"
         )
     return lines
+
+
+def _roots_line(roots: list[dict[str, Any]]) -> str:
+    """The configured roots on one line: ``/a/b (label), /c``."""
+    from hermes_core.host.sanitize import clean_line
+
+    return ", ".join(
+        clean_line(root["path"]) + (f" ({clean_line(root['name'])})" if root.get("name") else "")
+        for root in roots
+    )
 
 
 def _sampling_line(info: dict[str, Any]) -> str:

@@ -139,7 +139,8 @@ def resolve(
     workspace: str | os.PathLike[str] | None = None,
 ) -> ServerConfig:
     """*cfg* with every ``${…}`` expanded in ``command``, ``args``, ``cwd``, ``env`` values,
-    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header``, every
+    ``url``, ``headers`` values, ``client_cert``/``client_key``, ``identity_header``, ``roots``
+    (made absolute against *workspace* too), every
     text setting of ``oauth:`` and ``sampling:`` (checked again once expanded) and every
     string under the keys that belong to the entry's transport or auth provider
     (``socket:``, ``vault_token:``).  Keys are never expanded.
@@ -202,6 +203,17 @@ def resolve(
         update["identity_header"] = cfg.identity_header.model_copy(
             update={"value": text(cfg.identity_header.value, "identity_header.value")}
         )
+    if cfg.roots:
+        base = os.fspath(workspace) if workspace is not None else os.getcwd()
+        roots = []
+        for index, root in enumerate(cfg.roots):
+            folder = os.path.expanduser(text(root.path, f"roots[{index}]"))
+            if "\0" in folder or not folder.strip():
+                raise fail(f"roots[{index}]", "is not a usable folder after ${…} expansion")
+            name = text(root.name, f"roots[{index}].name") if root.name is not None else None
+            folder = os.path.normpath(os.path.join(base, folder))
+            roots.append(root.model_copy(update={"path": folder, "name": name}))
+        update["roots"] = roots
     for key, value in cfg.options.items():  # a plugin transport's key, an auth provider's
         update[key] = _deep(value, key, text)
     for block in ("oauth", "sampling"):  # sub-models: every text setting, checked again

@@ -32,6 +32,7 @@ from hermes_core.config.elicitation import ElicitationConfig
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.redact import shown_args
+from hermes_core.config.roots import RootConfig, parse_roots
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.yaml_lines import _line_of
 
@@ -507,6 +508,9 @@ class ServerConfig(_Model):
     """The ``sampling:`` block; unknown keys and bad values are errors."""
     elicitation: ElicitationConfig | None = None
     """The ``elicitation:`` block; unknown keys and bad values are errors."""
+    roots: list[RootConfig] | None = None
+    """The ``roots:`` list: folders offered to the server as MCP roots (``None``: none, and
+    the ``roots`` capability is not advertised)."""
     requested_transport: str | None = Field(default=None, alias="transport")
     """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
 
@@ -607,6 +611,11 @@ class ServerConfig(_Model):
         if "\0" in value:
             raise _fail("contains a NUL character")
         return value
+
+    @field_validator("roots", mode="before")
+    @classmethod
+    def _roots(cls, value: Any) -> list[RootConfig] | None:
+        return parse_roots(value)
 
     @field_validator("args", mode="before")
     @classmethod

@@ -134,6 +134,7 @@ class ServerConnection:
         sse_opener: Opener | None = None,
         sampling_callback: Any = None,
         sampling_capabilities: Any = None,
+        list_roots_callback: Any = None,
         tasks: TaskSupervisor | None = None,
     ) -> None:
         """*tasks* is the host's supervisor: this connection's background tasks (the session
@@ -147,6 +148,7 @@ class ServerConnection:
         self._elicitation_callback = elicitation_callback
         self._sampling_callback = sampling_callback
         self._sampling_capabilities = sampling_capabilities
+        self._list_roots_callback = list_roots_callback
         self.spec = spec
         self._opener = opener
         self.status = ConnectionState()
@@ -356,6 +358,7 @@ class ServerConnection:
                         logging_callback=log_callback(self.name),
                         sampling_callback=self._sampling_callback,
                         sampling_capabilities=self._sampling_capabilities,
+                        list_roots_callback=self._list_roots_callback,
                     )
                 )
                 try:

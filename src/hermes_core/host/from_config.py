@@ -20,6 +20,7 @@ from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.host.host import HostServer
+from hermes_core.host.roots import roots_of
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.tls import client_certificate
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
@@ -84,11 +85,13 @@ def _auth(
 def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
     """The schema-cache key of an entry *as written* (``${VAR}`` unresolved): where and how the
     server is reached, with the values of its env variables and headers left out, and what the
-    host offers it (sampling, elicitation): servers list some tools only to hosts that can
+    host offers it (sampling, elicitation, roots): servers list some tools only to hosts that can
     sample or ask."""
     import json
 
-    offers = [cfg.sampling, host_sampling, cfg.elicitation]
+    offers: list[Any] = [cfg.sampling, host_sampling, cfg.elicitation]
+    if cfg.roots:  # server-everything lists get-roots-list only to a host offering roots
+        offers.append({"roots": True})
     dumped = [o.model_dump(mode="json") if hasattr(o, "model_dump") else o for o in offers]
     return fingerprint(
         transport=cfg.transport,
@@ -193,6 +196,7 @@ def host_server(
         elicitation=elicitation,
         options=cfg.options,
         sampling=merge_sampling(sampling_defaults, cfg.sampling),
+        roots=roots_of(cfg.roots) if error is None else (),  # unresolved: not started
         display_name=display_name,
         config_error=error,
     )

@@ -41,6 +41,7 @@ from hermes_core.host.listing import annotations_of, checked_tool, execution_of
 from hermes_core.host.naming import NameCollision, assign_names, toolset_name
 from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
+from hermes_core.host.roots import Root, RootsHandler
 from hermes_core.host.sanitize import (
     clean_meta,
     clean_text,
@@ -205,6 +206,8 @@ class HostServer:
     a plugin transport reads its ``config_key`` here."""
     sampling: SamplingSettings = field(default_factory=SamplingSettings)
     """The ``sampling:`` settings (the server's block over the host-wide one)."""
+    roots: tuple[Root, ...] = ()
+    """The ``roots:`` folders offered to the server (empty: no roots capability)."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""
@@ -253,6 +256,8 @@ class ServerStatus:
     protocol: str | None = None
     """The protocol revision negotiated with the server (``2026-07-28`` speaks the per-request
     envelope, older ones the ``initialize`` handshake); ``None`` before it ever connected."""
+    roots: list[dict[str, str | None]] | None = None
+    """The ``roots:`` offered to the server (``path``, ``uri``, ``name``); ``None``: none."""
     failure: dict[str, Any] | None = None
     """The last failed connection attempt as a record (``last_error`` is its sentence): cause
     (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
@@ -418,6 +423,7 @@ class MCPHost:
             sse_opener=self._openers.get("sse") if server.sse_fallback else None,
             sampling_callback=sampling,
             sampling_capabilities=sampling.capabilities if sampling is not None else None,
+            list_roots_callback=RootsHandler(name, server.roots) if server.roots else None,
             tasks=self._tasks,
         )
         if self._tasks.closed:  # the host closed while this server was being prepared
@@ -1328,6 +1334,7 @@ class MCPHost:
                     sampling=self._sampling_status(name),
                     name_collisions=self.name_collisions(name),
                     protocol=connection.protocol if connection else None,
+                    roots=[dataclasses.asdict(root) for root in config.roots] or None,
                     failure=connection.status.failure.as_dict()
                     if connection and connection.status.failure
                     else None,
