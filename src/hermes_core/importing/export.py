@@ -34,6 +34,7 @@ _NOT_EXPORTED = (
     "supports_parallel_tool_calls",
     "sampling",
     "elicitation",
+    "roots",
 )
 
 
