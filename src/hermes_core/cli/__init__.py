@@ -287,6 +287,11 @@ def _run(argv: Sequence[str] | None) -> int:
         from hermes_core.cli.apps import check
 
         return check(args.paths, _manager(args), as_json=args.json, explain=args.explain)
+    if args.command == "mcp" and getattr(args, "mcp_command", None) == "list":
+        from hermes_core.cli.list_record import list_recorded
+
+        if list_recorded(as_json=args.json, no_plugins=args.no_plugins):
+            return 0
     if args.command == "mcp":
         from hermes_core.cli.mcp_catalog_commands import run_catalog_command
 

@@ -143,8 +143,10 @@ def list_servers(
     through *plugins()* only when what decides those names changed."""
 
     def run() -> int:
-        loaded = _load_listed(manager, plugins, no_plugins)
-        rows = []
+        from hermes_core.cli import list_record
+
+        loaded, record_key = _load_listed(manager, plugins, no_plugins)
+        rows: list[dict[str, Any]] = []
         for name, cfg in loaded.config.mcp_servers.items():
             if cfg.uses_url:
                 target = display_url(cfg.url or "")
@@ -160,14 +162,11 @@ def list_servers(
                     "target": target,
                 }
             )
-        if as_json:
-            print(json.dumps(rows, indent=2))
-        elif not rows:
-            print(f"no MCP servers configured in {loaded.path} (add one with `hermes mcp add`)")
-        else:
-            for row in rows:
-                flag = "" if row["enabled"] else "  (disabled)"
-                print(f"{row['server']}  [{row['transport']}]  {row['target']}{flag}")
+        warnings = [str(warning) for warning in loaded.warnings]
+        if record_key is not None:
+            cache = list_record.cache_file(loaded.path.parent)
+            list_record.remember(cache, record_key, str(loaded.path), rows, warnings)
+        list_record.print_rows(str(loaded.path), rows, warnings, as_json=as_json)
         return EXIT_OK
 
     return _guard(run)
@@ -177,12 +176,16 @@ def _load_listed(
     manager: HermesPluginManager | None,
     plugins: Callable[[], HermesPluginManager] | None,
     no_plugins: bool,
-) -> LoadedConfig:
+) -> tuple[LoadedConfig, str | None]:
     """``config.yaml`` for ``mcp list``: like :func:`_load`, without loading the plugins
-    when their config names are remembered (the host factory is not needed to list)."""
+    when their config names are remembered (the host factory is not needed to list); with the
+    key to record what it lists under (:mod:`hermes_core.cli.list_record`), None when there is
+    no file or the names come from *manager*."""
+    from hermes_core.cli import list_record
     from hermes_core.config.loader import check_sampling_backends, hermes_home, load_config
     from hermes_core.plugins import config_keys
 
+    fingerprint: str | None = None
     if manager is not None:
         keys = config_keys.PluginConfigKeys.of(manager)
     else:
@@ -194,16 +197,17 @@ def _load_listed(
 
             return get_plugin_manager(no_plugins=no_plugins)
 
-        keys = config_keys.for_cli(hermes_home(), no_plugins=no_plugins, load=load)
+        keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=load)
     try:
         loaded = load_config(kinds=keys.kinds())
         check_sampling_backends(loaded, list(keys.sampling))
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise _Stop(EXIT_USAGE) from None
-    for warning in loaded.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return loaded
+    record_key = None
+    if fingerprint is not None and loaded.digest is not None:
+        record_key = list_record.key_for(loaded.path, loaded.digest, fingerprint, keys.names())
+    return loaded, record_key
 
 
 def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:

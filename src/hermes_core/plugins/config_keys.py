@@ -43,8 +43,10 @@ __all__ = [
     "env_list",
     "fingerprint",
     "for_cli",
+    "lookup",
     "read",
     "record",
+    "recorded",
     "remember",
 ]
 
@@ -69,6 +71,14 @@ class PluginConfigKeys:
             tuple(manager.sampling_providers()),
         )
 
+    def names(self) -> dict[str, Any]:
+        """The names as plain JSON (part of ``mcp list``'s record key)."""
+        return {
+            "transports": [list(t) for t in self.transports],
+            "auth": list(self.auth),
+            "sampling": list(self.sampling),
+        }
+
     def kinds(self) -> ServerKinds:
         from hermes_core.config.kinds import ServerKinds
 
@@ -90,15 +100,27 @@ def for_cli(
 ) -> PluginConfigKeys:
     """The plugins' names as the ``hermes`` command loads them: remembered when nothing that
     decides them changed, else from *load()* (the applied manager), then remembered."""
+    return lookup(home, no_plugins=no_plugins, load=load)[0]
+
+
+def lookup(
+    home: Path, *, no_plugins: bool, load: Callable[[], HermesPluginManager]
+) -> tuple[PluginConfigKeys, str]:
+    """:func:`for_cli`, with the fingerprint the names are recorded under."""
     expected = fingerprint(no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"))
-    path = cache_file(home)
-    if not env_flag("HERMES_STRICT_PLUGINS"):
-        known = read(path, expected)
-        if known is not None:
-            return known
+    known = recorded(home, expected)
+    if known is not None:
+        return known, expected
     keys = PluginConfigKeys.of(load())
-    remember(path, expected, keys)
-    return keys
+    remember(cache_file(home), expected, keys)
+    return keys, expected
+
+
+def recorded(home: Path, expected: str) -> PluginConfigKeys | None:
+    """The names recorded for *expected*, or None (none recorded; strict mode never uses one)."""
+    if env_flag("HERMES_STRICT_PLUGINS"):
+        return None
+    return read(cache_file(home), expected)
 
 
 def record(home: Path, manager: HermesPluginManager, *, no_plugins: bool) -> None:
