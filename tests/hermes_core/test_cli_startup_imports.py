@@ -9,6 +9,7 @@ are recorded (``hermes_core.plugins.config_keys``) it loads no plugin at all.
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -125,3 +126,31 @@ def test_a_second_mcp_list_loads_no_plugin_stack(tmp_path: Path) -> None:
     assert "files" in result.stdout and "remote" in result.stdout
     plugin_stack = {"pluggy", "hermes_platform", "hermes_core.plugins.manager"}
     assert offending(modules, plugin_stack | LIST_MUST_NOT_IMPORT) == []
+
+
+# The app readers behind hermes_platform's version sources: an embedding host reads no version
+# unless a declaration asks, so importing MCPHost leaves them alone.
+HOST_MUST_NOT_IMPORT = {
+    "plistlib",
+    "xml",
+    "hermes_platform.resolver.pe_version",
+    "hermes_platform.resolver.file_versions",
+}
+
+
+def test_importing_the_host_leaves_the_app_readers_alone() -> None:
+    code = (
+        "import sys\n"
+        "from hermes_core.host.host import MCPHost\n"
+        "from hermes_core.plugins.types import VersionSource\n"
+        "print(sorted(sys.modules))\n"
+        "from hermes_platform.resolver.versions import VERSION_KINDS\n"
+        "assert VERSION_KINDS.get('plist').__class__ is VersionSource\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    modules = set(ast.literal_eval(result.stdout))
+    assert "hermes_core.host.host" in modules
+    assert offending(modules, HOST_MUST_NOT_IMPORT) == []

@@ -16,13 +16,42 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 from hermes_core.sampling.backend import Completer, ModelLister
-from hermes_platform.host.gpu import GpuProbe
-from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
-from hermes_platform.resolver.observation import Observation
-from hermes_platform.resolver.versions import VersionReader, VersionSource
 
 if TYPE_CHECKING:
     import httpx2
+
+    from hermes_platform.host.gpu import GpuProbe
+    from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
+    from hermes_platform.resolver.observation import Observation
+    from hermes_platform.resolver.versions import VersionReader, VersionSource
+
+# The platform's types are imported on first use (PEP 562): the host (``MCPHost``) needs this
+# module's transport and auth types, not the app readers behind these (plistlib, xml, PE).
+_PLATFORM = {
+    "GpuProbe": "hermes_platform.host.gpu",
+    "AppLocation": "hermes_platform.resolver.locating",
+    "LocateContext": "hermes_platform.resolver.locating",
+    "LocationKind": "hermes_platform.resolver.locating",
+    "Observation": "hermes_platform.resolver.observation",
+    "VersionReader": "hermes_platform.resolver.versions",
+    "VersionSource": "hermes_platform.resolver.versions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _PLATFORM.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PLATFORM))
+
 
 __all__ = [
     "AppDeclaration",

@@ -13,13 +13,11 @@ anything it raises or returns wrongly into an ``error`` :class:`Observation`.
 
 from __future__ import annotations
 
-import plistlib
 import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from hermes_platform.registration import RegistrationTable
-from hermes_platform.resolver import file_versions, pe_version
 from hermes_platform.resolver.locating import LocateContext, served_oses
 from hermes_platform.resolver.observation import NOT_CHECKED, OBSERVATION_STATES, Observation
 
@@ -118,7 +116,14 @@ def _read_none(ctx: LocateContext, path: str, arg: str) -> Observation:
     return NOT_CHECKED
 
 
+# The readers' parsers (plistlib, xml, the PE walker) are imported when a version is read, not
+# when the table is built: the host imports this module through the declarations and reads no
+# version unless a declaration asks.
+
+
 def _read_plist(ctx: LocateContext, path: str, arg: str) -> Observation:
+    import plistlib
+
     plist_path = ctx.join(path, "Contents", "Info.plist")
     try:
         size = ctx.host.file_size(plist_path)
@@ -139,6 +144,8 @@ def _read_plist(ctx: LocateContext, path: str, arg: str) -> Observation:
 
 
 def _read_pe_resource(ctx: LocateContext, path: str, arg: str) -> Observation:
+    from hermes_platform.resolver import pe_version
+
     host = ctx.host
     try:
         size = host.file_size(path)
@@ -154,6 +161,24 @@ def _read_pe_resource(ctx: LocateContext, path: str, arg: str) -> Observation:
     if version is None:
         return Observation("unavailable", None, "no version resource")
     return Observation("present", version, "VS_FIXEDFILEINFO file version")
+
+
+def _read_product_info(ctx: LocateContext, path: str, arg: str) -> Observation:
+    from hermes_platform.resolver import file_versions
+
+    return file_versions.read_product_info(ctx, path, arg)
+
+
+def _read_flatpak(ctx: LocateContext, path: str, arg: str) -> Observation:
+    from hermes_platform.resolver import file_versions
+
+    return file_versions.read_flatpak(ctx, path, arg)
+
+
+def _read_snap(ctx: LocateContext, path: str, arg: str) -> Observation:
+    from hermes_platform.resolver import file_versions
+
+    return file_versions.read_snap(ctx, path, arg)
 
 
 def _read_uninstall_registry(ctx: LocateContext, path: str, arg: str) -> Observation:
@@ -192,21 +217,21 @@ BUILTIN_VERSION_SOURCES: tuple[VersionSource, ...] = (
     VersionSource(
         "jetbrains_product_info",
         None,
-        file_versions.read_product_info,
+        _read_product_info,
         description="version in the product-info.json of a JetBrains IDE "
         "(install folder, or Contents/Resources of a .app)",
     ),
     VersionSource(
         "flatpak",
         "linux",
-        file_versions.read_flatpak,
+        _read_flatpak,
         description="first release in the AppStream metainfo of the active flatpak "
         "deployment behind an exports/bin launcher",
     ),
     VersionSource(
         "snap",
         "linux",
-        file_versions.read_snap,
+        _read_snap,
         description="version in meta/snap.yaml of the current revision behind a snap launcher",
     ),
 )
