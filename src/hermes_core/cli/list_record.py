@@ -21,10 +21,11 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from hermes_core.json_records import read_record, write_record
 
 __all__ = ["cache_file", "key_for", "print_rows", "read", "remember"]
 
@@ -77,20 +78,10 @@ def _row(value: Any) -> dict[str, Any] | None:
 
 def read(path: Path, key: str) -> tuple[str, list[dict[str, Any]], list[str]] | None:
     """The recorded (config path, rows, warnings) for *key*, or None on any doubt."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError:
-        return None
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            raw = fh.read(_MAX_RECORD_BYTES + 1)
-        if len(raw) > _MAX_RECORD_BYTES:
-            return None
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("key") != key:
+    data = read_record(
+        path, format=FORMAT, key_field="key", expected=key, max_bytes=_MAX_RECORD_BYTES
+    )
+    if data is None:
         return None
     where, rows, warnings = data.get("path"), data.get("rows"), data.get("warnings")
     if not isinstance(where, str) or not isinstance(rows, list) or not isinstance(warnings, list):
@@ -113,16 +104,7 @@ def remember(
         "warnings": list(warnings),
     }
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(payload, out)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_record(path, payload)
 
 
 def print_rows(

@@ -16,16 +16,15 @@ it.  Every write is atomic (a temporary file renamed over the old one).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hermes_core.json_records import read_record, write_record
 
 __all__ = ["CachedListing", "cache_path", "fingerprint", "read_cache", "write_cache"]
 
@@ -78,15 +77,10 @@ def cache_path(directory: Path, server: str) -> Path:
 
 def read_cache(path: Path, expected: str, *, now: float | None = None) -> CachedListing | None:
     """The cached listing when it is there, readable, for *expected* and still fresh."""
-    try:
-        if path.is_symlink() or path.stat().st_size > MAX_CACHE_BYTES:
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return None
-    if data.get("fingerprint") != expected:
+    data = read_record(
+        path, format=FORMAT, key_field="fingerprint", expected=expected, max_bytes=MAX_CACHE_BYTES
+    )
+    if data is None:
         return None
     tools, caps, written = data.get("tools"), data.get("capabilities"), data.get("written_at")
     if not isinstance(tools, list) or not isinstance(caps, dict):
@@ -122,13 +116,4 @@ def write_cache(
         "capabilities": dict(capabilities),
         "tools": list(tools),
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(payload, out, ensure_ascii=False)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_record(path, payload, ensure_ascii=False)

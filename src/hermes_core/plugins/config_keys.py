@@ -26,11 +26,12 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from hermes_core.json_records import read_record, write_record
 
 if TYPE_CHECKING:
     from hermes_core.config.kinds import ServerKinds
@@ -51,6 +52,7 @@ __all__ = [
 ]
 
 FORMAT = 1
+_MAX_BYTES = 1024 * 1024
 _GROUP = "hermes.plugins"  # hermes_core.plugins.manager.ENTRY_POINT_GROUP (not imported: cost)
 
 
@@ -171,15 +173,10 @@ def fingerprint(*, no_plugins: bool, disabled: Iterable[str]) -> str:
 
 def read(path: Path, expected: str) -> PluginConfigKeys | None:
     """The remembered names for *expected*, or None (missing, unreadable, another fingerprint)."""
-    try:
-        if path.is_symlink():
-            return None
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        return None
-    if data.get("fingerprint") != expected:
+    data = read_record(
+        path, format=FORMAT, key_field="fingerprint", expected=expected, max_bytes=_MAX_BYTES
+    )
+    if data is None:
         return None
     try:
         transports = tuple((str(n), str(k)) for n, k in data["transports"])
@@ -200,13 +197,4 @@ def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
         "sampling": list(keys.sampling),
     }
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                json.dump(payload, out)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_record(path, payload)
