@@ -10,12 +10,13 @@ are recorded (``hermes_core.plugins.config_keys``) it loads no plugin at all.
 from __future__ import annotations
 
 import ast
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from support.imports import imported_modules, offending
 
 # Never needed to print the help.
 HELP_MUST_NOT_IMPORT = {
@@ -62,29 +63,6 @@ mcp_servers:
     url: https://mcp.example.com/mcp
     enabled: false
 """
-
-
-def imported_modules(*args: str, home: Path) -> tuple[set[str], subprocess.CompletedProcess[str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
-    env["HERMES_HOME"] = str(home)
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    modules = {
-        line.rsplit("|", 1)[1].strip()
-        for line in result.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
-    assert "hermes_core.cli" in modules, result.stderr[-2000:]
-    return modules, result
-
-
-def offending(modules: set[str], banned: set[str]) -> list[str]:
-    return sorted(m for m in modules if any(m == b or m.startswith(b + ".") for b in banned))
 
 
 def test_help_imports_only_the_parser(tmp_path: Path) -> None:

@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from support.dists import hermes_with, install
+from support.imports import imported_modules, offending
 
 CONFIG = """\
 mcp_servers:
@@ -51,29 +50,6 @@ def _launch(spec, errlog):
 def transport():
     return [TransportSpec("launcher", "launch", "a launched server", connect=_launch)]
 """
-
-
-def imported_modules(*args: str, home: Path) -> tuple[set[str], subprocess.CompletedProcess[str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
-    env["HERMES_HOME"] = str(home)
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "hermes_core", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    modules = {
-        line.rsplit("|", 1)[1].strip()
-        for line in result.stderr.splitlines()
-        if line.startswith("import time:") and "|" in line
-    }
-    assert "hermes_core.cli" in modules, result.stderr[-2000:]
-    return modules, result
-
-
-def offending(modules: set[str], banned: set[str]) -> list[str]:
-    return sorted(m for m in modules if any(m == b or m.startswith(b + ".") for b in banned))
 
 
 VALIDATION = {"pydantic", "ruamel", "hermes_core.config.models", "hermes_core.config.loader"}
