@@ -38,7 +38,12 @@ from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
 from hermes_core.host.listing import annotations_of, checked_tool, execution_of
-from hermes_core.host.naming import NameCollision, assign_names, toolset_name
+from hermes_core.host.naming import (
+    NameCollision,
+    assign_names,
+    registered_tool_name,
+    toolset_name,
+)
 from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.roots import Root, RootsHandler
@@ -325,6 +330,10 @@ class MCPHost:
         self._prepared: dict[str, tuple[HostServer, dict[str, _Memo]]] = {}
         # Server -> (its config, registry name -> (the usable tuple, its entry)).
         self._entry_memo: dict[str, tuple[HostServer | None, dict[str, tuple[Any, ToolEntry]]]] = {}
+        # Server -> (its listing, (tool, utility) -> plain registry name), and, while no names
+        # collide, server -> (its config, its listing, its entries) as last applied.
+        self._plain_names: dict[str, tuple[Any, dict[tuple[str, bool], str]]] = {}
+        self._unchanged_entries: dict[str, tuple[HostServer | None, Any, list[ToolEntry]]] = {}
         self._reload_lock = asyncio.Lock()
         self._clock = clock  # the circuit breakers' (injectable for tests)
         self._breakers: dict[str, CircuitBreaker] = {}
@@ -828,20 +837,54 @@ class MCPHost:
         The names depend on the set of tools alone (not on which server connected first):
         see :func:`hermes_core.host.naming.assign_names`.  Returns server → (added, removed)
         for every server whose names changed; a server renamed by another's listing is logged.
+
+        Starting N servers names the tools N times, so the common case is kept linear in the
+        changed server's tools: each listing's plain names are computed once (kept with the
+        listing), and when no two tools anywhere share a plain name (no collision: nothing to
+        suffix) every tool's name is its plain name, exactly what :func:`assign_names` would
+        give, and a server whose listing is unchanged keeps its entries as they are.
         """
-        assignment = assign_names(
-            [(s, name) for s, (usable, _) in self._listed.items() for name, *_ in usable],
-            [(s, u) for s, (_, utilities) in self._listed.items() for u in utilities],
-        )
+        plain: dict[str, dict[tuple[str, bool], str]] = {}
+        count = 0
+        for server, listed in self._listed.items():
+            known_names = self._plain_names.get(server)
+            if known_names is None or known_names[0] is not listed:
+                usable, utilities = listed
+                names = {(name, False): registered_tool_name(server, name) for name, *_ in usable}
+                names.update({(u, True): registered_tool_name(server, u) for u in utilities})
+                known_names = self._plain_names[server] = (listed, names)
+            plain[server] = known_names[1]
+            count += len(known_names[1])
+        for server in set(self._plain_names) - set(self._listed):
+            del self._plain_names[server]
+        distinct = len(set().union(*(names.values() for names in plain.values())))
+        if distinct == count:  # no collisions: every name is its plain name
+
+            def name_for(server: str, tool: str, *, utility: bool = False) -> str:
+                return plain[server][(tool, utility)]
+
+            collisions: tuple[NameCollision, ...] = ()
+        else:
+            assignment = assign_names(
+                [(s, name) for s, (usable, _) in self._listed.items() for name, *_ in usable],
+                [(s, u) for s, (_, utilities) in self._listed.items() for u in utilities],
+            )
+            name_for, collisions = assignment.name_for, assignment.collisions
         known = {c.message() for c in self._collisions}
-        for collision in assignment.collisions:
+        for collision in collisions:
             if collision.message() not in known:
                 log.warning("%s", collision.message())
-        self._collisions = assignment.collisions
-        self.collisions = [c.message() for c in assignment.collisions]
+        self._collisions = collisions
+        self.collisions = [c.message() for c in collisions]
         entries: dict[str, list[ToolEntry]] = {}
-        for server, (usable, utilities) in self._listed.items():
+        for server, listed in self._listed.items():
+            usable, utilities = listed
             config = self._servers.get(server)
+            if not collisions:
+                same = self._unchanged_entries.get(server)
+                if same is not None and same[0] is config and same[1] is listed:
+                    entries[server] = same[2]  # its listing and names as last time
+                    continue
             shown = config.name if config is not None else server
             parallel = config.supports_parallel_tool_calls if config is not None else False
             toolset = toolset_name(server)
@@ -854,7 +897,7 @@ class MCPHost:
             mine: list[ToolEntry] = []
             for item in usable:
                 name, desc, schema, tool = item
-                registered = assignment.name_for(server, name)
+                registered = name_for(server, name)
                 before = memo.get(registered)
                 if before is not None and before[0] is item:
                     entry = before[1]
@@ -872,7 +915,7 @@ class MCPHost:
                 kept[registered] = (item, entry)
                 mine.append(entry)
             for u in utilities:
-                registered = assignment.name_for(server, u, utility=True)
+                registered = name_for(server, u, utility=True)
                 before = memo.get(registered)
                 if before is not None and before[0] == u:
                     entry = before[1]
@@ -893,8 +936,14 @@ class MCPHost:
                 mine.append(entry)
             self._entry_memo[server] = (config, kept)
             entries[server] = mine
+            if not collisions:
+                self._unchanged_entries[server] = (config, listed, mine)
+            else:
+                self._unchanged_entries.pop(server, None)
         for server in set(self._entry_memo) - set(self._listed):
             del self._entry_memo[server]
+        for server in set(self._unchanged_entries) - set(self._listed):
+            del self._unchanged_entries[server]
         return self.registry.replace_all(entries)
 
     def name_collisions(self, server: str) -> list[str]:
