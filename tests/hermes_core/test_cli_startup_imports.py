@@ -132,3 +132,29 @@ def test_importing_the_host_leaves_the_app_readers_alone() -> None:
     modules = set(ast.literal_eval(result.stdout))
     assert "hermes_core.host.host" in modules
     assert offending(modules, HOST_MUST_NOT_IMPORT) == []
+
+
+# `plugins list` loads every plugin and runs their hooks on fake hosts, but reads no config.yaml:
+# no configuration models (pydantic), no SDK, no event loop, no host.
+PLUGINS_LIST_MUST_NOT_IMPORT = {
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "pydantic_core",
+    "asyncio",
+    "httpx",
+    "httpx2",
+    "anyio",
+    "hermes_core.config.loader",
+    "hermes_core.config.models",
+    "hermes_core.host.host",
+    "hermes_core.host.connection",
+}
+
+
+def test_plugins_list_loads_the_plugins_but_no_config_models(tmp_path: Path) -> None:
+    modules, result = imported_modules("plugins", "list", home=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "acme-studio  (acme-studio-hermes" in result.stdout  # the vendor plugin, loaded
+    assert {"pluggy", "hermes_core.plugins.exercise"} <= modules  # loaded and checked
+    assert offending(modules, PLUGINS_LIST_MUST_NOT_IMPORT) == []

@@ -375,7 +375,7 @@ def _run(argv: Sequence[str] | None) -> int:
         return new_plugin(args.name, args.target)
     if args.command == "plugins" and args.plugins_command == "list":
         from hermes_core.cli.plugins import list_plugins
-        from hermes_core.config.loader import hermes_home
+        from hermes_core.home import hermes_home
         from hermes_core.plugins import config_keys
 
         manager = _manager(args)

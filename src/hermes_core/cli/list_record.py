@@ -19,12 +19,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hermes_core.home import hermes_home
 from hermes_core.json_records import read_record, write_record
 
 __all__ = ["cache_file", "key_for", "print_rows", "read", "remember"]
@@ -121,13 +121,6 @@ def print_rows(
         for row in rows:
             flag = "" if row["enabled"] else "  (disabled)"
             print(f"{row['server']}  [{row['transport']}]  {row['target']}{flag}")
-
-
-def hermes_home() -> Path:
-    """``$HERMES_HOME`` as :func:`hermes_core.config.loader.hermes_home` reads it (that module
-    imports pydantic)."""
-    value = os.environ.get("HERMES_HOME", "").strip()
-    return Path(value).expanduser() if value else Path.home() / ".hermes"
 
 
 def list_recorded(*, as_json: bool, no_plugins: bool) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from hermes_core.config.models import (
     kind_of,
 )
 from hermes_core.config.sampling import SamplingConfig
+from hermes_core.home import config_path, hermes_home
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import _line_of, _plain
 
@@ -43,18 +43,6 @@ __all__ = [
 _MAX_FILE_BYTES = 16 * 1024 * 1024
 # A plain scalar as written (numbers, booleans): up to a space, comment or flow delimiter.
 _PLAIN_TOKEN = re.compile(r"[^\s,\]}#]+")
-
-
-def hermes_home(env: Mapping[str, str] | None = None) -> Path:
-    """``$HERMES_HOME`` (``~`` expanded), default ``~/.hermes``."""
-    environ = os.environ if env is None else env
-    value = environ.get("HERMES_HOME", "").strip()
-    return Path(value).expanduser() if value else Path.home() / ".hermes"
-
-
-def config_path(env: Mapping[str, str] | None = None) -> Path:
-    """``$HERMES_HOME/config.yaml``."""
-    return hermes_home(env) / "config.yaml"
 
 
 @dataclass(frozen=True)
