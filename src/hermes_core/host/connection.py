@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import logging
 import random
@@ -173,6 +174,9 @@ class ServerConnection:
         self._transport_closed = False  # the session ended because the server side closed
         self._read: _EndWatch | None = None
         self._inflight = 0
+        # The context the deadline timers run in: they only cancel a task, so one empty context
+        # per connection instead of a copy of the caller's for every request.
+        self._timers = contextvars.Context()
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
         self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
@@ -634,28 +638,21 @@ class ServerConnection:
             self._stderr.close()
 
     # -- requests --------------------------------------------------------------------
-    async def call_tool(
-        self, session: Any, tool: str, args: dict[str, Any], *, progress_callback: Any = None
-    ) -> Any:
-        """``tools/call`` in either revision, its input-required rounds answered
-        (:meth:`until_answered`)."""
-        first = await session.call_tool(
-            tool, args, progress_callback=progress_callback, allow_input_required=True
+    @staticmethod
+    def tools_call(
+        session: Any, tool: str, args: dict[str, Any], progress: Any = None, **answers: Any
+    ) -> Coroutine[Any, Any, Any]:
+        """``tools/call`` on *session* in either revision, as a :meth:`request` call:
+        ``connection.request(what, ServerConnection.tools_call, timeout, tool, args)``.
+
+        A plain function returning the SDK's coroutine (no frame of its own on the call path).
+        On 2026-07-28 the server may answer with an ``InputRequiredResult``; :meth:`request`
+        then answers its rounds and calls this again with *answers* (``input_responses``,
+        ``request_state``)."""
+        call: Coroutine[Any, Any, Any] = session.call_tool(
+            tool, args, progress_callback=progress, allow_input_required=True, **answers
         )
-        if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
-            return first
-
-        async def send(responses: Any, state: str | None) -> Any:
-            return await session.call_tool(
-                tool,
-                args,
-                input_responses=responses,
-                request_state=state,
-                progress_callback=progress_callback,
-                allow_input_required=True,
-            )
-
-        return await self.until_answered(session, tool, send, first=first)
+        return call
 
     async def until_answered(
         self,
@@ -699,13 +696,25 @@ class ServerConnection:
         return self.session
 
     async def request(
-        self, what: str, call: Callable[[Any], Coroutine[Any, Any, Any]], timeout: float
+        self,
+        what: str,
+        call: Callable[..., Coroutine[Any, Any, Any]],
+        timeout: float,
+        *args: Any,
     ) -> Any:
-        """Run *call(session)* bounded by *timeout*; a dead server fails fast, never hangs.
+        """Run *call(session, *args)* bounded by *timeout*; a dead server fails fast, never
+        hangs.
 
         A server that does not allow parallel calls gets one at a time, in arrival order.  The
         deadline starts when the request is sent: one timer (``loop.call_at``) that cancels
         this task when it expires; the SDK then tells the server (``notifications/cancelled``).
+        When *call* hands back a 2026-07-28 ``InputRequiredResult``, its rounds are answered
+        within the same deadline and turn (:meth:`until_answered`), *call* being called again
+        with ``input_responses`` and ``request_state``.
+
+        This is the whole of a tool call's path through the connection: one coroutine frame,
+        no closure, no copied context (objects a call keeps alive while it waits are what the
+        garbage collector has to walk when many calls are in flight).
         """
         session = self.session
         if session is None or self._gone.is_set():
@@ -724,31 +733,29 @@ class ServerConnection:
             task = asyncio.current_task()
             assert task is not None
             cancels_before = task.cancelling()
-            expired = False
-
-            def expire() -> None:
-                nonlocal expired
-                expired = True
-                task.cancel()
-
+            deadline = _Deadline(task)
             loop = asyncio.get_running_loop()
-            deadline = loop.call_at(loop.time() + timeout, expire)
+            timer = loop.call_at(loop.time() + timeout, deadline.expire, context=self._timers)
             # Where the connection's records end now (HTTP): a refused session is noted there.
             mark = self._records.mark() if self.spec.transport in _HTTP_NOTED else None
             try:
                 try:
-                    return await call(session)
+                    result = await call(session, *args)
                 except Exception:
                     if mark is None or not self._session_refused_since(mark):
                         raise
-                # The server no longer knows our session (it restarted, or expired it) and
-                # refused the request, so it never ran: start a new session and send it again.
-                log.info("MCP server '%s': its session ended; starting a new one", self.name)
-                session = await self._renew_session(session)
-                return await call(session)
+                    # The server no longer knows our session (it restarted, or expired it) and
+                    # refused the request, so it never ran: start a new session and send it
+                    # again.
+                    log.info("MCP server '%s': its session ended; starting a new one", self.name)
+                    session = await self._renew_session(session)
+                    result = await call(session, *args)
+                if isinstance(result, _INPUT_REQUIRED or _input_required_type()):
+                    result = await self._answer_rounds(session, what, result, call, args)
+                return result
             except asyncio.CancelledError:
-                deadline.cancel()
-                if not expired:
+                timer.cancel()
+                if not deadline.expired:
                     raise
                 # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
                 if task.uncancel() > cancels_before:
@@ -759,17 +766,32 @@ class ServerConnection:
                     self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
                 ) from None
             except Exception as exc:
-                deadline.cancel()  # no stray cancellation while the reason is looked up
+                timer.cancel()  # no stray cancellation while the reason is looked up
                 if self._gone.is_set() or _connection_closed(exc):
                     raise await self._went_away(what) from None
                 raise
             finally:
-                deadline.cancel()
+                timer.cancel()
                 if lock is not None:
                     lock.release()
         finally:
             self._inflight -= 1
             self.last_used = time.monotonic()
+
+    async def _answer_rounds(
+        self,
+        session: Any,
+        what: str,
+        first: Any,
+        call: Callable[..., Coroutine[Any, Any, Any]],
+        args: tuple[Any, ...],
+    ) -> Any:
+        async def send(responses: Any, state: str | None) -> Any:
+            return await call(session, *args, input_responses=responses, request_state=state)
+
+        if call is ServerConnection.tools_call:
+            what = args[0]  # a tool's rounds are told by its name ("forever: the server asked…")
+        return await self.until_answered(session, what, send, first=first)
 
     def _session_refused_since(self, mark: int) -> bool:
         """Whether, since *mark*, an HTTP request was refused as not belonging to a live
@@ -814,6 +836,20 @@ class ServerConnection:
 
 _INPUT_REQUIRED: type | None = None
 """The SDK's ``InputRequiredResult``, imported on the first call (not per call)."""
+
+
+class _Deadline:
+    """A request's deadline: the timer's callback, and whether it fired."""
+
+    __slots__ = ("expired", "task")
+
+    def __init__(self, task: asyncio.Task[Any]) -> None:
+        self.task = task
+        self.expired = False
+
+    def expire(self) -> None:
+        self.expired = True
+        self.task.cancel()
 
 
 def _input_required_type() -> type:

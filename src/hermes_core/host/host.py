@@ -1097,9 +1097,35 @@ class MCPHost:
             return refused  # no transport work while the breaker is open
         outcome: Outcome | None = None
         try:
-            result, outcome = await self._call_admitted(
-                entry, config, dict(arguments or {}), on_progress
-            )
+            args = dict(arguments or {})
+            # The usual call (a connected, offered, trusted server's own tool) goes straight
+            # to the connection: one coroutine frame here and one there, nothing else kept
+            # alive while it waits.
+            if (
+                config.lazy
+                or entry.utility
+                or (config.trust == "untrusted" and not entry.read_only)
+                or not self.gate.check(entry.server)
+            ):
+                early = await self._before_call(entry, config, args)
+                if early is not None:
+                    result, outcome = early
+                    return result
+            forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
+            try:
+                answer = await self._connections[entry.server].request(
+                    f"the call to {entry.tool!r}",
+                    ServerConnection.tools_call,
+                    config.timeout,
+                    entry.tool,
+                    args,
+                    forward,
+                )
+            except Exception as exc:  # noqa: BLE001 - every failure becomes a result
+                result, outcome = self._call_failed(entry, exc)
+                return result
+            result = _render_result(answer)
+            outcome = "application" if result.get("isError") else "ok"
             return result
         finally:
             if breaker is not None:
@@ -1108,15 +1134,13 @@ class MCPHost:
                 else:
                     breaker.record(outcome)
 
-    async def _call_admitted(
-        self,
-        entry: ToolEntry,
-        config: HostServer,
-        args: dict[str, Any],
-        on_progress: ProgressCallback | None = None,
-    ) -> tuple[dict[str, Any], Outcome | None]:
-        """Gate, approval and the call itself; returns the result and the breaker outcome
-        (``None``: the call did not reach the server for a reason that says nothing of it)."""
+    async def _before_call(
+        self, entry: ToolEntry, config: HostServer, args: dict[str, Any]
+    ) -> tuple[dict[str, Any], Outcome | None] | None:
+        """What stands before the call itself: waking a lazy server, the gate, a utility tool
+        (answered here), the approval of an untrusted server's tool.  ``None``: go ahead with
+        the call; else the result and the breaker outcome (``None``: the call did not reach the
+        server for a reason that says nothing of it)."""
         if config.lazy and (woke := await self._wake_lazy(entry.server)) is not None:
             error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
             return {"error": error, "server": entry.server, "state": "not_connected"}, "transport"
@@ -1165,39 +1189,32 @@ class MCPHost:
             refusal = await self._approve_untrusted(entry, config, args)
             if refusal is not None:
                 return refusal, None
+        return None
 
-        forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
-
-        def call(session: Any) -> Coroutine[Any, Any, Any]:
-            return connection.call_tool(session, entry.tool, args, progress_callback=forward)
-
-        try:
-            result = await connection.request(f"the call to {entry.tool!r}", call, config.timeout)
-        except ServerError as exc:
+    def _call_failed(self, entry: ToolEntry, exc: Exception) -> tuple[dict[str, Any], Outcome]:
+        """The result and breaker outcome of a call that raised *exc*."""
+        if isinstance(exc, ServerError):
             self.gate.invalidate()
             failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
             return failed, "transport"
-        except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
-            from hermes_core import _sdk_compat
+        from hermes_core import _sdk_compat
 
-            if _sdk_compat.is_output_schema_violation(exc):
-                # The SDK checks structuredContent against the tool's outputSchema (as the spec
-                # asks of clients) and raises a bare RuntimeError when it does not match.
-                return {
-                    "error": f"MCP server '{entry.server}': the result of {entry.tool!r} does "
-                    f"not match the tool's outputSchema, so it was discarded: "
-                    f"{str(exc).splitlines()[0]}",
-                    "server": entry.server,
-                    "tool": entry.tool,
-                    "state": "invalid_output",
-                    "retryable": False,
-                }, "application"
+        if _sdk_compat.is_output_schema_violation(exc):
+            # The SDK checks structuredContent against the tool's outputSchema (as the spec
+            # asks of clients) and raises a bare RuntimeError when it does not match.
             return {
-                "error": clean_text(f"MCP server '{entry.server}': {type(exc).__name__}: {exc}"),
+                "error": f"MCP server '{entry.server}': the result of {entry.tool!r} does "
+                f"not match the tool's outputSchema, so it was discarded: "
+                f"{str(exc).splitlines()[0]}",
                 "server": entry.server,
+                "tool": entry.tool,
+                "state": "invalid_output",
+                "retryable": False,
             }, "application"
-        rendered = _render_result(result)
-        return rendered, "application" if rendered.get("isError") else "ok"
+        return {
+            "error": clean_text(f"MCP server '{entry.server}': {type(exc).__name__}: {exc}"),
+            "server": entry.server,
+        }, "application"
 
     def _breaker(self, config: HostServer) -> CircuitBreaker:
         breaker = self._breakers.get(config.name)
