@@ -8,7 +8,8 @@ For each N and each side (``ours``: ``MCPHost.start()``; ``raw``: the SDK's ``st
 ``initialize`` + ``list_tools`` under ``asyncio.gather``, as ``bench_host.py`` does), in a fresh
 child process after one untimed warm-up round, it prints:
 
-* this process's CPU for the round (``resource.getrusage(RUSAGE_SELF)``, user + system);
+* this process's CPU for the round (``resource.getrusage(RUSAGE_SELF)``, user + system), and
+  the garbage collections that ran in it (``gc.callbacks``, with the CPU they took);
 * the servers' CPU up to the moment the last one was ready (``/proc/PID/stat`` of each child,
   read before anything is closed);
 * the JSON-RPC messages written to the servers and read from them, by method (counted on
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import gc
 import json
 import os
 import resource
@@ -154,15 +156,29 @@ def child(side: str, count: int) -> None:
     asyncio.run(run(1))  # warm-up: imports, node's files in the page cache
     counter = Counter()
     counter.install()
+    collections_run: list[int] = [0, 0, 0]
+    in_gc = [0.0, 0.0]  # when the current collection started, CPU spent collecting
+
+    def collecting(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            in_gc[0] = _self_cpu()
+        else:
+            collections_run[info["generation"]] += 1
+            in_gc[1] += _self_cpu() - in_gc[0]
+
+    gc.callbacks.append(collecting)
     before = _self_cpu()
     children = asyncio.run(run(count))
     used = _self_cpu() - before
+    gc.callbacks.remove(collecting)
     print(
         json.dumps(
             {
                 "self_cpu": used,
                 "servers_cpu": sum(children.values()),
                 "servers": len(children),
+                "gc": collections_run,
+                "gc_cpu": in_gc[1],
                 "sent": dict(counter.sent),
                 "read": dict(counter.read),
                 "sent_bytes": counter.sent_bytes,
@@ -170,6 +186,20 @@ def child(side: str, count: int) -> None:
             }
         )
     )
+
+
+def _report(count: int, side: str, r: dict[str, Any]) -> None:
+    print(
+        f"N={count:<3} {side:<5} python CPU {r['self_cpu']:.3f} s "
+        f"({1000 * r['self_cpu'] / count:.1f} ms/server), servers' CPU "
+        f"{r['servers_cpu']:.2f} s over {r['servers']} "
+        f"({1000 * r['servers_cpu'] / max(1, r['servers']):.0f} ms/server)"
+    )
+    print(
+        f"        garbage collections by generation {r['gc']} ({1000 * r['gc_cpu']:.0f} ms of CPU)"
+    )
+    print(f"        sent {r['sent']} ({r['sent_bytes']} B)")
+    print(f"        read {r['read']} ({r['read_bytes']} B)")
 
 
 def main() -> None:
@@ -183,23 +213,15 @@ def main() -> None:
     counts = [int(a) for a in args] or [8, 32]
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for count in counts:
-        for r in range(rounds):
-            for side in ("ours", "raw") if r % 2 == 0 else ("raw", "ours"):
+        for round_ in range(rounds):
+            for side in ("ours", "raw") if round_ % 2 == 0 else ("raw", "ours"):
                 out = subprocess.run(
                     [sys.executable, __file__, "--child", side, str(count)],
                     capture_output=True,
                     text=True,
                     check=True,
                 ).stdout
-                r = json.loads(out.splitlines()[-1])
-                print(
-                    f"N={count:<3} {side:<5} python CPU {r['self_cpu']:.3f} s "
-                    f"({1000 * r['self_cpu'] / count:.1f} ms/server), servers' CPU "
-                    f"{r['servers_cpu']:.2f} s over {r['servers']} "
-                    f"({1000 * r['servers_cpu'] / max(1, r['servers']):.0f} ms/server)"
-                )
-                print(f"        sent {r['sent']} ({r['sent_bytes']} B)")
-                print(f"        read {r['read']} ({r['read_bytes']} B)")
+                _report(count, side, json.loads(out.splitlines()[-1]))
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
