@@ -166,6 +166,7 @@ def child(side: str, count: int) -> None:
             collections_run[info["generation"]] += 1
             in_gc[1] += _self_cpu() - in_gc[0]
 
+    gc.collect()  # as bench_host.py does before each timed block
     gc.callbacks.append(collecting)
     before = _self_cpu()
     children = asyncio.run(run(count))
