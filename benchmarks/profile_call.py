@@ -6,6 +6,7 @@
     python benchmarks/profile_call.py --top 25        # and the 25 functions with most extra calls
     python benchmarks/profile_call.py --http          # over Streamable HTTP
     python benchmarks/profile_call.py --at-once 200   # 200 calls at once (parallel allowed)
+    python benchmarks/profile_call.py --in-flight     # objects a call keeps alive while it waits
 
 Wall-clock times on a shared machine are noise; the number of Python function calls a call
 makes (cProfile's ``ncalls``) is not.  Both sides call server-everything's ``echo`` *N* times
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import cProfile
+import gc
 import os
 import pstats
 import sys
@@ -118,13 +121,82 @@ async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
     return results
 
 
+SLOW_TOOL = "trigger-long-running-operation"
+SLOW_ARGS = {"duration": 1, "steps": 1}
+
+
+async def in_flight(at_once: int) -> dict[str, tuple[float, collections.Counter[str]]]:
+    """Objects the garbage collector tracks per call while *at_once* calls wait on the server
+    (server-everything's long-running tool, 1 s): what it walks when many calls are in flight.
+    """
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from hermes_core.host.host import HostServer, MCPHost
+
+    args = [str(EVERYTHING), "stdio"]
+    config = HostServer("everything", command=node(), args=args, supports_parallel_tool_calls=True)
+    async with contextlib.AsyncExitStack() as stack:
+        host = MCPHost([config])
+        stack.push_async_callback(host.close)
+        assert (await host.start())["everything"] is None
+        devnull = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115 - closed by the stack
+        params = StdioServerParameters(command=node(), args=args)
+        streams = await stack.enter_async_context(stdio_client(params, errlog=devnull))
+        session = await stack.enter_async_context(ClientSession(streams[0], streams[1]))
+        await session.initialize()
+        await session.list_tools()
+        ours_name = next(e.name for e in host.tools() if e.tool == SLOW_TOOL)
+        sides: dict[str, Any] = {
+            "ours": lambda: host.call_tool(ours_name, SLOW_ARGS),
+            "raw": lambda: session.call_tool(SLOW_TOOL, SLOW_ARGS),
+        }
+        results = {}
+        for side, call in sides.items():
+            await call()  # warm-up
+            gc.collect()
+            gc.disable()
+            try:
+                before = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+                tasks = [asyncio.create_task(call()) for _ in range(at_once)]
+                await asyncio.sleep(0.3)  # all sent; none answered (the tool takes 1 s)
+                during = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+                done = await asyncio.gather(*tasks)
+            finally:
+                gc.enable()
+            assert all("Long running operation completed" in str(d) for d in done), done[0]
+            del tasks, done  # (not to be counted as gone in the next side's snapshot)
+            grown = during - before
+            results[side] = (sum(grown.values()) / at_once, grown)
+    return results
+
+
+def print_in_flight(at_once: int) -> None:
+    results = asyncio.run(in_flight(at_once))
+    ours, mine = results["ours"]
+    raw, theirs = results["raw"]
+    print(f"objects tracked by the garbage collector per call in flight ({at_once} at once)")
+    print(f"  raw SDK ClientSession.call_tool: {raw:.1f}")
+    print(f"  MCPHost.call_tool:               {ours:.1f}  ({ours - raw:+.1f})")
+    for kind in sorted(set(mine) | set(theirs), key=lambda k: theirs[k] - mine[k])[:8]:
+        more = (mine[kind] - theirs[kind]) / at_once
+        if more:
+            print(f"    {more:+6.2f}  {kind}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="calls per side")
     parser.add_argument("--top", type=int, default=0, help="the functions with most extra calls")
     parser.add_argument("--http", action="store_true", help="over Streamable HTTP")
     parser.add_argument("--at-once", type=int, default=1, help="calls started together")
+    parser.add_argument(
+        "--in-flight", action="store_true", help="objects kept alive per call while it waits"
+    )
     options = parser.parse_args()
+    if options.in_flight:
+        print_in_flight(max(options.at_once, 50))
+        return 0
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(everything_http()) if options.http else None
         results = asyncio.run(measure(options.n, url, options.at_once))
