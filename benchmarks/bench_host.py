@@ -186,7 +186,8 @@ def fmt_ratio(row: Row) -> str:
     return text
 
 
-def print_table(rows: list[Row]) -> None:
+def table_lines(rows: list[Row]) -> list[str]:
+    """The results as a Markdown table (what is printed, and what ``--readme`` writes)."""
     header = (
         "measure",
         "ours",
@@ -219,10 +220,39 @@ def print_table(rows: list[Row]) -> None:
         rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
         return "| " + " | ".join([left, *rest]) + " |"
 
-    print(show(header))
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for line in lines:
-        print(show(line))
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return [show(header), rule, *(show(line) for line in lines)]
+
+
+def print_table(rows: list[Row]) -> None:
+    print("\n".join(table_lines(rows)))
+
+
+README_BEGIN = "<!-- benchmark table: begin (written by benchmarks/bench_host.py --readme) -->"
+README_END = "<!-- benchmark table: end -->"
+
+
+def marked_region(path: Path, begin: str, end: str) -> tuple[str, int, int]:
+    """*path*'s text and where the region between the *begin* and *end* markers lies; exits
+    with an error naming the file when they are missing (checked before a run, too)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"error: {path}: cannot read the file: {exc.strerror}") from None
+    first, last = text.find(begin), text.find(end)
+    if first < 0 or last < first:
+        raise SystemExit(f"error: {path}: no markers {begin!r} … {end!r}; nothing was written")
+    return text, first, last
+
+
+def replace_marked(path: Path, begin: str, end: str, lines: list[str]) -> None:
+    """Replace the region between the markers with *lines*, atomically (written beside, then
+    renamed over); the rest of the file stays as it is."""
+    text, first, last = marked_region(path, begin, end)
+    updated = text[:first] + "\n".join([begin, *lines, ""]) + text[last:]
+    spare = path.with_name(f".{path.name}.bench-{os.getpid()}")
+    spare.write_text(updated, encoding="utf-8")
+    os.replace(spare, path)
 
 
 def settle() -> None:
@@ -1070,6 +1100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and repeats")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument(
+        "--readme",
+        metavar="FILE",
+        help="also write the table into FILE (README.md) between its benchmark table markers",
+    )
     parser.add_argument("--rss-child", nargs=2, metavar=("SIDE", "N"), help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.rss_child:  # one memory round, in a fresh process (see resident_sets)
@@ -1077,6 +1112,8 @@ def main(argv: list[str] | None = None) -> int:
         print(asyncio.run(_rss_child(side, int(count))))
         return 0
 
+    if options.readme:  # before minutes of measuring, not after
+        marked_region(Path(options.readme), README_BEGIN, README_END)
     quick = options.quick
     n_calls, warmup, block = (300, 20, 50) if quick else (1000, 50, 50)
     start_repeats = 2 if quick else 7
@@ -1195,12 +1232,15 @@ def main(argv: list[str] | None = None) -> int:
         fastmcp_version = f"fastmcp {metadata.version('fastmcp')}"
     except metadata.PackageNotFoundError:
         fastmcp_version = "fastmcp not installed (its column is empty)"
-    print(
-        f"hermes MCP host vs raw mcp SDK — {'quick' if quick else 'full'} run, "
+    summary = (
+        f"hermes MCP host vs raw mcp SDK — {'quick' if quick else 'full'} run "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}, "
         f"python {platform.python_version()}, mcp {metadata.version('mcp')}, "
         f"{fastmcp_version}, node {node_version.strip()}, {os.cpu_count()} CPUs, "
-        f"load average {load_before} before, {load_average()} after (1, 5, 15 min)"
+        f"load average {load_before} before, {load_average()} after (1, 5, 15 min), "
+        f"wall time {time.perf_counter() - began:.0f} s"
     )
+    print(summary)
     print()
     print_table(rows)
     print()
@@ -1208,11 +1248,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"* {line}")
     misses = [r.measure for r in rows if r.verdict != "PASS" and r.verdict != "info"]
     print(f"* {len(misses)} target(s) missed" + (": " + "; ".join(misses) if misses else ""))
-    print(f"* wall time {time.perf_counter() - began:.0f} s")
 
     if options.json:
         payload = {"rows": [asdict(r) for r in rows], "raw": raw_results, "quick": quick}
         Path(options.json).write_text(json.dumps(payload, indent=2, default=str))
+    if options.readme:
+        verdict = f"{len(misses)} target(s) missed" + (": " + "; ".join(misses) if misses else "")
+        lines = [summary, "", *table_lines(rows), "", verdict + ".", ""]
+        replace_marked(Path(options.readme), README_BEGIN, README_END, lines)
+        print(f"* the table was written into {options.readme}")
     return 0
 
 

@@ -37,6 +37,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from servers.net import PORT, http_server  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_host import marked_region, replace_marked  # noqa: E402
+
 #: The fixed bound on the CLI's peak RSS (everything included: Python, pydantic, the SDK).
 BOUND_MB = 400
 HTTP_MODES = {
@@ -120,7 +123,11 @@ def rows() -> list[dict[str, Any]]:
     return measured
 
 
-def print_table(measured: list[dict[str, Any]]) -> None:
+README_BEGIN = "<!-- memory table: begin (written by benchmarks/bench_memory.py --readme) -->"
+README_END = "<!-- memory table: end -->"
+
+
+def table_lines(measured: list[dict[str, Any]]) -> list[str]:
     header = ("measure (default max_message_bytes, 64 MiB)", "peak RSS", "bound", "took", "result")
     lines = [
         (
@@ -133,10 +140,12 @@ def print_table(measured: list[dict[str, Any]]) -> None:
         for r in measured
     ]
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
-    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    for line in lines:
-        print("| " + " | ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) + " |")
+
+    def show(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return [show(header), rule, *(show(line) for line in lines)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,18 +154,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--json", metavar="FILE", help="also write the rows as JSON to FILE with .memory added"
     )
+    parser.add_argument(
+        "--readme",
+        metavar="FILE",
+        help="also write the table into FILE (README.md) between its memory table markers",
+    )
     options = parser.parse_args(argv)
+    if options.readme:
+        marked_region(Path(options.readme), README_BEGIN, README_END)
     print("[bench] peak memory against servers that send without end", file=sys.stderr)
     measured = rows()
     print()
-    print(f"hermes CLI peak memory against hostile servers — {os.cpu_count()} CPUs")
+    summary = f"hermes CLI peak memory against hostile servers — {os.cpu_count()} CPUs"
+    print(summary)
     print()
-    print_table(measured)
+    print("\n".join(table_lines(measured)))
     if options.json:
         target = Path(options.json)
         target.with_name(target.stem + ".memory" + target.suffix).write_text(
             json.dumps(measured, indent=2)
         )
+    if options.readme:
+        lines = [summary, "", *table_lines(measured), ""]
+        replace_marked(Path(options.readme), README_BEGIN, README_END, lines)
+        print(f"* the table was written into {options.readme}")
     return 0
 
 
