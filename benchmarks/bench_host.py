@@ -791,8 +791,9 @@ async def startup(count: int, repeats: int) -> dict[str, list[float]]:
     names = list(runs)
     for r in range(repeats):
         for side in names[r % len(names) :] + names[: r % len(names)]:
-            timings[side].append(await runs[side](count))
             await asyncio.sleep(0.2)  # let the terminated children go
+            settle()
+            timings[side].append(await runs[side](count))
     return timings
 
 
