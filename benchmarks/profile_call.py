@@ -39,19 +39,26 @@ from bench_host import everything_http  # noqa: E402
 ARGS = {"message": "ping"}
 
 
-def counts(profile: cProfile.Profile, n: int) -> tuple[float, float, dict[str, float]]:
-    """Calls per call_tool: all, the host's own, and per function."""
+Counts = tuple[float, float, dict[str, float], dict[str, float]]
+
+
+def counts(profile: cProfile.Profile, n: int) -> Counts:
+    """Per call_tool: calls in all, the host's own calls, and per function its calls and its
+    own time in microseconds (cProfile's ``tottime``, the garbage collector paused)."""
     stats = pstats.Stats(profile)
     total = ours = 0
     per_function: dict[str, float] = {}
-    for (file, line, name), (_cc, ncalls, _tt, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+    own_time: dict[str, float] = {}
+    for (file, line, name), (_cc, ncalls, tottime, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
         total += ncalls
         if "hermes_core" in file:
             ours += ncalls
         short = file.split("site-packages/", 1)[-1].split("src/", 1)[-1]
         key = f"{short}:{line} {name}"
         per_function[key] = per_function.get(key, 0.0) + ncalls / n
-    return total / n, ours / n, per_function
+        if name != "<method 'poll' of 'select.epoll' objects>":  # waiting, not working
+            own_time[key] = own_time.get(key, 0.0) + tottime * 1e6 / n
+    return total / n, ours / n, per_function, own_time
 
 
 async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
@@ -110,6 +117,8 @@ async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
         sides = (("ours", ours), ("raw", raw), ("session", session_only))
         for side, call in sides:
             profile = cProfile.Profile()
+            gc.collect()
+            gc.disable()  # a collection's time would fall on whichever function allocated
             profile.enable()
             for _ in range(max(1, n // at_once)):
                 if at_once > 1:
@@ -117,6 +126,7 @@ async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
                 else:
                     await call()
             profile.disable()
+            gc.enable()
             results[side] = counts(profile, max(1, n // at_once) * at_once)
     return results
 
@@ -193,6 +203,12 @@ def main() -> int:
     parser.add_argument(
         "--in-flight", action="store_true", help="objects kept alive per call while it waits"
     )
+    parser.add_argument(
+        "--time",
+        action="store_true",
+        help="rank by own time (µs per call, under the profiler) against the SDK session on "
+        "our transport, i.e. where the host's layers spend theirs",
+    )
     options = parser.parse_args()
     if options.in_flight:
         print_in_flight(max(options.at_once, 50))
@@ -200,9 +216,9 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(everything_http()) if options.http else None
         results = asyncio.run(measure(options.n, url, options.at_once))
-    ours_total, ours_own, mine = results["ours"]
-    raw_total, _, theirs = results["raw"]
-    session_total, session_own, _ = results["session"]
+    ours_total, ours_own, mine, mine_time = results["ours"]
+    raw_total, _, theirs, _ = results["raw"]
+    session_total, session_own, _, session_time = results["session"]
     kind = "HTTP" if options.http else "stdio"
     together = f", {options.at_once} at once" if options.at_once > 1 else ""
     print(f"function calls per call_tool ({kind} echo, {options.n} calls each side{together})")
@@ -222,6 +238,21 @@ def main() -> int:
         print(f"  the {options.top} functions called most more often than by the raw SDK:")
     for more, name in extra[: options.top]:
         print(f"    {more:+7.2f}  {name}")
+    if options.time:
+        ours_us, session_us = sum(mine_time.values()), sum(session_time.values())
+        print(
+            f"own time per call under the profiler: MCPHost.call_tool {ours_us:.1f} µs, "
+            f"the SDK session on our transport {session_us:.1f} µs ({ours_us - session_us:+.1f})"
+        )
+        spent = sorted(
+            (
+                (mine_time.get(k, 0.0) - session_time.get(k, 0.0), k)
+                for k in set(mine_time) | set(session_time)
+            ),
+            reverse=True,
+        )
+        for more, name in spent[: options.top or 25]:
+            print(f"    {more:+7.2f} µs  {name}")
     return 0
 
 
