@@ -130,7 +130,7 @@ def list_recorded(*, as_json: bool, no_plugins: bool) -> bool:
 
     home = hermes_home()
     plugins = config_keys.fingerprint(
-        no_plugins=no_plugins, disabled=config_keys.env_list("HERMES_DISABLE_PLUGINS")
+        no_plugins=no_plugins, disabled=config_keys.env_list("HERMES_DISABLE_PLUGINS"), home=home
     )
     names = config_keys.recorded(home, plugins)
     if names is None:

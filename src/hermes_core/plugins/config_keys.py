@@ -35,6 +35,7 @@ from hermes_core.json_records import read_record, write_record
 
 if TYPE_CHECKING:
     from hermes_core.config.kinds import ServerKinds
+    from hermes_core.plugins.entry_points import PluginEntryPoint
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = [
@@ -53,7 +54,6 @@ __all__ = [
 
 FORMAT = 1
 _MAX_BYTES = 1024 * 1024
-_GROUP = "hermes.plugins"  # hermes_core.plugins.manager.ENTRY_POINT_GROUP (not imported: cost)
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,9 @@ def lookup(
     home: Path, *, no_plugins: bool, load: Callable[[], HermesPluginManager]
 ) -> tuple[PluginConfigKeys, str]:
     """:func:`for_cli`, with the fingerprint the names are recorded under."""
-    expected = fingerprint(no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"))
+    expected = fingerprint(
+        no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"), home=home
+    )
     known = recorded(home, expected)
     if known is not None:
         return known, expected
@@ -127,7 +129,11 @@ def recorded(home: Path, expected: str) -> PluginConfigKeys | None:
 
 def record(home: Path, manager: HermesPluginManager, *, no_plugins: bool) -> None:
     """Record *manager*'s names (the applied manager of this run) whatever is recorded."""
-    expected = fingerprint(no_plugins=no_plugins, disabled=env_list("HERMES_DISABLE_PLUGINS"))
+    expected = fingerprint(
+        no_plugins=no_plugins,
+        disabled=env_list("HERMES_DISABLE_PLUGINS"),
+        entries=manager.entry_points,
+    )
     remember(cache_file(home), expected, PluginConfigKeys.of(manager))
 
 
@@ -135,35 +141,34 @@ def cache_file(home: Path) -> Path:
     return home / "cache" / "plugin-config-keys.json"
 
 
-def fingerprint(*, no_plugins: bool, disabled: Iterable[str]) -> str:
-    """What decides the plugins' names, hashed (see the module docstring)."""
-    import importlib_metadata
-
+def fingerprint(
+    *,
+    no_plugins: bool,
+    disabled: Iterable[str],
+    home: Path | None = None,
+    entries: Iterable[PluginEntryPoint] | None = None,
+) -> str:
+    """What decides the plugins' names, hashed (see the module docstring).  *entries*: the
+    entry points found already, else found now (remembered in *home*, see
+    :mod:`hermes_core.plugins.entry_points`)."""
     from hermes_core import __version__
+    from hermes_core.plugins.entry_points import hermes_entry_points
 
-    entries: list[Any] = []
-    for entry in importlib_metadata.entry_points(group=_GROUP):
-        dist = entry.dist
+    if entries is None:
+        entries = hermes_entry_points(home, strict=env_flag("HERMES_STRICT_PLUGINS"))
+    rows: list[Any] = []
+    for entry in entries:
         where: Any = None
-        path = getattr(dist, "_path", None)  # the dist-info folder of a PathDistribution
-        if path is not None:
+        if entry.dist_path is not None:
             with contextlib.suppress(OSError):
-                stat = os.stat(path)
-                where = [str(path), stat.st_mtime_ns, stat.st_size]
-        entries.append(
-            [
-                entry.name,
-                entry.value,
-                dist.name if dist is not None else None,
-                dist.version if dist is not None else None,
-                where,
-            ]
-        )
-    entries.sort(key=json.dumps)
+                stat = os.stat(entry.dist_path)
+                where = [entry.dist_path, stat.st_mtime_ns, stat.st_size]
+        rows.append([entry.name, entry.value, entry.dist_name, entry.dist_version, where])
+    rows.sort(key=json.dumps)
     shape = {
         "hermes": __version__,
         "format": FORMAT,
-        "entry_points": entries,
+        "entry_points": rows,
         "no_plugins": no_plugins,
         "disabled": sorted(disabled),
     }

@@ -13,12 +13,15 @@ import importlib
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import pluggy
 
 from hermes_core.plugins.builtin import BUILTIN_PLUGINS
 from hermes_core.plugins.config_keys import env_flag, env_list
+from hermes_core.plugins.entry_points import GROUP, PluginEntryPoint, hermes_entry_points
+from hermes_core.plugins.entry_points import scan as scan_entry_points
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
@@ -50,7 +53,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-ENTRY_POINT_GROUP = "hermes.plugins"
+ENTRY_POINT_GROUP = GROUP
 HOOK_TYPES: Mapping[str, type] = {
     "declare_app": AppDeclaration,
     "location_kind": LocationKind,
@@ -135,6 +138,8 @@ class HermesPluginManager:
         self._applied_servers: list[str] = []
         self._checked = False
         self.display_names: dict[str, str] = {}
+        self.entry_points: list[PluginEntryPoint] = []
+        """The entry points :meth:`load_entry_points` went through (disabled ones too)."""
 
     # -- loading ---------------------------------------------------------------
     def _problem(
@@ -198,21 +203,26 @@ class HermesPluginManager:
         for dotted in BUILTIN_PLUGINS:
             self.register_plugin(importlib.import_module(dotted), dotted, builtin=True)
 
-    def load_entry_points(self, disabled: Iterable[str] = (), *, disable_all: bool = False) -> None:
+    def load_entry_points(
+        self,
+        disabled: Iterable[str] = (),
+        *,
+        disable_all: bool = False,
+        entries: list[PluginEntryPoint] | None = None,
+    ) -> None:
         """Load every ``hermes.plugins`` entry point, each on its own; failures are recorded.
 
         Disabled plugins (by entry-point or distribution name, or all of them)
-        are listed but never imported.
+        are listed but never imported.  *entries* are the entry points found
+        already (:func:`hermes_core.plugins.entry_points.hermes_entry_points`);
+        by default they are scanned now.
         """
-        import importlib_metadata
-
+        found = scan_entry_points() if entries is None else entries
+        self.entry_points = list(found)
         blocked = set(disabled)
-        for entry in sorted(
-            importlib_metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name
-        ):
-            dist = entry.dist
-            dist_name = dist.name if dist is not None else None
-            version = dist.version if dist is not None else None
+        for entry in sorted(found, key=lambda e: e.name):
+            dist_name = entry.dist_name
+            version = entry.dist_version
             if (
                 disable_all
                 or entry.name in blocked
@@ -554,26 +564,35 @@ def create_plugin_manager(
     disabled: Iterable[str] = (),
     strict: bool = False,
     no_plugins: bool = False,
+    entry_points_home: Path | None = None,
 ) -> HermesPluginManager:
     """A fresh manager: built-ins, then the ``hermes.plugins`` entry points not disabled.
 
-    ``no_plugins`` lists the external plugins as disabled without importing them.
+    ``no_plugins`` lists the external plugins as disabled without importing them.  With
+    ``entry_points_home``, the entry points found are remembered in that ``$HERMES_HOME``
+    while the installed distributions are unchanged
+    (:mod:`hermes_core.plugins.entry_points`); without it they are scanned.
     """
     manager = HermesPluginManager(strict=strict)
     if builtins:
         manager.load_builtins()
     if entry_points:
-        manager.load_entry_points(disabled, disable_all=no_plugins)
+        found = hermes_entry_points(entry_points_home, strict=strict)
+        manager.load_entry_points(disabled, disable_all=no_plugins, entries=found)
     return manager
 
 
 @functools.cache
 def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
-    """The CLI's cached, applied manager (``HERMES_STRICT_PLUGINS``, ``HERMES_DISABLE_PLUGINS``)."""
+    """The CLI's cached, applied manager (``HERMES_STRICT_PLUGINS``, ``HERMES_DISABLE_PLUGINS``;
+    the entry points remembered in ``$HERMES_HOME/cache``)."""
+    from hermes_core.home import hermes_home
+
     manager = create_plugin_manager(
         no_plugins=no_plugins,
         disabled=_env_list("HERMES_DISABLE_PLUGINS"),
         strict=_env_flag("HERMES_STRICT_PLUGINS"),
+        entry_points_home=hermes_home(),
     )
     manager.apply()
     if manager.strict:
