@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import threading
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from hermes_platform import declared
+from hermes_platform.declared import add_change_listener, lookup, names, remove_change_listener
 from hermes_platform.resolver.app import LOCATION_KINDS, AppDef, AppLocation
 from hermes_platform.resolver.locating import OS_KEYS, PRESENCES
 from hermes_platform.resolver.paths import is_bare_name, is_relative_inside, location_is_rooted
@@ -538,32 +539,15 @@ def parse_declaration(
 
 
 # --- registry -----------------------------------------------------------------
-
-_lock = threading.Lock()
-_registry: dict[str, Declaration] = {}
-_listeners: list[Callable[[], None]] = []
+# The table and its listeners live in hermes_platform.declared (stdlib only), so that a host
+# asking about an undeclared server imports neither this parser nor the resolvers.
 
 on_change: Callable[[], None] | None = None
-"""Called once, outside the lock, after every register/unregister/clear."""
-
-
-def add_change_listener(listener: Callable[[], None]) -> None:
-    """Also call *listener* after every mutation (for more than one subscriber)."""
-    with _lock:
-        _listeners.append(listener)
-
-
-def remove_change_listener(listener: Callable[[], None]) -> None:
-    with _lock:
-        if listener in _listeners:
-            _listeners.remove(listener)
+"""Called once, after the listeners, after every register/unregister/clear."""
 
 
 def _notify() -> None:
-    with _lock:
-        listeners = list(_listeners)
-    for listener in listeners:
-        listener()
+    declared._notify_listeners()
     hook = on_change
     if hook is not None:
         hook()
@@ -573,32 +557,17 @@ def register(server_name: str, decl: Declaration) -> None:
     """Store *decl* under the configured server name; the last registration wins."""
     if not isinstance(decl, Declaration):
         raise TypeError(f"register() needs a Declaration, got {type(decl).__name__}")
-    with _lock:
-        _registry[server_name] = decl
+    declared._store(server_name, decl)
     _notify()
 
 
 def unregister(server_name: str) -> None:
     """Remove *server_name*; an absent name is not an error."""
-    with _lock:
-        _registry.pop(server_name, None)
+    declared._store(server_name, None)
     _notify()
-
-
-def lookup(server_name: str) -> Declaration | None:
-    """The registered declaration (the same object), or ``None``. Exact match only."""
-    with _lock:
-        return _registry.get(server_name)
-
-
-def names() -> list[str]:
-    """Registered server names, sorted."""
-    with _lock:
-        return sorted(_registry)
 
 
 def clear() -> None:
     """Remove every registration (not a per-plugin unload)."""
-    with _lock:
-        _registry.clear()
+    declared._clear()
     _notify()

@@ -11,7 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from hermes_core.config.oauth import _fail, _kind, unknown_keys
+from hermes_core.config.checks import fail as _fail
+from hermes_core.config.checks import kind as _kind
+from hermes_core.config.checks import unknown_keys
 
 __all__ = ["DEFAULT_ELICITATION_TIMEOUT", "ElicitationConfig"]
 

@@ -12,7 +12,6 @@ Messages name the key and what is wrong, never the value (client secrets, ID tok
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import math
 from collections.abc import Mapping
@@ -28,7 +27,10 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+
+from hermes_core.config.checks import deferred, unknown_keys
+from hermes_core.config.checks import fail as _fail
+from hermes_core.config.checks import kind as _kind
 
 __all__ = [
     "APPLICATION_TYPES",
@@ -78,38 +80,6 @@ PROTOCOL_PARAMS = frozenset(
     }
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
-
-
-def _fail(reason: str, *sub: str | int) -> PydanticCustomError:
-    return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
-
-
-def _kind(value: Any) -> str:
-    from hermes_core.config.models import kind_of
-
-    return kind_of(value)
-
-
-def deferred(value: Any, info: ValidationInfo) -> bool:
-    """Whether *value* is text whose ``${…}`` is expanded later (checked only then)."""
-    context = info.context if isinstance(info.context, dict) else {}
-    return isinstance(value, str) and "${" in value and not context.get("expanded")
-
-
-def unknown_keys(value: Any, known: list[str], what: str) -> dict[str, Any]:
-    """*value* as a mapping whose keys are all in *known*; else an error with a did-you-mean."""
-    if value is None:
-        return {}
-    if isinstance(value, BaseModel):
-        return value.model_dump(exclude_unset=True)
-    if not isinstance(value, Mapping):
-        raise _fail(f"must be a mapping of {what} settings (got {_kind(value)})")
-    for key in value:
-        if str(key) not in known:
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.7)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise _fail(f"unknown key ({hint}valid: {', '.join(sorted(known))})", str(key))
-    return {str(key): item for key, item in value.items()}
 
 
 def secure_url(url: str) -> bool:

@@ -16,7 +16,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticCustomError
 
-from hermes_core.config.oauth import _fail, _kind, unknown_keys
+from hermes_core.config.checks import fail as _fail
+from hermes_core.config.checks import kind as _kind
+from hermes_core.config.checks import unknown_keys
 
 __all__ = ["MAX_ROOTS", "RootConfig", "parse_roots"]
 

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from hermes_core.config.oauth import deferred
+from hermes_core.config.checks import deferred
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 

@@ -3,6 +3,10 @@
 ``ServerGate.check(server)`` is a plain, cached ``bool``.  The cache is
 cleared whenever a declaration is registered or removed and whenever a
 connection changes state, so an agent sees an app appear or disappear at once.
+
+Only a declared server needs hermes_platform's resolvers (availability, the sentences): they
+are imported when one is asked about, so a host none of whose servers is declared leaves them
+(and the declaration parser) unloaded; the registry itself is :mod:`hermes_platform.declared`.
 """
 
 from __future__ import annotations
@@ -12,9 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_platform import declaration
-from hermes_platform.resolver.availability import availability
-from hermes_platform.sentences import guidance
+from hermes_platform import declared
 
 __all__ = ["GateDecision", "ServerGate"]
 
@@ -38,10 +40,10 @@ class ServerGate:
         self._lock = threading.Lock()
         self._cache: dict[str, bool] = {}
         self._generation = 0  # bumped by every invalidate: a decision taken before is not kept
-        declaration.add_change_listener(self.invalidate)
+        declared.add_change_listener(self.invalidate)
 
     def close(self) -> None:
-        declaration.remove_change_listener(self.invalidate)
+        declared.remove_change_listener(self.invalidate)
 
     def invalidate(self) -> None:
         with self._lock:
@@ -68,9 +70,12 @@ class ServerGate:
     def decide(self, server: str, display_name: str | None = None) -> GateDecision:
         if not self._is_connected(server):
             return GateDecision(False, "not_connected")
-        decl = declaration.lookup(server)
+        decl = declared.lookup(server)
         if decl is None:
             return GateDecision(True, "connected")
+        from hermes_platform.resolver.availability import availability
+        from hermes_platform.sentences import guidance
+
         result = availability(decl)
         if result.offerable:
             return GateDecision(True, "connected")
@@ -86,11 +91,14 @@ class ServerGate:
     def error_payload(self, server: str, display_name: str | None = None) -> dict[str, Any]:
         """The structured error a call to a gated or disconnected server returns."""
         decision = self.decide(server, display_name)
-        decl = declaration.lookup(server)
+        decl = declared.lookup(server)
         if decision.state == "not_connected":
             message = f"MCP server '{server}' is not connected"
             if decl is None:
                 return {"error": message, "server": server, "state": "not_connected"}
+            from hermes_platform.resolver.availability import availability
+            from hermes_platform.sentences import guidance
+
             result = availability(decl)
             advice = guidance(decl, result, display_name=display_name)
             if advice is not None:

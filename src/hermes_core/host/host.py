@@ -55,8 +55,8 @@ from hermes_core.host.sanitize import (
 )
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tls import ClientCertificate
-from hermes_core.host.transports import Opener
-from hermes_core.sampling.settings import SamplingSettings
+from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
+from hermes_core.sampling.settings import NO_BACKEND, SamplingSettings
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
@@ -307,10 +307,8 @@ class MCPHost:
         self._sampling_clock = sampling_clock
         self._elicitations: dict[str, ElicitationHandler] = {}
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
-        if transports is None:
-            from hermes_core.host.factory import builtin_transports
-
-            transports = {n: t.connect for n, t in builtin_transports().items() if t.connect}
+        if transports is None:  # the built-in plugin's registrations, without a plugin manager
+            transports = {t.name: t.connect for t in BUILTIN_TRANSPORTS if t.connect}
         self._openers: dict[str, Opener] = dict(transports)
         self.factory = factory
         self._connections: dict[str, ServerConnection] = {}
@@ -498,9 +496,6 @@ class MCPHost:
 
     async def _sampling_handler(self, name: str, server: HostServer) -> SamplingHandler | None:
         """The server's sampling handler, or None (and why, for :meth:`status`)."""
-        from hermes_core.sampling.catalog import NO_BACKEND
-        from hermes_core.sampling.handler import SamplingHandler
-
         settings = server.sampling
         self._sampling_why.pop(name, None)
         if not settings.enabled:
@@ -519,6 +514,8 @@ class MCPHost:
             return None
         handler = self._samplings.get(name)
         if handler is None or handler.settings != settings or handler.plan != plan:
+            from hermes_core.sampling.handler import SamplingHandler
+
             handler = SamplingHandler(
                 name,
                 settings,
@@ -1363,13 +1360,12 @@ class MCPHost:
 
     # -- status ----------------------------------------------------------------------------
     def status(self) -> list[ServerStatus]:
-        from hermes_platform import declaration
-        from hermes_platform.resolver.availability import availability
+        from hermes_platform import declared
 
         rows = []
         for name, config in sorted(self._servers.items()):
             connection = self._connections.get(name)
-            decl = declaration.lookup(name)
+            decl = declared.lookup(name)
             rows.append(
                 ServerStatus(
                     server=name,
@@ -1378,7 +1374,7 @@ class MCPHost:
                     connection=connection.status.state
                     if connection
                     else ("disabled" if not config.enabled else "not started"),
-                    availability=availability(decl).state if decl else "undeclared",
+                    availability=_availability(decl) if decl else "undeclared",
                     offered=self.gate.check(name),
                     tools=len(self.registry.snapshot(name)),
                     last_error=connection.status.last_error if connection else None,
@@ -1415,6 +1411,13 @@ class MCPHost:
 
         advice = guidance(decl, availability(decl), display_name=display_name)
         return advice.sentence if advice else None
+
+
+def _availability(decl: Any) -> str:
+    """The availability state of a declared server's app (hermes_platform's resolvers)."""
+    from hermes_platform.resolver.availability import availability
+
+    return availability(decl).state
 
 
 #: A listed tool offered: (name, description, its prepared input schema, the wire dict).

@@ -16,9 +16,10 @@ from contextlib import asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from typing import IO, Any
 
-from hermes_core.plugins.types import Connect, ServerSpec
+from hermes_core.plugins.types import Connect, ServerSpec, TransportSpec
 
 __all__ = [
+    "BUILTIN_TRANSPORTS",
     "SAFE_ENV_NAMES",
     "Opener",
     "ServerSpec",
@@ -355,3 +356,28 @@ def _max_message_bytes(spec: ServerSpec) -> int:
     """The server's ``max_message_bytes`` (64 MiB unless configured)."""
     value = getattr(spec, "max_message_bytes", None)
     return value if isinstance(value, int) and value > 0 else 64 * 1024 * 1024
+
+
+BUILTIN_TRANSPORTS = (
+    TransportSpec(
+        "stdio",
+        "command",
+        "a local server started as a subprocess (command, args, env)",
+        connect=open_stdio,
+    ),
+    TransportSpec(
+        "streamable_http",
+        "url",
+        "a remote server over Streamable HTTP (url, headers)",
+        connect=open_streamable_http,
+    ),
+    TransportSpec(
+        "sse",
+        "url",
+        "a legacy remote server over HTTP+SSE (url with transport: sse)",
+        connect=open_sse,
+    ),
+)
+"""The built-in transports: what the built-in plugin's ``transport`` hook registers, and what
+an :class:`~hermes_core.host.host.MCPHost` built without ``transports=`` connects with (taken
+from here, so an embedding host builds no plugin manager just to find them)."""

@@ -17,15 +17,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hermes_core.sampling.backend import ModelInfo
-from hermes_core.sampling.settings import SamplingSettings
+from hermes_core.sampling.settings import NO_BACKEND, SamplingSettings
 
 if TYPE_CHECKING:
     from hermes_core.plugins.types import SamplingProvider
 
-__all__ = ["ModelCatalog", "OfferedModel", "SamplingPlan"]
+__all__ = ["NO_BACKEND", "ModelCatalog", "OfferedModel", "SamplingPlan"]
 
 log = logging.getLogger(__name__)
-NO_BACKEND = "no sampling backend is installed (pip install hermes-llm)"
 
 
 @dataclass(frozen=True)

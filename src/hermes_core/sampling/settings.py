@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from hermes_core.config.sampling import SamplingConfig
 
-__all__ = ["SamplingSettings", "merge_sampling"]
+__all__ = ["NO_BACKEND", "SamplingSettings", "merge_sampling"]
+
+NO_BACKEND = "no sampling backend is installed (pip install hermes-llm)"
+"""Why no server is offered sampling when no backend is registered."""
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The built-in transports: stdio, Streamable HTTP and SSE, on the official ``mcp`` SDK.
 
-Each ``connect`` lives in :mod:`hermes_core.host.transports` and imports ``mcp``
+Each ``connect`` lives in :mod:`hermes_core.host.transports` (with the registrations
+themselves, :data:`~hermes_core.host.transports.BUILTIN_TRANSPORTS`) and imports ``mcp``
 only when called.
 """
 
@@ -8,30 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hermes_core.host.transports import open_sse, open_stdio, open_streamable_http
+from hermes_core.host.transports import BUILTIN_TRANSPORTS
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import TransportSpec
-
-BUILTIN_TRANSPORTS = (
-    TransportSpec(
-        "stdio",
-        "command",
-        "a local server started as a subprocess (command, args, env)",
-        connect=open_stdio,
-    ),
-    TransportSpec(
-        "streamable_http",
-        "url",
-        "a remote server over Streamable HTTP (url, headers)",
-        connect=open_streamable_http,
-    ),
-    TransportSpec(
-        "sse",
-        "url",
-        "a legacy remote server over HTTP+SSE (url with transport: sse)",
-        connect=open_sse,
-    ),
-)
 
 
 @hookimpl
