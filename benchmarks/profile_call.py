@@ -7,6 +7,7 @@
     python benchmarks/profile_call.py --http          # over Streamable HTTP
     python benchmarks/profile_call.py --at-once 200   # 200 calls at once (parallel allowed)
     python benchmarks/profile_call.py --in-flight     # objects a call keeps alive while it waits
+    python benchmarks/profile_call.py --http --cpu 3000  # and CPU time per call, 3000 calls a side
 
 Wall-clock times on a shared machine are noise; the number of Python function calls a call
 makes (cProfile's ``ncalls``) is not.  Both sides call server-everything's ``echo`` *N* times
@@ -24,7 +25,9 @@ import cProfile
 import gc
 import os
 import pstats
+import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_host import everything_http  # noqa: E402
 
 ARGS = {"message": "ping"}
+CPU_BLOCK = 25  # calls per side per round of --cpu
 
 
 Counts = tuple[float, float, dict[str, float], dict[str, float]]
@@ -61,7 +65,25 @@ def counts(profile: cProfile.Profile, n: int) -> Counts:
     return total / n, ours / n, per_function, own_time
 
 
-async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
+async def cpu_per_call(
+    sides: tuple[tuple[str, Any], ...], n: int, block: int = CPU_BLOCK
+) -> dict[str, list[float]]:
+    """This process's CPU time per call (``time.process_time``), each side's blocks of
+    *block* calls interleaved with the others' (the order rotating) so that a busy machine's
+    drift falls on every side alike: microseconds per call for each block, the blocks of one
+    round at the same index."""
+    per_block: dict[str, list[float]] = {side: [] for side, _ in sides}
+    for round_ in range(max(1, n // block)):
+        order = sides[round_ % len(sides) :] + sides[: round_ % len(sides)]
+        for side, call in order:
+            started = time.process_time()
+            for _ in range(block):
+                await call()
+            per_block[side].append((time.process_time() - started) / block * 1e6)
+    return per_block
+
+
+async def measure(n: int, url: str | None, at_once: int, cpu: int = 0) -> dict[str, Any]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
     from mcp.client.streamable_http import streamable_http_client
@@ -113,8 +135,10 @@ async def measure(n: int, url: str | None, at_once: int) -> dict[str, Any]:
         for _ in range(20):  # warm-up: imports, caches
             await ours()
             await raw()
-        results = {}
+        results: dict[str, Any] = {}
         sides = (("ours", ours), ("raw", raw), ("session", session_only))
+        if cpu:
+            results["cpu"] = await cpu_per_call(sides, cpu)
         for side, call in sides:
             profile = cProfile.Profile()
             gc.collect()
@@ -209,16 +233,26 @@ def main() -> int:
         help="rank by own time (µs per call, under the profiler) against the SDK session on "
         "our transport, i.e. where the host's layers spend theirs",
     )
+    parser.add_argument(
+        "--cpu", type=int, default=0, metavar="N", help="also CPU time per call over N calls a side"
+    )
+    parser.add_argument(
+        "--compare",
+        choices=("ours-raw", "session-raw", "ours-session"),
+        default="ours-raw",
+        help="--top's pair: the host against the raw SDK (default), our transport against "
+        "the SDK's (the SDK session on each), or the host's layers (ours against the session)",
+    )
     options = parser.parse_args()
     if options.in_flight:
         print_in_flight(max(options.at_once, 50))
         return 0
     with contextlib.ExitStack() as stack:
         url = stack.enter_context(everything_http()) if options.http else None
-        results = asyncio.run(measure(options.n, url, options.at_once))
+        results = asyncio.run(measure(options.n, url, options.at_once, options.cpu))
     ours_total, ours_own, mine, mine_time = results["ours"]
     raw_total, _, theirs, _ = results["raw"]
-    session_total, session_own, _, session_time = results["session"]
+    session_total, session_own, on_ours, session_time = results["session"]
     kind = "HTTP" if options.http else "stdio"
     together = f", {options.at_once} at once" if options.at_once > 1 else ""
     print(f"function calls per call_tool ({kind} echo, {options.n} calls each side{together})")
@@ -230,12 +264,41 @@ def main() -> int:
         f"(+{session_total - raw_total:.1f}; hermes_core {session_own:.1f}): the rest of the "
         f"difference, {ours_total - session_total:+.1f}, is the host's layers"
     )
+    if "cpu" in results:
+        blocks = results["cpu"]
+        cpu = {side: statistics.median(times) for side, times in blocks.items()}
+
+        def paired(side: str) -> float:  # the median of the rounds' own ratios
+            return statistics.median(
+                a / b for a, b in zip(blocks[side], blocks["raw"], strict=True)
+            )
+
+        print(
+            f"CPU time of this process per call_tool (median of {len(blocks['raw'])} rounds of "
+            f"{CPU_BLOCK} calls a side, interleaved; ratio: the median of the rounds' own)"
+        )
+        print(f"  raw SDK ClientSession.call_tool:  {cpu['raw']:7.1f} µs")
+        ours, session = cpu["ours"], cpu["session"]
+        print(f"  MCPHost.call_tool:                {ours:7.1f} µs  ({paired('ours'):.3f}×)")
+        print(
+            f"  the SDK session on our transport: {session:7.1f} µs  "
+            f"({paired('session'):.3f}×): the host's layers {ours - session:+.1f} µs, "
+            f"our transport {session - cpu['raw']:+.1f} µs"
+        )
+    named = {"ours": mine, "raw": theirs, "session": on_ours}
+    first, second = options.compare.split("-")
+    mine, theirs = named[first], named[second]
+    baseline = {"raw": "the raw SDK", "session": "the SDK session on our transport"}[second]
     extra = sorted(
         ((mine.get(k, 0.0) - theirs.get(k, 0.0), k) for k in set(mine) | set(theirs)),
         reverse=True,
     )
     if options.top:
-        print(f"  the {options.top} functions called most more often than by the raw SDK:")
+        print(
+            f"  the {options.top} functions called most more often by "
+            f"{ {'ours': 'the host', 'session': 'the session on our transport'}[first] } "
+            f"than by {baseline}:"
+        )
     for more, name in extra[: options.top]:
         print(f"    {more:+7.2f}  {name}")
     if options.time:

@@ -115,3 +115,26 @@ def test_the_event_filter_keeps_everything_else_byte_for_byte() -> None:
     assert asyncio.run(run([whole])) == good + big + good
     pieces = [whole[i : i + 7] for i in range(0, len(whole), 7)]  # split anywhere
     assert asyncio.run(run(pieces)) == good + big + good
+
+
+def test_the_event_filter_ends_lines_as_the_sdk_does() -> None:
+    """``\\n``, ``\\r\\n`` or a lone ``\\r`` (httpx2's SSE reader); a ``\\r`` at the end of a
+    chunk waits for the next, which may begin with the ``\\n`` of the same line ending."""
+    import asyncio
+
+    good = b'event: message\rdata: {"jsonrpc": "2.0", "id": 1, "result": {}}\r\r'
+    bad = b"event: message\r\ndata: not json\r\n\r\n"
+
+    async def run(chunks: list[bytes]) -> bytes:
+        async def stream() -> Iterator[bytes]:  # type: ignore[misc]
+            for chunk in chunks:
+                yield chunk
+
+        out = [c async for c in filtered_events(stream(), ServerWarnings("t"))]  # type: ignore[arg-type]
+        return b"".join(out)
+
+    whole = bad + good + bad + good
+    assert asyncio.run(run([whole])) == good + good
+    for size in (1, 2, 3, 5):  # split anywhere, between a '\r' and its '\n' too
+        pieces = [whole[i : i + size] for i in range(0, len(whole), size)]
+        assert asyncio.run(run(pieces)) == good + good

@@ -2,79 +2,125 @@
 
 The ``mcp`` SDK ends a whole call when one event of its SSE answer does not parse (a
 notification with invalid parameters, a line that is not JSON), and logs a pydantic traceback.
-Over stdio our transport drops such a line with one warning; :func:`filtered_events` gives
+Over stdio our transport drops such a line with one warning; :class:`EventFilter` gives
 Streamable HTTP and SSE the same treatment: each ``message`` event is checked as a stdio line
 is (:func:`hermes_core.host.stdio_transport.parse_message`), and an event that fails is
 dropped with one rate-limited warning naming the server.  Everything else passes byte for
 byte.  Events larger than :data:`CHECKED_EVENT_BYTES` pass unchecked (results can be large and
 are not parsed twice; the SDK bounds them by ``max_message_bytes``).
+
+Lines end as the SDK's SSE reader (``httpx2``) ends them: ``\\n``, ``\\r\\n`` or a lone
+``\\r``.  The filter is plain synchronous code over whole chunks (:meth:`EventFilter.feed`),
+so wrapping a stream in it adds no async generator of its own to each response
+(:func:`filtered_events` is the one generator, for tests and simple callers).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
+from typing import Any
 
 from hermes_core.host.server_warnings import ServerWarnings
 
-__all__ = ["CHECKED_EVENT_BYTES", "filtered_events"]
+__all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "filtered_events"]
 
 CHECKED_EVENT_BYTES = 1024 * 1024
+
+_BLANK = (b"\n", b"\r\n", b"\r")
+_parse: Callable[..., Any] | None = None  # stdio_transport.parse_message, imported on first use
+
+
+def _parse_message() -> Callable[..., Any]:
+    global _parse  # a cache of an import (it brings in the SDK)
+    if _parse is None:
+        from hermes_core.host.stdio_transport import parse_message
+
+        _parse = parse_message
+    return _parse
 
 
 def _wanted(event: list[bytes], warnings: ServerWarnings) -> bool:
     """Whether an event (its lines, endings included) may reach the SDK."""
-    from hermes_core.host.stdio_transport import parse_message
-
     kind = b"message"
     data: list[bytes] = []
     for raw in event:
-        line = raw.rstrip(b"\r\n")
-        field, _, value = line.partition(b":")
-        value = value[1:] if value.startswith(b" ") else value
-        if field == b"event":
-            kind = value
-        elif field == b"data":
-            data.append(value)
-    payload = b"\n".join(data)
-    if kind != b"message" or not payload.strip():
+        field, _, value = raw.rstrip(b"\r\n").partition(b":")
+        if field == b"data":
+            data.append(value[1:] if value[:1] == b" " else value)
+        elif field == b"event":
+            kind = value[1:] if value[:1] == b" " else value
+    if kind != b"message" or not data:
         return True  # endpoint events, priming events, comments: the SDK's business
-    return parse_message(payload, warnings, "an SSE event") is not None
+    payload = data[0] if len(data) == 1 else b"\n".join(data)
+    if not payload.strip():
+        return True
+    return _parse_message()(payload, warnings, "an SSE event") is not None
+
+
+class EventFilter:
+    """An SSE byte stream in, the same bytes out less the ``message`` events that are not
+    valid JSON-RPC: :meth:`feed` each chunk as it comes, then :meth:`end`."""
+
+    __slots__ = ("_event", "_pending", "_size", "_unchecked", "_warnings")
+
+    def __init__(self, warnings: ServerWarnings) -> None:
+        self._warnings = warnings
+        self._pending = b""  # an unfinished line (or one ending in '\r': '\n' may follow)
+        self._event: list[bytes] = []
+        self._size = 0
+        self._unchecked = False  # the current event grew past CHECKED_EVENT_BYTES
+
+    def feed(self, chunk: bytes) -> bytes:
+        """What of *chunk* (and what was held back before it) may go on now."""
+        buffer = self._pending + chunk if self._pending else chunk
+        lines = buffer.splitlines(keepends=True)  # bytes: only '\n', '\r\n' and '\r' end lines
+        if lines and not lines[-1].endswith(b"\n"):
+            self._pending = lines.pop()
+        else:
+            self._pending = b""
+        out: list[bytes] = []
+        event = self._event
+        for line in lines:
+            if self._unchecked:
+                out.append(line)
+                if line in _BLANK:
+                    self._unchecked = False
+                continue
+            event.append(line)
+            self._size += len(line)
+            if line in _BLANK:  # a blank line ends the event
+                if _wanted(event, self._warnings):
+                    out.extend(event)
+                event.clear()
+                self._size = 0
+            elif self._size > CHECKED_EVENT_BYTES:
+                out.extend(event)
+                event.clear()
+                self._size, self._unchecked = 0, True
+        if len(self._pending) > CHECKED_EVENT_BYTES:  # one long line: pass it on as it comes
+            out.extend(event)
+            out.append(self._pending)
+            event.clear()
+            self._size, self._pending, self._unchecked = 0, b"", True
+        return b"".join(out)
+
+    def end(self) -> bytes:
+        """What is left when the stream ends (an event without its blank line: the SDK's)."""
+        rest = b"".join(self._event) + self._pending
+        self._event.clear()
+        self._pending, self._size = b"", 0
+        return rest
 
 
 async def filtered_events(
     stream: AsyncIterable[bytes], warnings: ServerWarnings
 ) -> AsyncIterator[bytes]:
     """*stream*'s bytes without the ``message`` events that are not valid JSON-RPC."""
-    pending = b""
-    event: list[bytes] = []
-    size = 0
-    unchecked = False  # the current event grew past CHECKED_EVENT_BYTES
+    events = EventFilter(warnings)
     async for chunk in stream:
-        buffer = pending + chunk if pending else chunk
-        out: list[bytes] = []
-        start = 0
-        while (end := buffer.find(b"\n", start)) >= 0:
-            line = buffer[start : end + 1]
-            start = end + 1
-            if unchecked:
-                out.append(line)
-            else:
-                event.append(line)
-                size += len(line)
-            if line in (b"\n", b"\r\n"):  # a blank line ends the event
-                if not unchecked and _wanted(event, warnings):
-                    out.extend(event)
-                event, size, unchecked = [], 0, False
-            elif not unchecked and size > CHECKED_EVENT_BYTES:
-                out.extend(event)
-                event, size, unchecked = [], 0, True
-        pending = buffer[start:]
-        if len(pending) > CHECKED_EVENT_BYTES:  # one long line: pass it on as it comes
-            out.extend(event)
-            out.append(pending)
-            event, size, pending, unchecked = [], 0, b"", True
+        out = events.feed(chunk)
         if out:
-            yield b"".join(out)
-    rest = b"".join(event) + pending
+            yield out
+    rest = events.end()
     if rest:
         yield rest

@@ -171,10 +171,11 @@ def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> Any:
     :func:`display_url` shows it, an auth challenge; no secrets) and written to it as a line."""
     import httpx2
 
+    from hermes_core.host.http_bodies import response_hook
     from hermes_core.host.server_warnings import ServerWarnings
 
     warnings = ServerWarnings(str(getattr(spec, "name", "") or spec.url))
-    cap = _cap_bodies(_max_message_bytes(spec), errlog, warnings)
+    cap = response_hook(_max_message_bytes(spec), errlog, warnings)
     hooks: dict[str, list[Any]] = {"response": [cap]}
     if errlog is not None:
         hooks["response"].insert(0, _note_http_errors(errlog))
@@ -288,68 +289,6 @@ class MessageTooLargeError(Exception):
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"the server sent a message larger than max_message_bytes ({limit} bytes)")
-
-
-def _capped_stream(stream: Any, limit: int, errlog: IO[str] | None) -> Any:
-    """*stream* (an HTTP body) raising :class:`MessageTooLargeError` past *limit* bytes."""
-    import httpx2
-
-    from hermes_core.host.diagnostics import TransportNote, note
-
-    class CappedStream(httpx2.AsyncByteStream):
-        async def __aiter__(self) -> AsyncIterator[bytes]:
-            seen = 0
-            async for chunk in stream:
-                seen += len(chunk)
-                if seen > limit:
-                    error = MessageTooLargeError(limit)
-                    if errlog is not None:
-                        note(errlog, TransportNote(str(error)))
-                    raise error
-                yield chunk
-
-        async def aclose(self) -> None:
-            await stream.aclose()
-
-    return CappedStream()
-
-
-def _filtered_stream(stream: Any, warnings: Any) -> Any:
-    """*stream* (an SSE body) without the events no server should send."""
-    import httpx2
-
-    from hermes_core.host.sse_events import filtered_events
-
-    class FilteredStream(httpx2.AsyncByteStream):
-        async def __aiter__(self) -> AsyncIterator[bytes]:
-            async for chunk in filtered_events(stream, warnings):
-                yield chunk
-
-        async def aclose(self) -> None:
-            await stream.aclose()
-
-    return FilteredStream()
-
-
-def _cap_bodies(
-    limit: int, errlog: IO[str] | None, warnings: Any = None
-) -> Callable[[Any], Coroutine[Any, Any, None]]:
-    """A response hook bounding every body but an SSE stream (the SDK bounds its events);
-    an SSE stream loses the events that are not valid JSON-RPC (see ``sse_events``)."""
-
-    async def cap(response: Any) -> None:
-        kind = response.headers.get("content-type", "").lower()
-        if kind.startswith("text/event-stream"):
-            if warnings is not None:
-                response.stream = _filtered_stream(response.stream, warnings)
-            return
-        length = response.headers.get("content-length", "")
-        if length.isdigit() and int(length) > limit:
-            await response.aclose()
-            raise MessageTooLargeError(limit)
-        response.stream = _capped_stream(response.stream, limit, errlog)
-
-    return cap
 
 
 def _max_message_bytes(spec: ServerSpec) -> int:
