@@ -587,11 +587,14 @@ def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
     """The CLI's cached, applied manager (``HERMES_STRICT_PLUGINS``, ``HERMES_DISABLE_PLUGINS``;
     the entry points remembered in ``$HERMES_HOME/cache``)."""
     from hermes_core.home import hermes_home
+    from hermes_core.plugins import catalog_files
 
+    strict = _env_flag("HERMES_STRICT_PLUGINS")
+    catalog_files.remember_names(None if strict else hermes_home())
     manager = create_plugin_manager(
         no_plugins=no_plugins,
         disabled=_env_list("HERMES_DISABLE_PLUGINS"),
-        strict=_env_flag("HERMES_STRICT_PLUGINS"),
+        strict=strict,
         entry_points_home=hermes_home(),
     )
     manager.apply()
