@@ -56,7 +56,7 @@ from hermes_core.host.sanitize import (
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
-from hermes_core.sampling.settings import NO_BACKEND, SamplingSettings
+from hermes_core.sampling.settings import SamplingSettings, unplannable
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
@@ -498,11 +498,9 @@ class MCPHost:
         """The server's sampling handler, or None (and why, for :meth:`status`)."""
         settings = server.sampling
         self._sampling_why.pop(name, None)
-        if not settings.enabled:
-            plan: Any = "disabled (sampling.enabled: false)"
-        elif not self._sampling_providers:
-            plan = NO_BACKEND
-        else:
+        # Without a model configured, the backends' models are never listed (nor imported).
+        plan: Any = unplannable(settings, self._sampling_providers)
+        if plan is None:
             plan = (await self.sampling_catalog()).plan(settings)
         if isinstance(plan, str):
             self._samplings.pop(name, None)

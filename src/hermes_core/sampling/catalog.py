@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hermes_core.sampling.backend import ModelInfo
-from hermes_core.sampling.settings import NO_BACKEND, SamplingSettings
+from hermes_core.sampling.settings import NO_BACKEND, SamplingSettings, unplannable
 
 if TYPE_CHECKING:
     from hermes_core.plugins.types import SamplingProvider
@@ -93,13 +93,10 @@ class ModelCatalog:
 
     def plan(self, settings: SamplingSettings) -> SamplingPlan | str:
         """The models *settings* can use, or why sampling cannot be offered."""
-        if not settings.enabled:
-            return "disabled (sampling.enabled: false)"
-        if not self.providers:
-            return NO_BACKEND
+        unusable = unplannable(settings, self.providers)
+        if unusable is not None:
+            return unusable
         where = settings.backend
-        if where is not None and where not in self.providers:
-            return f"no sampling backend named {where!r} (installed: {', '.join(self.providers)})"
         backends = where or ", ".join(self.providers)
         allowed: list[OfferedModel] = []
         for name in settings.allowed_models:
@@ -116,17 +113,12 @@ class ModelCatalog:
             if settings.allowed_models and model not in allowed:
                 return f"model {settings.model!r} is not in sampling.allowed_models"
             return SamplingPlan(model, tuple(allowed))
-        if settings.allowed_models:
-            if not allowed:
-                return (
-                    f"none of sampling.allowed_models is offered by {backends} "
-                    "(`hermes mcp sampling models` lists them)"
-                )
-            return SamplingPlan(None, tuple(allowed))
-        return (
-            "no model configured (set sampling.model or sampling.allowed_models; "
-            "`hermes mcp sampling models` lists them)"
-        )
+        if not allowed:
+            return (
+                f"none of sampling.allowed_models is offered by {backends} "
+                "(`hermes mcp sampling models` lists them)"
+            )
+        return SamplingPlan(None, tuple(allowed))
 
     @staticmethod
     def pick(plan: SamplingPlan, hints: Sequence[str]) -> OfferedModel | str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from hermes_core.config.sampling import SamplingConfig
 
-__all__ = ["NO_BACKEND", "SamplingSettings", "merge_sampling"]
+__all__ = ["NO_BACKEND", "SamplingSettings", "merge_sampling", "unplannable"]
 
 NO_BACKEND = "no sampling backend is installed (pip install hermes-llm)"
 """Why no server is offered sampling when no backend is registered."""
@@ -43,3 +44,23 @@ def merge_sampling(
             if value is not None:
                 values[key] = value
     return SamplingSettings(**values)  # type: ignore[arg-type]
+
+
+def unplannable(settings: SamplingSettings, backends: Collection[str]) -> str | None:
+    """Why *settings* cannot be offered whatever the *backends* (their names) list, or None
+    when the answer needs their models.  Asked first, so that a host with no model configured
+    (the usual case) never lists models: that imports the backends' libraries (hermes-llm:
+    ``llm`` and the provider SDKs it loads, about 0.5 s of CPU)."""
+    if not settings.enabled:
+        return "disabled (sampling.enabled: false)"
+    if not backends:
+        return NO_BACKEND
+    where = settings.backend
+    if where is not None and where not in backends:
+        return f"no sampling backend named {where!r} (installed: {', '.join(backends)})"
+    if settings.model is None and not settings.allowed_models:
+        return (
+            "no model configured (set sampling.model or sampling.allowed_models; "
+            "`hermes mcp sampling models` lists them)"
+        )
+    return None
