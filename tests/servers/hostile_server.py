@@ -26,7 +26,8 @@ Behaviours chosen by environment variables (each test writes the server it needs
 * ``HOSTILE_HANG_AT_START=PATH``: never answer ``initialize``: start a grandchild (``sleep``),
   write ``<own pid> <grandchild pid>`` to PATH (atomically: the test waits for the file) and
   sleep without reading stdin (an end of stdin does not stop it).
-* ``HOSTILE_LIST=hang|error``: ``tools/list`` never answers, or answers with an error.
+* ``HOSTILE_LIST=error``: ``tools/list`` answers with an error (``mute_lister.py`` never
+  answers it).
 """
 
 from __future__ import annotations
@@ -85,8 +86,6 @@ def tool_list() -> list[types.Tool]:
 
 async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
     state["lists"] = int(state.get("lists", 0)) + 1
-    if os.environ.get("HOSTILE_LIST") == "hang":
-        await anyio.sleep(3600)
     if os.environ.get("HOSTILE_LIST") == "error":
         raise MCPError(-32603, "the tool catalogue is unavailable")
     return types.ListToolsResult(tools=tool_list())

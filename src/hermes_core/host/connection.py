@@ -230,6 +230,11 @@ class ServerConnection:
 
     async def _attempt(self) -> bool:
         """One connection attempt; False when it should be tried again over SSE."""
+        # The SDK is imported before the clock starts (the first time, about half a second
+        # of CPU): ``connect_timeout`` bounds the server's answer, not this process's imports.
+        from mcp import ClientSession  # noqa: F401
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # noqa: F401
+
         await self._stop_runner()
         self._attempt_mark = self._records.mark()
         self._transport_closed = False
