@@ -423,6 +423,7 @@ def test_many_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
         from pathlib import Path
         from hermes_core.config import add_server
         worker, path, go = sys.argv[1], sys.argv[2], Path(sys.argv[3])
+        (go.parent / f"ready-{worker}").touch()  # imported: ready to contend
         while not go.exists():
             time.sleep(0.005)
         for n in range(3):
@@ -433,7 +434,11 @@ def test_many_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
         subprocess.Popen([sys.executable, "-c", script, str(i), str(path), str(go)])
         for i in range(6)
     ]
-    time.sleep(0.5)
+    ready = [tmp_path / f"ready-{i}" for i in range(6)]
+    deadline = time.monotonic() + 120
+    while not all(r.exists() for r in ready):  # every worker imported, so they really race
+        assert time.monotonic() < deadline and all(w.poll() is None for w in workers)
+        time.sleep(0.01)
     go.touch()
     assert all(w.wait(timeout=120) == 0 for w in workers)
     servers = load_config(path).config.mcp_servers
