@@ -17,7 +17,7 @@ so wrapping a stream in it adds no async generator of its own to each response
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable
+from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from hermes_core.host.server_warnings import ServerWarnings
@@ -27,34 +27,61 @@ __all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "filtered_events"]
 CHECKED_EVENT_BYTES = 1024 * 1024
 
 _BLANK = (b"\n", b"\r\n", b"\r")
-_parse: Callable[..., Any] | None = None  # stdio_transport.parse_message, imported on first use
+_ONE_STEP_BYTES = 64 * 1024  # as stdio_transport's: larger payloads take the careful way
+_checks: tuple[Any, ...] | None = None  # the SDK's validator and types, imported on first use
 
 
-def _parse_message() -> Callable[..., Any]:
-    global _parse  # a cache of an import (it brings in the SDK)
-    if _parse is None:
+def _sdk_checks() -> tuple[Any, ...]:
+    global _checks  # a cache of imports (they bring in the SDK)
+    if _checks is None:
+        import mcp_types
+        from pydantic import ValidationError
+
         from hermes_core.host.stdio_transport import parse_message
 
-        _parse = parse_message
-    return _parse
+        validate = mcp_types.jsonrpc_message_adapter.validate_json
+        _checks = (validate, ValidationError, mcp_types.JSONRPCNotification, parse_message)
+    return _checks
+
+
+def _valid(payload: bytes, warnings: ServerWarnings) -> bool:
+    """Whether the SDK will take *payload* (one event's data): a small answer is validated
+    once, in one step from its bytes, as the SDK will; a notification, anything refused and
+    anything large take the careful way (``parse_message``, which warns)."""
+    validate, validation_error, notification, parse_message = _sdk_checks()
+    if len(payload) <= _ONE_STEP_BYTES:
+        try:
+            message = validate(payload, by_name=False)
+        except validation_error:
+            message = None
+        if message is not None and type(message) is not notification:
+            return True
+    return parse_message(payload, warnings, "an SSE event") is not None
 
 
 def _wanted(event: list[bytes], warnings: ServerWarnings) -> bool:
-    """Whether an event (its lines, endings included) may reach the SDK."""
+    """Whether an event (its lines, with or without their endings) may reach the SDK."""
     kind = b"message"
     data: list[bytes] = []
     for raw in event:
-        field, _, value = raw.rstrip(b"\r\n").partition(b":")
-        if field == b"data":
+        if raw.startswith(b"data:"):
+            value = raw[5:].rstrip(b"\r\n")
             data.append(value[1:] if value[:1] == b" " else value)
+            continue
+        if raw.startswith((b"id:", b":")) or raw in _BLANK or not raw:
+            continue
+        field, _, value = raw.rstrip(b"\r\n").partition(b":")
+        value = value[1:] if value[:1] == b" " else value
+        if field == b"data":
+            data.append(value)
         elif field == b"event":
-            kind = value[1:] if value[:1] == b" " else value
+            kind = value
     if kind != b"message" or not data:
         return True  # endpoint events, priming events, comments: the SDK's business
     payload = data[0] if len(data) == 1 else b"\n".join(data)
     if not payload.strip():
         return True
-    return _parse_message()(payload, warnings, "an SSE event") is not None
+    return _valid(payload, warnings)
 
 
 class EventFilter:
@@ -72,6 +99,21 @@ class EventFilter:
 
     def feed(self, chunk: bytes) -> bytes:
         """What of *chunk* (and what was held back before it) may go on now."""
+        if (
+            not self._pending
+            and not self._event
+            and not self._unchecked
+            and chunk.endswith(b"\n\n")
+            and b"\r" not in chunk
+            and b"\n\n\n" not in chunk
+            and not chunk.startswith(b"\n")
+            and len(chunk) <= CHECKED_EVENT_BYTES
+        ):  # whole events, '\n' endings (what servers send): split in C, passed on as they are
+            events = chunk[:-2].split(b"\n\n")
+            wanted = [_wanted(event.split(b"\n"), self._warnings) for event in events]
+            if all(wanted):
+                return chunk
+            return b"".join(e + b"\n\n" for e, keep in zip(events, wanted, strict=True) if keep)
         buffer = self._pending + chunk if self._pending else chunk
         lines = buffer.splitlines(keepends=True)  # bytes: only '\n', '\r\n' and '\r' end lines
         if lines and not lines[-1].endswith(b"\n"):
