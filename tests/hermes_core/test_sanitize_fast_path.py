@@ -131,3 +131,65 @@ def test_every_ascii_control_is_found_in_long_text_at_either_end() -> None:
     for kept in ("\t", "\n"):
         text = body + kept
         assert clean_text(text) is text
+
+
+# -- results: the usual text-only result is rendered directly ---------------------------------
+_TEXTS = st.one_of(
+    st.text(max_size=40),  # any character: controls, TAG characters, zero-width, bidi
+    st.text(alphabet=st.characters(max_codepoint=0x7F), min_size=500, max_size=700),
+    st.sampled_from(["Echo: ping", "", "a\x1bb", "x\U000e0041y", "a\u200bb", "rtl\u202e"]),
+)
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> Any:
+    from mcp_types import CallToolResult, ImageContent, TextContent
+
+    content: list[Any] = []
+    for text in draw(st.lists(_TEXTS, max_size=4)):
+        extra: dict[str, Any] = {}
+        if draw(st.integers(0, 9)) == 0:
+            extra["annotations"] = {"audience": ["user"], "priority": 0.5}
+        if draw(st.integers(0, 9)) == 0:
+            extra["_meta"] = {draw(st.sampled_from(["k", "mcp/x", "a\u200bb"])): text}
+        content.append(TextContent(type="text", text=text, **extra))
+    if draw(st.integers(0, 9)) == 0:
+        content.append(ImageContent(type="image", data="aGk=", mimeType="image/png"))
+    fields: dict[str, Any] = {"content": content, "isError": draw(st.booleans())}
+    if draw(st.integers(0, 9)) == 0:
+        fields["structuredContent"] = {"answer": draw(_TEXTS)}
+    if draw(st.integers(0, 9)) == 0:
+        fields["_meta"] = {"note": draw(_TEXTS)}
+    if draw(st.integers(0, 9)) == 0:
+        fields["resultType"] = draw(st.sampled_from(["complete", "other", "x\u200by"]))
+    if draw(st.integers(0, 9)) == 0:
+        fields["unknownField"] = draw(_TEXTS)
+    return CallToolResult.model_validate(fields)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_results())
+def test_a_text_result_rendered_directly_equals_the_general_render(result: Any) -> None:
+    from hermes_core.host.host import _plain_text_result, _render_any_result, _render_result
+
+    general = _render_any_result(result)
+    assert _render_result(result) == general
+    direct = _plain_text_result(result)
+    if direct is not None:  # only ever the same as the general way, never different
+        assert direct == general
+        assert list(direct) == list(general)  # the same keys, in the same order
+
+
+def test_the_usual_result_is_rendered_directly() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from hermes_core.host.host import _plain_text_result
+
+    plain = CallToolResult(content=[TextContent(type="text", text="Echo: ping")])
+    assert _plain_text_result(plain) == {
+        "content": [{"type": "text", "text": "Echo: ping"}],
+        "isError": False,
+        "resultType": "complete",
+    }
+    tagged = CallToolResult(content=[TextContent(type="text", text="hi\U000e0041")])
+    assert _plain_text_result(tagged) is None  # cleaned by the general way

@@ -6,16 +6,16 @@ awaits ``connect``/``call_tool``/``close``.  The session reads the transport
 through :class:`_EndWatch`, which notes the moment the server side closes, so
 the next call restarts the server instead of hanging; nothing is polled.
 
-A request costs one timer (``loop.call_at``) for its deadline and nothing else
-of ours: no watchdog task, no liveness check, no look into the server's log
-unless the request failed.
+A request costs an entry in the connection's deadline queue
+(:mod:`hermes_core.host.deadlines`: one loop timer per connection) and nothing
+else of ours: no watchdog task, no liveness check, no look into the server's
+log unless the request failed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import dataclasses
 import logging
 import random
@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import IO, Any, NoReturn, cast
 
+from hermes_core.host.deadlines import Deadlines
 from hermes_core.host.diagnostics import (
     Cause,
     ConnectFailure,
@@ -174,9 +175,7 @@ class ServerConnection:
         self._transport_closed = False  # the session ended because the server side closed
         self._read: _EndWatch | None = None
         self._inflight = 0
-        # The context the deadline timers run in: they only cancel a task, so one empty context
-        # per connection instead of a copy of the caller's for every request.
-        self._timers = contextvars.Context()
+        self._deadlines = Deadlines()
         self.last_used = time.monotonic()
         self._reconnector: asyncio.Task[None] | None = None
         self.on_reconnected: Callable[[ServerConnection], Coroutine[Any, Any, None]] | None = None
@@ -638,6 +637,7 @@ class ServerConnection:
         # up does not watch for the stop, so it is cancelled at once.
         await self._stop_runner(cancel=self.session is None)
         await self._tasks.close()  # the rest is cancelled and awaited
+        self._deadlines.close()  # (requests still waiting end with the session)
         self.status.state = "closed"
         with contextlib.suppress(OSError):
             self._stderr.close()
@@ -711,8 +711,9 @@ class ServerConnection:
         hangs.
 
         A server that does not allow parallel calls gets one at a time, in arrival order.  The
-        deadline starts when the request is sent: one timer (``loop.call_at``) that cancels
-        this task when it expires; the SDK then tells the server (``notifications/cancelled``).
+        deadline starts when the request is sent: an entry in the connection's deadline queue
+        (one loop timer per connection) that cancels this task when it passes; the SDK then
+        tells the server (``notifications/cancelled``).
         When *call* hands back a 2026-07-28 ``InputRequiredResult``, its rounds are answered
         within the same deadline and turn (:meth:`until_answered`), *call* being called again
         with ``input_responses`` and ``request_state``.
@@ -738,9 +739,8 @@ class ServerConnection:
             task = asyncio.current_task()
             assert task is not None
             cancels_before = task.cancelling()
-            deadline = _Deadline(task)
-            loop = asyncio.get_running_loop()
-            timer = loop.call_at(loop.time() + timeout, deadline.expire, context=self._timers)
+            deadlines = self._deadlines
+            deadline = deadlines.start(task, timeout)
             # Where the connection's records end now (HTTP): a refused session is noted there.
             mark = self._records.mark() if self.spec.transport in _HTTP_NOTED else None
             try:
@@ -759,7 +759,7 @@ class ServerConnection:
                     result = await self._answer_rounds(session, what, result, call, args)
                 return result
             except asyncio.CancelledError:
-                timer.cancel()
+                deadlines.finish(deadline)
                 if not deadline.expired:
                     raise
                 # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
@@ -771,12 +771,12 @@ class ServerConnection:
                     self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
                 ) from None
             except Exception as exc:
-                timer.cancel()  # no stray cancellation while the reason is looked up
+                deadlines.finish(deadline)  # no stray cancellation while the reason is looked up
                 if self._gone.is_set() or _connection_closed(exc):
                     raise await self._went_away(what) from None
                 raise
             finally:
-                timer.cancel()
+                deadlines.finish(deadline)
                 if lock is not None:
                     lock.release()
         finally:
@@ -841,20 +841,6 @@ class ServerConnection:
 
 _INPUT_REQUIRED: type | None = None
 """The SDK's ``InputRequiredResult``, imported on the first call (not per call)."""
-
-
-class _Deadline:
-    """A request's deadline: the timer's callback, and whether it fired."""
-
-    __slots__ = ("expired", "task")
-
-    def __init__(self, task: asyncio.Task[Any]) -> None:
-        self.task = task
-        self.expired = False
-
-    def expire(self) -> None:
-        self.expired = True
-        self.task.cancel()
 
 
 def _input_required_type() -> type:

@@ -1485,12 +1485,58 @@ def _tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+_PLAIN_TYPES: tuple[Any, Any] | None = None
+"""The SDK's ``CallToolResult`` and ``TextContent``, imported on the first result."""
+
+
+def _plain_text_result(result: Any) -> dict[str, Any] | None:
+    """The usual result, text content and nothing else, rendered directly: what
+    :func:`_render_result`'s dump and walk would give, or ``None`` when *result* holds anything
+    more (metadata, structured content, annotations, other content, extra fields, text that
+    loses characters to :func:`clean_text`), which the general way renders."""
+    global _PLAIN_TYPES  # a cache of an import
+    if _PLAIN_TYPES is None:
+        from mcp_types import CallToolResult, TextContent
+
+        _PLAIN_TYPES = (CallToolResult, TextContent)
+    result_type, text_type = _PLAIN_TYPES
+    if (
+        type(result) is not result_type
+        or result.meta is not None
+        or result.structured_content is not None
+        or result.result_type != "complete"
+        or type(result.is_error) is not bool
+        or result.model_extra
+    ):
+        return None
+    content = []
+    for item in result.content:
+        if (
+            type(item) is not text_type
+            or item.annotations is not None
+            or item.meta is not None
+            or item.model_extra
+        ):
+            return None
+        text = item.text
+        if type(text) is not str or clean_text(text) is not text:
+            return None
+        content.append({"type": "text", "text": text})
+    return {"content": content, "isError": result.is_error, "resultType": "complete"}
+
+
 def _render_result(result: Any) -> dict[str, Any]:
     """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned.
 
-    One ``model_dump`` (pydantic's serialiser, in Rust; nothing is encoded as JSON text), then
-    one walk over the strings (:func:`sanitize_value`: pure-ASCII text is only searched for
-    controls, and the same objects come back when nothing changes)."""
+    The usual result (text content only) is built directly (:func:`_plain_text_result`);
+    anything else takes one ``model_dump`` (pydantic's serialiser, in Rust; nothing is encoded as
+    JSON text), then one walk over the strings (:func:`sanitize_value`: pure-ASCII text is only
+    searched for controls, and the same objects come back when nothing changes)."""
+    plain = _plain_text_result(result)
+    return plain if plain is not None else _render_any_result(result)
+
+
+def _render_any_result(result: Any) -> dict[str, Any]:
     data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     meta = data.pop("_meta", None)
     rendered: dict[str, Any] = sanitize_value(data)
