@@ -1116,7 +1116,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.readme:  # before minutes of measuring, not after
         marked_region(Path(options.readme), README_BEGIN, README_END)
     quick = options.quick
-    n_calls, warmup, block = (300, 20, 50) if quick else (1000, 50, 50)
+    n_calls, warmup, block = (300, 20, 50) if quick else (3000, 50, 50)
     start_repeats = 2 if quick else 7
     rss_repeats = 2 if quick else 5
     many_repeats = 3 if quick else 9

@@ -83,9 +83,9 @@ class CircuitBreaker:
         In the half-open state the first caller becomes the probe; it must report its outcome
         with :meth:`record` (the host does so in a ``finally``).
         """
-        state = self.state
-        if state == "closed":
+        if self._opened_at is None:  # closed (the usual case, without the property's call)
             return None
+        state = self.state
         if state == "half_open" and not self._probing:
             self._probing = True
             return None

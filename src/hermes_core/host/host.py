@@ -48,6 +48,8 @@ from hermes_core.host.notifications import ProgressCallback, progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.roots import Root, RootsHandler
 from hermes_core.host.sanitize import (
+    SHORT_ASCII,
+    ascii_control,
     clean_meta,
     clean_text,
     prepare_input_schema,
@@ -1506,7 +1508,7 @@ def _plain_text_result(result: Any) -> dict[str, Any] | None:
         or result.structured_content is not None
         or result.result_type != "complete"
         or type(result.is_error) is not bool
-        or result.model_extra
+        or result.__pydantic_extra__  # (model_extra, without the property's call)
     ):
         return None
     content = []
@@ -1515,11 +1517,16 @@ def _plain_text_result(result: Any) -> dict[str, Any] | None:
             type(item) is not text_type
             or item.annotations is not None
             or item.meta is not None
-            or item.model_extra
+            or item.__pydantic_extra__
         ):
             return None
         text = item.text
-        if type(text) is not str or clean_text(text) is not text:
+        if type(text) is not str:
+            return None
+        # Short plain ASCII (most text) is checked here; anything else by clean_text.
+        if not (len(text) < SHORT_ASCII and text.isascii() and ascii_control(text) is None) and (
+            clean_text(text) is not text
+        ):
             return None
         content.append({"type": "text", "text": text})
     return {"content": content, "isError": result.is_error, "resultType": "complete"}

@@ -42,6 +42,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias, TypeVar, cast
 
 __all__ = [
+    "SHORT_ASCII",
+    "ascii_control",
     "check_input_schema",
     "clean_line",
     "clean_meta",
@@ -100,6 +102,11 @@ _ASCII_CONTROLS = tuple(chr(code) for code in (*range(0x00, 0x09), *range(0x0B, 
 #: Above this length one ``in`` test per control character (a ``memchr`` each, about 0.3 ns a
 #: character together) beats the regex (several ns a character); below it, one regex call wins.
 _LONG_ASCII = 512
+#: For callers that check short ASCII text themselves (one regex search, no call of ours):
+#: ``len(text) < SHORT_ASCII and text.isascii() and ascii_control(text) is None`` means
+#: :func:`clean_text` would return *text* unchanged.
+SHORT_ASCII = _LONG_ASCII
+ascii_control = _ASCII_CONTROL.search
 
 
 def _has_ascii_control(text: str) -> bool:
