@@ -96,3 +96,23 @@ def test_every_deadline_in_a_burst_passes(count: int) -> None:
         assert not deadlines._queue
 
     asyncio.run(scenario())
+
+
+def test_a_short_deadline_after_a_long_one_was_answered_arms_the_timer_for_itself() -> None:
+    async def scenario() -> None:
+        deadlines = Deadlines()
+        current = asyncio.current_task()
+        assert current is not None
+        deadlines.finish(deadlines.start(current, 3600))  # a listing answered at once
+        gate = asyncio.Event()
+        call = asyncio.create_task(_waiter(gate))
+        await asyncio.sleep(0)
+        short = deadlines.start(call, 0.05)
+        assert short.timer is None  # queued, not a timer of its own
+        assert deadlines._timer is not None and deadlines._timer.when() <= short.when
+        assert await call == "cancelled"
+        assert short.expired
+        deadlines.finish(short)
+        deadlines.close()
+
+    asyncio.run(scenario())

@@ -64,7 +64,12 @@ class Deadlines:
             deadline.timer = loop.call_at(deadline.when, deadline.expire, context=self._context)
             return deadline
         queue.append(deadline)
-        if self._timer is None:
+        timer = self._timer
+        # Armed for the earliest deadline queued; when those before this one are all answered,
+        # the timer may still be armed for a later time (a longer timeout answered early).
+        if timer is None or deadline.when < timer.when():
+            if timer is not None:
+                timer.cancel()
             self._timer = loop.call_at(deadline.when, self._fire, context=self._context)
         return deadline
 

@@ -88,11 +88,15 @@ class EventFilter:
     """An SSE byte stream in, the same bytes out less the ``message`` events that are not
     valid JSON-RPC: :meth:`feed` each chunk as it comes, then :meth:`end`."""
 
-    __slots__ = ("_event", "_pending", "_size", "_unchecked", "_warnings")
+    __slots__ = ("_event", "_parts", "_parts_size", "_pending", "_size", "_unchecked", "_warnings")
 
     def __init__(self, warnings: ServerWarnings) -> None:
         self._warnings = warnings
         self._pending = b""  # an unfinished line (or one ending in '\r': '\n' may follow)
+        # Pieces of the unfinished line that came without a line end, joined once when it ends
+        # (re-joining the whole line with every piece would be quadratic in its length).
+        self._parts: list[bytes] = []
+        self._parts_size = 0
         self._event: list[bytes] = []
         self._size = 0
         self._unchecked = False  # the current event grew past CHECKED_EVENT_BYTES
@@ -114,6 +118,21 @@ class EventFilter:
             if all(wanted):
                 return chunk
             return b"".join(e + b"\n\n" for e, keep in zip(events, wanted, strict=True) if keep)
+        if (
+            self._pending
+            and not self._pending.endswith(b"\r")
+            and b"\n" not in chunk
+            and b"\r" not in chunk
+        ):
+            # The unfinished line goes on: keep the piece; nothing can go on yet.
+            self._parts.append(chunk)
+            self._parts_size += len(chunk)
+            if len(self._pending) + self._parts_size <= CHECKED_EVENT_BYTES:
+                return b""
+            chunk = b""  # long enough to pass on: joined below, once
+        if self._parts:
+            chunk = b"".join(self._parts) + chunk
+            self._parts, self._parts_size = [], 0
         buffer = self._pending + chunk if self._pending else chunk
         lines = buffer.splitlines(keepends=True)  # bytes: only '\n', '\r\n' and '\r' end lines
         if lines and not lines[-1].endswith(b"\n"):
@@ -148,7 +167,8 @@ class EventFilter:
 
     def end(self) -> bytes:
         """What is left when the stream ends (an event without its blank line: the SDK's)."""
-        rest = b"".join(self._event) + self._pending
+        rest = b"".join(self._event) + self._pending + b"".join(self._parts)
+        self._parts, self._parts_size = [], 0
         self._event.clear()
         self._pending, self._size = b"", 0
         return rest
