@@ -81,7 +81,8 @@ def install_python_servers(session: nox.Session) -> None:
     session.run("python", "-m", "venv", "--clear", str(PY_SERVERS_DIR))
     pip = str(PY_SERVERS_DIR / "bin" / "pip")
     session.run(pip, "install", "--quiet", "-r", str(PY_SERVERS), external=True)
-    stamp.write_text(wanted)
+    if PY_SERVERS_DIR.is_dir():  # (not with --install-only: nox skips the runs above)
+        stamp.write_text(wanted)
 
 
 @nox.session(python=PYTHON)

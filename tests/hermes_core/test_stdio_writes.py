@@ -1,0 +1,114 @@
+"""Requests to a stdio server: waiting ones share a write, in order, bounded.
+
+Calls started together hand the transport's writer their requests before it runs; it writes
+those already waiting in one system call (at most 32 messages or about 256 KiB), so 200 calls
+at once cost the client a few writes instead of 200.  Here: the batching itself on the real
+stream the transport reads, and 200 calls at once through the host against real servers,
+each answered with its own result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.shared.message import SessionMessage
+
+from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.host.stdio_transport import (
+    _WRITE_BATCH_BYTES,
+    _WRITE_BATCH_COUNT,
+    _frame_waiting,
+)
+from servers.reference import EVERYTHING, node
+
+HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
+NOTHING_MORE = (anyio.WouldBlock, anyio.EndOfStream)
+
+
+def _request(number: int, padding: str = "") -> SessionMessage:
+    params = {"name": "echo", "arguments": {"text": f"{number}{padding}"}}
+    return SessionMessage(
+        types.JSONRPCRequest(jsonrpc="2.0", id=number, method="tools/call", params=params)
+    )
+
+
+async def _frames(messages: list[SessionMessage]) -> list[list[dict[str, Any]]]:
+    """Send *messages* from tasks of their own (as concurrent calls do), then take them the
+    way the writer does; each write decoded back into its messages."""
+    send, receive = anyio.create_memory_object_stream[SessionMessage](0)
+    frames: list[list[dict[str, Any]]] = []
+    async with send, receive, anyio.create_task_group() as group:
+        for message in messages:
+            group.start_soon(send.send, message)
+        await anyio.wait_all_tasks_blocked()  # every sender waits at the stream, as in a burst
+        taken = 0
+        while taken < len(messages):
+            data = _frame_waiting(await receive.receive(), receive, NOTHING_MORE)
+            assert data.endswith(b"\n")
+            frames.append([json.loads(line) for line in data.decode().splitlines()])
+            taken += len(frames[-1])
+    return frames
+
+
+def test_waiting_requests_share_writes_in_order_at_most_32_each() -> None:
+    frames = anyio.run(_frames, [_request(n) for n in range(70)])
+    assert [len(frame) for frame in frames] == [32, 32, 6]
+    assert [m["id"] for frame in frames for m in frame] == list(range(70))
+
+
+def test_a_lone_request_is_written_at_once() -> None:
+    frames = anyio.run(_frames, [_request(7)])
+    assert frames == [
+        [
+            {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "7"}},
+            }
+        ]
+    ]
+
+
+def test_large_requests_are_not_joined_past_the_byte_bound() -> None:
+    padding = "x" * (100 * 1024)
+    frames = anyio.run(_frames, [_request(n, padding) for n in range(8)])
+    assert len(frames) > 1
+    for frame in frames:
+        # A write stops taking messages once it holds the bound; the last one may cross it.
+        assert sum(len(json.dumps(m)) for m in frame[:-1]) < _WRITE_BATCH_BYTES
+    assert [m["id"] for frame in frames for m in frame] == list(range(8))
+    assert _WRITE_BATCH_COUNT == 32
+
+
+def test_two_hundred_calls_at_once_each_get_their_own_answer() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        servers = [
+            HostServer(
+                "py", command=sys.executable, args=[HOSTILE], supports_parallel_tool_calls=True
+            ),
+            HostServer(
+                "node",
+                command=node(),
+                args=[str(EVERYTHING), "stdio"],
+                supports_parallel_tool_calls=True,
+            ),
+        ]
+        async with MCPHost(servers) as host:
+            py = await asyncio.gather(
+                *(host.call_tool("mcp_py_echo", {"text": f"call {n}"}) for n in range(200))
+            )
+            js = await asyncio.gather(
+                *(host.call_tool("mcp_node_echo", {"message": f"call {n}"}) for n in range(200))
+            )
+        return [r["content"][0]["text"] for r in py], [r["content"][0]["text"] for r in js]
+
+    py, js = asyncio.run(scenario())
+    assert py == [f"call {n}" for n in range(200)]
+    assert js == [f"Echo: call {n}" for n in range(200)]
