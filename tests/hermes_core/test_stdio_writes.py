@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -112,3 +113,92 @@ def test_two_hundred_calls_at_once_each_get_their_own_answer() -> None:
     py, js = asyncio.run(scenario())
     assert py == [f"call {n}" for n in range(200)]
     assert js == [f"Echo: call {n}" for n in range(200)]
+
+
+# -- the pipe sender (no writer task) -------------------------------------------------------
+# A stdio "server" (standard library only) that answers initialize and tools/list, then closes
+# its stdin and stays alive with stdout open: the next request finds the pipe broken.
+CLOSES_STDIN = r"""
+import json, os, sys, time
+def answer(request, result):
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}) + "\n")
+    sys.stdout.flush()
+tool = {"name": "x", "inputSchema": {"type": "object"}}
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("method") == "initialize":
+        info = {"name": "s", "version": "1"}
+        answer(request, {"protocolVersion": request["params"]["protocolVersion"],
+                         "capabilities": {"tools": {}}, "serverInfo": info})
+    elif request.get("method") == "tools/list":
+        answer(request, {"tools": [tool]})
+        break
+sys.stdin.close()
+os.close(0)
+time.sleep(600)
+"""
+
+
+def test_the_host_writes_to_stdin_without_a_writer_task(tmp_path: Path) -> None:
+    """With the installed anyio the session's write stream is the pipe sender: an anyio that
+    stops keeping the asyncio writer where we read it fails here, not silently slower."""
+    from hermes_core.host.stdio_transport import PipeSender, open_stdio_process
+
+    async def scenario() -> str:
+        with (tmp_path / "err.log").open("w") as errlog:
+            async with open_stdio_process(
+                [sys.executable, HOSTILE],
+                server="s",
+                env=dict(os.environ),
+                cwd=None,
+                errlog=errlog,
+            ) as (_read, write):
+                return type(write).__name__
+
+    assert asyncio.run(scenario()) == PipeSender.__name__
+
+
+def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
+    from hermes_core.host.stdio_transport import PipeSender
+
+    async def scenario() -> tuple[list[int], list[int]]:
+        process = await asyncio.create_subprocess_exec(
+            "cat", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        assert process.stdin is not None and process.stdout is not None
+        writes: list[int] = []
+        real_write = process.stdin.write
+
+        def counted(data: bytes) -> None:  # a spy on the real writer: counts, then writes
+            writes.append(data.count(b"\n"))
+            real_write(data)
+
+        process.stdin.write = counted  # type: ignore[method-assign]
+        sender = PipeSender(process.stdin, on_broken=lambda: None)
+        await asyncio.gather(*(sender.send(_request(n)) for n in range(70)))
+        echoed = [json.loads(await process.stdout.readline())["id"] for _ in range(70)]
+        await sender.send(_request(70))  # alone, once the others are through
+        echoed.append(json.loads(await process.stdout.readline())["id"])
+        await sender.aclose()
+        process.stdin.close()
+        await process.wait()
+        return writes, echoed
+
+    writes, echoed = asyncio.run(scenario())
+    assert writes == [32, 32, 6, 1]
+    assert echoed == list(range(71))
+
+
+def test_a_server_that_closes_its_stdin_fails_the_call_at_once() -> None:
+    async def scenario() -> dict[str, Any]:
+        server = HostServer("s", command=sys.executable, args=["-c", CLOSES_STDIN], timeout=120)
+        host = MCPHost([server])
+        try:
+            assert await host.start() == {"s": None}
+            return await host.call_tool("mcp_s_x", {})
+        finally:
+            await host.close()
+
+    result = asyncio.run(scenario())
+    error = str(result.get("error"))
+    assert "error" in result and "timed out" not in error, result

