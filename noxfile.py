@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import nox
@@ -78,10 +79,13 @@ def install_python_servers(session: nox.Session) -> None:
     stamp = PY_SERVERS_DIR / "installed.txt"
     if stamp.exists() and stamp.read_text() == wanted:
         return
+    began = time.time()
     session.run("python", "-m", "venv", "--clear", str(PY_SERVERS_DIR))
     pip = str(PY_SERVERS_DIR / "bin" / "pip")
     session.run(pip, "install", "--quiet", "-r", str(PY_SERVERS), external=True)
-    if PY_SERVERS_DIR.is_dir():  # (not with --install-only: nox skips the runs above)
+    venv_made = PY_SERVERS_DIR / "pyvenv.cfg"
+    # Only when the venv was really made now (with --install-only nox skips the runs above).
+    if venv_made.exists() and venv_made.stat().st_mtime >= began - 1:
         stamp.write_text(wanted)
 
 

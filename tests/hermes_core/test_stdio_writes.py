@@ -23,7 +23,6 @@ from mcp.shared.message import SessionMessage
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.stdio_transport import (
     _WRITE_BATCH_BYTES,
-    _WRITE_BATCH_COUNT,
     _frame_waiting,
 )
 from servers.reference import EVERYTHING, node
@@ -85,7 +84,6 @@ def test_large_requests_are_not_joined_past_the_byte_bound() -> None:
         # A write stops taking messages once it holds the bound; the last one may cross it.
         assert sum(len(json.dumps(m)) for m in frame[:-1]) < _WRITE_BATCH_BYTES
     assert [m["id"] for frame in frames for m in frame] == list(range(8))
-    assert _WRITE_BATCH_COUNT == 32
 
 
 def test_two_hundred_calls_at_once_each_get_their_own_answer() -> None:
@@ -191,7 +189,7 @@ def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
 
 def test_a_server_that_closes_its_stdin_fails_the_call_at_once() -> None:
     async def scenario() -> dict[str, Any]:
-        server = HostServer("s", command=sys.executable, args=["-c", CLOSES_STDIN], timeout=120)
+        server = HostServer("s", command=sys.executable, args=["-c", CLOSES_STDIN], timeout=30)
         host = MCPHost([server])
         try:
             assert await host.start() == {"s": None}

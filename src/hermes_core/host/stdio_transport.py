@@ -248,6 +248,8 @@ class PipeSender:
         else:
             batch, self._pending = pending, []
             self._scheduled = False
+        if not batch:
+            return  # closed or broken since this callback was scheduled
         transport = self._writer.transport
         if transport.is_closing():
             self._broken()
@@ -270,7 +272,7 @@ class PipeSender:
     def close(self) -> None:
         """No more messages; what is queued is still written."""
         if self._pending and not self._writer.transport.is_closing():
-            self._scheduled = True  # (a callback still due finds nothing)
+            self._scheduled = True  # (a callback still due finds nothing to write)
             lines, self._pending = self._pending, []
             lines.append("")
             with contextlib.suppress(ConnectionError, RuntimeError):
