@@ -12,9 +12,13 @@ import pytest
 from hermes_platform import declaration
 from hermes_platform.host import clear_caches
 from support.browser import Browser
+from support.home import TEST_HOME
 
 # The suite runs plugins strictly: a broken plugin fails loudly here.
 os.environ.setdefault("HERMES_STRICT_PLUGINS", "1")
+# No test touches the real user's ~/.hermes: code run in this process, and subprocesses that
+# inherit our environment, use a throwaway home (tests that need their own set it).
+os.environ["HERMES_HOME"] = str(TEST_HOME)
 
 
 @pytest.fixture(autouse=True)

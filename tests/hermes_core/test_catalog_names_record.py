@@ -14,11 +14,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.home import clean_env
+
 
 def _catalog(home: Path, folder: Path) -> tuple[list[str], bool]:
     """The catalog entries ``plugins list --json`` shows (built-in and local), and whether the
     run imported ruamel.yaml to read them."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env = clean_env(os.environ)
     env.update(HERMES_HOME=str(home), HERMES_CATALOG_PATH=str(folder))
     command = ["-X", "importtime", "-m", "hermes_core", "--no-plugins", "plugins", "list", "--json"]
     result = subprocess.run(

@@ -19,6 +19,7 @@ import pexpect
 import pytest
 
 from servers.reference import MEMORY, NPM_DIR
+from support.home import clean_env
 
 DOWN, SPACE, ENTER, CTRL_C = "\x1b[B", " ", "\r", "\x03"
 
@@ -27,7 +28,7 @@ DOWN, SPACE, ENTER, CTRL_C = "\x1b[B", " ", "\r", "\x03"
 def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     return {
         **base,
         "HERMES_HOME": str(home),

@@ -20,7 +20,8 @@ EXAMPLE = REPO / "examples" / "vendor-plugin" / "src" / "acme_studio" / "plugin.
 def hermes(
     *args: str, path: str = "", cwd: Path = REPO, home: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"PATH": path, "HOME": str(home or cwd)}, minimal=True, cwd=cwd)
+    env = {"PATH": path} if home is None else {"PATH": path, "HOME": str(home)}
+    return run_hermes(*args, env=env, minimal=True, cwd=cwd)
 
 
 def fake_app(folder: Path, name: str = "acme-studio") -> Path:

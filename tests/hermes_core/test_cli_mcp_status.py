@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from support.cli import run_hermes
+from support.home import clean_env
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 # acme-studio (declared by the example vendor plugin, installed in the test environment) is not
@@ -97,7 +98,7 @@ def test_a_reader_that_stops_early_ends_no_traceback(home: Path, command: list[s
     """``hermes … --json | head -1``: the reader is gone before hermes writes anything."""
     import os
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env = clean_env(os.environ)
     process = subprocess.Popen(
         [sys.executable, "-m", "hermes_core", *command],
         stdout=subprocess.PIPE,

@@ -23,6 +23,7 @@ from hermes_core.host.elicitation import (
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import HostServer, MCPHost
 from servers.reference import EVERYTHING, node
+from support.home import clean_env
 
 ASKING = str(Path(__file__).parents[1] / "servers" / "asking_server.py")
 
@@ -245,7 +246,7 @@ def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
 
     master, slave = pty.openpty()
     try:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = clean_env(os.environ)
         child = subprocess.Popen(
             [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_asking_book"],
             stdin=slave,
@@ -289,7 +290,7 @@ def _ask_on_a_terminal(tmp_path: Path, tool: str, typed: bytes) -> tuple[int, st
 
     master, slave = pty.openpty()
     try:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = clean_env(os.environ)
         child = subprocess.Popen(
             [sys.executable, "-m", "hermes_core", "mcp", "call", tool],
             stdin=slave,

@@ -21,6 +21,7 @@ from hermes_core.host.server_log import MAX_CHARS, MAX_LINES, ServerLog
 from hermes_core.host.stdio_transport import LineFramer, MessageTooLarge
 from servers.net import free_port, wait_for_port
 from support.cli import run_hermes
+from support.home import clean_env
 
 SERVERS = Path(__file__).parents[1] / "servers"
 HOSTILE = SERVERS / "hostile_server.py"
@@ -36,7 +37,7 @@ def peak_of_cli(home: Path, *args: str) -> tuple[subprocess.CompletedProcess[str
         "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
         "print(json.dumps([r.returncode, r.stdout, r.stderr, peak]))\n"
     )
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     outer = subprocess.run(
         [sys.executable, "-c", script, sys.executable, "-m", "hermes_core", *args],
         capture_output=True,

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from support.cli import run_hermes
+from support.home import clean_env
 
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 MUTE = str(Path(__file__).parents[1] / "servers" / "mute_lister.py")
@@ -144,7 +145,7 @@ def read_only_home() -> Iterator[Path]:
 
 def run_unprivileged(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     prefix, options = unprivileged()
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     probe = subprocess.run(  # the test must really meet the error: check the premise
         [*prefix, sys.executable, "-c", "import os, sys; print(os.access(sys.argv[1], 2))", home],
         capture_output=True,

@@ -20,6 +20,7 @@ import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.sync import SyncMCPHost
+from support.home import clean_env
 
 SERVERS = Path(__file__).parents[1] / "servers"
 HOSTILE = str(SERVERS / "hostile_server.py")
@@ -97,7 +98,7 @@ def test_an_interrupted_sync_start_stops_the_servers(tmp_path: Path) -> None:
 
 
 def cli(home: Path, *args: str) -> subprocess.Popen[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     return subprocess.Popen(
         [sys.executable, "-m", "hermes_core", *args],
         stdout=subprocess.PIPE,

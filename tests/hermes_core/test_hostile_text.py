@@ -17,6 +17,7 @@ import pytest
 
 from hermes_core.host.sanitize import clean_line, clean_text, sanitize_value
 from support.cli import run_hermes
+from support.home import clean_env
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 FORBIDDEN = (
@@ -83,7 +84,7 @@ def test_an_elicitation_question_reaches_the_terminal_clean(tmp_path: Path) -> N
     home = home_with(tmp_path)
     master, slave = pty.openpty()
     try:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = clean_env(os.environ)
         child = subprocess.Popen(
             [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_evil_ask"],
             stdin=slave,

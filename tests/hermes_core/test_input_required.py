@@ -21,6 +21,7 @@ from hermes_core.host.connection import INPUT_REQUIRED_MAX_ROUNDS
 from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.host.host import HostServer, MCPHost
 from support.cli import run_hermes
+from support.home import clean_env
 
 ASKING = str(Path(__file__).parents[1] / "servers" / "modern_asking_server.py")
 
@@ -149,7 +150,7 @@ def test_hermes_mcp_call_asks_on_the_terminal_for_a_modern_server(home: dict[str
 
     master, slave = pty.openpty()
     try:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = clean_env(os.environ)
         child = subprocess.Popen(
             [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_m_book"],
             stdin=slave,

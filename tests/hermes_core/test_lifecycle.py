@@ -26,6 +26,7 @@ from hermes_core.host.from_config import config_fingerprint
 from hermes_core.host.host import HostServer, MCPHost
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
+from support.home import clean_env
 
 LIFECYCLE = str(Path(__file__).parents[1] / "servers" / "lifecycle_server.py")
 
@@ -295,7 +296,7 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
     env = _home(tmp_path, _lifecycle_entry(log, "    trust: untrusted\n"))
     master, slave = pty.openpty()
     try:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = clean_env(os.environ)
         child = subprocess.Popen(
             [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_life_write"],
             stdin=slave,

@@ -41,6 +41,7 @@ from servers.idp_server import IdentityProvider
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
 from support.cli import run_hermes
+from support.home import clean_env
 
 # --------------------------------------------------------------------------- helpers
 
@@ -344,7 +345,7 @@ def test_non_interactive_with_dead_tokens_fails_fast_and_keeps_the_file(
 
 def test_the_real_cli_without_a_terminal_points_at_login(server: OAuthServer, home: Path) -> None:
     configure(home, server.url)
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     result = subprocess.run(
         [sys.executable, "-m", "hermes_core", "mcp", "test", "acme"],
         capture_output=True,

@@ -22,6 +22,7 @@ from hermes_core.plugins.types import AppLocation, GpuProbe, LocateContext, Loca
 from hermes_core.testing import check_plugin
 from hermes_platform.host.seam import Host
 from support.dists import hermes_with, install, site_env
+from support.home import clean_env
 
 KIND = """
 from hermes_core.plugins import hookimpl
@@ -319,7 +320,7 @@ def test_a_hook_still_running_is_named_on_stderr(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}, **env},
+        env={**clean_env(os.environ), **env},
     )
     try:
         assert child.stderr is not None

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.home import clean_env
+
 README = Path(__file__).parents[2] / "README.md"
 
 
@@ -54,7 +56,7 @@ def test_factory_snippet_runs_the_config_with_the_installed_plugins(tmp_path: Pa
     (tmp_path / "config.yaml").write_text("mcp_servers:\n  studio:\n    command: acme-studio-mcp\n")
     script = tmp_path / "snippet.py"
     script.write_text(snippet)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    env = clean_env(os.environ)
     result = subprocess.run(
         [sys.executable, str(script)],
         capture_output=True,

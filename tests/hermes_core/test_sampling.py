@@ -24,6 +24,7 @@ from hermes_core.sampling.backend import Completion, CompletionRequest, ModelInf
 from hermes_core.sampling.settings import SamplingSettings
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
+from support.home import clean_env
 
 SERVER = str(Path(__file__).parents[1] / "servers" / "sampling_server.py")
 
@@ -466,7 +467,7 @@ def test_approval_ask_on_a_real_terminal(home: Path, typed: str, outcome: str) -
     import pexpect
 
     write(home, "sampling:\n  model: echo\n  approval: ask\nmcp_servers:\n" + ours())
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+    base = clean_env(os.environ)
     child = pexpect.spawn(
         sys.executable,
         ["-m", "hermes_core", "mcp", "call", "mcp_s_ask", "--args", '{"prompt": "a poem"}'],

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from support.home import clean_env
+
 
 @dataclass(frozen=True)
 class AuthorEnv:
@@ -32,11 +34,12 @@ class AuthorEnv:
         return self.bin / "python"
 
     def env(self, **extra: str) -> dict[str, str]:
-        """Our environment without ``HERMES_*``, then *extra*; the venv's ``bin`` first on
-        ``PATH`` (an extra ``PATH`` comes after it)."""
-        base = {k: v for k, v in os.environ.items() if not k.startswith(("HERMES_", "PYTEST_"))}
-        base.pop("VIRTUAL_ENV", None)
-        path = os.pathsep.join((str(self.bin), extra.pop("PATH", base.get("PATH", ""))))
+        """Our environment without ``HERMES_*`` (``HERMES_HOME`` the run's throwaway home), then
+        *extra*; the venv's ``bin`` first on ``PATH`` (an extra ``PATH`` comes after it)."""
+        path = os.pathsep.join((str(self.bin), extra.pop("PATH", os.environ.get("PATH", ""))))
+        ours = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        ours.pop("VIRTUAL_ENV", None)
+        base = clean_env(ours, extra)
         offline = {
             "PIP_NO_INDEX": "1",
             "PIP_NO_BUILD_ISOLATION": "0",  # pip reads "0" here as: do not isolate the build

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from support.home import clean_env
+
 
 def run_hermes(
     *args: str,
@@ -17,16 +19,20 @@ def run_hermes(
     timeout: float = 120,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m hermes_core ARGS``; *env* is laid over our environment without ``HERMES_*``
-    (or, with *minimal*, over just ``PYTHONPATH`` and a UTF-8 locale)."""
+    (or, with *minimal*, over just ``PYTHONPATH`` and a UTF-8 locale); ``HERMES_HOME`` is the
+    run's throwaway home unless *env* sets it or ``HOME``."""
     if minimal:
-        base = {"PYTHONPATH": os.environ.get("PYTHONPATH", ""), "LANG": "C.UTF-8"}
+        base: Mapping[str, str] = {
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+            "LANG": "C.UTF-8",
+        }
     else:
-        base = {k: v for k, v in os.environ.items() if not k.startswith("HERMES_")}
+        base = os.environ
     return subprocess.run(
         [sys.executable, "-m", "hermes_core", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**base, **(env or {})},
+        env=clean_env(base, env),
         timeout=timeout,
     )
