@@ -52,13 +52,15 @@ class Counter:
         import anyio._backends._asyncio as backend
 
         counter = self
-        writer, reader = backend.StreamWriterWrapper, backend.StreamReaderWrapper
-        send, receive = writer.send, reader.receive
+        # Every write to a child's stdin ends in asyncio's StreamWriter.write: anyio's stream
+        # (the SDK's transport) calls it, and so does our transport's PipeSender directly.
+        writer, reader = asyncio.StreamWriter, backend.StreamReaderWrapper
+        write, receive = writer.write, reader.receive
 
-        async def counted_send(self: Any, item: bytes) -> None:
+        def counted_write(self: Any, item: bytes) -> None:
             counter.sent_bytes += len(item)
             counter._tally(counter.sent, item)
-            await send(self, item)
+            write(self, item)
 
         async def counted_receive(self: Any, max_bytes: int = 65536) -> bytes:
             data: bytes = await receive(self, max_bytes)
@@ -66,7 +68,7 @@ class Counter:
             counter._tally(counter.read, data)
             return data
 
-        writer.send = counted_send  # type: ignore[method-assign]
+        writer.write = counted_write  # type: ignore[method-assign]
         reader.receive = counted_receive  # type: ignore[method-assign]
 
     @staticmethod
