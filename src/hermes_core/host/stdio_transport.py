@@ -199,15 +199,17 @@ def _frame_waiting(
 class PipeSender:
     """The session's write stream over the server's stdin, with no writer task between them.
 
-    ``send`` frames the message and queues it; one loop callback writes what is queued, at
-    most :data:`_WRITE_BATCH_COUNT` messages a turn of the event loop, in the order they were
-    sent.  A lone request costs its sender no hop to a writer task and back (the SDK's own
-    transport hands every message through a memory stream to one); requests sent together (200
-    calls at once) share a few writes, and the server starts on the first ones while the rest
-    are still being written.  When the pipe holds more than :data:`_WRITE_BATCH_BYTES` unread
-    (the server reads slower than we write), senders wait for it to drain.  A pipe that breaks
-    ends the session's read stream (*on_broken*), as a failed write always did: the requests in
-    flight fail at once instead of waiting for their deadlines.
+    ``send`` frames the message.  The first message of a turn of the event loop is written at
+    once, so the server starts on it while this process finishes its turn (the SDK's own
+    transport hands every message through a memory stream to a writer task, which writes it
+    a turn later); what else is sent in that turn is queued, and one loop callback writes the
+    queue, at most :data:`_WRITE_BATCH_COUNT` messages a turn, in the order they were sent.
+    Requests sent together (200 calls at once) thus share a few writes, and the server starts
+    on the first ones while the rest are still being written.  When the pipe holds more than
+    :data:`_WRITE_BATCH_BYTES` unread (the server reads slower than we write), senders wait for
+    it to drain.  A pipe that breaks ends the session's read stream (*on_broken*), as a failed
+    write always did: the requests in flight fail at once instead of waiting for their
+    deadlines.
     """
 
     __slots__ = ("_closed", "_loop", "_on_broken", "_pending", "_scheduled", "_writer")
@@ -227,11 +229,21 @@ class PipeSender:
             import anyio
 
             raise anyio.ClosedResourceError
-        self._pending.append(item.message.model_dump_json(by_alias=True, exclude_unset=True))
-        if not self._scheduled:
+        line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        transport = self._writer.transport
+        if self._scheduled:
+            self._pending.append(line)  # written with the others sent this turn
+        else:
+            # The first message of a turn goes out at once: the server starts on it while
+            # this process finishes its turn.  What else is sent this turn is batched.
             self._scheduled = True
             self._loop.call_soon(self._flush)
-        transport = self._writer.transport
+            if not transport.is_closing():
+                try:
+                    self._writer.write((line + "\n").encode())
+                except (ConnectionError, RuntimeError):
+                    self._broken()
+                    return
         if transport.is_closing():
             self._broken()
         elif transport.get_write_buffer_size() > _WRITE_BATCH_BYTES:
