@@ -77,3 +77,80 @@ def test_a_capped_body_past_its_limit_fails_and_is_closed() -> None:
     with pytest.raises(MessageTooLargeError):
         asyncio.run(read())
     assert body.closed[0] == "generator"
+
+
+# -- the end of an answer's stream: the connection stays in the pool ----------------------------
+class Stream(httpx2.AsyncByteStream):
+    """An SSE body: *chunks*, then (with *endless*) more chunks for ever, or a wait for ever
+    (*stall*); records how much of it was read and whether it was read to its end."""
+
+    def __init__(self, chunks: list[bytes], endless: bool = False, stall: bool = False) -> None:
+        self.chunks = chunks
+        self.endless = endless
+        self.stall = stall
+        self.read = 0
+        self.ended = False
+        self.closed = False
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self.chunks:
+            self.read += len(chunk)
+            yield chunk
+        while self.endless:
+            self.read += 1024
+            yield b": " + b"x" * 1020 + b"\n\n"
+            await asyncio.sleep(0)
+        if self.stall:
+            await asyncio.Event().wait()
+        self.ended = True
+
+    async def aclose(self) -> None:
+        self.closed = True
+
+
+def answer_then_close(stream: Stream, drain: bool) -> bytes:
+    """What the SDK does with an answer's stream: read up to the response, then close it."""
+
+    async def scenario() -> bytes:
+        response = httpx2.Response(200, stream=FilteredBody(stream, ServerWarnings("t"), drain))
+        first = await response.aiter_raw().__anext__()
+        await response.aclose()
+        return first
+
+    return asyncio.run(scenario())
+
+
+def test_closing_an_answer_reads_the_rest_of_its_stream_to_the_end() -> None:
+    stream = Stream([ANSWER, b": bye\n\n"])
+    assert answer_then_close(stream, drain=True) == ANSWER
+    assert stream.ended and stream.closed  # read to its end: httpx keeps the connection
+
+
+def test_a_stream_that_is_not_an_answer_is_closed_without_reading() -> None:
+    stream = Stream([ANSWER, b": bye\n\n"])
+    answer_then_close(stream, drain=False)  # the standalone GET stream: closed as it is
+    assert not stream.ended and stream.closed
+    assert stream.read == len(ANSWER)
+
+
+def test_a_stream_that_does_not_end_is_closed_after_the_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hermes_core.host import http_bodies
+
+    monkeypatch.setattr(http_bodies, "DRAIN_SECONDS", 0.05)
+    stream = Stream([ANSWER], stall=True)
+    assert answer_then_close(stream, drain=True) == ANSWER
+    assert not stream.ended and stream.closed
+
+
+def test_a_stream_that_keeps_sending_is_read_no_further_than_the_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from hermes_core.host import http_bodies
+
+    monkeypatch.setattr(http_bodies, "DRAIN_SECONDS", 3600.0)  # the byte bound must stop it
+    stream = Stream([ANSWER], endless=True)
+    answer_then_close(stream, drain=True)
+    assert stream.closed and not stream.ended
+    assert stream.read <= len(ANSWER) + http_bodies.DRAIN_BYTES + 2048

@@ -7,6 +7,7 @@ import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -236,3 +237,37 @@ def test_a_restarted_http_server_gets_a_new_session_and_the_call_goes_through() 
     answers = asyncio.run(scenario())
     texts = [a.get("content", [{}])[0].get("text") for a in answers]  # type: ignore[union-attr,index]
     assert texts == ["Echo: one", "Echo: two", "Echo: three"], answers
+
+
+def test_calls_over_streamable_http_reuse_the_connection(
+    everything_http: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """server-everything answers each POST with an SSE stream that it ends right after the
+    response; the host reads that end, so the next call goes over the same connection instead
+    of a new one (the SDK alone closes the stream first: a TCP connection per call)."""
+    from httpcore2._backends.anyio import AnyIOBackend
+
+    connects: list[str] = []
+    real = AnyIOBackend.connect_tcp
+
+    async def counted(self: Any, host: str, *args: Any, **kwargs: Any) -> Any:
+        connects.append(host)
+        return await real(self, host, *args, **kwargs)
+
+    monkeypatch.setattr(AnyIOBackend, "connect_tcp", counted)
+
+    async def scenario() -> int:
+        server = HostServer("remote", url=everything_http, transport="streamable_http")
+        async with MCPHost([server]) as host:
+            await host.call_tool("mcp_remote_echo", {"message": "warm"})
+            before = len(connects)
+            for n in range(10):
+                result = await host.call_tool("mcp_remote_echo", {"message": f"call {n}"})
+                assert result["content"][0]["text"] == f"Echo: call {n}"
+            return len(connects) - before
+
+    new_connections = asyncio.run(scenario())
+    assert connects, "the counter saw no connection at all: it counts the wrong thing"
+    # One per call without the fix; a loaded machine may let a stream's end come late now
+    # and then (the host waits 0.25 s for it), so allow a few, not ten.
+    assert new_connections <= 3, connects

@@ -51,23 +51,43 @@ class CappedBody(httpx2.AsyncByteStream):
         await self._stream.aclose()
 
 
+DRAIN_SECONDS = 0.25
+"""How long closing an answer's SSE stream waits for the stream's end (see
+:meth:`FilteredBody.aclose`)."""
+DRAIN_BYTES = 64 * 1024
+"""How much of an answer's SSE stream closing it reads, at most, looking for its end."""
+
+
 class FilteredBody(httpx2.AsyncByteStream):
-    """*stream* (an SSE body) without the events no server should send (``sse_events``)."""
+    """*stream* (an SSE body) without the events no server should send (``sse_events``).
 
-    __slots__ = ("_stream", "_warnings")
+    With *drain* (the answer to a POST), closing the body first reads what is left of it,
+    for at most :data:`DRAIN_SECONDS` and :data:`DRAIN_BYTES`, and drops it.  The SDK closes
+    an answer's stream as soon as the JSON-RPC response is in, usually just before the
+    server's end of the stream arrives; httpx then cannot reuse the connection, so every call
+    paid for a new TCP connection (an address lookup in a worker thread, a connect, the
+    server's accept) and a close on both sides.  Read to its end, the body leaves the
+    connection in the pool for the next request.  The SDK has the response already: the wait
+    delays no call, and a stream that does not end in time is closed as before."""
 
-    def __init__(self, stream: Any, warnings: ServerWarnings) -> None:
+    __slots__ = ("_chunks", "_drain", "_ended", "_stream", "_warnings")
+
+    def __init__(self, stream: Any, warnings: ServerWarnings, drain: bool = False) -> None:
         self._stream = stream
         self._warnings = warnings
+        self._drain = drain
+        self._chunks: AsyncIterator[bytes] | None = None
+        self._ended = False
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         events = EventFilter(self._warnings)
-        chunks = self._stream.__aiter__()
+        chunks = self._chunks = self._stream.__aiter__()
         try:
             async for chunk in chunks:
                 out = events.feed(chunk)
                 if out:
                     yield out
+            self._ended = True
             rest = events.end()
             if rest:
                 yield rest
@@ -76,7 +96,28 @@ class FilteredBody(httpx2.AsyncByteStream):
                 await chunks.aclose()
 
     async def aclose(self) -> None:
-        await self._stream.aclose()
+        chunks, self._chunks = self._chunks, None
+        try:
+            if self._drain and chunks is not None and not self._ended:
+                await _read_to_end(chunks)
+        finally:
+            await self._stream.aclose()
+
+
+async def _read_to_end(chunks: AsyncIterator[bytes]) -> None:
+    """Read and drop what is left of *chunks*, within the bounds above; a stream that does
+    not end in time, or fails, is left for the caller to close."""
+    import anyio
+
+    seen = 0
+    with anyio.move_on_after(DRAIN_SECONDS):
+        try:
+            async for chunk in chunks:
+                seen += len(chunk)
+                if seen > DRAIN_BYTES:
+                    return
+        except (httpx2.HTTPError, RuntimeError, OSError):
+            return
 
 
 def _too_large(limit: int, errlog: IO[str] | None) -> Exception:
@@ -99,7 +140,8 @@ def response_hook(
         kind = response.headers.get("content-type", "")
         if kind[:17].lower() == "text/event-stream":
             if warnings is not None:
-                response.stream = FilteredBody(response.stream, warnings)
+                drain = response.request.method == "POST"
+                response.stream = FilteredBody(response.stream, warnings, drain)
             return
         length = response.headers.get("content-length", "")
         if length.isdigit() and int(length) > limit:
