@@ -195,3 +195,34 @@ def test_a_tools_list_changed_storm_is_coalesced() -> None:
             assert 1 <= relists <= 4, relists  # 500 notifications, a handful of re-lists
 
     asyncio.run(scenario())
+
+
+def _big_answer(text_json: bytes) -> bytes:
+    """A JSON-RPC answer over 64 KiB (read the careful way) whose text is *text_json*."""
+    pad = b"x" * 70_000
+    return (
+        b'{"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "'
+        + pad
+        + text_json
+        + b'"}]}}'
+    )
+
+
+def _text_of(line: bytes) -> str | None:
+    from hermes_core.host.server_warnings import ServerWarnings
+    from hermes_core.host.stdio_transport import parse_message
+
+    message = parse_message(line, ServerWarnings("t"))
+    if message is None:
+        return None
+    return str(message.message.result["content"][0]["text"])
+
+
+def test_a_large_answer_with_bad_bytes_or_a_lone_surrogate_is_still_read() -> None:
+    """A large line is parsed from its bytes; what that parser refuses (bytes that are not
+    UTF-8, a lone surrogate escape) is read as before: bad bytes replaced, the escape kept."""
+    text = _text_of(_big_answer(b"caf\xe9 \\ud800 ok"))
+    assert text is not None and text.endswith("caf\ufffd \ud800 ok")
+    assert _text_of(_big_answer(b"plain")) == "x" * 70_000 + "plain"
+    assert _text_of(b"   " + _big_answer(b"spaced") + b"  \r") is not None
+    assert _text_of(b"{" * 70_000) is None  # garbage: dropped (with a warning)

@@ -129,6 +129,7 @@ def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on
     import mcp_types as types
     from mcp.shared.message import SessionMessage
     from pydantic import ValidationError
+    from pydantic_core import from_json
 
     # A small message (most of them) in one step, parsed and validated from its bytes; anything
     # else takes the careful way.  Above 64 KiB the SDK's validate_json gets slower than json
@@ -148,14 +149,21 @@ def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on
                 warnings.warn("notification", problem)
                 return None
         return SessionMessage(message)
-    text = line.decode("utf-8", "replace").strip()
-    if not text:
-        return None
     try:
-        raw = json.loads(text)
+        # Bytes straight to objects (pydantic-core's parser): no decoded copy of the whole
+        # line, and 8-16x faster than decode + json.loads on a large result.
+        raw = from_json(line)
     except ValueError:
-        warnings.warn("garbage", f"ignoring {where} that is not JSON-RPC")
-        return None
+        # Not UTF-8, a lone surrogate escape, or not JSON: the standard library's reading,
+        # which replaces bad bytes and keeps lone surrogates, decides.
+        text = line.decode("utf-8", "replace").strip()
+        if not text:
+            return None
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            warnings.warn("garbage", f"ignoring {where} that is not JSON-RPC")
+            return None
     if isinstance(raw, dict) and "id" not in raw:
         problem = _check_notification(raw)
         if problem is not None:
