@@ -93,6 +93,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from servers.reference import EVERYTHING, node  # noqa: E402
+from support.procs import live_children  # noqa: E402
 
 MANY_TOOLS_SERVER = HERE / "many_tools_server.py"
 RESULTS_SERVER = HERE / "results_server.py"
@@ -341,22 +342,6 @@ def pinned() -> Iterator[None]:
         os.sched_setaffinity(0, before)
 
 
-def _running_children() -> list[int]:
-    """This process's children that have not exited (zombies do not count)."""
-    me, found = os.getpid(), []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()  # after "pid (comm) "
-        if len(fields) > 1 and int(fields[1]) == me and fields[0] not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
-
-
 async def children_gone(timeout: float = 30) -> None:
     """Wait until the servers of the last round have exited, so that their exit (node's
     teardown takes CPU) does not land on the next side's round."""
@@ -364,7 +349,7 @@ async def children_gone(timeout: float = 30) -> None:
         await asyncio.sleep(0.2)
         return
     deadline = time.monotonic() + timeout
-    while (left := _running_children()) and time.monotonic() < deadline:
+    while (left := live_children()) and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     if left:
         log(f"  {len(left)} server process(es) still running after {timeout:g} s; going on")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.sync import SyncMCPHost
 from hermes_platform import declaration
 from hermes_platform.testing import FakeHost
+from support.procs import live_children
 
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
@@ -185,36 +185,19 @@ def test_sync_facade_from_worker_threads() -> None:
 def test_shutdown_leaves_no_child_process() -> None:
     async def scenario() -> set[int]:
         async with MCPHost([hostile("a"), hostile("b")]):
-            return _children()
+            return live_children()
 
-    before = _children()
+    before = live_children()
     during = run(scenario())
     assert isinstance(during, set) and len(during - before) >= 2
     time.sleep(0.2)
-    assert _children() - before == set()
-
-
-def _children() -> set[int]:
-    """Live (non-zombie) child processes of this process, from /proc."""
-    me = os.getpid()
-    found = set()
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(fields[1]) == me and fields[0] != "Z":
-            found.add(int(entry.name))
-    return found
+    assert live_children() - before == set()
 
 
 def test_idle_stdio_server_is_recycled_and_restarted_transparently() -> None:
     async def scenario() -> None:
         async with MCPHost([hostile(idle_timeout_seconds=0.4)]) as host:
-            before = _children()
+            before = live_children()
             assert len(before) >= 1
             for _ in range(60):
                 await asyncio.sleep(0.1)
@@ -222,7 +205,7 @@ def test_idle_stdio_server_is_recycled_and_restarted_transparently() -> None:
                     break
             assert host.status()[0].connection == "recycled"
             await asyncio.sleep(0.2)
-            assert _children() == set()
+            assert live_children() == set()
             assert host.registry.get("mcp_hostile_echo") is not None  # tools stay registered
             assert host.gate.check("hostile") is True
             result = await host.call_tool("mcp_hostile_echo", {"text": "back"})

@@ -1,0 +1,23 @@
+"""The processes this process has started, as the kernel lists them (Linux ``/proc``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def live_children() -> set[int]:
+    """Child processes of this process that have not exited (zombies do not count)."""
+    me = os.getpid()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()  # after "pid (comm)"
+        if len(fields) > 1 and int(fields[1]) == me and fields[0] not in ("Z", "X"):
+            found.add(int(entry.name))
+    return found
