@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hermes_core.config import (
@@ -116,6 +116,17 @@ def test_add_writes_a_readable_entry(tmp_path: Path) -> None:
     cfg = load_config(path).config.mcp_servers["remote"]
     assert cfg.headers == {"Authorization": "Bearer ${TOKEN}"}
     assert cfg.tools.exclude == ["*_radar_*", "delete_customer"]
+
+
+def test_add_writes_list_items_that_look_like_yaml_indicators(tmp_path: Path) -> None:
+    # ruamel.yaml writes "?0" plain inside [...], where it reads back as a mapping: such a list
+    # is written in block style (before, the edit was refused as "would disturb the file").
+    path = write(tmp_path, "model: x\n")
+    args = ["?0", "? 0", ": x", "?-", "-0", "a"]
+    add_server("odd", {"command": "0", "args": args}, path=path)
+    cfg = load_config(path).config.mcp_servers["odd"]
+    assert cfg.command == "0" and cfg.args == args
+    assert "    args:\n      - ?0\n" in path.read_text()
 
 
 def test_add_under_an_empty_mcp_servers_key_keeps_its_comments(tmp_path: Path) -> None:
@@ -478,6 +489,7 @@ _OPS = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(ops=_OPS)
+@example(ops=[("add", "new-one", {"command": "0", "args": ["?0"]})])  # found by Hypothesis
 def test_any_edit_sequence_keeps_the_rest_of_the_file(ops: list[tuple[str, str, Any]]) -> None:
     head = ORIGINAL.split("mcp_servers:")[0]
     tail = "# trailing section\ndisplay:\n  theme: ~\n"

@@ -476,10 +476,20 @@ def _to_node(value: Any) -> Any:
         return node
     if isinstance(value, list):
         seq = CommentedSeq(_to_node(item) for item in value)
-        if all(not isinstance(item, dict | list) for item in value):
+        if all(_flow_safe(item) for item in value):
             seq.fa.set_flow_style()
         return seq
     return value
+
+
+def _flow_safe(item: Any) -> bool:
+    """A list item that ruamel.yaml writes so that it reads back the same in a flow list.
+
+    Its emitter leaves a string that starts with ``?`` or ``:`` plain there (``[?0]``), where
+    it reads back as a mapping (``[{0: null}]``); such a list is written in block style."""
+    if isinstance(item, dict | list):
+        return False
+    return not (isinstance(item, str) and item.startswith(("?", ":")))
 
 
 def _emit(name: str, entry: dict[str, Any], column: int, step: int, newline: str) -> str:
