@@ -100,13 +100,15 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff (lint and format check) and mypy --strict on both packages."""
-    session.install("-e", ".[test]", "ruff", "mypy", *LOCAL_DISTRIBUTIONS)
+    """ruff (lint and format check), mypy --strict on both packages, then the layer contract:
+    ``lint-imports`` checks ``[tool.importlinter]`` in pyproject.toml (docs/architecture.md)."""
+    session.install("-e", ".[test]", "ruff", "mypy", "import-linter>=2.1", *LOCAL_DISTRIBUTIONS)
     paths = ("src", "tests", "plugins", "examples", "benchmarks", "noxfile.py")
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)
     session.run("mypy")
     session.run("mypy", "--strict", *(f"{d}/src" for d in LOCAL_DISTRIBUTIONS if d != "-e"))
+    session.run("lint-imports")
 
 
 @nox.session(python=PYTHON)
