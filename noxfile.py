@@ -138,8 +138,9 @@ def bench(session: nox.Session) -> None:
     `hermes mcp list`...); ratios as min-median-max over interleaved rounds, load average; then
     the CLI's peak memory against hostile servers that send without end (bench_memory.py).
     Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
-    assert).  ``nox -s bench -- --quick`` for a short run; ``nox -s bench -- --readme README.md``
-    also writes both tables into the README, between their markers."""
+    assert).  ``nox -s bench -- --quick`` for a short run; ``nox -s bench -- --readme
+    docs/performance.md`` also writes both tables into docs/performance.md (section
+    "Benchmarks against the raw SDK"), between their markers."""
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
     # plugins are installed so that `hermes plugins list` is timed as users run it.  fastmcp
     # is the third peer beside the raw SDK (this session only: nothing else depends on it).

@@ -1249,7 +1249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--readme",
         metavar="FILE",
-        help="also write the table into FILE (README.md) between its benchmark table markers",
+        help="also write the table into FILE (docs/performance.md) between its benchmark table "
+        "markers",
     )
     parser.add_argument(
         "--no-pin",

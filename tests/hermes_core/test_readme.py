@@ -1,4 +1,5 @@
-"""The README's embedding snippets run as written (against the example vendor's MCP server)."""
+"""The embedding snippets of docs/embedding.md (and the README's, the first of them) run as
+written, against the example vendor's MCP server; CI runs the README's test command."""
 
 from __future__ import annotations
 
@@ -12,19 +13,26 @@ from pathlib import Path
 from support.home import clean_env
 
 README = Path(__file__).parents[2] / "README.md"
+EMBEDDING = README.parent / "docs" / "embedding.md"
 
 
-def python_blocks(heading: str) -> list[str]:
-    text = README.read_text()
-    section = text[text.index(heading) :]
-    section = section[: section.index("\n## ", 1)]
-    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+def python_blocks(page: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", page.read_text(), re.DOTALL)
+
+
+def test_the_readme_embedding_example_is_the_first_snippet_tested_here() -> None:
+    (readme_example,) = python_blocks(README)
+    assert readme_example == python_blocks(EMBEDDING)[0]
+
+
+def test_the_readme_stays_short() -> None:
+    assert len(README.read_text().splitlines()) <= 250, "move the detail to docs/"
 
 
 def test_embedding_snippets_run(tmp_path: Path) -> None:
     # `acme-studio-mcp` comes with examples/vendor-plugin, which the test session installs.
     assert shutil.which("acme-studio-mcp"), "install examples/vendor-plugin (nox -s tests does)"
-    first, second = python_blocks("### Embedding the host")[:2]
+    first, second = python_blocks(EMBEDDING)[:2]
     script = tmp_path / "snippet.py"
     script.write_text(
         first + "\nservers = [HostServer('acme-studio', command='acme-studio-mcp')]\n" + second
@@ -51,7 +59,7 @@ def test_ci_runs_exactly_the_quick_start_test_command() -> None:
 
 def test_factory_snippet_runs_the_config_with_the_installed_plugins(tmp_path: Path) -> None:
     assert shutil.which("acme-studio-mcp"), "install examples/vendor-plugin (nox -s tests does)"
-    snippet = python_blocks("### Embedding the host")[2]
+    snippet = python_blocks(EMBEDDING)[2]
     assert "HostFactory.from_plugins()" in snippet
     (tmp_path / "config.yaml").write_text("mcp_servers:\n  studio:\n    command: acme-studio-mcp\n")
     script = tmp_path / "snippet.py"
