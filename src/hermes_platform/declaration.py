@@ -18,11 +18,16 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from hermes_platform import declared
+from hermes_platform.declaration_model import (
+    GPU_LABELS,
+    AppSpec,
+    Declaration,
+    RequiresSpec,
+    gpu_label,
+)
 from hermes_platform.declared import add_change_listener, lookup, names, remove_change_listener
 from hermes_platform.resolver.app import LOCATION_KINDS, AppDef, AppLocation
 from hermes_platform.resolver.locating import OS_KEYS, PRESENCES
@@ -54,7 +59,6 @@ __all__ = [
 ]
 
 LIVENESS_KINDS = ("server_json", "none")
-GPU_LABELS = {"nvidia": "an NVIDIA GPU"}
 _REQUIRES_KEYS = ("app", "min_version", "gpu")
 _BLOCK_KEYS = ("presence", "location", "version", "liveness")
 _REQUIRES_ELSEWHERE = {key: "requires" for key in _REQUIRES_KEYS}
@@ -79,63 +83,6 @@ class DeclarationError(ValueError):
         self.where = where
         self.key = key
         self.reason = text
-
-
-@dataclass(frozen=True)
-class AppSpec:
-    """The ``app:`` block: one :class:`AppDef` per OS key, in input order."""
-
-    blocks: tuple[tuple[str, AppDef], ...]
-
-    @property
-    def per_os(self) -> Mapping[str, AppDef]:
-        return MappingProxyType(dict(self.blocks))
-
-    def for_os(self, os_family: str) -> AppDef | None:
-        """The block for exactly this OS key (no fallback)."""
-        for key, app in self.blocks:
-            if key == os_family:
-                return app
-        return None
-
-
-@dataclass(frozen=True)
-class RequiresSpec:
-    """The ``requires:`` block."""
-
-    app: bool = False
-    min_version: str | None = None
-    gpu: str | None = None
-
-
-@dataclass(frozen=True)
-class Declaration:
-    """A parsed declaration: server name, optional app block, requirements."""
-
-    name: str
-    app: AppSpec | None = None
-    requires: RequiresSpec = field(default_factory=RequiresSpec)
-
-    @property
-    def requires_app(self) -> bool:
-        return self.requires.app
-
-    @property
-    def min_version(self) -> str | None:
-        return self.requires.min_version
-
-    @property
-    def required_gpu(self) -> str | None:
-        return self.requires.gpu
-
-    def app_for(self, os_family: str) -> AppDef | None:
-        """The :class:`AppDef` for *os_family*, or ``None`` (also without an app block)."""
-        return self.app.for_os(os_family) if self.app is not None else None
-
-
-def gpu_label(gpu: str | None) -> str:
-    """A human phrase for a ``requires.gpu`` value (``"an NVIDIA GPU"``)."""
-    return GPU_LABELS.get(gpu, "a supported GPU") if isinstance(gpu, str) else "a supported GPU"
 
 
 # --- parser -------------------------------------------------------------------

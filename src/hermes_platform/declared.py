@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hermes_platform.declaration import Declaration
+    from hermes_platform.declaration_model import Declaration
 
 __all__ = ["add_change_listener", "lookup", "names", "remove_change_listener"]
 

@@ -12,7 +12,9 @@ import pytest
 
 from hermes_core.config.loader import load_config
 from hermes_core.config.models import ConfigError
-from hermes_core.host.elicitation import (
+from hermes_core.host.from_config import host_servers
+from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import (
     ElicitationAnswer,
     ElicitationRequest,
     ElicitationSettings,
@@ -20,8 +22,6 @@ from hermes_core.host.elicitation import (
     fill_answer,
     request_fields,
 )
-from hermes_core.host.from_config import host_servers
-from hermes_core.host.host import HostServer, MCPHost
 from servers.reference import EVERYTHING, node
 from support.home import clean_env
 
@@ -350,7 +350,7 @@ def test_an_answer_outside_the_bounds_three_times_is_declined(tmp_path: Path) ->
 
 
 def test_an_elicitor_answer_outside_the_format_or_bounds_is_not_sent() -> None:
-    from hermes_core.host.elicitation import fill_answer, request_fields
+    from hermes_core.offers.elicitation import fill_answer, request_fields
 
     fields = request_fields(
         {

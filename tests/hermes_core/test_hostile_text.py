@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.sanitize import clean_line, clean_text, sanitize_value
+from hermes_core.sanitize import clean_line, clean_text, sanitize_value
 from support.cli import run_hermes
 from support.home import clean_env
 

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.listing import annotations_of, checked_tool, execution_of
-from hermes_core.host.sanitize import _repaired, prepare_input_schema
+from hermes_core.sanitize.schema import _repaired, prepare_input_schema
 
 HOSTILE = Path(__file__).resolve().parents[1] / "servers" / "hostile_server.py"
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.host.roots import Root
+from hermes_core.offers.roots import Root
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.plugins.manager import create_plugin_manager
 from hermes_core.plugins.types import SamplingProvider
 from hermes_core.sampling.backend import Completion, CompletionRequest, ModelInfo

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.host.sanitize import (
+from hermes_core.sanitize import (
     check_input_schema,
     clean_meta,
     is_reserved_meta_key,
@@ -357,7 +357,7 @@ def _schema_children(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]
     )
 )
 def test_fast_schema_copy_equals_the_json_round_trip(schema: dict[Any, Any]) -> None:
-    from hermes_core.host.sanitize import _repaired, prepare_input_schema
+    from hermes_core.sanitize.schema import _repaired, prepare_input_schema
 
     try:
         reference: Any = _repaired(json.loads(json.dumps(schema, allow_nan=False)))

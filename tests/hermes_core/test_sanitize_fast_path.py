@@ -12,8 +12,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.host import sanitize
-from hermes_core.host.sanitize import clean_text, sanitize_value
+from hermes_core.sanitize import clean_text, sanitize_value
+from hermes_core.sanitize.text import _ANY_INVISIBLE
+from hermes_core.sanitize.values import _rebuild
 
 BLACK_FLAG = "\U0001f3f4"
 
@@ -40,7 +41,7 @@ def old_sanitize_value(obj: Any) -> Any:
         return obj
     if not _slow_contains(obj):
         return obj
-    return sanitize._rebuild(obj)
+    return _rebuild(obj)
 
 
 # Characters that matter: ASCII, other non-ASCII text, TAG letters/digits/CANCEL, the black flag.
@@ -114,7 +115,7 @@ def test_long_ascii_text_is_held_to_the_regex(
         at = int(where * len(text))
         text = text[:at] + char + text[at:]
     # The reference: the regex of every character clean_text removes, over the whole text.
-    expected = sanitize._ANY_INVISIBLE.sub("", text)
+    expected = _ANY_INVISIBLE.sub("", text)
     assert clean_text(text) == expected
     value = {"content": [{"type": "text", "text": text}], "isError": False}
     got = sanitize_value(value)

@@ -54,6 +54,7 @@ from mcp.shared.auth_utils import check_resource_allowed, resource_url_from_serv
 from hermes_core.auth.dpop import DPoPFlow
 from hermes_core.auth.errors import OAuthConfigError, OAuthError
 from hermes_core.auth.storage import TokenStorage
+from hermes_core.sanitize import clean_text
 
 __all__ = ["JwtBearerProvider", "WorkloadAssertion", "assertion_audiences"]
 
@@ -292,8 +293,6 @@ class JwtBearerProvider(httpx2.Auth):
 
 
 def _refusal(server: str, answer: httpx2.Response) -> str:
-    from hermes_core.host.sanitize import clean_text
-
     try:
         body = json.loads(answer.content)
     except ValueError:

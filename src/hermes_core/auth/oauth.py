@@ -41,7 +41,8 @@ Other grants (``oauth.grant``), with no browser step:
 ``dpop`` (``auto``, the default; ``true``; ``false``): DPoP-bound tokens (RFC 9449,
 :mod:`hermes_core.auth.dpop`) for the ``authorization_code`` and ``jwt_bearer`` grants.
 
-This module imports neither ``mcp`` nor ``httpx2`` until a provider is built.
+Importing this module imports ``mcp`` and ``httpx2``; the settings alone
+(:mod:`hermes_core.auth.settings`) import neither.
 """
 
 from __future__ import annotations
@@ -50,132 +51,62 @@ import ipaddress
 import logging
 import os
 import socket
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 from urllib.parse import urlsplit
 
-from pydantic import ValidationError
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.auth.extensions.client_credentials import SignedJWTParameters
+from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
+from mcp.shared.auth import OAuthClientInformationFull
 
+from hermes_core.auth.callback import BrowserFlow
 from hermes_core.auth.errors import OAuthConfigError
+from hermes_core.auth.grants import (
+    ClientCredentialsProvider,
+    IdentityAssertionProvider,
+    PrivateKeyJWTProvider,
+)
+from hermes_core.auth.id_jag import IdJagExchange
+from hermes_core.auth.jwt_bearer import JwtBearerProvider, WorkloadAssertion
+from hermes_core.auth.provider import ClientMetadata, HermesOAuthProvider
+from hermes_core.auth.settings import (
+    CIMD_HOSTS,
+    CIMD_PORTS,
+    CLIENT_METADATA_URL_ENV,
+    FIGMA_DEFAULTS,
+    OAuthSettings,
+    client_metadata_document,
+    is_figma,
+    is_interactive,
+    oauth_settings,
+)
+from hermes_core.auth.storage import TokenStorage
 from hermes_core.config.oauth import (
     DEFAULT_CLIENT_NAME,
     DEFAULT_TIMEOUT,
-    IDENTITY_KEYS,
     LOOPBACK_HOSTS,
     OAuthConfig,
     metadata_url_problem,
 )
 
-if TYPE_CHECKING:
-    from mcp.client.auth import OAuthClientProvider
-    from mcp.client.auth.extensions.identity_assertion import IdentityAssertionOAuthProvider
-
-    from hermes_core.auth.jwt_bearer import JwtBearerProvider
-    from hermes_core.auth.provider import HermesOAuthProvider
-    from hermes_core.auth.storage import TokenStorage
-
 __all__ = [
+    "CIMD_PORTS",
+    "CLIENT_METADATA_URL_ENV",
     "DEFAULT_CLIENT_NAME",
     "DEFAULT_TIMEOUT",
+    "FIGMA_DEFAULTS",
     "OAuthSettings",
     "build_oauth_provider",
+    "client_metadata_document",
+    "is_figma",
     "is_interactive",
     "oauth_settings",
 ]
 
 log = logging.getLogger(__name__)
-
-#: Figma's registration accepts only known client names (exactly); filled in when unset.
-FIGMA_DEFAULTS: Mapping[str, str] = {
-    "client_name": "Claude Code",
-    "scope": "mcp:connect",
-    "token_endpoint_auth_method": "client_secret_post",
-}
-#: The loopback ports a client ID metadata document lists, as ``http://127.0.0.1:<p>/callback``
-#: and ``http://localhost:<p>/callback``: a login takes the first free one.
-CIMD_PORTS = range(27890, 27895)
-#: The host-wide client ID metadata document: the URL where the agent published the document
-#: that :func:`client_metadata_document` writes.
-CLIENT_METADATA_URL_ENV = "HERMES_OAUTH_CLIENT_METADATA_URL"
 _LOOPBACK_HOSTS = LOOPBACK_HOSTS
-_CIMD_HOSTS = ("127.0.0.1", "localhost")
-
-OAuthSettings = OAuthConfig
-"""A server's ``oauth:`` block, checked, with defaults filled in (the config model)."""
-
-
-def is_interactive() -> bool:
-    """Whether a person is at this process's terminal (so a browser login may start)."""
-    stream = sys.stdin
-    try:
-        return bool(stream is not None and stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-def is_figma(server: str, url: str | None) -> bool:
-    """Figma's hosted MCP endpoint (or a server named like it with no other host)."""
-    parts = urlsplit(url or "")
-    host = (parts.hostname or "").lower()
-    if host == "mcp.figma.com" or (host.endswith("figma.com") and "/mcp" in parts.path):
-        return True
-    return "figma" in server.lower() and (not host or host.endswith("figma.com"))
-
-
-def oauth_settings(
-    server: str, url: str | None, cfg: OAuthConfig | Mapping[str, Any] | None
-) -> OAuthConfig:
-    """The ``oauth:`` settings of *server* (the model read from ``config.yaml``, or a mapping
-    of final values, checked here) with Figma's defaults filled in where unset;
-    :class:`OAuthConfigError` names a bad key, never its value."""
-    if isinstance(cfg, OAuthConfig):
-        settings = cfg
-    else:
-        try:
-            settings = OAuthConfig.model_validate(cfg or {}, context={"expanded": True})
-        except ValidationError as exc:
-            error = exc.errors(include_url=False)[0]
-            loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
-            key = ".".join(str(part) for part in loc)
-            reason = error["ctx"]["reason"] if error["type"] == "hermes_config" else "is not valid"
-            raise OAuthConfigError(f"MCP server '{server}': oauth.{key} {reason}") from None
-    if is_figma(server, url):
-        unset = {
-            key: value
-            for key, value in FIGMA_DEFAULTS.items()
-            if key not in settings.model_fields_set or getattr(settings, key) is None
-        }
-        settings = settings.model_copy(update=unset)
-    if settings.grant != "identity_assertion":
-        for key in IDENTITY_KEYS:
-            if getattr(settings, key) is not None:
-                log.warning(
-                    "MCP server '%s': oauth.%s is used only by grant: identity_assertion (ignored)",
-                    server,
-                    key,
-                )
-    return settings
-
-
-def client_metadata_document(url: str, *, client_name: str = DEFAULT_CLIENT_NAME) -> dict[str, Any]:
-    """The client ID metadata document to publish at *url* (a native public client whose
-    redirect URIs are the loopback callbacks on :data:`CIMD_PORTS`)."""
-    problem = metadata_url_problem(url)
-    if problem is not None:
-        raise OAuthConfigError(f"the client metadata document URL {problem}")
-    return {
-        "client_id": url,
-        "client_name": client_name,
-        "redirect_uris": [
-            f"http://{host}:{port}/callback" for port in CIMD_PORTS for host in _CIMD_HOSTS
-        ],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": "none",
-        "application_type": "native",
-    }
 
 
 def _client_metadata_url(
@@ -204,7 +135,7 @@ def _client_metadata_url(
         customised = (
             settings.redirect_uri is not None
             or settings.redirect_port is not None
-            or settings.redirect_host not in _CIMD_HOSTS
+            or settings.redirect_host not in CIMD_HOSTS
             or settings.client_name != DEFAULT_CLIENT_NAME
             or (settings.token_endpoint_auth_method or "none") != "none"
         )
@@ -259,10 +190,6 @@ def build_oauth_provider(
         raise OAuthConfigError(f"MCP server '{server_name}': auth: oauth needs an http(s) url")
     settings = oauth_settings(server_name, server_url, oauth_cfg)
 
-    from hermes_core.auth.callback import BrowserFlow
-    from hermes_core.auth.provider import ClientMetadata, HermesOAuthProvider
-    from hermes_core.auth.storage import TokenStorage
-
     storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
     if settings.grant == "client_credentials":
         return _client_credentials_provider(server_name, server_url, settings, storage)
@@ -291,8 +218,6 @@ def build_oauth_provider(
         "client_secret_basic" if settings.client_secret else "none"
     )
     if settings.client_id is not None:
-        from mcp.shared.auth import OAuthClientInformationFull
-
         storage.set_preregistered(
             OAuthClientInformationFull(
                 client_id=settings.client_id,
@@ -351,10 +276,6 @@ def _client_credentials_provider(
     server_name: str, server_url: str, settings: OAuthSettings, storage: TokenStorage
 ) -> OAuthClientProvider:
     """Machine-to-machine access (no browser): a client secret, or a key signing JWT assertions."""
-    from mcp.client.auth.extensions.client_credentials import SignedJWTParameters
-
-    from hermes_core.auth.grants import ClientCredentialsProvider, PrivateKeyJWTProvider
-
     assert settings.client_id is not None
     if settings.private_key is not None:
         key_path = Path(settings.private_key).expanduser()
@@ -403,9 +324,6 @@ def _identity_assertion_provider(
     """SEP-990: the ID token becomes an ID-JAG at the IdP (ours), then an access token at the
     configured authorization server (the SDK's jwt-bearer provider).  No browser, no refresh
     token: when the access token expires (or is refused) the exchange runs again."""
-    from hermes_core.auth.grants import IdentityAssertionProvider
-    from hermes_core.auth.id_jag import IdJagExchange
-
     assert settings.client_id is not None and settings.client_secret is not None
     assert settings.issuer is not None and settings.idp_client_id is not None
     exchange = IdJagExchange(
@@ -438,8 +356,6 @@ def _jwt_bearer_provider(
     server_name: str, server_url: str, settings: OAuthConfig, storage: TokenStorage
 ) -> JwtBearerProvider:
     """Workload identity (RFC 7523): the workload's own JWT for an access token."""
-    from hermes_core.auth.jwt_bearer import JwtBearerProvider, WorkloadAssertion
-
     source = WorkloadAssertion(server_name, text=settings.assertion, file=settings.assertion_file)
 
     async def assertion() -> str:

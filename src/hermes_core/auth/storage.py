@@ -1,7 +1,7 @@
 """Where OAuth tokens live: ``$HERMES_HOME/mcp-tokens/<server>.json``, mode 0600.
 
 One file per server holds the tokens, their absolute expiry, the DPoP key they are
-bound to (when they are: :mod:`hermes_core.auth.dpop`), the client
+bound to (when they are: :mod:`hermes_core.auth.dpop_key`), the client
 registration and the authorization server's metadata.  It is only ever written
 whole, when tokens were obtained (a login or a refresh succeeded): a client
 registration or anything else learnt during a login that then fails stays in
@@ -41,13 +41,12 @@ import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from pydantic import ValidationError
 
-if TYPE_CHECKING:
-    from hermes_core.auth.dpop import DPoPKey
+from hermes_core.auth.dpop_key import DPoPKey
 
 __all__ = ["TOKEN_DIR", "TokenStorage", "safe_server_name", "token_path", "write_private"]
 
@@ -247,8 +246,6 @@ class TokenStorage:
     # -- DPoP (hermes_core.auth.dpop) ---------------------------------------------------
     def dpop_key(self) -> DPoPKey:
         """This server's DPoP key: the saved one, else a new one (saved with the next tokens)."""
-        from hermes_core.auth.dpop import DPoPKey
-
         cached = self._dpop_cache
         if cached is not None and cached[0] is self._dpop_jwk:
             return cached[1]

@@ -145,7 +145,7 @@ def client_document(url: str, client_name: str | None) -> int:
     import json
 
     from hermes_core.auth.errors import OAuthConfigError
-    from hermes_core.auth.oauth import DEFAULT_CLIENT_NAME, client_metadata_document
+    from hermes_core.auth.settings import DEFAULT_CLIENT_NAME, client_metadata_document
 
     try:
         document = client_metadata_document(url, client_name=client_name or DEFAULT_CLIENT_NAME)

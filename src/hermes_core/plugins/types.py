@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
-from hermes_core.sampling.backend import Completer, ModelLister
+from hermes_core.plugins.sampling_backend import Completer, ModelLister
 
 if TYPE_CHECKING:
     import httpx2

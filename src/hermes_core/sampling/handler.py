@@ -33,8 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_core.host.elicitation import ElicitationRequest, Elicitor
-from hermes_core.host.sanitize import strip_tags
+from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 from hermes_core.plugins.types import SamplingProvider
 from hermes_core.sampling.backend import (
     ChatMessage,
@@ -50,6 +49,7 @@ from hermes_core.sampling.backend import (
 from hermes_core.sampling.catalog import ModelCatalog, OfferedModel, SamplingPlan
 from hermes_core.sampling.limiter import SlidingWindowLimiter
 from hermes_core.sampling.settings import SamplingSettings
+from hermes_core.sanitize import strip_tags
 
 __all__ = ["REFUSED", "SamplingCounters", "SamplingHandler", "SamplingRefused"]
 

@@ -1,14 +1,16 @@
 """Cached facts about the host: its OS family and CPU architecture.
 
 Facts are read through the host seam and memoised for the process; they are
-cleared by :func:`clear_caches` and whenever the host is replaced.
+cleared by :func:`~hermes_platform.host.caches.clear_caches` and whenever the host is
+replaced.
 """
 
 from __future__ import annotations
 
 import functools
 
-from hermes_platform.host.seam import add_host_change_listener, current_host
+from hermes_platform.host.caches import clear_caches, register_cache
+from hermes_platform.host.seam import current_host
 
 __all__ = ["clear_caches", "native_arch", "os_family", "process_arch"]
 
@@ -52,15 +54,6 @@ def native_arch() -> str:
     return arch
 
 
-def clear_caches() -> None:
-    """Forget every cached host fact (OS family, architectures, GPU class)."""
-    os_family.cache_clear()
-    process_arch.cache_clear()
-    native_arch.cache_clear()
-    # Imported here: gpu depends on facts, not the other way round.
-    from hermes_platform.host import gpu
-
-    gpu.gpu_class.cache_clear()
-
-
-add_host_change_listener(clear_caches)
+register_cache(os_family.cache_clear)
+register_cache(process_arch.cache_clear)
+register_cache(native_arch.cache_clear)

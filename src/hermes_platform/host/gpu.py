@@ -17,6 +17,7 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from hermes_platform.host.caches import register_cache
 from hermes_platform.host.facts import native_arch, os_family
 from hermes_platform.host.seam import Host, current_host
 from hermes_platform.registration import RegistrationTable
@@ -111,6 +112,9 @@ def gpu_class() -> str:
     Memoised for the process; :func:`hermes_platform.host.clear_caches` resets it.
     """
     return merge_gpu_classes(answer for _probe, answer, _note in probe_results())
+
+
+register_cache(gpu_class.cache_clear)
 
 
 # --- built-in probes ---------------------------------------------------------

@@ -1,5 +1,7 @@
 """Version sources that read a file the installed app ships, without running anything.
 
+- ``pe_resource``: the file version in a Windows executable's ``VS_FIXEDFILEINFO`` (the
+  PE walk is :mod:`~hermes_platform.resolver.pe_version`);
 - ``jetbrains_product_info``: ``version`` in a JetBrains IDE's
   ``product-info.json`` (every OS);
 - ``flatpak``: the first ``<release version=…>`` of the AppStream metainfo in
@@ -19,11 +21,17 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ElementTree
 
-from hermes_platform.resolver import known_dirs
+from hermes_platform.resolver import known_dirs, pe_version
 from hermes_platform.resolver.locating import LocateContext
 from hermes_platform.resolver.observation import Observation
 
-__all__ = ["read_flatpak", "read_product_info", "read_small_file", "read_snap"]
+__all__ = [
+    "read_flatpak",
+    "read_pe_resource",
+    "read_product_info",
+    "read_small_file",
+    "read_snap",
+]
 
 MAX_VERSION_FILE_BYTES = 1024 * 1024
 
@@ -191,3 +199,25 @@ def read_snap(ctx: LocateContext, path: str, arg: str) -> Observation:
     if version is None:
         return Observation("unavailable", None, f"{meta} has no version")
     return Observation("present", version, f"version in {meta}")
+
+
+# --- pe_resource ----------------------------------------------------------------------
+
+
+def read_pe_resource(ctx: LocateContext, path: str, arg: str) -> Observation:
+    """``pe_resource``: the file version in the executable's ``VS_FIXEDFILEINFO``."""
+    host = ctx.host
+    try:
+        size = host.file_size(path)
+        version = pe_version.read_file_version(
+            lambda offset, length: host.read_range(path, offset, length), size
+        )
+    except pe_version.PeNoFixedInfo:
+        return Observation("unavailable", None, "no fixed file info")
+    except pe_version.PeVersionError as exc:
+        return Observation("error", None, f"unreadable PE file: {exc}")
+    except OSError as exc:
+        return Observation("error", None, f"cannot read file: {exc.strerror or exc}")
+    if version is None:
+        return Observation("unavailable", None, "no version resource")
+    return Observation("present", version, "VS_FIXEDFILEINFO file version")

@@ -13,6 +13,7 @@ anything it raises or returns wrongly into an ``error`` :class:`Observation`.
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -118,7 +119,22 @@ def _read_none(ctx: LocateContext, path: str, arg: str) -> Observation:
 
 # The readers' parsers (plistlib, xml, the PE walker) are imported when a version is read, not
 # when the table is built: the host imports this module through the declarations and reads no
-# version unless a declaration asks.
+# version unless a declaration asks.  The readers of files an app ships live in
+# :mod:`~hermes_platform.resolver.file_versions`, which a :class:`_FileReader` loads on its
+# first read.
+_FILE_READERS = "hermes_platform.resolver.file_versions"
+
+
+@dataclass(frozen=True)
+class _FileReader:
+    """The :class:`VersionReader` *name* of :mod:`~hermes_platform.resolver.file_versions`,
+    that module imported on the first read (listing and checking the sources leave it alone)."""
+
+    name: str
+
+    def __call__(self, ctx: LocateContext, path: str, arg: str, /) -> Observation:
+        reader: VersionReader = getattr(importlib.import_module(_FILE_READERS), self.name)
+        return reader(ctx, path, arg)
 
 
 def _read_plist(ctx: LocateContext, path: str, arg: str) -> Observation:
@@ -143,44 +159,6 @@ def _read_plist(ctx: LocateContext, path: str, arg: str) -> Observation:
     return Observation("unavailable", None, "no version key in Info.plist")
 
 
-def _read_pe_resource(ctx: LocateContext, path: str, arg: str) -> Observation:
-    from hermes_platform.resolver import pe_version
-
-    host = ctx.host
-    try:
-        size = host.file_size(path)
-        version = pe_version.read_file_version(
-            lambda offset, length: host.read_range(path, offset, length), size
-        )
-    except pe_version.PeNoFixedInfo:
-        return Observation("unavailable", None, "no fixed file info")
-    except pe_version.PeVersionError as exc:
-        return Observation("error", None, f"unreadable PE file: {exc}")
-    except OSError as exc:
-        return Observation("error", None, f"cannot read file: {exc.strerror or exc}")
-    if version is None:
-        return Observation("unavailable", None, "no version resource")
-    return Observation("present", version, "VS_FIXEDFILEINFO file version")
-
-
-def _read_product_info(ctx: LocateContext, path: str, arg: str) -> Observation:
-    from hermes_platform.resolver import file_versions
-
-    return file_versions.read_product_info(ctx, path, arg)
-
-
-def _read_flatpak(ctx: LocateContext, path: str, arg: str) -> Observation:
-    from hermes_platform.resolver import file_versions
-
-    return file_versions.read_flatpak(ctx, path, arg)
-
-
-def _read_snap(ctx: LocateContext, path: str, arg: str) -> Observation:
-    from hermes_platform.resolver import file_versions
-
-    return file_versions.read_snap(ctx, path, arg)
-
-
 def _read_uninstall_registry(ctx: LocateContext, path: str, arg: str) -> Observation:
     if ctx.os != "win32":
         return Observation("unavailable", None, "uninstall_registry needs Windows")
@@ -203,7 +181,7 @@ BUILTIN_VERSION_SOURCES: tuple[VersionSource, ...] = (
     VersionSource(
         "pe_resource",
         "win32",
-        _read_pe_resource,
+        _FileReader("read_pe_resource"),
         description="file version of the executable's VS_FIXEDFILEINFO",
     ),
     VersionSource(
@@ -217,21 +195,21 @@ BUILTIN_VERSION_SOURCES: tuple[VersionSource, ...] = (
     VersionSource(
         "jetbrains_product_info",
         None,
-        _read_product_info,
+        _FileReader("read_product_info"),
         description="version in the product-info.json of a JetBrains IDE "
         "(install folder, or Contents/Resources of a .app)",
     ),
     VersionSource(
         "flatpak",
         "linux",
-        _read_flatpak,
+        _FileReader("read_flatpak"),
         description="first release in the AppStream metainfo of the active flatpak "
         "deployment behind an exports/bin launcher",
     ),
     VersionSource(
         "snap",
         "linux",
-        _read_snap,
+        _FileReader("read_snap"),
         description="version in meta/snap.yaml of the current revision behind a snap launcher",
     ),
 )
