@@ -27,7 +27,7 @@ from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
 from hermes_core.plugins.platform_apply import PlatformApplication
-from hermes_core.plugins.records import PluginRecord, Registered
+from hermes_core.plugins.records import PluginRecord, PluginStatus, Registered
 from hermes_core.plugins.types import (
     AppDeclaration,
     AuthProviderSpec,
@@ -105,10 +105,10 @@ class HermesPluginManager:
         problem = error.reason if not error.hook else f"{error.hook}: {error.reason}"
         record.problems.append(problem)
         if fatal:
-            record.status, record.reason = "failed", error.reason
-        elif record.status in ("loaded", "degraded"):
+            record.status, record.reason = PluginStatus.FAILED, error.reason
+        elif record.status in (PluginStatus.LOADED, PluginStatus.DEGRADED):
             # Loaded, but something it contributed was rejected or misbehaved.
-            record.status = "degraded"
+            record.status = PluginStatus.DEGRADED
             record.reason = "; ".join(record.problems)
         if self.strict:
             raise error
@@ -189,7 +189,7 @@ class HermesPluginManager:
                     entry.name,
                     dist_name,
                     version,
-                    status="disabled",
+                    status=PluginStatus.DISABLED,
                     reason="--no-plugins" if disable_all else "HERMES_DISABLE_PLUGINS",
                 )
                 continue
@@ -417,7 +417,9 @@ class HermesPluginManager:
 
     def plugin_objects(self) -> dict[str, object]:
         """The registered external (non-built-in) plugin objects by name, in load order."""
-        loaded = [n for n, r in self._records.items() if not r.builtin and r.status == "loaded"]
+        loaded = [
+            n for n, r in self._records.items() if not r.builtin and r.status == PluginStatus.LOADED
+        ]
         objects = {name: self._pm.get_plugin(name) for name in loaded}
         return {name: plugin for name, plugin in objects.items() if plugin is not None}
 

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-__all__ = ["PluginRecord", "Registered"]
+__all__ = ["PluginRecord", "PluginStatus", "Registered"]
 
 T = TypeVar("T")
+
+
+class PluginStatus(StrEnum):
+    """Where a plugin stands (compares equal to its word, as ``plugins list`` prints it)."""
+
+    LOADED = "loaded"
+    DEGRADED = "degraded"
+    """Loaded, but something it contributed was rejected or misbehaved."""
+    DISABLED = "disabled"
+    FAILED = "failed"
 
 
 @dataclass(frozen=True)
@@ -28,7 +39,7 @@ class PluginRecord:
     distribution: str | None = None
     version: str | None = None
     builtin: bool = False
-    status: str = "loaded"  # loaded | degraded | disabled | failed
+    status: PluginStatus = PluginStatus.LOADED
     reason: str = ""
     hooks: list[str] = field(default_factory=list)
     contributions: dict[str, list[str]] = field(default_factory=dict)
