@@ -11,6 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from hermes_core.config.kinds import BUILTIN_KINDS, ServerKinds
+from hermes_core.plugins.manager import create_plugin_manager
 from support.dists import hermes_with, install
 
 PLUGIN = """
@@ -116,3 +118,11 @@ def test_a_broken_record_is_a_miss_not_an_error(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout == "plain  [stdio]  node\n"
     assert '"fingerprint"' in (home / "cache" / "plugin-config-keys.json").read_text()
+
+
+def test_the_config_layers_builtin_kinds_are_what_the_builtin_plugins_register() -> None:
+    # config.yaml is validated against BUILTIN_KINDS when no plugin manager hands kinds in;
+    # the config layer spells them out itself (it imports nothing of the plugin layer).
+    manager = create_plugin_manager(entry_points=False)
+    assert ServerKinds.of(manager.transports(), manager.auth_providers()) == BUILTIN_KINDS
+    assert ServerKinds.builtin() is BUILTIN_KINDS

@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING, Any
 from hermes_core._lazy import LazyExports
 
 if TYPE_CHECKING:
+    from hermes_core.config.defaults import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TOOL_TIMEOUT, Transport
+    from hermes_core.config.document import HermesConfig
+    from hermes_core.config.errors import ConfigConflict, ConfigError, ConfigWarning
+    from hermes_core.config.identity import IdentityHeader
     from hermes_core.config.interpolate import (
         CONTEXT_VARIABLES,
         expand,
@@ -28,19 +32,9 @@ if TYPE_CHECKING:
         load_config,
         parse_config_text,
     )
-    from hermes_core.config.models import (
-        DEFAULT_CONNECT_TIMEOUT,
-        DEFAULT_TOOL_TIMEOUT,
-        ConfigConflict,
-        ConfigError,
-        ConfigWarning,
-        HermesConfig,
-        IdentityHeader,
-        ServerConfig,
-        ToolsConfig,
-        Transport,
-    )
+    from hermes_core.config.server import ServerConfig
     from hermes_core.config.store import add_server, remove_server, set_enabled
+    from hermes_core.config.tools import ToolsConfig
 
 __all__ = [
     "CONTEXT_VARIABLES",
@@ -71,17 +65,17 @@ __all__ = [
 # Loaded on first use (PEP 562): ``hermes mcp list`` reads the file without the editing code.
 _HOME = {
     "CONTEXT_VARIABLES": "interpolate",
-    "ConfigConflict": "models",
-    "ConfigError": "models",
-    "ConfigWarning": "models",
-    "DEFAULT_CONNECT_TIMEOUT": "models",
-    "DEFAULT_TOOL_TIMEOUT": "models",
-    "HermesConfig": "models",
-    "IdentityHeader": "models",
+    "ConfigConflict": "errors",
+    "ConfigError": "errors",
+    "ConfigWarning": "errors",
+    "DEFAULT_CONNECT_TIMEOUT": "defaults",
+    "DEFAULT_TOOL_TIMEOUT": "defaults",
+    "HermesConfig": "document",
+    "IdentityHeader": "identity",
     "LoadedConfig": "loader",
-    "ServerConfig": "models",
-    "ToolsConfig": "models",
-    "Transport": "models",
+    "ServerConfig": "server",
+    "ToolsConfig": "tools",
+    "Transport": "defaults",
     "add_server": "store",
     "config_path": "loader",
     "expand": "interpolate",

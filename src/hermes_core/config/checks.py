@@ -1,19 +1,23 @@
 """What every block's config model shares: the error its validators raise, how a bad value's
-kind is named, the unknown-key check with its did-you-mean, and ``${…}`` values left for later.
+kind is named, the unknown-key check with its did-you-mean, warnings noted while validating,
+and ``${…}`` values left for later.
 
-Kept apart from the models themselves so that a model the host needs at run time
-(``elicitation:``) does not bring in the others (``oauth:``, the whole ``config.yaml``).
+The bottom of the config models: it imports none of them, so that a model the host needs at
+run time (``elicitation:``) does not bring in the others (``oauth:``, the whole
+``config.yaml``).  ``difflib`` is imported only when a key is unknown (the embedding host,
+which reads the ``elicitation:`` model, never pays for it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-__all__ = ["deferred", "fail", "kind", "unknown_keys"]
+__all__ = ["deferred", "fail", "fail_plugin", "kind", "kind_of", "unknown_keys", "warn"]
 
 
 def fail(reason: str, *sub: str | int) -> PydanticCustomError:
@@ -21,11 +25,44 @@ def fail(reason: str, *sub: str | int) -> PydanticCustomError:
     return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
 
 
-def kind(value: Any) -> str:
-    """What *value* is, in the words of the config errors (``a list``, ``text``...)."""
-    from hermes_core.config.models import kind_of
+def fail_plugin(reason: str, *sub: str | int) -> PydanticCustomError:
+    """An error a plugin that is not loaded could explain (an unknown transport, auth
+    provider or key): with plugins off, only that server is left out."""
+    return PydanticCustomError(
+        "hermes_config", "{reason}", {"reason": reason, "sub": sub, "plugin": True}
+    )
 
-    return kind_of(value)
+
+def kind_of(value: Any) -> str:
+    """What a YAML value is, in words, without showing it."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list | tuple | set):
+        return "a list"
+    if isinstance(value, date):
+        return "a date"
+    return type(value).__name__
+
+
+kind = kind_of
+"""What *value* is, in the words of the config errors (``a list``, ``text``...)."""
+
+
+def warn(info: ValidationInfo, message: str, *sub: str | int) -> None:
+    """Note a warning at the key path *sub* in the validation context's ``warnings`` list."""
+    context = info.context
+    if isinstance(context, dict):
+        sink = context.get("warnings")
+        if isinstance(sink, list):
+            sink.append((sub, message))
 
 
 def deferred(value: Any, info: ValidationInfo) -> bool:

@@ -15,10 +15,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from hermes_core.config.atomic_file import atomic_write, ensure_dir, locked
+from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import dotenv_entries
 from hermes_core.config.loader import hermes_home
-from hermes_core.config.models import ConfigError
-from hermes_core.config.store import _atomic_write, _ensure_dir, _locked
 
 __all__ = ["dotenv_path", "update_dotenv"]
 
@@ -59,8 +59,8 @@ def update_dotenv(values: Mapping[str, str], path: str | os.PathLike[str] | None
             raise ConfigError("is not a valid variable name", path=label, key=name)
         if "\x00" in value:
             raise ConfigError("the value holds a NUL character", path=label, key=name)
-    _ensure_dir(target.parent)
-    with _locked(target, label):
+    ensure_dir(target.parent)
+    with locked(target, label):
         try:
             text = target.read_bytes().decode("utf-8-sig")
         except FileNotFoundError:
@@ -79,4 +79,4 @@ def update_dotenv(values: Mapping[str, str], path: str | os.PathLike[str] | None
             if text and not text.endswith("\n"):
                 text += "\n"
             text += "\n".join(added) + "\n"
-        _atomic_write(target, text.encode("utf-8"), 0o600)
+        atomic_write(target, text.encode("utf-8"), 0o600)

@@ -24,10 +24,12 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
+from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig, _reason, hermes_home
-from hermes_core.config.models import ConfigError, ServerConfig, url_problem, value_problem
 from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.sampling import SamplingConfig
+from hermes_core.config.server import ServerConfig
+from hermes_core.config.values import url_problem, value_problem
 
 __all__ = [
     "CONTEXT_VARIABLES",

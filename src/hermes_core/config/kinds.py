@@ -3,20 +3,21 @@
 ``config.yaml`` is validated against a :class:`ServerKinds`: ``transport: <name>`` and
 ``auth: <name>`` must name a registered one (unknown names are errors listing what is
 registered), a transport's ``config_key`` selects it, and the keys that belong to a
-transport or an auth provider are not "unknown keys".  The plugin manager's registrations
-make the kinds (:meth:`ServerKinds.of`); without one, the built-in plugins' registrations
-are used (:meth:`ServerKinds.builtin`), through the same hooks as any plugin's.
+transport or an auth provider are not "unknown keys".  The plugin layer hands the kinds in
+(:meth:`ServerKinds.of` over the plugin manager's registrations, or the names remembered in
+:mod:`hermes_core.plugins.config_keys`); without them, :data:`BUILTIN_KINDS` is used: what
+the built-in plugins register through the same hooks as any plugin's (the plugin tests check
+that the two agree).  This module imports nothing of the plugin layer, and nothing heavy: the
+plugin layer's record of the kinds (read by every ``hermes mcp list``) builds one.
 """
 
 from __future__ import annotations
 
-import difflib
-import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TRANSPORT_ALIASES", "ServerKinds"]
+__all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds"]
 
 #: Other spellings of the built-in transports' names accepted in ``transport:``.
 TRANSPORT_ALIASES: Mapping[str, str] = {
@@ -59,7 +60,7 @@ class ServerKinds:
     @staticmethod
     def builtin() -> ServerKinds:
         """The built-in plugins' transports and auth providers (no entry point is loaded)."""
-        return _builtin()
+        return BUILTIN_KINDS
 
     # -- transports ----------------------------------------------------------------
     @property
@@ -97,6 +98,8 @@ class ServerKinds:
 
 
 def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:
+    import difflib  # only for a did-you-mean: ``mcp list`` reads the remembered kinds without it
+
     close = difflib.get_close_matches(written.strip().lower(), list(registered), n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     written = written.strip()[:64]
@@ -107,9 +110,10 @@ def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:
     )
 
 
-@functools.cache
-def _builtin() -> ServerKinds:
-    from hermes_core.plugins.manager import create_plugin_manager
-
-    manager = create_plugin_manager(entry_points=False)
-    return ServerKinds.of(manager.transports(), manager.auth_providers())
+BUILTIN_KINDS = ServerKinds(
+    transports=(("stdio", "command"), ("streamable_http", "url"), ("sse", "url")),
+    auth=("headers", "oauth"),
+)
+"""What the built-in plugins register (``hermes_core.plugins.builtin``): the transports
+stdio, streamable_http and sse, the auth providers headers and oauth (neither serves a
+server without a URL)."""

@@ -17,16 +17,13 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from hermes_core.config.checks import kind_of
+from hermes_core.config.defaults import SERVER_NAME
+from hermes_core.config.document import HermesConfig
+from hermes_core.config.errors import ConfigError, ConfigWarning
 from hermes_core.config.kinds import ServerKinds
-from hermes_core.config.models import (
-    SERVER_NAME,
-    ConfigError,
-    ConfigWarning,
-    HermesConfig,
-    ServerConfig,
-    kind_of,
-)
 from hermes_core.config.sampling import SamplingConfig
+from hermes_core.config.server import ServerConfig
 from hermes_core.home import config_path, hermes_home
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import _line_of, _plain

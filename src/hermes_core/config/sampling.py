@@ -14,24 +14,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
-from pydantic_core import PydanticCustomError
 
 from hermes_core.config.checks import deferred
+from hermes_core.config.checks import fail as _fail
+from hermes_core.config.checks import kind as _kind
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
 LOG_LEVELS = ("debug", "info", "warning")
 _APPROVALS = ("auto", "ask")
-
-
-def _fail(reason: str, *sub: str | int) -> PydanticCustomError:
-    return PydanticCustomError("hermes_config", "{reason}", {"reason": reason, "sub": sub})
-
-
-def _kind(value: Any) -> str:
-    from hermes_core.config.models import kind_of
-
-    return kind_of(value)
 
 
 def _count(value: Any, *, minimum: int) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
+from hermes_core import __version__
 from hermes_core.json_records import read_record, write_record
 from hermes_core.plugins.types import CatalogManifest
 
@@ -56,8 +57,6 @@ def _parsed_name(text: str) -> str | None:
 
 
 def _recorded_names(record: Path) -> dict[str, str | None]:
-    from hermes_core import __version__
-
     data = read_record(
         record,
         format=_NAMES_FORMAT,
@@ -87,8 +86,6 @@ def _name(text: str) -> str | None:
     if len(_names) >= _NAMES_MAX:
         _names = {}
     _names[digest] = name
-    from hermes_core import __version__
-
     payload = {"format": _NAMES_FORMAT, "hermes": __version__, "names": _names}
     with contextlib.suppress(OSError):
         write_record(record, payload)

@@ -26,20 +26,19 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from hermes_core import __version__
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.json_records import read_record, write_record
-
-if TYPE_CHECKING:
-    from hermes_core.config.kinds import ServerKinds
-    from hermes_core.plugins.entry_points import PluginEntryPoint
-    from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.plugins.entry_points import PluginEntryPoint, hermes_entry_points
 
 __all__ = [
     "PluginConfigKeys",
+    "PluginRegistrations",
     "cache_file",
     "env_flag",
     "env_list",
@@ -56,6 +55,24 @@ FORMAT = 1
 _MAX_BYTES = 1024 * 1024
 
 
+class _Keyed(Protocol):
+    @property
+    def config_key(self) -> str: ...
+
+
+class PluginRegistrations(Protocol):
+    """What the names are read from: the plugin manager, once it has loaded the plugins."""
+
+    @property
+    def entry_points(self) -> Sequence[PluginEntryPoint]: ...
+
+    def transports(self) -> Mapping[str, _Keyed]: ...
+
+    def auth_providers(self) -> Mapping[str, object]: ...
+
+    def sampling_providers(self) -> Mapping[str, object]: ...
+
+
 @dataclass(frozen=True)
 class PluginConfigKeys:
     """The names ``config.yaml`` may use: transports (name, config key), auth providers and
@@ -66,7 +83,7 @@ class PluginConfigKeys:
     sampling: tuple[str, ...]
 
     @classmethod
-    def of(cls, manager: HermesPluginManager) -> PluginConfigKeys:
+    def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
         return cls(
             tuple((name, str(spec.config_key)) for name, spec in manager.transports().items()),
             tuple(manager.auth_providers()),
@@ -82,8 +99,7 @@ class PluginConfigKeys:
         }
 
     def kinds(self) -> ServerKinds:
-        from hermes_core.config.kinds import ServerKinds
-
+        """What ``config.yaml`` is validated against (handed to the config loader)."""
         return ServerKinds(self.transports, self.auth)
 
 
@@ -98,7 +114,7 @@ def env_list(name: str) -> list[str]:
 
 
 def for_cli(
-    home: Path, *, no_plugins: bool, load: Callable[[], HermesPluginManager]
+    home: Path, *, no_plugins: bool, load: Callable[[], PluginRegistrations]
 ) -> PluginConfigKeys:
     """The plugins' names as the ``hermes`` command loads them: remembered when nothing that
     decides them changed, else from *load()* (the applied manager), then remembered."""
@@ -106,7 +122,7 @@ def for_cli(
 
 
 def lookup(
-    home: Path, *, no_plugins: bool, load: Callable[[], HermesPluginManager]
+    home: Path, *, no_plugins: bool, load: Callable[[], PluginRegistrations]
 ) -> tuple[PluginConfigKeys, str]:
     """:func:`for_cli`, with the fingerprint the names are recorded under."""
     expected = fingerprint(
@@ -127,7 +143,7 @@ def recorded(home: Path, expected: str) -> PluginConfigKeys | None:
     return read(cache_file(home), expected)
 
 
-def record(home: Path, manager: HermesPluginManager, *, no_plugins: bool) -> None:
+def record(home: Path, manager: PluginRegistrations, *, no_plugins: bool) -> None:
     """Record *manager*'s names (the applied manager of this run) whatever is recorded."""
     expected = fingerprint(
         no_plugins=no_plugins,
@@ -151,9 +167,6 @@ def fingerprint(
     """What decides the plugins' names, hashed (see the module docstring).  *entries*: the
     entry points found already, else found now (remembered in *home*, see
     :mod:`hermes_core.plugins.entry_points`)."""
-    from hermes_core import __version__
-    from hermes_core.plugins.entry_points import hermes_entry_points
-
     if entries is None:
         entries = hermes_entry_points(home, strict=env_flag("HERMES_STRICT_PLUGINS"))
     rows: list[Any] = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from hermes_core.plugin_yaml import parse_plugin_text
+from hermes_core.plugin_yaml import PluginFileError, parse_plugin_text
 from hermes_core.plugins.types import AppDeclaration
 
 __all__ = ["declarations_from_package", "declarations_from_yaml"]
@@ -37,7 +37,5 @@ def declarations_from_package(package: str, resource: str = "plugin.yaml") -> li
     try:
         text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
     except (OSError, ModuleNotFoundError) as exc:
-        from hermes_core.plugin_yaml import PluginFileError
-
         raise PluginFileError(where, None, "", f"cannot read the file: {exc}") from None
     return declarations_from_yaml(text, where)

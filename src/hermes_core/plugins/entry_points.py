@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hermes_core import __version__
 from hermes_core.json_records import read_record, write_record
 
 __all__ = [
@@ -118,8 +119,6 @@ def installed_state() -> str | None:
             continue
         if getattr(finder, "find_distributions", None) is not None:
             return None
-    from hermes_core import __version__
-
     state: list[Any] = [__version__, FORMAT]
     for entry in sys.path:
         root = os.path.abspath(entry or ".")

@@ -12,19 +12,22 @@ import functools
 import importlib
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import pluggy
 
+from hermes_core.home import hermes_home
 from hermes_core.plugins.builtin import BUILTIN_PLUGINS
+from hermes_core.plugins.catalog_files import remember_names as remember_catalog_names
 from hermes_core.plugins.config_keys import env_flag, env_list
 from hermes_core.plugins.entry_points import GROUP, PluginEntryPoint, hermes_entry_points
 from hermes_core.plugins.entry_points import scan as scan_entry_points
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.hookspecs import PROJECT, HermesSpecs
+from hermes_core.plugins.platform_apply import PlatformApplication
+from hermes_core.plugins.records import PluginRecord, PluginStatus, Registered
 from hermes_core.plugins.types import (
     AppDeclaration,
     AuthProviderSpec,
@@ -36,11 +39,6 @@ from hermes_core.plugins.types import (
     TransportSpec,
     VersionSource,
 )
-from hermes_platform import declaration
-from hermes_platform.host.gpu import GPU_PROBES
-from hermes_platform.registration import RegistrationConflict
-from hermes_platform.resolver.app import LOCATION_KINDS
-from hermes_platform.resolver.versions import VERSION_KINDS
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -65,44 +63,6 @@ HOOK_TYPES: Mapping[str, type] = {
     "catalog_entry": CatalogManifest,
     "sampling_provider": SamplingProvider,
 }
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Registered(Generic[T]):
-    """A registration with its provenance."""
-
-    item: T
-    plugin: str
-    distribution: str | None
-
-
-@dataclass
-class PluginRecord:
-    """What ``hermes plugins list`` shows for one plugin."""
-
-    name: str
-    distribution: str | None = None
-    version: str | None = None
-    builtin: bool = False
-    status: str = "loaded"  # loaded | degraded | disabled | failed
-    reason: str = ""
-    hooks: list[str] = field(default_factory=list)
-    contributions: dict[str, list[str]] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        if self.distribution:
-            return f"{self.distribution} {self.version or ''}".strip()
-        return "built-in" if self.builtin else "-"
-
-    def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-
-_env_flag = env_flag
-_env_list = env_list
 
 
 def _name_of(item: object) -> str:
@@ -132,12 +92,9 @@ class HermesPluginManager:
         self._pm.add_hookspecs(HermesSpecs)
         self._records: dict[str, PluginRecord] = {}
         self._collected: dict[str, list[Registered[Any]]] = {}
-        self._applied_kinds: list[str] = []
-        self._applied_probes: list[str] = []
-        self._applied_version_sources: list[str] = []
-        self._applied_servers: list[str] = []
+        self._platform = PlatformApplication(self.report)
         self._checked = False
-        self.display_names: dict[str, str] = {}
+        self.display_names: dict[str, str] = self._platform.display_names
         self.entry_points: list[PluginEntryPoint] = []
         """The entry points :meth:`load_entry_points` went through (disabled ones too)."""
 
@@ -148,10 +105,10 @@ class HermesPluginManager:
         problem = error.reason if not error.hook else f"{error.hook}: {error.reason}"
         record.problems.append(problem)
         if fatal:
-            record.status, record.reason = "failed", error.reason
-        elif record.status in ("loaded", "degraded"):
+            record.status, record.reason = PluginStatus.FAILED, error.reason
+        elif record.status in (PluginStatus.LOADED, PluginStatus.DEGRADED):
             # Loaded, but something it contributed was rejected or misbehaved.
-            record.status = "degraded"
+            record.status = PluginStatus.DEGRADED
             record.reason = "; ".join(record.problems)
         if self.strict:
             raise error
@@ -232,7 +189,7 @@ class HermesPluginManager:
                     entry.name,
                     dist_name,
                     version,
-                    status="disabled",
+                    status=PluginStatus.DISABLED,
                     reason="--no-plugins" if disable_all else "HERMES_DISABLE_PLUGINS",
                 )
                 continue
@@ -403,77 +360,16 @@ class HermesPluginManager:
     def apply(self) -> None:
         """Register kinds and probes with ``hermes_platform``, then parse and register
         the declarations (after the kinds, so declarations may use plugin kinds)."""
-        for registered in self._collect("location_kind"):
-            self._apply_one(
-                registered, LOCATION_KINDS.register, self._applied_kinds, "location_kind"
-            )
-        for registered in self._collect("version_source"):
-            self._apply_one(
-                registered,
-                VERSION_KINDS.register,
-                self._applied_version_sources,
-                "version_source",
-            )
-        for registered in self._collect("gpu_probe"):
-            self._apply_one(registered, GPU_PROBES.register, self._applied_probes, "gpu_probe")
-        for registered in self.app_declarations():
-            self._apply_declaration(registered)
-
-    def _apply_one(
-        self, registered: Registered[Any], register: Any, applied: list[str], hook: str
-    ) -> None:
-        item = registered.item
-        tables: dict[str, Any] = {
-            "location_kind": LOCATION_KINDS,
-            "version_source": VERSION_KINDS,
-            "gpu_probe": GPU_PROBES,
-        }
-        existed = item.name in tables[hook]
-        try:
-            register(item)
-        except RegistrationConflict as exc:
-            record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
-            self._problem(
-                record,
-                PluginError(
-                    registered.plugin, str(exc), distribution=registered.distribution, hook=hook
-                ),
-            )
-            return
-        if not existed:
-            applied.append(item.name)
-
-    def _apply_declaration(self, registered: Registered[AppDeclaration]) -> None:
-        decl = registered.item
-        label = decl.where or f"declare_app of {registered.plugin}"
-        where = f"{label} (plugin {registered.plugin}" + (
-            f", {registered.distribution})" if registered.distribution else ")"
+        self._platform.apply(
+            self._collect("location_kind"),
+            self._collect("version_source"),
+            self._collect("gpu_probe"),
+            self.app_declarations(),
         )
-        record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
-        try:
-            parsed = declaration.parse_declaration(
-                decl.server, raw_app=decl.app, raw_requires=decl.requires, where=where
-            )
-        except declaration.DeclarationError as exc:
-            line = decl.key_line(exc.key) if decl.key_line is not None and exc.key else None
-            if line is not None:
-                exc = declaration.DeclarationError(
-                    where.replace(label, f"{label}:{line}", 1), exc.key, exc.reason
-                )
-            self._problem(
-                record,
-                PluginError(
-                    registered.plugin,
-                    str(exc),
-                    distribution=registered.distribution,
-                    hook="declare_app",
-                ),
-            )
-            return
-        declaration.register(decl.server, parsed)
-        self._applied_servers.append(decl.server)
-        if decl.display_name:
-            self.display_names[decl.server] = decl.display_name
+
+    def unapply(self) -> None:
+        """Undo :meth:`apply`: remove what this manager added to ``hermes_platform``."""
+        self._platform.unapply()
 
     def check_contributions(self) -> None:
         """Run every registered locator, version reader and GPU probe on fake linux, darwin and
@@ -513,19 +409,6 @@ class HermesPluginManager:
                 kept=True,
             )
 
-    def unapply(self) -> None:
-        """Undo :meth:`apply`: remove what this manager added to ``hermes_platform``."""
-        for name in self._applied_kinds:
-            LOCATION_KINDS.unregister(name)
-        for name in self._applied_probes:
-            GPU_PROBES.unregister(name)
-        for name in self._applied_version_sources:
-            VERSION_KINDS.unregister(name)
-        self._applied_version_sources = []
-        for server in self._applied_servers:
-            declaration.unregister(server)
-        self._applied_kinds, self._applied_probes, self._applied_servers = [], [], []
-
     # -- introspection -------------------------------------------------------------
     def plugins(self) -> list[PluginRecord]:
         """Every plugin, loaded or not, in load order (after collecting every hook)."""
@@ -534,7 +417,9 @@ class HermesPluginManager:
 
     def plugin_objects(self) -> dict[str, object]:
         """The registered external (non-built-in) plugin objects by name, in load order."""
-        loaded = [n for n, r in self._records.items() if not r.builtin and r.status == "loaded"]
+        loaded = [
+            n for n, r in self._records.items() if not r.builtin and r.status == PluginStatus.LOADED
+        ]
         objects = {name: self._pm.get_plugin(name) for name in loaded}
         return {name: plugin for name, plugin in objects.items() if plugin is not None}
 
@@ -586,14 +471,11 @@ def create_plugin_manager(
 def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
     """The CLI's cached, applied manager (``HERMES_STRICT_PLUGINS``, ``HERMES_DISABLE_PLUGINS``;
     the entry points remembered in ``$HERMES_HOME/cache``)."""
-    from hermes_core.home import hermes_home
-    from hermes_core.plugins import catalog_files
-
-    strict = _env_flag("HERMES_STRICT_PLUGINS")
-    catalog_files.remember_names(None if strict else hermes_home())
+    strict = env_flag("HERMES_STRICT_PLUGINS")
+    remember_catalog_names(None if strict else hermes_home())
     manager = create_plugin_manager(
         no_plugins=no_plugins,
-        disabled=_env_list("HERMES_DISABLE_PLUGINS"),
+        disabled=env_list("HERMES_DISABLE_PLUGINS"),
         strict=strict,
         entry_points_home=hermes_home(),
     )

@@ -1,0 +1,39 @@
+"""``tools:`` of a server entry: which of its tools register."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import field_validator
+
+from hermes_core.config.model_base import ConfigModel
+from hermes_core.config.values import boolish, scalar_text, string_list
+
+__all__ = ["ToolsConfig"]
+
+
+class ToolsConfig(ConfigModel):
+    """``tools:``: which server tools register, and whether the utility tools may."""
+
+    include: list[str] | None = None
+    """Allow-list (names or case-sensitive globs). Present, even empty, wins over ``exclude``."""
+    exclude: list[str] | None = None
+    resources: bool = True
+    """``list_resources``/``read_resource`` may register (when the server has the capability)."""
+    prompts: bool = True
+    """``list_prompts``/``get_prompt`` may register (when the server has the capability)."""
+
+    @field_validator("include", "exclude", mode="before")
+    @classmethod
+    def _names(cls, value: Any) -> list[str] | None:
+        if value is None:
+            return None
+        text = scalar_text(value)
+        if text is not None and not isinstance(value, bool):
+            return [text]
+        return string_list(value, "tool names or globs")
+
+    @field_validator("resources", "prompts", mode="before")
+    @classmethod
+    def _switch(cls, value: Any) -> bool:
+        return boolish(value, True)
