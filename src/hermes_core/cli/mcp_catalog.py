@@ -6,11 +6,13 @@ failed, 2 bad usage (unknown name, broken manifest, no terminal to ask on).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from typing import Any
 
+from hermes_core.catalog import install as mechanics
 from hermes_core.catalog.catalog import (
     Catalog,
     Entry,
@@ -18,7 +20,21 @@ from hermes_core.catalog.catalog import (
     refusal,
     state_of,
 )
+from hermes_core.catalog.install import install_dir, server_entry
 from hermes_core.catalog.manifest import Manifest
+from hermes_core.catalog.probe import probe_tools
+from hermes_core.catalog.selection import (
+    excluded_filter,
+    family_enabled,
+    filter_for_choice,
+    filter_without_probe,
+    prechecked,
+    prior_filter,
+    with_tools,
+)
+from hermes_core.catalog.suggest import suggestions
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.hosting import factory_for
 from hermes_core.cli.prompts import (
     Cancelled,
     Row,
@@ -28,13 +44,46 @@ from hermes_core.cli.prompts import (
     interactive,
     shown,
 )
+from hermes_core.config import store
+from hermes_core.config.dotenv_file import update_dotenv
+from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.models import ConfigError
+from hermes_core.plugin_yaml import _plain
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["catalog", "configure", "install", "suggest"]
+__all__ = [
+    "catalog",
+    "configure",
+    "configured_servers",
+    "found_catalog",
+    "install",
+    "run_catalog",
+    "run_configure",
+    "run_install",
+    "run_suggest",
+    "suggest",
+]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+def run_catalog(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp catalog [--json]``, and a bare ``hermes mcp`` without a terminal."""
+    return catalog(plugins(), as_json=getattr(args, "json", False))
+
+
+def run_install(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp install NAME [--yes]``."""
+    return install(plugins(), args.name, assume_yes=args.yes)
+
+
+def run_configure(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp configure NAME``."""
+    return configure(plugins(), args.name)
+
+
+def run_suggest(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp suggest TEXT… [--json]``."""
+    return suggest(plugins(), " ".join(args.text), as_json=args.json)
 
 
 class _Stop(Exception):
@@ -64,7 +113,7 @@ def _guard(action: Any) -> int:
         return EXIT_FAILED
 
 
-def _catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
+def found_catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
     found = load_catalog(manager)
     if not quiet:
         for problem in found.problems:
@@ -72,12 +121,9 @@ def _catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
     return found
 
 
-def _config_raw(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
+def configured_servers(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
     """The configured servers (validated against *manager*'s transports and auth providers)
     and the raw ``mcp_servers`` mapping."""
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.plugin_yaml import _plain
-
     loaded = factory_for(manager).load_config(strict=False)
     raw: dict[str, Any] = {}
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
@@ -99,7 +145,7 @@ def _entry(found: Catalog, name: str) -> Entry:
 
 
 def catalog_rows(manager: HermesPluginManager, found: Catalog) -> list[dict[str, Any]]:
-    servers, _raw = _config_raw(manager)
+    servers, _raw = configured_servers(manager)
     rows = []
     for entry in found.entries.values():
         state = state_of(entry, servers, manager.display_names)
@@ -129,7 +175,7 @@ def catalog(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     """Every entry with its state; a newer manifest is listed with a warning, never hidden."""
 
     def run() -> int:
-        found = _catalog(manager, quiet=as_json)
+        found = found_catalog(manager, quiet=as_json)
         rows = catalog_rows(manager, found)
         if as_json:
             print(json.dumps({"entries": rows, "problems": found.problems}, indent=2))
@@ -159,7 +205,6 @@ def catalog(manager: HermesPluginManager, *, as_json: bool = False) -> int:
 
 
 def _plan(entry: Entry, manifest: Manifest) -> list[str]:
-    from hermes_core.catalog.install import install_dir, server_entry
 
     lines = [f"Install '{entry.name}' from {entry.origin}", f"  {shown(manifest.description)}"]
     if manifest.homepage:
@@ -198,7 +243,6 @@ def _plan(entry: Entry, manifest: Manifest) -> list[str]:
 
 
 def _ask_keys(manifest: Manifest, *, assume_yes: bool) -> dict[str, str]:
-    from hermes_core.config.interpolate import load_dotenv
 
     existing = load_dotenv()
     values: dict[str, str] = {}
@@ -230,12 +274,8 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
     """Show what will run, ask, fetch and bootstrap, ask keys, write config, choose tools."""
 
     def run() -> int:
-        from hermes_core.catalog import install as mechanics
-        from hermes_core.catalog.selection import excluded_filter, prior_filter, with_tools
-        from hermes_core.config import store
-        from hermes_core.config.dotenv_file import update_dotenv
 
-        found = _catalog(manager)
+        found = found_catalog(manager)
         entry = _entry(found, name)
         if entry.future is not None:
             raise _Stop(
@@ -277,7 +317,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         if keys:
             update_dotenv(keys)
             print(f"saved {', '.join(keys)} to $HERMES_HOME/.env (mode 0600)")
-        _servers, raw = _config_raw(manager)
+        _servers, raw = configured_servers(manager)
         previous = raw.get(entry.name) if isinstance(raw.get(entry.name), dict) else None
         include, exclude = prior_filter(previous)
         made = mechanics.server_entry(manifest, folder)
@@ -332,8 +372,6 @@ def _write_tools(
     chosen: dict[str, list[str]],
     families: dict[str, bool] | None = None,
 ) -> dict[str, Any]:
-    from hermes_core.catalog.selection import with_tools
-    from hermes_core.config import store
 
     updated = with_tools(entry, chosen, families)
     if updated != entry:
@@ -351,7 +389,6 @@ def _describe_filter(name: str, chosen: dict[str, list[str]]) -> str:
 
 
 def _apply_without_probe(name: str, entry: dict[str, Any], manifest: Manifest | None) -> None:
-    from hermes_core.catalog.selection import filter_without_probe, prior_filter
 
     include, exclude = prior_filter(entry)
     default = manifest.tools.default_enabled if manifest is not None else None
@@ -368,14 +405,6 @@ def _choose_tools(
     *,
     require_terminal: bool = False,
 ) -> int:
-    from hermes_core.catalog.probe import probe_tools
-    from hermes_core.catalog.selection import (
-        family_enabled,
-        filter_for_choice,
-        filter_without_probe,
-        prechecked,
-        prior_filter,
-    )
 
     print(f"asking '{name}' for its tools…", flush=True)
     tools, problem = probe_tools(name, entry, manager)
@@ -429,14 +458,14 @@ def configure(manager: HermesPluginManager, name: str) -> int:
     def run() -> int:
         if not interactive():
             raise _Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
-        _servers, raw = _config_raw(manager)
+        _servers, raw = configured_servers(manager)
         entry = raw.get(name)
         if not isinstance(entry, dict):
             known = ", ".join(raw) or "none"
             raise _Stop(
                 EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})"
             )
-        found = _catalog(manager, quiet=True)
+        found = found_catalog(manager, quiet=True)
         listed = found.entries.get(name)
         manifest = listed.manifest if listed is not None else None
         return _choose_tools(manager, name, entry, manifest, require_terminal=True)
@@ -451,11 +480,10 @@ def suggest(manager: HermesPluginManager, text: str, *, as_json: bool = False) -
     """Entries whose keywords occur as whole words in *text*, or whose hosts match its URLs."""
 
     def run() -> int:
-        from hermes_core.catalog.suggest import suggestions
 
-        found = _catalog(manager, quiet=True)
+        found = found_catalog(manager, quiet=True)
         matches = suggestions(found.entries.values(), text)
-        servers, _raw = _config_raw(manager)
+        servers, _raw = configured_servers(manager)
         rows = [
             {
                 "name": m.entry.name,

@@ -2,24 +2,85 @@
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import dataclasses
+import os
 import re
+import shutil
 import sys
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.hosting import factory_for
+from hermes_core.config import store
+from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
+from hermes_core.home import hermes_home
+from hermes_core.host.factory import HostFactory
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["PRESETS", "add", "remove", "server_args", "set_enabled"]
+__all__ = [
+    "PRESETS",
+    "add",
+    "build_entry",
+    "remove",
+    "run_add",
+    "run_remove",
+    "run_set_enabled",
+    "server_args",
+    "set_enabled",
+]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PRESETS: dict[str, dict[str, Any]] = {
     "codex": {"command": "codex", "args": ["mcp-server"]},
 }
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp add NAME …``: the entry the flags describe (exit 2 on a bad one), then
+    :func:`add`."""
+    own = {o for a in args.add_parser._actions for o in a.option_strings}
+    try:
+        entry = build_entry(
+            command=args.server_command,
+            args=server_args(args.arg, args.args, args.after_dashes, own),
+            url=args.url,
+            preset=args.preset,
+            env=args.env,
+            headers=args.header,
+            connect_timeout=args.connect_timeout,
+            auth=args.auth,
+            include=args.include,
+            exclude=args.exclude,
+            transport=args.transport,
+        )
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return add(
+        args.name,
+        entry,
+        probe=not args.no_probe,
+        replace=args.replace,
+        manager=plugins(),
+        preset=args.preset is not None,
+    )
+
+
+def run_remove(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp remove NAME``."""
+    return remove(args.name, plugins())
+
+
+def run_set_enabled(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp enable NAME`` and ``hermes mcp disable NAME``."""
+    return set_enabled(args.name, args.mcp_command == "enable", plugins())
 
 
 def _pairs(values: list[str], what: str, pattern: re.Pattern[str]) -> dict[str, str]:
@@ -148,12 +209,6 @@ def add(
     The probe and the validation use *manager*'s transports and auth providers.  A *preset*
     whose command is not on PATH yet is saved enabled without a probe (installing the program
     is the next step, not a mistake in the entry)."""
-    import shutil
-
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-    from hermes_core.config.loader import validate_server
-
     factory = factory_for(manager)
     _cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
@@ -201,12 +256,6 @@ def add(
 
 
 def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
-    import asyncio
-    import os
-
-    from hermes_core.config.interpolate import load_dotenv, resolve
-    from hermes_core.config.loader import hermes_home, validate_server
-
     cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
     )
@@ -230,15 +279,10 @@ def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str 
 
 
 def _with_timeout(server: Any, seconds: float) -> Any:
-    import dataclasses
-
     return dataclasses.replace(server, connect_timeout=seconds)
 
 
 def remove(name: str, manager: HermesPluginManager | None = None) -> int:
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-
     try:
         if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)
@@ -252,9 +296,6 @@ def remove(name: str, manager: HermesPluginManager | None = None) -> int:
 
 
 def set_enabled(name: str, enabled: bool, manager: HermesPluginManager | None = None) -> int:
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-
     try:
         if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)

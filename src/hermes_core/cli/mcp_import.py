@@ -19,77 +19,52 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.hosting import factory_for
+from hermes_core.config import store
+from hermes_core.config.interpolate import load_dotenv
+from hermes_core.config.loader import config_path, parse_yaml
+from hermes_core.config.models import ConfigError, display_url
+from hermes_core.config.redact import shown_args
+from hermes_core.home import hermes_home
+from hermes_core.importing.export import export_servers
+from hermes_core.importing.model import Skip, SourceError
+from hermes_core.importing.plan import UnknownNames, build_plan
+from hermes_core.importing.secrets import is_secret_key, mask, update_dotenv
+from hermes_core.importing.skills import import_skills
+from hermes_core.importing.sources import SOURCES, read_servers
+from hermes_core.plugin_yaml import _plain
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["add_parsers", "export", "import_agent", "import_servers"]
+__all__ = [
+    "export",
+    "import_agent",
+    "import_servers",
+    "run_export",
+    "run_import",
+    "run_import_agent",
+]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
-
-def add_parsers(mcp_commands: Any, commands: Any) -> None:
-    """Register ``mcp import``, ``mcp export`` and ``import-agent``."""
-    importer = mcp_commands.add_parser(
-        "import",
-        help="import servers from another client's configuration",
-        description="Translate another MCP client's servers into config.yaml. Existing names "
-        "are kept unless --overwrite; --dry-run shows the entries (secrets masked) and what "
-        "would be left out. Translation tables: docs/import.md.",
-    )
-    importer.add_argument(
-        "source",
-        choices=SOURCE_NAMES,
-        metavar="SOURCE",
-        help=f"one of: {', '.join(SOURCE_NAMES)}",
-    )
-    _import_flags(importer)
-    importer.set_defaults(
-        handler=lambda a: import_servers(
-            a.source, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
-        )
-    )
-    exporter = mcp_commands.add_parser(
-        "export",
-        help="print the configured servers in another client's format",
-        description="Print config.yaml's servers for Claude Code (.mcp.json), Cursor "
-        "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
-        "variable references, never values; what the client cannot express is listed on stderr.",
-    )
-    exporter.add_argument("--format", required=True, choices=EXPORT_FORMATS)
-    exporter.set_defaults(handler=lambda a: export(a.format, _plugin_manager(a)))
-    agent = commands.add_parser(
-        "import-agent",
-        help="move another agent's MCP servers and skills into Hermes",
-        description="claude-code: the MCP servers (as `hermes mcp import claude-code`) and "
-        "~/.claude/skills/*/SKILL.md into $HERMES_HOME/skills (an existing skill is never "
-        "overwritten).",
-    )
-    agent.add_argument("agent", choices=["claude-code"])
-    _import_flags(agent)
-    agent.set_defaults(
-        handler=lambda a: import_agent(
-            a.agent, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
-        )
+def run_import(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp import SOURCE [--path FILE] [--dry-run] [--overwrite] [--only NAME…]``."""
+    return import_servers(
+        args.source, paths=args.path, dry_run=args.dry_run, overwrite=args.overwrite, only=args.only
     )
 
 
-def _import_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--path",
-        action="append",
-        type=Path,
-        metavar="FILE",
-        help="read this file instead of the client's usual ones (repeatable)",
+def run_import_agent(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes import-agent AGENT [--path FILE] [--dry-run] [--overwrite] [--only NAME…]``."""
+    return import_agent(
+        args.agent, paths=args.path, dry_run=args.dry_run, overwrite=args.overwrite, only=args.only
     )
-    parser.add_argument("--dry-run", action="store_true", help="show what would be written")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace servers of the same name already in config.yaml",
-    )
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
+
+
+def run_export(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp export --format FORMAT``."""
+    return export(args.format, plugins())
 
 
 # --------------------------------------------------------------------------- output
@@ -107,10 +82,6 @@ def _say(text: str = "", *, err: bool = False) -> None:
 
 
 def _masked(entry: dict[str, Any]) -> dict[str, Any]:
-    from hermes_core.config.models import display_url
-    from hermes_core.config.redact import shown_args
-    from hermes_core.importing.secrets import is_secret_key, mask
-
     shown = dict(entry)
     if "args" in shown:
         shown["args"] = shown_args(list(shown["args"]))
@@ -204,15 +175,6 @@ def import_servers(
     overwrite: bool = False,
     only: list[str] | None = None,
 ) -> int:
-    from hermes_core.config import store
-    from hermes_core.config.interpolate import load_dotenv
-    from hermes_core.config.loader import config_path, hermes_home
-    from hermes_core.config.models import ConfigError
-    from hermes_core.importing.model import SourceError
-    from hermes_core.importing.plan import UnknownNames, build_plan
-    from hermes_core.importing.secrets import update_dotenv
-    from hermes_core.importing.sources import SOURCES, read_servers
-
     source = SOURCES[source_name]
     try:
         servers, files = read_servers(source, paths=paths)
@@ -278,10 +240,6 @@ def _exit_code(plan: Any) -> int:
 
 
 def _existing(path: Path) -> dict[str, Any]:
-    from hermes_core.config.loader import parse_yaml
-    from hermes_core.config.models import ConfigError
-    from hermes_core.plugin_yaml import _plain
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -295,8 +253,6 @@ def _existing(path: Path) -> dict[str, Any]:
 
 def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
     """Ask each ``${input:…}`` once; a server whose input gets no answer is left out."""
-    from hermes_core.importing.model import Skip
-
     answers: dict[str, str] = {}
     unanswered: set[str] = set()
     for planned in plan.to_write():
@@ -348,9 +304,6 @@ def import_agent(
     overwrite: bool = False,
     only: list[str] | None = None,
 ) -> int:
-    from hermes_core.config.loader import hermes_home
-    from hermes_core.importing.skills import import_skills
-
     code = import_servers(agent, paths=paths, dry_run=dry_run, overwrite=overwrite, only=only)
     if code == EXIT_USAGE:
         return code
@@ -376,19 +329,9 @@ def import_agent(
     return EXIT_FAILED if result.problems else code
 
 
-def _plugin_manager(args: argparse.Namespace) -> HermesPluginManager:
-    from hermes_core.cli import _manager
-
-    return _manager(args)
-
-
 def export(fmt: str, manager: HermesPluginManager | None = None) -> int:
     """Print the servers of ``config.yaml`` for another client (*manager*'s transports and
     auth providers are the ones ``config.yaml`` may name)."""
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config.models import ConfigError
-    from hermes_core.importing.export import export_servers
-
     try:
         loaded = factory_for(manager).load_config()
     except ConfigError as exc:
