@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from hermes_core import __version__
 from hermes_core.catalog.manifest import (
     FutureManifest,
     Manifest,
@@ -78,8 +79,6 @@ def _origin(manager: HermesPluginManager, plugin: str, distribution: str | None)
     if distribution:
         return distribution
     if plugin == BUILTIN_PLUGIN:
-        from hermes_core import __version__
-
         return f"hermes-core {__version__} (built-in)"
     if plugin == LOCAL_PLUGIN:
         return "HERMES_CATALOG_PATH"

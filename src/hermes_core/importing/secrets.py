@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.config.dotenv_file import update_dotenv as write_dotenv
 from hermes_core.config.interpolate import parse_dotenv
 from hermes_core.importing.model import Translated
 
@@ -133,8 +134,6 @@ def update_dotenv(path: Path, values: Mapping[str, str]) -> list[str]:
     comments kept, see :mod:`hermes_core.config.dotenv_file`); a variable that already has the
     value is not rewritten.
     """
-    from hermes_core.config.dotenv_file import update_dotenv as write_dotenv
-
     try:
         current = parse_dotenv(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
