@@ -15,6 +15,8 @@ from hermes_core.config.models import ConfigError
 from hermes_core.host.factory import HostFactory
 
 if TYPE_CHECKING:
+    from hermes_core.host.elicitation import Elicitor
+    from hermes_core.host.host import MCPHost
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["factory_for", "load", "with_host"]
@@ -61,11 +63,11 @@ def _progress(quiet: bool) -> Callable[[str, str | None, float], None] | None:
 
 def with_host(
     manager: HermesPluginManager,
-    body: Callable[[Any], Coroutine[Any, Any, T]],
+    body: Callable[[MCPHost], Coroutine[Any, Any, T]],
     *,
     only: str | list[str] | None = None,
     quiet: bool = False,
-    elicitor: Any = None,
+    elicitor: Elicitor | None = None,
 ) -> T:
     """Start the configured servers (*only* these, when given), run *body* on the host, close
     it; a bad file or an unknown name prints its error and stops with exit code 2."""

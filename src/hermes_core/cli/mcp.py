@@ -15,6 +15,7 @@ from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_li
 from hermes_core.cli.stop import guard
 
 if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["run_status", "run_test", "run_tools", "status", "test_server", "tools"]
@@ -38,7 +39,7 @@ def run_test(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     """Connect every enabled server and show connection, availability, tools and errors."""
 
-    async def body(host: Any) -> list[dict[str, Any]]:
+    async def body(host: MCPHost) -> list[dict[str, Any]]:
         return [row.__dict__.copy() for row in host.status()]
 
     def run() -> int:
@@ -81,7 +82,7 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
 def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:
     """The tools an agent would see (per server), with the reason for any hidden server."""
 
-    async def body(host: Any) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
+    async def body(host: MCPHost) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
         return host.tools(server), host.status(), host.unoffered_tools
 
     def run() -> int:
@@ -116,7 +117,7 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
     when the server is disabled (it is not tested: nothing is claimed of it); 2 for a bad
     config or an unknown name.  A ``lazy`` server is started (not read from its cache)."""
 
-    async def body(host: Any) -> dict[str, Any]:
+    async def body(host: MCPHost) -> dict[str, Any]:
         (row,) = host.status()
         if row.connection == "lazy":  # registered from its cache: a test really connects
             await host._wake_lazy(name)

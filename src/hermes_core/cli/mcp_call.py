@@ -21,6 +21,7 @@ from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["PROGRESS_INTERVAL", "call", "run"]
@@ -97,7 +98,7 @@ def call(
                 print(json.dumps(result, indent=2, ensure_ascii=False))
                 return EXIT_FAILED
 
-        async def body(host: Any) -> tuple[dict[str, Any], list[Any]]:
+        async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
             if host.registry.get(tool) is None:
                 return _missing_tool(host, tool), host.status()
             progress = _ProgressLine()
@@ -168,7 +169,7 @@ def _server_logs_on_stderr(verbose: bool) -> Iterator[None]:
         root.level, root.propagate = before
 
 
-def _missing_tool(host: Any, tool: str) -> dict[str, Any]:
+def _missing_tool(host: MCPHost, tool: str) -> dict[str, Any]:
     """Why *tool* is not there: its server failed (and why), or close names it does have."""
     failed = [row for row in host.status() if row.enabled and row.last_error]
     if failed and not host.registry.entries():

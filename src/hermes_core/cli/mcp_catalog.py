@@ -10,6 +10,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hermes_core.catalog import install as mechanics
@@ -95,7 +97,7 @@ def _err(message: str) -> None:
     print(f"error: {message}", file=sys.stderr)
 
 
-def _guard(action: Any) -> int:
+def _guard(action: Callable[[], int]) -> int:
     try:
         return int(action())
     except _Stop as stop:
@@ -356,7 +358,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
     return _guard(run)
 
 
-def _show_log_tail(log_file: Any) -> None:
+def _show_log_tail(log_file: Path) -> None:
     try:
         lines = log_file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:

@@ -21,6 +21,7 @@ from hermes_core.home import hermes_home
 from hermes_core.host.factory import HostFactory
 
 if TYPE_CHECKING:
+    from hermes_core.host.host import HostServer
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = [
@@ -278,7 +279,7 @@ def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str 
     return asyncio.run(run())
 
 
-def _with_timeout(server: Any, seconds: float) -> Any:
+def _with_timeout(server: HostServer, seconds: float) -> HostServer:
     return dataclasses.replace(server, connect_timeout=seconds)
 
 

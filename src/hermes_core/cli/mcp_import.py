@@ -28,8 +28,8 @@ from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
 from hermes_core.importing.export import export_servers
-from hermes_core.importing.model import Skip, SourceError
-from hermes_core.importing.plan import UnknownNames, build_plan
+from hermes_core.importing.model import InputSpec, Skip, SourceError
+from hermes_core.importing.plan import ImportPlan, UnknownNames, build_plan
 from hermes_core.importing.secrets import is_secret_key, mask, update_dotenv
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
@@ -126,7 +126,7 @@ _VERBS = {
 }
 
 
-def _report(plan: Any, dry_run: bool) -> None:
+def _report(plan: ImportPlan, dry_run: bool) -> None:
     for planned in plan.items:
         item = planned.item
         verb = _VERBS[dry_run][planned.action]
@@ -235,7 +235,7 @@ def import_servers(
     return _exit_code(plan)
 
 
-def _exit_code(plan: Any) -> int:
+def _exit_code(plan: ImportPlan) -> int:
     return EXIT_FAILED if any(p.action == "skip" for p in plan.items) else EXIT_OK
 
 
@@ -251,7 +251,7 @@ def _existing(path: Path) -> dict[str, Any]:
     return servers if isinstance(servers, dict) else {}
 
 
-def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
+def _ask_inputs(plan: ImportPlan, dotenv: dict[str, str]) -> dict[str, str]:
     """Ask each ``${input:…}`` once; a server whose input gets no answer is left out."""
     answers: dict[str, str] = {}
     unanswered: set[str] = set()
@@ -272,7 +272,7 @@ def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
     return answers
 
 
-def _ask(spec: Any) -> str | None:
+def _ask(spec: InputSpec) -> str | None:
     what = f" ({spec.description})" if spec.description else ""
     default = f" [{spec.default}]" if spec.default and not spec.password else ""
     prompt = _shown(f"value for input '{spec.id}'{what}{default}: ")

@@ -15,6 +15,8 @@ import dataclasses
 import json
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.auth.errors import OAuthConfigError
@@ -29,7 +31,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoade
 from hermes_core.cli.hosting import factory_for, load
 from hermes_core.cli.stop import guard
 from hermes_core.config.interpolate import load_dotenv, resolve
-from hermes_core.config.models import ConfigError
+from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.home import hermes_home
 from hermes_core.host.factory import HostFactory
 
@@ -63,7 +65,12 @@ def run_client_document(args: argparse.Namespace, plugins: PluginLoader) -> int:
     return client_document(args.url, args.client_name)
 
 
-def login(name: str, *, browser: Any = None, manager: HermesPluginManager | None = None) -> int:
+def login(
+    name: str,
+    *,
+    browser: Callable[[str], Any] | None = None,
+    manager: HermesPluginManager | None = None,
+) -> int:
     """Log in to *name* (interactive; the browser step waits up to ``oauth.timeout``)."""
 
     def run() -> int:
@@ -104,7 +111,13 @@ def login(name: str, *, browser: Any = None, manager: HermesPluginManager | None
     return guard(run)
 
 
-def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -> int:
+def _login(
+    factory: HostFactory,
+    name: str,
+    cfg: ServerConfig,
+    home: Path,
+    browser: Callable[[str], Any] | None,
+) -> int:
     try:
         provider = build_oauth_provider(
             name, cfg.url, cfg.oauth, home=home, interactive=True, fresh=True, browser=browser

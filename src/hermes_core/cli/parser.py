@@ -9,13 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TypeAlias
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
+
+#: The subcommands of one parser (what ``add_subparsers`` returns).
+_Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 #: ``hermes mcp serve --http``'s default port.
 DEFAULT_SERVE_PORT = 8765
@@ -217,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_import_parsers(mcp_commands: Any, commands: Any) -> None:
+def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:
     """Register ``mcp import``, ``mcp export`` and ``import-agent``."""
     importer = mcp_commands.add_parser(
         "import",
@@ -269,7 +272,7 @@ def _import_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
 
 
-def _add_serve_parser(commands: Any) -> None:
+def _add_serve_parser(commands: _Commands) -> None:
     """Add ``serve`` to ``hermes mcp``."""
     parser = commands.add_parser(
         "serve",
@@ -294,7 +297,7 @@ def _add_serve_parser(commands: Any) -> None:
     )
 
 
-def _add_catalog_parsers(commands: Any) -> None:
+def _add_catalog_parsers(commands: _Commands) -> None:
     """Add ``catalog``, ``install``, ``configure`` and ``suggest`` to ``hermes mcp``."""
     listing = commands.add_parser(
         "catalog", help="the catalog of vetted servers and their state here"
