@@ -29,7 +29,7 @@ from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
 from hermes_core.importing.export import export_servers
 from hermes_core.importing.model import InputSpec, Skip, SourceError
-from hermes_core.importing.plan import ImportPlan, UnknownNames, build_plan
+from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
 from hermes_core.importing.secrets import is_secret_key, mask, update_dotenv
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
@@ -106,22 +106,22 @@ def _yaml(entry: dict[str, Any], indent: str) -> str:
     return "".join(indent + line + "\n" for line in buffer.getvalue().splitlines())
 
 
-_VERBS = {
+_VERBS: dict[bool, dict[Action, str]] = {
     True: {
-        "add": "would add",
-        "replace": "would replace",
-        "keep": "would keep existing",
-        "unchanged": "unchanged",
-        "shadowed": "would skip",
-        "skip": "would leave out",
+        Action.ADD: "would add",
+        Action.REPLACE: "would replace",
+        Action.KEEP: "would keep existing",
+        Action.UNCHANGED: "unchanged",
+        Action.SHADOWED: "would skip",
+        Action.SKIP: "would leave out",
     },
     False: {
-        "add": "added",
-        "replace": "replaced",
-        "keep": "kept existing",
-        "unchanged": "unchanged",
-        "shadowed": "skipped",
-        "skip": "left out",
+        Action.ADD: "added",
+        Action.REPLACE: "replaced",
+        Action.KEEP: "kept existing",
+        Action.UNCHANGED: "unchanged",
+        Action.SHADOWED: "skipped",
+        Action.SKIP: "left out",
     },
 }
 
@@ -131,7 +131,7 @@ def _report(plan: ImportPlan, dry_run: bool) -> None:
         item = planned.item
         verb = _VERBS[dry_run][planned.action]
         origin = item.source.origin
-        if planned.action in ("add", "replace"):
+        if planned.action in (Action.ADD, Action.REPLACE):
             _say(f"{verb} '{item.name}'  (from {origin})")
             if dry_run and item.entry is not None:
                 _say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
@@ -149,16 +149,16 @@ def _report(plan: ImportPlan, dry_run: bool) -> None:
                 _say(f"    input '{spec.id}' → ${{{variable}}}")
     for clash in plan.clashes:
         _say(f"warning: {clash}", err=True)
-    counts: dict[str, int] = {}
+    counts: dict[Action, int] = {}
     for planned in plan.items:
         counts[planned.action] = counts.get(planned.action, 0) + 1
     words = (
-        ("add", "to add" if dry_run else "added"),
-        ("replace", "to replace" if dry_run else "replaced"),
-        ("keep", "kept"),
-        ("unchanged", "unchanged"),
-        ("skip", "left out"),
-        ("shadowed", "shadowed"),
+        (Action.ADD, "to add" if dry_run else "added"),
+        (Action.REPLACE, "to replace" if dry_run else "replaced"),
+        (Action.KEEP, "kept"),
+        (Action.UNCHANGED, "unchanged"),
+        (Action.SKIP, "left out"),
+        (Action.SHADOWED, "shadowed"),
     )
     summary = ", ".join(f"{counts[key]} {word}" for key, word in words if counts.get(key))
     _say(f"{'would import' if dry_run else 'import'}: {summary}")
@@ -236,7 +236,7 @@ def import_servers(
 
 
 def _exit_code(plan: ImportPlan) -> int:
-    return EXIT_FAILED if any(p.action == "skip" for p in plan.items) else EXIT_OK
+    return EXIT_FAILED if any(p.action == Action.SKIP for p in plan.items) else EXIT_OK
 
 
 def _existing(path: Path) -> dict[str, Any]:
@@ -266,7 +266,7 @@ def _ask_inputs(plan: ImportPlan, dotenv: dict[str, str]) -> dict[str, str]:
                 else:
                     answers[variable] = answer
             if variable in unanswered:
-                planned.action = "skip"
+                planned.action = Action.SKIP
                 planned.item.skipped.append(Skip("", f"input '{spec.id}' was not answered"))
                 planned.reason = f"input '{spec.id}' was not answered"
     return answers
