@@ -46,6 +46,7 @@ from hermes_core.cli.prompts import (
     interactive,
     shown,
 )
+from hermes_core.cli.stop import Stop, guard
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import update_dotenv
 from hermes_core.config.interpolate import load_dotenv
@@ -88,22 +89,15 @@ def run_suggest(args: argparse.Namespace, plugins: PluginLoader) -> int:
     return suggest(plugins(), " ".join(args.text), as_json=args.json)
 
 
-class _Stop(Exception):
-    def __init__(self, code: int, message: str = "") -> None:
-        self.code, self.message = code, message
-
-
 def _err(message: str) -> None:
     print(f"error: {message}", file=sys.stderr)
 
 
 def _guard(action: Callable[[], int]) -> int:
+    """:func:`hermes_core.cli.stop.guard`, and the catalog's own failures: a broken manifest
+    (strict mode), a bad config file, a question cancelled."""
     try:
-        return int(action())
-    except _Stop as stop:
-        if stop.message:
-            _err(stop.message)
-        return stop.code
+        return guard(action)
     except PluginError as exc:  # strict mode: a broken manifest in a plugin
         _err(str(exc))
         return EXIT_USAGE
@@ -138,9 +132,9 @@ def _entry(found: Catalog, name: str) -> Entry:
     if entry is not None:
         return entry
     if name in found.broken:
-        raise _Stop(EXIT_USAGE, found.broken[name])
+        raise Stop(EXIT_USAGE, found.broken[name])
     known = ", ".join(found.entries) or "none"
-    raise _Stop(EXIT_USAGE, f"no catalog entry named {name!r} (the catalog has: {known})")
+    raise Stop(EXIT_USAGE, f"no catalog entry named {name!r} (the catalog has: {known})")
 
 
 # --------------------------------------------------------------------------- catalog
@@ -266,7 +260,7 @@ def _ask_keys(manifest: Manifest, *, assume_yes: bool) -> dict[str, str]:
                 how = (
                     "" if ask else f" (set {key.name} in the environment or install on a terminal)"
                 )
-                raise _Stop(EXIT_USAGE, f"{key.name} is required; nothing was installed{how}")
+                raise Stop(EXIT_USAGE, f"{key.name} is required; nothing was installed{how}")
             continue
         values[key.name] = answer
     return values
@@ -280,7 +274,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         found = found_catalog(manager)
         entry = _entry(found, name)
         if entry.future is not None:
-            raise _Stop(
+            raise Stop(
                 EXIT_FAILED,
                 f"⚠ '{entry.name}' requires a newer Hermes (manifest_version "
                 f"{entry.future.manifest_version}; this Hermes reads 1): update Hermes, then "
@@ -290,14 +284,12 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         assert manifest is not None
         refused = refusal(entry, manager.display_names.get(entry.name))
         if refused is not None:
-            raise _Stop(EXIT_FAILED, refused)
+            raise Stop(EXIT_FAILED, refused)
         for line in _plan(entry, manifest):
             print(line)
         if not assume_yes:
             if not interactive():
-                raise _Stop(
-                    EXIT_USAGE, "no terminal to ask on: add --yes to install without asking"
-                )
+                raise Stop(EXIT_USAGE, "no terminal to ask on: add --yes to install without asking")
             if not confirm(f"Install '{entry.name}'?", default=False):
                 print("nothing was installed")
                 return EXIT_FAILED
@@ -459,14 +451,12 @@ def configure(manager: HermesPluginManager, name: str) -> int:
 
     def run() -> int:
         if not interactive():
-            raise _Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
+            raise Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
         _servers, raw = configured_servers(manager)
         entry = raw.get(name)
         if not isinstance(entry, dict):
             known = ", ".join(raw) or "none"
-            raise _Stop(
-                EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})"
-            )
+            raise Stop(EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})")
         found = found_catalog(manager, quiet=True)
         listed = found.entries.get(name)
         manifest = listed.manifest if listed is not None else None
