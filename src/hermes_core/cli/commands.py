@@ -25,35 +25,29 @@ __all__ = ["HANDLERS", "Handler", "dispatch", "plugin_loader", "subcommand"]
 
 Handler = Callable[[argparse.Namespace, PluginLoader], "int | None"]
 
-_CATALOG = "hermes_core.cli.mcp_catalog"
-_EDIT = "hermes_core.cli.mcp_edit"
-_HOST = "hermes_core.cli.mcp"
-_IMPORT = "hermes_core.cli.mcp_import"
-_LOGIN = "hermes_core.cli.mcp_login"
-
 #: Each subcommand's words and the handlers that run it, in order.
 HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("apps", "check"): ("hermes_core.cli.apps:run_check",),
     ("mcp", "list"): ("hermes_core.cli.list_record:run_recorded", "hermes_core.cli.mcp_list:run"),
-    ("mcp", "status"): (f"{_HOST}:run_status",),
-    ("mcp", "tools"): (f"{_HOST}:run_tools",),
-    ("mcp", "test"): (f"{_HOST}:run_test",),
+    ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
+    ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),
+    ("mcp", "test"): ("hermes_core.cli.mcp:run_test",),
     ("mcp", "call"): ("hermes_core.cli.mcp_call:run",),
     ("mcp", "sampling", "models"): ("hermes_core.cli.mcp_sampling:run",),
-    ("mcp", "add"): (f"{_EDIT}:run_add",),
-    ("mcp", "remove"): (f"{_EDIT}:run_remove",),
-    ("mcp", "enable"): (f"{_EDIT}:run_set_enabled",),
-    ("mcp", "disable"): (f"{_EDIT}:run_set_enabled",),
-    ("mcp", "login"): (f"{_LOGIN}:run_login",),
-    ("mcp", "oauth-client-document"): (f"{_LOGIN}:run_client_document",),
-    ("mcp", "import"): (f"{_IMPORT}:run_import",),
-    ("mcp", "export"): (f"{_IMPORT}:run_export",),
-    ("import-agent",): (f"{_IMPORT}:run_import_agent",),
+    ("mcp", "add"): ("hermes_core.cli.mcp_add:run_add",),
+    ("mcp", "remove"): ("hermes_core.cli.mcp_edit:run_remove",),
+    ("mcp", "enable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),
+    ("mcp", "disable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),
+    ("mcp", "login"): ("hermes_core.cli.mcp_login:run_login",),
+    ("mcp", "oauth-client-document"): ("hermes_core.cli.mcp_client_document:run",),
+    ("mcp", "import"): ("hermes_core.cli.mcp_import:run_import",),
+    ("mcp", "export"): ("hermes_core.cli.mcp_export:run",),
+    ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
-    ("mcp", "catalog"): (f"{_CATALOG}:run_catalog",),
-    ("mcp", "install"): (f"{_CATALOG}:run_install",),
-    ("mcp", "configure"): (f"{_CATALOG}:run_configure",),
-    ("mcp", "suggest"): (f"{_CATALOG}:run_suggest",),
+    ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
+    ("mcp", "install"): ("hermes_core.cli.mcp_install:run_install",),
+    ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),
+    ("mcp", "suggest"): ("hermes_core.cli.mcp_catalog:run_suggest",),
     ("mcp", "picker"): ("hermes_core.cli.mcp_picker:run",),
     ("plugins", "list"): ("hermes_core.cli.plugins:run_list",),
     ("plugins", "new"): ("hermes_core.cli.plugins_new:run",),

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
-from hermes_core.cli.hosting import factory_for, load, with_host
+from hermes_core.cli.hosting import with_host
+from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component

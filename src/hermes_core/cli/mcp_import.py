@@ -1,4 +1,4 @@
-"""``hermes mcp import``, ``hermes mcp export`` and ``hermes import-agent``.
+"""``hermes mcp import`` and ``hermes import-agent``.
 
 Import: read a client's files, translate each server (``hermes_core.importing``),
 show or write the result.  The write is one atomic, comment-keeping edit of
@@ -15,37 +15,29 @@ import getpass
 import io
 import os
 import sys
-import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
-from hermes_core.cli.hosting import factory_for
+from hermes_core.cli.foreign_text import clean, say
 from hermes_core.config import store
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import config_path, parse_yaml
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
-from hermes_core.importing.export import export_servers
+from hermes_core.importing.dotenv_update import update_dotenv
 from hermes_core.importing.model import InputSpec, Skip, SourceError
 from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
-from hermes_core.importing.secrets import is_secret_key, mask, update_dotenv
+from hermes_core.importing.secrets import is_secret_key, mask
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
 from hermes_core.plugin_yaml import _plain
 
 if TYPE_CHECKING:
-    from hermes_core.plugins.manager import HermesPluginManager
+    pass
 
-__all__ = [
-    "export",
-    "import_agent",
-    "import_servers",
-    "run_export",
-    "run_import",
-    "run_import_agent",
-]
+__all__ = ["import_agent", "import_servers", "run_import", "run_import_agent"]
 
 
 def run_import(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -62,23 +54,7 @@ def run_import_agent(args: argparse.Namespace, plugins: PluginLoader) -> int:
     )
 
 
-def run_export(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp export --format FORMAT``."""
-    return export(args.format, plugins())
-
-
 # --------------------------------------------------------------------------- output
-
-
-def _shown(text: str) -> str:
-    """*text* with control and invisible characters (from foreign files) removed."""
-    return "".join(
-        ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Co")
-    )
-
-
-def _say(text: str = "", *, err: bool = False) -> None:
-    print(_shown(text), file=sys.stderr if err else sys.stdout, flush=True)
 
 
 def _masked(entry: dict[str, Any]) -> dict[str, Any]:
@@ -132,23 +108,23 @@ def _report(plan: ImportPlan, dry_run: bool) -> None:
         verb = _VERBS[dry_run][planned.action]
         origin = item.source.origin
         if planned.action in (Action.ADD, Action.REPLACE):
-            _say(f"{verb} '{item.name}'  (from {origin})")
+            say(f"{verb} '{item.name}'  (from {origin})")
             if dry_run and item.entry is not None:
-                _say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
+                say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
         else:
-            _say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
+            say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
             continue
         for skip in item.skipped:
-            _say(f"    not translated: {skip}")
+            say(f"    not translated: {skip}")
         for note in item.notes:
-            _say(f"    note: {note}")
+            say(f"    note: {note}")
         if planned.writes and item.secrets:
-            _say(f"    secrets moved to .env: {', '.join(sorted(item.secrets))}")
+            say(f"    secrets moved to .env: {', '.join(sorted(item.secrets))}")
         if planned.writes:
             for variable, spec in item.inputs.items():
-                _say(f"    input '{spec.id}' → ${{{variable}}}")
+                say(f"    input '{spec.id}' → ${{{variable}}}")
     for clash in plan.clashes:
-        _say(f"warning: {clash}", err=True)
+        say(f"warning: {clash}", err=True)
     counts: dict[Action, int] = {}
     for planned in plan.items:
         counts[planned.action] = counts.get(planned.action, 0) + 1
@@ -161,7 +137,7 @@ def _report(plan: ImportPlan, dry_run: bool) -> None:
         (Action.SHADOWED, "shadowed"),
     )
     summary = ", ".join(f"{counts[key]} {word}" for key, word in words if counts.get(key))
-    _say(f"{'would import' if dry_run else 'import'}: {summary}")
+    say(f"{'would import' if dry_run else 'import'}: {summary}")
 
 
 # --------------------------------------------------------------------------- import
@@ -182,16 +158,16 @@ def import_servers(
         dotenv_path = hermes_home() / ".env"
         dotenv = load_dotenv(dotenv_path)
     except (SourceError, ConfigError) as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     if not files:
         looked = ", ".join(str(f.path) for f in source.files(os.environ, Path.cwd(), sys.platform))
-        _say(
+        say(
             f"no {source.label} configuration found (looked for {looked}; use --path FILE)",
             err=True,
         )
         return EXIT_FAILED
-    _say(f"reading {source.label}: {', '.join(map(str, files))}")
+    say(f"reading {source.label}: {', '.join(map(str, files))}")
     try:
         plan = build_plan(
             servers,
@@ -202,16 +178,16 @@ def import_servers(
             dotenv=dotenv,
         )
     except UnknownNames as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     if not plan.items:
-        _say(f"no MCP servers in {', '.join(map(str, files))}")
+        say(f"no MCP servers in {', '.join(map(str, files))}")
         return EXIT_OK
     if dry_run:
         _report(plan, dry_run=True)
         secrets = plan.secrets()
         if secrets:
-            _say(f"would store in {dotenv_path}: {', '.join(sorted(secrets))} (values hidden)")
+            say(f"would store in {dotenv_path}: {', '.join(sorted(secrets))} (values hidden)")
         return _exit_code(plan)
     answers = _ask_inputs(plan, dotenv)
     values = {**plan.secrets(), **answers}
@@ -220,15 +196,15 @@ def import_servers(
         stored = update_dotenv(dotenv_path, values) if values and entries else []
         warnings = store.add_servers(entries, replace=overwrite) if entries else ()
     except (ConfigError, ValueError, OSError) as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     _report(plan, dry_run=False)
     for warning in warnings:
-        _say(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if stored:
-        _say(f"stored in {dotenv_path} (mode 0600): {', '.join(sorted(stored))}")
+        say(f"stored in {dotenv_path} (mode 0600): {', '.join(sorted(stored))}")
     if entries:
-        _say(
+        say(
             f"wrote {len(entries)} server(s) to {config_path()}; check them with "
             "`hermes mcp status`"
         )
@@ -275,7 +251,7 @@ def _ask_inputs(plan: ImportPlan, dotenv: dict[str, str]) -> dict[str, str]:
 def _ask(spec: InputSpec) -> str | None:
     what = f" ({spec.description})" if spec.description else ""
     default = f" [{spec.default}]" if spec.default and not spec.password else ""
-    prompt = _shown(f"value for input '{spec.id}'{what}{default}: ")
+    prompt = clean(f"value for input '{spec.id}'{what}{default}: ")
     try:
         if spec.password and sys.stdin.isatty():
             answer = getpass.getpass(prompt, stream=sys.stderr)
@@ -293,7 +269,7 @@ def _ask(spec: InputSpec) -> str | None:
     return str(answer)
 
 
-# --------------------------------------------------------------------------- agent, export
+# --------------------------------------------------------------------------- agent
 
 
 def import_agent(
@@ -313,39 +289,17 @@ def import_agent(
     try:
         result = import_skills(source / "skills", target, dry_run=dry_run)
     except OSError as exc:
-        _say(f"error: copying skills: {exc}", err=True)
+        say(f"error: copying skills: {exc}", err=True)
         return EXIT_FAILED
     verb = "would copy" if dry_run else "copied"
-    _say(
+    say(
         f"skills from {source / 'skills'}: {verb} {len(result.copied)}, "
         f"kept {len(result.kept)} already in {target}, {len(result.problems)} with problems"
     )
     for name in result.copied:
-        _say(f"  {verb} {name}")
+        say(f"  {verb} {name}")
     for name in result.kept:
-        _say(f"  kept {name} (exists; never overwritten)")
+        say(f"  kept {name} (exists; never overwritten)")
     for problem in result.problems:
-        _say(f"  problem: {problem}", err=True)
+        say(f"  problem: {problem}", err=True)
     return EXIT_FAILED if result.problems else code
-
-
-def export(fmt: str, manager: HermesPluginManager | None = None) -> int:
-    """Print the servers of ``config.yaml`` for another client (*manager*'s transports and
-    auth providers are the ones ``config.yaml`` may name)."""
-    try:
-        loaded = factory_for(manager).load_config()
-    except ConfigError as exc:
-        _say(f"error: {exc}", err=True)
-        return EXIT_USAGE
-    result = export_servers(loaded.config.mcp_servers, fmt)
-    sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    sys.stdout.flush()  # before the notes on stderr, so a terminal shows them in order
-    for warning in result.warnings:
-        _say(f"left out: {warning}", err=True)
-    if result.variables:
-        _say(
-            "secrets are written as variables; set them where the client runs: "
-            + ", ".join(result.variables),
-            err=True,
-        )
-    return EXIT_OK

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -20,15 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.auth.errors import OAuthConfigError
-from hermes_core.auth.oauth import (
-    DEFAULT_CLIENT_NAME,
-    build_oauth_provider,
-    client_metadata_document,
-)
+from hermes_core.auth.oauth import build_oauth_provider
 from hermes_core.auth.provider import HermesOAuthProvider
 from hermes_core.auth.storage import TokenStorage
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
-from hermes_core.cli.hosting import factory_for, load
+from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import guard
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.models import ConfigError, ServerConfig
@@ -38,7 +33,7 @@ from hermes_core.host.factory import HostFactory
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["client_document", "login", "run_client_document", "run_login"]
+__all__ = ["login", "run_login"]
 
 NO_TOKEN_EXPLANATION = (
     "'{name}' answered without asking for authorization, so no OAuth token was obtained "
@@ -58,11 +53,6 @@ NO_TOKEN_EXPLANATION = (
 def run_login(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp login NAME``."""
     return login(args.name, manager=plugins())
-
-
-def run_client_document(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp oauth-client-document URL [--client-name NAME]`` (loads no plugin)."""
-    return client_document(args.url, args.client_name)
 
 
 def login(
@@ -164,15 +154,4 @@ def _login(
         print(NO_TOKEN_EXPLANATION.format(name=name), file=sys.stderr)
         return EXIT_FAILED
     print(f"logged in to '{name}': tokens saved to {storage.path}; {tools} tools available")
-    return EXIT_OK
-
-
-def client_document(url: str, client_name: str | None) -> int:
-    """Print the client ID metadata document to publish at *url*."""
-    try:
-        document = client_metadata_document(url, client_name=client_name or DEFAULT_CLIENT_NAME)
-    except OAuthConfigError as exc:
-        print(f"error: {exc} (got {url!r})", file=sys.stderr)
-        return EXIT_USAGE
-    print(json.dumps(document, indent=2))
     return EXIT_OK

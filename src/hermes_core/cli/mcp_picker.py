@@ -15,8 +15,9 @@ import sys
 from hermes_core.catalog.catalog import AVAILABLE, DISABLED, ENABLED, NEWER, UNAVAILABLE, state_of
 from hermes_core.catalog.install import install_dir
 from hermes_core.cli.common import PluginLoader
-from hermes_core.cli.mcp_catalog import configure, configured_servers, found_catalog, install
+from hermes_core.cli.mcp_catalog import configured_servers, found_catalog
 from hermes_core.cli.mcp_edit import remove, set_enabled
+from hermes_core.cli.mcp_install import configure, install
 from hermes_core.cli.mcp_login import login
 from hermes_core.cli.prompts import Row, menu, shown
 from hermes_core.plugins.manager import HermesPluginManager

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
-from hermes_core.cli.hosting import factory_for, load
+from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.parser import DEFAULT_SERVE_PORT
 from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
