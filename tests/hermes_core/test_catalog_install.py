@@ -473,7 +473,7 @@ def test_an_entry_refused_by_its_app_declaration_on_a_fake_host(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The vendor's way: the catalog entry next to the app declaration of the same name."""
-    from hermes_core.cli import mcp_catalog
+    from hermes_core.cli import mcp_catalog, mcp_install
 
     text = (
         "manifest_version: 1\nname: render-farm\ndescription: GPU renders\n"
@@ -495,7 +495,7 @@ def test_an_entry_refused_by_its_app_declaration_on_a_fake_host(
     monkeypatch.setenv("HERMES_CATALOG_PATH", "")
     host = hermes_fake_host("linux")
     host.set_gpu("amd")
-    assert mcp_catalog.install(hermes_pm, "render-farm", assume_yes=True) == 1
+    assert mcp_install.install(hermes_pm, "render-farm", assume_yes=True) == 1
     assert capsys.readouterr().err == (
         "error: 'render-farm' is unavailable: unsupported_gpu, needs an NVIDIA GPU.\n"
     )

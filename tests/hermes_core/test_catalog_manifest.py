@@ -128,7 +128,7 @@ def test_every_shipped_manifest_parses_and_the_catalog_has_its_kinds(
     assert linear is not None and linear.auth.oauth == {}
     assert figma is not None and figma.auth.oauth == {"client_name": "Claude Code"}
     assert cloudflare is not None and cloudflare.tools.default_excluded
-    from hermes_core.cli.mcp_edit import PRESETS
+    from hermes_core.cli.mcp_add import PRESETS
 
     codex = shipped["codex"].manifest
     assert codex is not None

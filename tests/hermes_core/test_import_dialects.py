@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from hermes_core.config import expand
+from hermes_core.importing.dotenv_update import update_dotenv
 from hermes_core.importing.model import SourceError
 from hermes_core.importing.plan import ImportPlan, UnknownNames, build_plan
-from hermes_core.importing.secrets import update_dotenv
 from hermes_core.importing.sources import SOURCES, read_servers
 from hermes_core.importing.variables import DIALECTS, Untranslatable, to_hermes
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 
+from hermes_core import __version__
 from hermes_core.catalog.manifest import (
     FutureManifest,
     Manifest,
@@ -19,16 +21,40 @@ from hermes_platform.declaration import Declaration, gpu_label
 from hermes_platform.resolver.availability import availability
 from hermes_platform.sentences import guidance
 
-__all__ = ["Catalog", "Entry", "EntryState", "load_catalog", "refusal", "state_of"]
+__all__ = [
+    "AVAILABLE",
+    "DISABLED",
+    "ENABLED",
+    "NEWER",
+    "UNAVAILABLE",
+    "Catalog",
+    "CatalogState",
+    "Entry",
+    "EntryState",
+    "load_catalog",
+    "refusal",
+    "state_of",
+]
 
 BUILTIN_PLUGIN = "hermes_core.plugins.builtin.catalog"
 LOCAL_PLUGIN = "hermes_core.plugins.builtin.local_catalog"
 
-AVAILABLE = "available"
-ENABLED = "installed (enabled)"
-DISABLED = "installed (disabled)"
-UNAVAILABLE = "unavailable here"
-NEWER = "requires a newer Hermes"
+
+class CatalogState(StrEnum):
+    """An entry's state here, in the words ``hermes mcp catalog`` prints."""
+
+    AVAILABLE = "available"
+    ENABLED = "installed (enabled)"
+    DISABLED = "installed (disabled)"
+    UNAVAILABLE = "unavailable here"
+    NEWER = "requires a newer Hermes"
+
+
+AVAILABLE = CatalogState.AVAILABLE
+ENABLED = CatalogState.ENABLED
+DISABLED = CatalogState.DISABLED
+UNAVAILABLE = CatalogState.UNAVAILABLE
+NEWER = CatalogState.NEWER
 
 
 @dataclass(frozen=True)
@@ -66,9 +92,7 @@ class Catalog:
 
 @dataclass(frozen=True)
 class EntryState:
-    state: str
-    """available | installed (enabled) | installed (disabled) | unavailable here |
-    requires a newer Hermes."""
+    state: CatalogState
     detail: str = ""
     """The declaration's sentence (unavailable), or the newer-Hermes warning."""
     offerable: bool = True
@@ -78,8 +102,6 @@ def _origin(manager: HermesPluginManager, plugin: str, distribution: str | None)
     if distribution:
         return distribution
     if plugin == BUILTIN_PLUGIN:
-        from hermes_core import __version__
-
         return f"hermes-core {__version__} (built-in)"
     if plugin == LOCAL_PLUGIN:
         return "HERMES_CATALOG_PATH"

@@ -8,6 +8,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.loader import validate_server
+from hermes_core.config.models import ConfigError
+from hermes_core.home import hermes_home
+from hermes_core.host.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["ProbedTool", "probe_tools"]
@@ -34,11 +39,6 @@ def probe_tools(
     name: str, entry: dict[str, Any], manager: HermesPluginManager
 ) -> tuple[list[ProbedTool], str | None]:
     """The server's tools (unfiltered), or ``([], why)`` when it cannot be reached."""
-    from hermes_core.config.interpolate import load_dotenv, resolve
-    from hermes_core.config.loader import hermes_home, validate_server
-    from hermes_core.config.models import ConfigError
-    from hermes_core.host.factory import HostFactory
-
     factory = HostFactory.from_manager(manager)
     unfiltered = {k: v for k, v in entry.items() if k not in ("tools", "enabled")}
     cfg, problems, _warnings = validate_server(

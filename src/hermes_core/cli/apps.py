@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hermes_core.cli.common import PluginLoader
 from hermes_core.plugin_yaml import PluginFileError, load_plugin_file
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform import declaration
@@ -17,7 +19,12 @@ from hermes_platform.resolver.availability import Explanation
 from hermes_platform.resolver.availability import explain as explain_decl
 from hermes_platform.sentences import guidance
 
-__all__ = ["check", "collect_files"]
+__all__ = ["check", "collect_files", "run_check"]
+
+
+def run_check(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes apps check [PATH…] [--json] [--explain]``."""
+    return check(args.paths, plugins(), as_json=args.json, explain=args.explain)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ oversized, malformed or foreign record is a miss; it is written atomically, mode
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import json
@@ -24,10 +25,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hermes_core import __version__
+from hermes_core.cli.common import EXIT_OK, PluginLoader
 from hermes_core.home import hermes_home
 from hermes_core.json_records import read_record, write_record
+from hermes_core.plugins import config_keys
 
-__all__ = ["cache_file", "key_for", "print_rows", "read", "remember"]
+__all__ = [
+    "cache_file",
+    "key_for",
+    "list_recorded",
+    "print_rows",
+    "read",
+    "remember",
+    "run_recorded",
+]
 
 FORMAT = 1
 _MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -41,8 +53,6 @@ def cache_file(home: Path) -> Path:
 def key_for(config: Path, digest: str, plugins: str, names: Mapping[str, Any]) -> str:
     """The record's key: the file (path, SHA-256 of its bytes), the plugins' fingerprint and
     config names, this Hermes version."""
-    from hermes_core import __version__
-
     shape = {
         "format": FORMAT,
         "hermes": __version__,
@@ -126,8 +136,6 @@ def print_rows(
 def list_recorded(*, as_json: bool, no_plugins: bool) -> bool:
     """Print ``mcp list`` from its record when the file, the plugins and Hermes are unchanged;
     False (nothing printed) when the file must be validated."""
-    from hermes_core.plugins import config_keys
-
     home = hermes_home()
     plugins = config_keys.fingerprint(
         no_plugins=no_plugins, disabled=config_keys.env_list("HERMES_DISABLE_PLUGINS"), home=home
@@ -145,3 +153,9 @@ def list_recorded(*, as_json: bool, no_plugins: bool) -> bool:
     where, rows, warnings = found
     print_rows(where, rows, warnings, as_json=as_json)
     return True
+
+
+def run_recorded(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
+    """``hermes mcp list`` from its record; None (nothing printed) when the file must be
+    validated (:func:`hermes_core.cli.mcp_list.run`)."""
+    return EXIT_OK if list_recorded(as_json=args.json, no_plugins=args.no_plugins) else None

@@ -1,4 +1,5 @@
-"""``hermes mcp catalog|install|configure|suggest``: the catalog of vetted servers.
+"""``hermes mcp catalog`` and ``hermes mcp suggest``: the catalog of vetted servers and their
+state here; what both share with ``install`` and ``configure`` (:mod:`.mcp_install`).
 
 Reference: ``docs/catalog.md``.  Exit codes as everywhere: 0 ok, 1 refused or
 failed, 2 bad usage (unknown name, broken manifest, no terminal to ask on).
@@ -6,65 +7,70 @@ failed, 2 bad usage (unknown name, broken manifest, no terminal to ask on).
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
-from hermes_core.catalog.catalog import (
-    Catalog,
-    Entry,
-    load_catalog,
-    refusal,
-    state_of,
-)
-from hermes_core.catalog.manifest import Manifest
-from hermes_core.cli.prompts import (
-    Cancelled,
-    Row,
-    ask_value,
-    checklist,
-    confirm,
-    interactive,
-    shown,
-)
+from hermes_core.catalog.catalog import Catalog, Entry, load_catalog, state_of
+from hermes_core.catalog.suggest import suggestions
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for
+from hermes_core.cli.prompts import Cancelled, shown
+from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
+from hermes_core.plugin_yaml import _plain
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["catalog", "configure", "install", "suggest"]
+__all__ = [
+    "catalog",
+    "catalog_guard",
+    "catalog_rows",
+    "configured_servers",
+    "entry_named",
+    "found_catalog",
+    "print_error",
+    "run_catalog",
+    "run_suggest",
+    "suggest",
+]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+def run_catalog(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp catalog [--json]``, and a bare ``hermes mcp`` without a terminal."""
+    return catalog(plugins(), as_json=getattr(args, "json", False))
 
 
-class _Stop(Exception):
-    def __init__(self, code: int, message: str = "") -> None:
-        self.code, self.message = code, message
+def run_suggest(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp suggest TEXT… [--json]``."""
+    return suggest(plugins(), " ".join(args.text), as_json=args.json)
 
 
-def _err(message: str) -> None:
+def print_error(message: str) -> None:
+    """*message* as an ``error:`` line on stderr."""
     print(f"error: {message}", file=sys.stderr)
 
 
-def _guard(action: Any) -> int:
+def catalog_guard(action: Callable[[], int]) -> int:
+    """:func:`hermes_core.cli.stop.guard`, and the catalog's own failures: a broken manifest
+    (strict mode), a bad config file, a question cancelled."""
     try:
-        return int(action())
-    except _Stop as stop:
-        if stop.message:
-            _err(stop.message)
-        return stop.code
+        return guard(action)
     except PluginError as exc:  # strict mode: a broken manifest in a plugin
-        _err(str(exc))
+        print_error(str(exc))
         return EXIT_USAGE
     except ConfigError as exc:
-        _err(str(exc))
+        print_error(str(exc))
         return EXIT_USAGE
     except (Cancelled, KeyboardInterrupt):
         print("cancelled; nothing was changed", file=sys.stderr)
         return EXIT_FAILED
 
 
-def _catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
+def found_catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
+    """The catalog the plugins offer; each manifest left out is warned about unless *quiet*."""
     found = load_catalog(manager)
     if not quiet:
         for problem in found.problems:
@@ -72,12 +78,9 @@ def _catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:
     return found
 
 
-def _config_raw(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
+def configured_servers(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
     """The configured servers (validated against *manager*'s transports and auth providers)
     and the raw ``mcp_servers`` mapping."""
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.plugin_yaml import _plain
-
     loaded = factory_for(manager).load_config(strict=False)
     raw: dict[str, Any] = {}
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
@@ -85,21 +88,22 @@ def _config_raw(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
     return dict(loaded.config.mcp_servers), raw
 
 
-def _entry(found: Catalog, name: str) -> Entry:
+def entry_named(found: Catalog, name: str) -> Entry:
+    """The entry *name* (``official/`` prefix allowed); exit 2 when there is none."""
     entry = found.entries.get(name.removeprefix("official/"))
     if entry is not None:
         return entry
     if name in found.broken:
-        raise _Stop(EXIT_USAGE, found.broken[name])
+        raise Stop(EXIT_USAGE, found.broken[name])
     known = ", ".join(found.entries) or "none"
-    raise _Stop(EXIT_USAGE, f"no catalog entry named {name!r} (the catalog has: {known})")
+    raise Stop(EXIT_USAGE, f"no catalog entry named {name!r} (the catalog has: {known})")
 
 
 # --------------------------------------------------------------------------- catalog
 
 
 def catalog_rows(manager: HermesPluginManager, found: Catalog) -> list[dict[str, Any]]:
-    servers, _raw = _config_raw(manager)
+    servers, _raw = configured_servers(manager)
     rows = []
     for entry in found.entries.values():
         state = state_of(entry, servers, manager.display_names)
@@ -129,7 +133,7 @@ def catalog(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     """Every entry with its state; a newer manifest is listed with a warning, never hidden."""
 
     def run() -> int:
-        found = _catalog(manager, quiet=as_json)
+        found = found_catalog(manager, quiet=as_json)
         rows = catalog_rows(manager, found)
         if as_json:
             print(json.dumps({"entries": rows, "problems": found.problems}, indent=2))
@@ -152,296 +156,7 @@ def catalog(manager: HermesPluginManager, *, as_json: bool = False) -> int:
         )
         return EXIT_OK
 
-    return _guard(run)
-
-
-# --------------------------------------------------------------------------- install
-
-
-def _plan(entry: Entry, manifest: Manifest) -> list[str]:
-    from hermes_core.catalog.install import install_dir, server_entry
-
-    lines = [f"Install '{entry.name}' from {entry.origin}", f"  {shown(manifest.description)}"]
-    if manifest.homepage:
-        lines.append(f"  homepage:  {shown(manifest.homepage)}")
-    lines.append(f"  manifest:  {entry.where}")
-    folder = install_dir(entry.name)
-    if manifest.source is not None:
-        ref = manifest.source.ref or "the default branch"
-        lines.append(f"  source:    {shown(manifest.source.git)} at {shown(ref)}")
-    if manifest.installs:
-        lines.append(f"  into:      {folder}")
-    for number, command in enumerate(manifest.install.bootstrap, 1):
-        lines.append(f"  bootstrap {number}: {shown(command, 400)}")
-    made = server_entry(manifest, folder if manifest.installs else None)
-    if "command" in made:
-        lines.append(
-            f"  runs:      {shown(' '.join([made['command'], *made.get('args', [])]), 400)}"
-        )
-        for key, value in made.get("env", {}).items():
-            lines.append(f"  env:       {key}={shown(value)}")
-    else:
-        auth = " (OAuth sign-in)" if made.get("auth") == "oauth" else ""
-        lines.append(f"  connects:  {shown(made['url'])}{auth}")
-    for key in manifest.auth.keys:
-        kind = "secret" if key.secret else "value"
-        need = "required" if key.required else "optional"
-        lines.append(f"  asks for:  {key.name} ({kind}, {need}; saved to $HERMES_HOME/.env)")
-    if manifest.auth.sign_in is not None:
-        sign = manifest.auth.sign_in
-        lines.append(f"  sign-in:   {shown(sign.provider)}: run `{shown(sign.run)}` yourself")
-    if manifest.tools.default_excluded is not None:
-        lines.append(f"  tools:     all except {', '.join(manifest.tools.default_excluded)}")
-    elif manifest.tools.default_enabled is not None:
-        lines.append(f"  tools:     starts with {', '.join(manifest.tools.default_enabled)}")
-    return lines
-
-
-def _ask_keys(manifest: Manifest, *, assume_yes: bool) -> dict[str, str]:
-    from hermes_core.config.interpolate import load_dotenv
-
-    existing = load_dotenv()
-    values: dict[str, str] = {}
-    ask = interactive()
-    for key in manifest.auth.keys:
-        label = shown(key.prompt or key.name)
-        have = existing.get(key.name)
-        if ask:
-            if have is not None and confirm(f"{key.name} is already in .env; keep it?", True):
-                continue
-            answer = ask_value(f"{label} ({key.name}):", secret=key.secret, default=key.default)
-            answer = answer.strip() or (key.default or "")
-        else:
-            if have is not None:
-                continue
-            answer = os.environ.get(key.name, "").strip() or (key.default or "")
-        if not answer:
-            if key.required:
-                how = (
-                    "" if ask else f" (set {key.name} in the environment or install on a terminal)"
-                )
-                raise _Stop(EXIT_USAGE, f"{key.name} is required; nothing was installed{how}")
-            continue
-        values[key.name] = answer
-    return values
-
-
-def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False) -> int:
-    """Show what will run, ask, fetch and bootstrap, ask keys, write config, choose tools."""
-
-    def run() -> int:
-        from hermes_core.catalog import install as mechanics
-        from hermes_core.catalog.selection import excluded_filter, prior_filter, with_tools
-        from hermes_core.config import store
-        from hermes_core.config.dotenv_file import update_dotenv
-
-        found = _catalog(manager)
-        entry = _entry(found, name)
-        if entry.future is not None:
-            raise _Stop(
-                EXIT_FAILED,
-                f"⚠ '{entry.name}' requires a newer Hermes (manifest_version "
-                f"{entry.future.manifest_version}; this Hermes reads 1): update Hermes, then "
-                "try again",
-            )
-        manifest = entry.manifest
-        assert manifest is not None
-        refused = refusal(entry, manager.display_names.get(entry.name))
-        if refused is not None:
-            raise _Stop(EXIT_FAILED, refused)
-        for line in _plan(entry, manifest):
-            print(line)
-        if not assume_yes:
-            if not interactive():
-                raise _Stop(
-                    EXIT_USAGE, "no terminal to ask on: add --yes to install without asking"
-                )
-            if not confirm(f"Install '{entry.name}'?", default=False):
-                print("nothing was installed")
-                return EXIT_FAILED
-        keys = _ask_keys(manifest, assume_yes=assume_yes)
-        folder = None
-        if manifest.installs:
-
-            def progress(step: int, steps: int, what: str) -> None:
-                print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
-
-            try:
-                folder, log_file = mechanics.install_code(manifest, progress)
-            except mechanics.InstallError as exc:
-                log_file = mechanics.log_path(entry.name)
-                _err(f"{exc}; nothing was installed")
-                _show_log_tail(log_file)
-                return EXIT_FAILED
-            print(f"installed into {folder} (log: {log_file})")
-        if keys:
-            update_dotenv(keys)
-            print(f"saved {', '.join(keys)} to $HERMES_HOME/.env (mode 0600)")
-        _servers, raw = _config_raw(manager)
-        previous = raw.get(entry.name) if isinstance(raw.get(entry.name), dict) else None
-        include, exclude = prior_filter(previous)
-        made = mechanics.server_entry(manifest, folder)
-        kept = {"tools": previous["tools"]} if previous and "tools" in previous else {}
-        made = {**made, **kept}
-        if manifest.tools.default_excluded is not None:
-            made = with_tools(
-                made, excluded_filter(include, exclude, manifest.tools.default_excluded)
-            )
-        for warning in store.add_server(entry.name, made, replace=previous is not None):
-            print(f"warning: {warning}", file=sys.stderr)
-        print(f"{'updated' if previous is not None else 'added'} mcp_servers.{entry.name}")
-        code = EXIT_OK
-        if manifest.tools.default_excluded is not None:
-            chosen = made.get("tools", {})
-            if "exclude" in chosen:
-                print(
-                    f"tools: all except {', '.join(chosen['exclude'])} "
-                    f"(edit mcp_servers.{entry.name}.tools.exclude to change)"
-                )
-        elif made.get("auth") == "oauth":
-            print(
-                f"sign in with `hermes mcp login {entry.name}`, then choose its tools with "
-                f"`hermes mcp configure {entry.name}`"
-            )
-            _apply_without_probe(entry.name, made, manifest)
-        else:
-            code = _choose_tools(manager, entry.name, made, manifest)
-        if manifest.auth.sign_in is not None:
-            sign = manifest.auth.sign_in
-            print(f"sign in to {shown(sign.provider)} first if you have not: {shown(sign.run)}")
-        if manifest.notes:
-            print(f"note: {shown(manifest.notes, 600)}")
-        return code
-
-    return _guard(run)
-
-
-def _show_log_tail(log_file: Any) -> None:
-    try:
-        lines = log_file.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return
-    print(f"last lines of {log_file}:", file=sys.stderr)
-    for line in lines[-12:]:
-        print(f"  {shown(line, 300)}", file=sys.stderr)
-
-
-def _write_tools(
-    name: str,
-    entry: dict[str, Any],
-    chosen: dict[str, list[str]],
-    families: dict[str, bool] | None = None,
-) -> dict[str, Any]:
-    from hermes_core.catalog.selection import with_tools
-    from hermes_core.config import store
-
-    updated = with_tools(entry, chosen, families)
-    if updated != entry:
-        store.add_server(name, updated, replace=True)
-    return updated
-
-
-def _describe_filter(name: str, chosen: dict[str, list[str]]) -> str:
-    if "include" in chosen:
-        picked = chosen["include"]
-        return f"tools: {len(picked)} enabled ({', '.join(picked) or 'none'})"
-    if "exclude" in chosen:
-        return f"tools: all except {', '.join(chosen['exclude'])}"
-    return "tools: all enabled"
-
-
-def _apply_without_probe(name: str, entry: dict[str, Any], manifest: Manifest | None) -> None:
-    from hermes_core.catalog.selection import filter_without_probe, prior_filter
-
-    include, exclude = prior_filter(entry)
-    default = manifest.tools.default_enabled if manifest is not None else None
-    chosen = filter_without_probe(include, exclude, default)
-    _write_tools(name, entry, chosen)
-    print(_describe_filter(name, chosen))
-
-
-def _choose_tools(
-    manager: HermesPluginManager,
-    name: str,
-    entry: dict[str, Any],
-    manifest: Manifest | None,
-    *,
-    require_terminal: bool = False,
-) -> int:
-    from hermes_core.catalog.probe import probe_tools
-    from hermes_core.catalog.selection import (
-        family_enabled,
-        filter_for_choice,
-        filter_without_probe,
-        prechecked,
-        prior_filter,
-    )
-
-    print(f"asking '{name}' for its tools…", flush=True)
-    tools, problem = probe_tools(name, entry, manager)
-    include, exclude = prior_filter(entry)
-    default = manifest.tools.default_enabled if manifest is not None else None
-    if problem is not None or not tools:
-        why = shown(problem or "the server lists no tools", 300)
-        print(f"warning: could not list the tools of '{name}': {why}", file=sys.stderr)
-        if require_terminal:  # configure: nothing to choose from, nothing changed
-            return EXIT_FAILED
-        chosen = filter_without_probe(include, exclude, default)
-        _write_tools(name, entry, chosen)
-        print(_describe_filter(name, chosen))
-        print(f"the server is installed; when it is reachable run `hermes mcp configure {name}`")
-        return EXIT_OK
-    own = [t for t in tools if t.family is None]
-    names = [t.name for t in own]
-    checked = prechecked(names, include, exclude, default)
-    families: dict[str, list[str]] = {}
-    for tool in tools:
-        if tool.family is not None:
-            families.setdefault(tool.family, []).append(tool.name)
-    for family in families:
-        if family_enabled(entry, family):
-            checked.add("@" + family)
-    if interactive():
-        rows = [Row(t.name, shown(t.name, 60), t.description) for t in own]
-        rows += [
-            Row("@" + fam, f"({fam})", f"the generated tools {', '.join(members)}")
-            for fam, members in families.items()
-        ]
-        picked = set(checklist(f"Select tools for '{name}'", rows, checked))
-    else:
-        picked = checked
-    chosen = filter_for_choice(names, [n for n in names if n in picked])
-    switches = {fam: "@" + fam in picked for fam in families}
-    _write_tools(name, entry, chosen, switches)
-    print(_describe_filter(name, chosen))
-    off = [fam for fam, on in switches.items() if not on]
-    if off:
-        print(f"utility tools off: {', '.join(off)}")
-    return EXIT_OK
-
-
-# --------------------------------------------------------------------------- configure
-
-
-def configure(manager: HermesPluginManager, name: str) -> int:
-    """The tool checklist again for a configured server, pre-checked with the current choice."""
-
-    def run() -> int:
-        if not interactive():
-            raise _Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
-        _servers, raw = _config_raw(manager)
-        entry = raw.get(name)
-        if not isinstance(entry, dict):
-            known = ", ".join(raw) or "none"
-            raise _Stop(
-                EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})"
-            )
-        found = _catalog(manager, quiet=True)
-        listed = found.entries.get(name)
-        manifest = listed.manifest if listed is not None else None
-        return _choose_tools(manager, name, entry, manifest, require_terminal=True)
-
-    return _guard(run)
+    return catalog_guard(run)
 
 
 # --------------------------------------------------------------------------- suggest
@@ -451,11 +166,10 @@ def suggest(manager: HermesPluginManager, text: str, *, as_json: bool = False) -
     """Entries whose keywords occur as whole words in *text*, or whose hosts match its URLs."""
 
     def run() -> int:
-        from hermes_core.catalog.suggest import suggestions
 
-        found = _catalog(manager, quiet=True)
+        found = found_catalog(manager, quiet=True)
         matches = suggestions(found.entries.values(), text)
-        servers, _raw = _config_raw(manager)
+        servers, _raw = configured_servers(manager)
         rows = [
             {
                 "name": m.entry.name,
@@ -476,4 +190,4 @@ def suggest(manager: HermesPluginManager, text: str, *, as_json: bool = False) -
                     print(f"  install: hermes mcp install {row['name']}")
         return EXIT_OK if rows else EXIT_FAILED
 
-    return _guard(run)
+    return catalog_guard(run)

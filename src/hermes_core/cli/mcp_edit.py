@@ -1,244 +1,33 @@
-"""``hermes mcp add/remove/enable/disable``: edit ``config.yaml`` atomically, keeping comments."""
+"""``hermes mcp remove/enable/disable NAME``: edit ``config.yaml`` atomically, keeping comments."""
 
 from __future__ import annotations
 
-import re
+import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for
+from hermes_core.config import store
 from hermes_core.config.models import ConfigError
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["PRESETS", "add", "remove", "server_args", "set_enabled"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-PRESETS: dict[str, dict[str, Any]] = {
-    "codex": {"command": "codex", "args": ["mcp-server"]},
-}
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+__all__ = ["remove", "run_remove", "run_set_enabled", "set_enabled"]
 
 
-def _pairs(values: list[str], what: str, pattern: re.Pattern[str]) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for raw in values:
-        if "=" not in raw:
-            raise ValueError(f"invalid --{what} value (expected NAME=VALUE)")
-        key, value = raw.split("=", 1)
-        key = key.strip()
-        if not key:
-            raise ValueError(f"invalid --{what} value (missing name)")
-        if not pattern.fullmatch(key):
-            raise ValueError(f"invalid --{what} name {key!r}")
-        pairs[key] = value
-    return pairs
+def run_remove(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp remove NAME``."""
+    return remove(args.name, plugins())
 
 
-def server_args(
-    repeated: list[str], trailing: list[str], after_dashes: list[str] | None, own_flags: set[str]
-) -> list[str]:
-    """The stdio command's arguments from ``--arg V`` (repeated), ``--args …`` (the rest of the
-    line) or everything after ``--``; only one form at a time.
-
-    ``--args`` swallows the rest of the line, so a flag of ``hermes mcp add`` itself after it
-    (``--args a b --env K=V``) is refused rather than handed to the server; ``--`` is the way
-    to pass such a word to the server.
-    """
-    given = [form for form, values in (("--arg", repeated), ("--args", trailing)) if values]
-    if after_dashes is not None:
-        given.append("--")
-    if len(given) > 1:
-        raise ValueError(f"give the command's arguments one way: {' or '.join(given)}, not both")
-    if trailing:
-        values = trailing[1:] if trailing[0] == "--" else trailing
-        for value in values:
-            flag = value.split("=", 1)[0]
-            if flag in own_flags:
-                raise ValueError(
-                    f"{flag!r} after --args would be passed to the server as an argument: put "
-                    f"hermes flags before --args, or pass the server's arguments after `--` "
-                    f"(everything after it is the server's)"
-                )
-        return list(values)
-    if after_dashes is not None:
-        return list(after_dashes)
-    return list(repeated)
-
-
-def _names(values: list[str], what: str) -> list[str]:
-    names = [part.strip() for value in values for part in value.split(",")]
-    if any(not name for name in names):
-        raise ValueError(f"--{what}: empty tool name (give names or globs, comma-separated)")
-    return names
-
-
-def build_entry(
-    *,
-    command: str | None,
-    args: list[str],
-    url: str | None,
-    preset: str | None,
-    env: list[str],
-    headers: list[str],
-    connect_timeout: float | None,
-    auth: str | None = None,
-    include: list[str] | None = None,
-    exclude: list[str] | None = None,
-    transport: str | None = None,
-) -> dict[str, Any]:
-    """The config entry the flags describe; ``ValueError`` says what is wrong (an unknown
-    ``--transport``/``--auth`` name is found when the entry is validated)."""
-    entry: dict[str, Any] = {}
-    if args and not command:
-        raise ValueError("the server's arguments (--arg, --args, --) need --command")
-    if auth is not None and not url:
-        raise ValueError("--auth is only for HTTP servers (--url)")
-    if url and command:
-        raise ValueError("give either --url or --command, not both")
-    if url:
-        entry["url"] = url
-    elif command:
-        entry["command"] = command
-        if args:
-            entry["args"] = list(args)
-    elif preset:
-        if preset not in PRESETS:
-            raise ValueError(f"unknown MCP preset {preset!r} (known: {', '.join(sorted(PRESETS))})")
-        entry.update(PRESETS[preset])
-    else:
-        raise ValueError("give --url <endpoint>, --command <cmd> or --preset <name>")
-    if env:
-        if "url" in entry:
-            raise ValueError("--env is only for stdio servers (--command or a stdio preset)")
-        entry["env"] = _pairs(env, "env", _ENV_NAME)
-    if headers:
-        if "url" not in entry:
-            raise ValueError("--header is only for HTTP servers (--url)")
-        entry["headers"] = _pairs(headers, "header", _HEADER_NAME)
-    if connect_timeout is not None:
-        entry["connect_timeout"] = connect_timeout
-    if auth is not None:
-        entry["auth"] = auth
-    if transport is not None:
-        entry["transport"] = transport
-    tools: dict[str, Any] = {}
-    if include:
-        tools["include"] = _names(include, "include")
-    if exclude:
-        tools["exclude"] = _names(exclude, "exclude")
-    if tools:
-        entry["tools"] = tools
-    return entry
-
-
-def add(
-    name: str,
-    entry: dict[str, Any],
-    *,
-    probe: bool = True,
-    replace: bool = False,
-    manager: HermesPluginManager | None = None,
-    preset: bool = False,
-) -> int:
-    """Probe the server (connect, list tools), then save it; saved disabled when the probe fails.
-
-    The probe and the validation use *manager*'s transports and auth providers.  A *preset*
-    whose command is not on PATH yet is saved enabled without a probe (installing the program
-    is the next step, not a mistake in the entry)."""
-    import shutil
-
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-    from hermes_core.config.loader import validate_server
-
-    factory = factory_for(manager)
-    _cfg, problems, _warnings = validate_server(
-        name, entry, path="(command line)", kinds=factory.kinds
-    )
-    if problems:
-        print(f"error: {problems[0]}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        store.check_writable()  # before the probe starts anything
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    problem: str | None = None
-    tool_count = 0
-    missing: str | None = None
-    if str(entry.get("auth", "")).lower() == "oauth":
-        # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
-        probe = False
-    if probe and preset and "command" in entry and shutil.which(str(entry["command"])) is None:
-        missing, probe = str(entry["command"]), False
-    if probe:
-        problem, tool_count = _probe(factory, name, entry)
-        if problem is not None:
-            entry = {**entry, "enabled": False}
-    try:
-        warnings = store.add_server(name, entry, replace=replace, kinds=factory.kinds)
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    if problem is not None:
-        print(f"saved '{name}' disabled: the probe failed: {problem}")
-        print(f"fix the entry, then `hermes mcp enable {name}`")
-        return EXIT_FAILED
-    if missing is not None:
-        print(f"added '{name}' (enabled, not probed): `{missing}` is not on PATH yet")
-        print(f"install it, then check it with `hermes mcp test {name}`")
-        return EXIT_OK
-    found = f" ({tool_count} tools)" if probe else ""
-    print(f"added '{name}'{found}; new sessions will use it")
-    if entry.get("auth") == "oauth":
-        print(f"now authorise it: `hermes mcp login {name}`")
-    return EXIT_OK
-
-
-def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
-    import asyncio
-    import os
-
-    from hermes_core.config.interpolate import load_dotenv, resolve
-    from hermes_core.config.loader import hermes_home, validate_server
-
-    cfg, problems, _warnings = validate_server(
-        name, entry, path="(command line)", kinds=factory.kinds
-    )
-    if problems or cfg is None:
-        return (problems[0].reason if problems else "invalid entry"), 0
-    try:
-        dotenv = load_dotenv(hermes_home() / ".env")
-        resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
-    except ConfigError as exc:
-        return str(exc), 0
-    server = factory.server(name, resolved)
-    if "connect_timeout" not in entry:
-        server = _with_timeout(server, 30.0)
-
-    async def run() -> tuple[str | None, int]:
-        async with factory.host([server]) as host:
-            (row,) = host.status()
-            return row.last_error, row.tools
-
-    return asyncio.run(run())
-
-
-def _with_timeout(server: Any, seconds: float) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(server, connect_timeout=seconds)
+def run_set_enabled(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp enable NAME`` and ``hermes mcp disable NAME``."""
+    return set_enabled(args.name, args.mcp_command == "enable", plugins())
 
 
 def remove(name: str, manager: HermesPluginManager | None = None) -> int:
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-
     try:
         if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)
@@ -252,9 +41,6 @@ def remove(name: str, manager: HermesPluginManager | None = None) -> int:
 
 
 def set_enabled(name: str, enabled: bool, manager: HermesPluginManager | None = None) -> int:
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config import store
-
     try:
         if name not in factory_for(manager).load_config(strict=False).config.mcp_servers:
             print(f"error: no server named {name!r}", file=sys.stderr)

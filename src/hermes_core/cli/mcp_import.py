@@ -1,4 +1,4 @@
-"""``hermes mcp import``, ``hermes mcp export`` and ``hermes import-agent``.
+"""``hermes mcp import`` and ``hermes import-agent``.
 
 Import: read a client's files, translate each server (``hermes_core.importing``),
 show or write the result.  The write is one atomic, comment-keeping edit of
@@ -15,102 +15,49 @@ import getpass
 import io
 import os
 import sys
-import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.foreign_text import clean, say
+from hermes_core.config import store
+from hermes_core.config.interpolate import load_dotenv
+from hermes_core.config.loader import config_path, parse_yaml
+from hermes_core.config.models import ConfigError, display_url
+from hermes_core.config.redact import shown_args
+from hermes_core.home import hermes_home
+from hermes_core.importing.dotenv_update import update_dotenv
+from hermes_core.importing.model import InputSpec, Skip, SourceError
+from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
+from hermes_core.importing.secrets import is_secret_key, mask
+from hermes_core.importing.skills import import_skills
+from hermes_core.importing.sources import SOURCES, read_servers
+from hermes_core.plugin_yaml import _plain
 
 if TYPE_CHECKING:
-    from hermes_core.plugins.manager import HermesPluginManager
+    pass
 
-__all__ = ["add_parsers", "export", "import_agent", "import_servers"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+__all__ = ["import_agent", "import_servers", "run_import", "run_import_agent"]
 
 
-def add_parsers(mcp_commands: Any, commands: Any) -> None:
-    """Register ``mcp import``, ``mcp export`` and ``import-agent``."""
-    importer = mcp_commands.add_parser(
-        "import",
-        help="import servers from another client's configuration",
-        description="Translate another MCP client's servers into config.yaml. Existing names "
-        "are kept unless --overwrite; --dry-run shows the entries (secrets masked) and what "
-        "would be left out. Translation tables: docs/import.md.",
-    )
-    importer.add_argument(
-        "source",
-        choices=SOURCE_NAMES,
-        metavar="SOURCE",
-        help=f"one of: {', '.join(SOURCE_NAMES)}",
-    )
-    _import_flags(importer)
-    importer.set_defaults(
-        handler=lambda a: import_servers(
-            a.source, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
-        )
-    )
-    exporter = mcp_commands.add_parser(
-        "export",
-        help="print the configured servers in another client's format",
-        description="Print config.yaml's servers for Claude Code (.mcp.json), Cursor "
-        "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
-        "variable references, never values; what the client cannot express is listed on stderr.",
-    )
-    exporter.add_argument("--format", required=True, choices=EXPORT_FORMATS)
-    exporter.set_defaults(handler=lambda a: export(a.format, _plugin_manager(a)))
-    agent = commands.add_parser(
-        "import-agent",
-        help="move another agent's MCP servers and skills into Hermes",
-        description="claude-code: the MCP servers (as `hermes mcp import claude-code`) and "
-        "~/.claude/skills/*/SKILL.md into $HERMES_HOME/skills (an existing skill is never "
-        "overwritten).",
-    )
-    agent.add_argument("agent", choices=["claude-code"])
-    _import_flags(agent)
-    agent.set_defaults(
-        handler=lambda a: import_agent(
-            a.agent, paths=a.path, dry_run=a.dry_run, overwrite=a.overwrite, only=a.only
-        )
+def run_import(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp import SOURCE [--path FILE] [--dry-run] [--overwrite] [--only NAME…]``."""
+    return import_servers(
+        args.source, paths=args.path, dry_run=args.dry_run, overwrite=args.overwrite, only=args.only
     )
 
 
-def _import_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--path",
-        action="append",
-        type=Path,
-        metavar="FILE",
-        help="read this file instead of the client's usual ones (repeatable)",
+def run_import_agent(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes import-agent AGENT [--path FILE] [--dry-run] [--overwrite] [--only NAME…]``."""
+    return import_agent(
+        args.agent, paths=args.path, dry_run=args.dry_run, overwrite=args.overwrite, only=args.only
     )
-    parser.add_argument("--dry-run", action="store_true", help="show what would be written")
-    parser.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="replace servers of the same name already in config.yaml",
-    )
-    parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
 
 
 # --------------------------------------------------------------------------- output
 
 
-def _shown(text: str) -> str:
-    """*text* with control and invisible characters (from foreign files) removed."""
-    return "".join(
-        ch for ch in text if ch == "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Co")
-    )
-
-
-def _say(text: str = "", *, err: bool = False) -> None:
-    print(_shown(text), file=sys.stderr if err else sys.stdout, flush=True)
-
-
 def _masked(entry: dict[str, Any]) -> dict[str, Any]:
-    from hermes_core.config.models import display_url
-    from hermes_core.config.redact import shown_args
-    from hermes_core.importing.secrets import is_secret_key, mask
-
     shown = dict(entry)
     if "args" in shown:
         shown["args"] = shown_args(list(shown["args"]))
@@ -135,62 +82,62 @@ def _yaml(entry: dict[str, Any], indent: str) -> str:
     return "".join(indent + line + "\n" for line in buffer.getvalue().splitlines())
 
 
-_VERBS = {
+_VERBS: dict[bool, dict[Action, str]] = {
     True: {
-        "add": "would add",
-        "replace": "would replace",
-        "keep": "would keep existing",
-        "unchanged": "unchanged",
-        "shadowed": "would skip",
-        "skip": "would leave out",
+        Action.ADD: "would add",
+        Action.REPLACE: "would replace",
+        Action.KEEP: "would keep existing",
+        Action.UNCHANGED: "unchanged",
+        Action.SHADOWED: "would skip",
+        Action.SKIP: "would leave out",
     },
     False: {
-        "add": "added",
-        "replace": "replaced",
-        "keep": "kept existing",
-        "unchanged": "unchanged",
-        "shadowed": "skipped",
-        "skip": "left out",
+        Action.ADD: "added",
+        Action.REPLACE: "replaced",
+        Action.KEEP: "kept existing",
+        Action.UNCHANGED: "unchanged",
+        Action.SHADOWED: "skipped",
+        Action.SKIP: "left out",
     },
 }
 
 
-def _report(plan: Any, dry_run: bool) -> None:
+def _report(plan: ImportPlan, dry_run: bool) -> None:
     for planned in plan.items:
         item = planned.item
         verb = _VERBS[dry_run][planned.action]
         origin = item.source.origin
-        if planned.action in ("add", "replace"):
-            _say(f"{verb} '{item.name}'  (from {origin})")
+        if planned.action in (Action.ADD, Action.REPLACE):
+            say(f"{verb} '{item.name}'  (from {origin})")
             if dry_run and item.entry is not None:
-                _say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
+                say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
         else:
-            _say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
+            say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
             continue
         for skip in item.skipped:
-            _say(f"    not translated: {skip}")
+            say(f"    not translated: {skip}")
         for note in item.notes:
-            _say(f"    note: {note}")
+            say(f"    note: {note}")
         if planned.writes and item.secrets:
-            _say(f"    secrets moved to .env: {', '.join(sorted(item.secrets))}")
+            say(f"    secrets moved to .env: {', '.join(sorted(item.secrets))}")
         if planned.writes:
             for variable, spec in item.inputs.items():
-                _say(f"    input '{spec.id}' → ${{{variable}}}")
+                say(f"    input '{spec.id}' → ${{{variable}}}")
     for clash in plan.clashes:
-        _say(f"warning: {clash}", err=True)
-    counts: dict[str, int] = {}
+        say(f"warning: {clash}", err=True)
+    counts: dict[Action, int] = {}
     for planned in plan.items:
         counts[planned.action] = counts.get(planned.action, 0) + 1
     words = (
-        ("add", "to add" if dry_run else "added"),
-        ("replace", "to replace" if dry_run else "replaced"),
-        ("keep", "kept"),
-        ("unchanged", "unchanged"),
-        ("skip", "left out"),
-        ("shadowed", "shadowed"),
+        (Action.ADD, "to add" if dry_run else "added"),
+        (Action.REPLACE, "to replace" if dry_run else "replaced"),
+        (Action.KEEP, "kept"),
+        (Action.UNCHANGED, "unchanged"),
+        (Action.SKIP, "left out"),
+        (Action.SHADOWED, "shadowed"),
     )
     summary = ", ".join(f"{counts[key]} {word}" for key, word in words if counts.get(key))
-    _say(f"{'would import' if dry_run else 'import'}: {summary}")
+    say(f"{'would import' if dry_run else 'import'}: {summary}")
 
 
 # --------------------------------------------------------------------------- import
@@ -204,15 +151,6 @@ def import_servers(
     overwrite: bool = False,
     only: list[str] | None = None,
 ) -> int:
-    from hermes_core.config import store
-    from hermes_core.config.interpolate import load_dotenv
-    from hermes_core.config.loader import config_path, hermes_home
-    from hermes_core.config.models import ConfigError
-    from hermes_core.importing.model import SourceError
-    from hermes_core.importing.plan import UnknownNames, build_plan
-    from hermes_core.importing.secrets import update_dotenv
-    from hermes_core.importing.sources import SOURCES, read_servers
-
     source = SOURCES[source_name]
     try:
         servers, files = read_servers(source, paths=paths)
@@ -220,16 +158,16 @@ def import_servers(
         dotenv_path = hermes_home() / ".env"
         dotenv = load_dotenv(dotenv_path)
     except (SourceError, ConfigError) as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     if not files:
         looked = ", ".join(str(f.path) for f in source.files(os.environ, Path.cwd(), sys.platform))
-        _say(
+        say(
             f"no {source.label} configuration found (looked for {looked}; use --path FILE)",
             err=True,
         )
         return EXIT_FAILED
-    _say(f"reading {source.label}: {', '.join(map(str, files))}")
+    say(f"reading {source.label}: {', '.join(map(str, files))}")
     try:
         plan = build_plan(
             servers,
@@ -240,16 +178,16 @@ def import_servers(
             dotenv=dotenv,
         )
     except UnknownNames as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     if not plan.items:
-        _say(f"no MCP servers in {', '.join(map(str, files))}")
+        say(f"no MCP servers in {', '.join(map(str, files))}")
         return EXIT_OK
     if dry_run:
         _report(plan, dry_run=True)
         secrets = plan.secrets()
         if secrets:
-            _say(f"would store in {dotenv_path}: {', '.join(sorted(secrets))} (values hidden)")
+            say(f"would store in {dotenv_path}: {', '.join(sorted(secrets))} (values hidden)")
         return _exit_code(plan)
     answers = _ask_inputs(plan, dotenv)
     values = {**plan.secrets(), **answers}
@@ -258,30 +196,26 @@ def import_servers(
         stored = update_dotenv(dotenv_path, values) if values and entries else []
         warnings = store.add_servers(entries, replace=overwrite) if entries else ()
     except (ConfigError, ValueError, OSError) as exc:
-        _say(f"error: {exc}", err=True)
+        say(f"error: {exc}", err=True)
         return EXIT_USAGE
     _report(plan, dry_run=False)
     for warning in warnings:
-        _say(f"warning: {warning}", err=True)
+        say(f"warning: {warning}", err=True)
     if stored:
-        _say(f"stored in {dotenv_path} (mode 0600): {', '.join(sorted(stored))}")
+        say(f"stored in {dotenv_path} (mode 0600): {', '.join(sorted(stored))}")
     if entries:
-        _say(
+        say(
             f"wrote {len(entries)} server(s) to {config_path()}; check them with "
             "`hermes mcp status`"
         )
     return _exit_code(plan)
 
 
-def _exit_code(plan: Any) -> int:
-    return EXIT_FAILED if any(p.action == "skip" for p in plan.items) else EXIT_OK
+def _exit_code(plan: ImportPlan) -> int:
+    return EXIT_FAILED if any(p.action == Action.SKIP for p in plan.items) else EXIT_OK
 
 
 def _existing(path: Path) -> dict[str, Any]:
-    from hermes_core.config.loader import parse_yaml
-    from hermes_core.config.models import ConfigError
-    from hermes_core.plugin_yaml import _plain
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -293,10 +227,8 @@ def _existing(path: Path) -> dict[str, Any]:
     return servers if isinstance(servers, dict) else {}
 
 
-def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
+def _ask_inputs(plan: ImportPlan, dotenv: dict[str, str]) -> dict[str, str]:
     """Ask each ``${input:…}`` once; a server whose input gets no answer is left out."""
-    from hermes_core.importing.model import Skip
-
     answers: dict[str, str] = {}
     unanswered: set[str] = set()
     for planned in plan.to_write():
@@ -310,16 +242,16 @@ def _ask_inputs(plan: Any, dotenv: dict[str, str]) -> dict[str, str]:
                 else:
                     answers[variable] = answer
             if variable in unanswered:
-                planned.action = "skip"
+                planned.action = Action.SKIP
                 planned.item.skipped.append(Skip("", f"input '{spec.id}' was not answered"))
                 planned.reason = f"input '{spec.id}' was not answered"
     return answers
 
 
-def _ask(spec: Any) -> str | None:
+def _ask(spec: InputSpec) -> str | None:
     what = f" ({spec.description})" if spec.description else ""
     default = f" [{spec.default}]" if spec.default and not spec.password else ""
-    prompt = _shown(f"value for input '{spec.id}'{what}{default}: ")
+    prompt = clean(f"value for input '{spec.id}'{what}{default}: ")
     try:
         if spec.password and sys.stdin.isatty():
             answer = getpass.getpass(prompt, stream=sys.stderr)
@@ -337,7 +269,7 @@ def _ask(spec: Any) -> str | None:
     return str(answer)
 
 
-# --------------------------------------------------------------------------- agent, export
+# --------------------------------------------------------------------------- agent
 
 
 def import_agent(
@@ -348,9 +280,6 @@ def import_agent(
     overwrite: bool = False,
     only: list[str] | None = None,
 ) -> int:
-    from hermes_core.config.loader import hermes_home
-    from hermes_core.importing.skills import import_skills
-
     code = import_servers(agent, paths=paths, dry_run=dry_run, overwrite=overwrite, only=only)
     if code == EXIT_USAGE:
         return code
@@ -360,49 +289,17 @@ def import_agent(
     try:
         result = import_skills(source / "skills", target, dry_run=dry_run)
     except OSError as exc:
-        _say(f"error: copying skills: {exc}", err=True)
+        say(f"error: copying skills: {exc}", err=True)
         return EXIT_FAILED
     verb = "would copy" if dry_run else "copied"
-    _say(
+    say(
         f"skills from {source / 'skills'}: {verb} {len(result.copied)}, "
         f"kept {len(result.kept)} already in {target}, {len(result.problems)} with problems"
     )
     for name in result.copied:
-        _say(f"  {verb} {name}")
+        say(f"  {verb} {name}")
     for name in result.kept:
-        _say(f"  kept {name} (exists; never overwritten)")
+        say(f"  kept {name} (exists; never overwritten)")
     for problem in result.problems:
-        _say(f"  problem: {problem}", err=True)
+        say(f"  problem: {problem}", err=True)
     return EXIT_FAILED if result.problems else code
-
-
-def _plugin_manager(args: argparse.Namespace) -> HermesPluginManager:
-    from hermes_core.cli import _manager
-
-    return _manager(args)
-
-
-def export(fmt: str, manager: HermesPluginManager | None = None) -> int:
-    """Print the servers of ``config.yaml`` for another client (*manager*'s transports and
-    auth providers are the ones ``config.yaml`` may name)."""
-    from hermes_core.cli.mcp import factory_for
-    from hermes_core.config.models import ConfigError
-    from hermes_core.importing.export import export_servers
-
-    try:
-        loaded = factory_for(manager).load_config()
-    except ConfigError as exc:
-        _say(f"error: {exc}", err=True)
-        return EXIT_USAGE
-    result = export_servers(loaded.config.mcp_servers, fmt)
-    sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")
-    sys.stdout.flush()  # before the notes on stderr, so a terminal shows them in order
-    for warning in result.warnings:
-        _say(f"left out: {warning}", err=True)
-    if result.variables:
-        _say(
-            "secrets are written as variables; set them where the client runs: "
-            + ", ".join(result.variables),
-            err=True,
-        )
-    return EXIT_OK

@@ -9,20 +9,31 @@ abandoned one leaves the working tokens as they were.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
 import os
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.mcp import EXIT_FAILED, EXIT_OK, EXIT_USAGE, _guard, _load, factory_for
-from hermes_core.config.models import ConfigError
+from hermes_core.auth.errors import OAuthConfigError
+from hermes_core.auth.oauth import build_oauth_provider
+from hermes_core.auth.provider import HermesOAuthProvider
+from hermes_core.auth.storage import TokenStorage
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.stop import guard
+from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.home import hermes_home
+from hermes_core.host.factory import HostFactory
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["client_document", "login"]
+__all__ = ["login", "run_login"]
 
 NO_TOKEN_EXPLANATION = (
     "'{name}' answered without asking for authorization, so no OAuth token was obtained "
@@ -39,15 +50,22 @@ NO_TOKEN_EXPLANATION = (
 )
 
 
-def login(name: str, *, browser: Any = None, manager: HermesPluginManager | None = None) -> int:
+def run_login(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp login NAME``."""
+    return login(args.name, manager=plugins())
+
+
+def login(
+    name: str,
+    *,
+    browser: Callable[[str], Any] | None = None,
+    manager: HermesPluginManager | None = None,
+) -> int:
     """Log in to *name* (interactive; the browser step waits up to ``oauth.timeout``)."""
 
     def run() -> int:
-        from hermes_core.config.interpolate import load_dotenv, resolve
-        from hermes_core.config.loader import hermes_home
-
         factory = factory_for(manager)
-        loaded = _load(factory)
+        loaded = load(factory)
         cfg = loaded.config.mcp_servers.get(name)
         if cfg is None:
             print(f"error: no server named {name!r} in {loaded.path}", file=sys.stderr)
@@ -80,13 +98,16 @@ def login(name: str, *, browser: Any = None, manager: HermesPluginManager | None
             return EXIT_USAGE
         return _login(factory, name, resolved, home, browser)
 
-    return _guard(run)
+    return guard(run)
 
 
-def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -> int:
-    from hermes_core.auth.errors import OAuthConfigError
-    from hermes_core.auth.oauth import build_oauth_provider
-
+def _login(
+    factory: HostFactory,
+    name: str,
+    cfg: ServerConfig,
+    home: Path,
+    browser: Callable[[str], Any] | None,
+) -> int:
     try:
         provider = build_oauth_provider(
             name, cfg.url, cfg.oauth, home=home, interactive=True, fresh=True, browser=browser
@@ -94,8 +115,6 @@ def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -
     except OAuthConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    from hermes_core.auth.provider import HermesOAuthProvider
-
     if not isinstance(provider, HermesOAuthProvider):
         grant = cfg.oauth.grant if cfg.oauth is not None else "authorization_code"
         print(f"'{name}' uses the {grant} grant: no browser login is needed")
@@ -130,27 +149,9 @@ def _login(factory: HostFactory, name: str, cfg: Any, home: Any, browser: Any) -
         if storage.path.exists():
             print(f"the saved tokens in {storage.path} were left as they were", file=sys.stderr)
         return EXIT_FAILED
-    from hermes_core.auth.storage import TokenStorage
-
     reread = TokenStorage(home, name, server_url=cfg.url)  # what the next run will load
     if not (storage.saved and storage.path.is_file() and reread.has_tokens):
         print(NO_TOKEN_EXPLANATION.format(name=name), file=sys.stderr)
         return EXIT_FAILED
     print(f"logged in to '{name}': tokens saved to {storage.path}; {tools} tools available")
-    return EXIT_OK
-
-
-def client_document(url: str, client_name: str | None) -> int:
-    """Print the client ID metadata document to publish at *url*."""
-    import json
-
-    from hermes_core.auth.errors import OAuthConfigError
-    from hermes_core.auth.settings import DEFAULT_CLIENT_NAME, client_metadata_document
-
-    try:
-        document = client_metadata_document(url, client_name=client_name or DEFAULT_CLIENT_NAME)
-    except OAuthConfigError as exc:
-        print(f"error: {exc} (got {url!r})", file=sys.stderr)
-        return EXIT_USAGE
-    print(json.dumps(document, indent=2))
     return EXIT_OK

@@ -8,23 +8,34 @@ the catalog instead (:func:`hermes_core.cli.mcp_catalog.catalog`).
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 
 from hermes_core.catalog.catalog import AVAILABLE, DISABLED, ENABLED, NEWER, UNAVAILABLE, state_of
-from hermes_core.cli import mcp_catalog
+from hermes_core.catalog.install import install_dir
+from hermes_core.cli.common import PluginLoader
+from hermes_core.cli.mcp_catalog import configured_servers, found_catalog
+from hermes_core.cli.mcp_edit import remove, set_enabled
+from hermes_core.cli.mcp_install import configure, install
+from hermes_core.cli.mcp_login import login
 from hermes_core.cli.prompts import Row, menu, shown
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["picker"]
+__all__ = ["picker", "run"]
 
 _QUIT = "\x00quit"
 _BACK = "\x00back"
 
 
+def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """A bare ``hermes mcp`` on a terminal."""
+    return picker(plugins())
+
+
 def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
-    found = mcp_catalog._catalog(manager, quiet=True)
-    servers, _raw = mcp_catalog._config_raw(manager)
+    found = found_catalog(manager, quiet=True)
+    servers, _raw = configured_servers(manager)
     rows: list[Row] = []
     states: dict[str, str] = {}
     for entry in found.entries.values():
@@ -45,7 +56,7 @@ def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
 
 
 def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
-    _servers, raw = mcp_catalog._config_raw(manager)
+    _servers, raw = configured_servers(manager)
     entry = raw.get(name) if isinstance(raw.get(name), dict) else {}
     actions: list[Row] = []
     if state == AVAILABLE:
@@ -66,24 +77,17 @@ def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
 
 
 def _run(action: str, name: str, manager: HermesPluginManager) -> None:
-    from hermes_core.cli import mcp_edit
-
     if action in ("install", "reinstall"):
-        mcp_catalog.install(manager, name)
+        install(manager, name)
     elif action in ("enable", "disable"):
-        mcp_edit.set_enabled(name, action == "enable")
+        set_enabled(name, action == "enable")
     elif action == "configure":
-        mcp_catalog.configure(manager, name)
+        configure(manager, name)
     elif action == "login":
-        from hermes_core.cli.mcp_login import login
-
         login(name)
-    elif action == "remove":
-        from hermes_core.catalog.install import install_dir
-
-        if mcp_edit.remove(name) == 0 and install_dir(name).is_dir():
-            shutil.rmtree(install_dir(name), ignore_errors=True)
-            print(f"removed {install_dir(name)} (values in $HERMES_HOME/.env are kept)")
+    elif action == "remove" and remove(name) == 0 and install_dir(name).is_dir():
+        shutil.rmtree(install_dir(name), ignore_errors=True)
+        print(f"removed {install_dir(name)} (values in $HERMES_HOME/.env are kept)")
 
 
 def picker(manager: HermesPluginManager) -> int:
@@ -95,8 +99,8 @@ def picker(manager: HermesPluginManager) -> int:
             return 0
         state = states[name]
         if state in (UNAVAILABLE, NEWER):
-            found = mcp_catalog._catalog(manager, quiet=True)
-            servers, _raw = mcp_catalog._config_raw(manager)
+            found = found_catalog(manager, quiet=True)
+            servers, _raw = configured_servers(manager)
             detail = state_of(found.entries[name], servers, manager.display_names).detail
             print(f"{name}: {shown(detail, 400)}", file=sys.stderr)
             continue

@@ -4,47 +4,37 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.parser import DEFAULT_SERVE_PORT
+from hermes_core.cli.stop import Stop
+from hermes_core.config.models import ConfigError
+from hermes_core.home import hermes_home
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.serve.http_auth import TOKEN_FILE, load_or_create_token
+from hermes_core.serve.messaging import load_messaging
+from hermes_core.serve.server import (
+    configure_logging,
+    is_loopback,
+    open_bridge,
+    run_http,
+    run_stdio,
+)
+from hermes_core.sessions.schema import SchemaError
 
-__all__ = ["add_parser", "serve"]
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-DEFAULT_PORT = 8765
+__all__ = ["run", "serve"]
 
 
-def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = commands.add_parser(
-        "serve",
-        help="run Hermes as an MCP server over its conversations (stdio; --http)",
-        description="Serve $HERMES_HOME/state.db to MCP clients: ten tools to list and read "
-        "conversations, follow events, send through configured messaging adapters and answer "
-        "approval requests. stdio by default (stdout carries only the protocol). With --http, "
-        "Streamable HTTP at http://HOST:PORT/mcp; every request needs the bearer token "
-        "stored in $HERMES_HOME/serve-token (printed once, when created).",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging on stderr")
-    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP, not stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="--http address (default 127.0.0.1)")
-    parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"--http port (default {DEFAULT_PORT})"
-    )
-    parser.add_argument(
-        "--new-token", action="store_true", help="--http: replace the stored bearer token"
-    )
+def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp serve [--verbose] [--http …]``."""
+    return serve(args, plugins())
 
 
 def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
-    from hermes_core.cli.mcp import _load, _Stop, factory_for
-    from hermes_core.config.loader import hermes_home
-    from hermes_core.config.models import ConfigError
-    from hermes_core.serve.messaging import load_messaging
-    from hermes_core.serve.server import configure_logging, is_loopback, open_bridge
-    from hermes_core.sessions.schema import SchemaError
-
-    if not args.http and (args.host != "127.0.0.1" or args.port != DEFAULT_PORT or args.new_token):
+    if not args.http and (
+        args.host != "127.0.0.1" or args.port != DEFAULT_SERVE_PORT or args.new_token
+    ):
         print("error: --host, --port and --new-token go with --http", file=sys.stderr)
         return EXIT_USAGE
     if not 0 < args.port < 65536:
@@ -52,9 +42,9 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_USAGE
     configure_logging(args.verbose)
     try:
-        loaded = _load(factory_for(manager))
+        loaded = load(factory_for(manager))
         messaging = load_messaging(loaded, manager.messaging_platforms())
-    except _Stop as stop:
+    except Stop as stop:
         return stop.code
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -70,13 +60,8 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_FAILED
     try:
         if not args.http:
-            from hermes_core.serve.server import run_stdio
-
             run_stdio(bridge, verbose=args.verbose)
             return EXIT_OK
-        from hermes_core.serve.http_auth import TOKEN_FILE, load_or_create_token
-        from hermes_core.serve.server import run_http
-
         token, created = load_or_create_token(home, renew=args.new_token)
         where = home / TOKEN_FILE
         if created:

@@ -1,17 +1,24 @@
-"""``hermes plugins list``: every plugin, where it comes from, what it contributes, its status.
-``hermes plugins new``: scaffold a plugin package."""
+"""``hermes plugins list``: every plugin, where it comes from, what it contributes, its status."""
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
-from pathlib import Path
 
+from hermes_core.cli.common import EXIT_PLUGIN, PluginLoader
+from hermes_core.home import hermes_home
+from hermes_core.plugins import config_keys
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["EXIT_PLUGIN", "list_plugins", "new_plugin"]
+__all__ = ["list_plugins", "run_list"]
 
-EXIT_PLUGIN = 3
+
+def run_list(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes plugins list [--json]``; records afresh the plugins' config names that
+    ``mcp list`` validates against (an edited plugin is seen here)."""
+    manager = plugins()
+    config_keys.record(hermes_home(), manager, no_plugins=args.no_plugins)
+    return list_plugins(manager, as_json=args.json)
 
 
 def list_plugins(manager: HermesPluginManager, *, as_json: bool = False) -> int:
@@ -35,31 +42,3 @@ def list_plugins(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 print(f"    ! {problem}")
     failed = any(r.status == "failed" or r.problems for r in records)
     return EXIT_PLUGIN if failed else 0
-
-
-def new_plugin(name: str, target: str | None) -> int:
-    """Write the scaffold; exit 2 on a bad name or a folder that is not empty."""
-    from hermes_core.scaffold import ScaffoldError, scaffold
-
-    root = Path(target) if target is not None else Path(name)
-    try:
-        made = scaffold(name, root)
-    except ScaffoldError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: cannot write {root}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    print(f"Created {made.dist} in {root}:")
-    for path in made.files:
-        print(f"  {path.relative_to(root)}")
-    print(
-        "\nNext:\n"
-        f"  cd {root}\n"
-        "  pip install -e '.[test]'\n"
-        "  pytest\n"
-        "  hermes plugins list\n"
-        "  hermes apps check --explain\n"
-        "The Hermes plugin authors' guide (docs/plugin-authors.md) adds every other hook."
-    )
-    return 0

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
+from hermes_core.cli.common import PluginLoader
+from hermes_core.home import hermes_home
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.skills import discover_skills, skill_visible
 
-__all__ = ["list_skills"]
+__all__ = ["list_skills", "run_list"]
+
+
+def run_list(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes skills list [--json]``."""
+    return list_skills(plugins(), as_json=args.json)
 
 
 def list_skills(manager: HermesPluginManager, *, as_json: bool = False) -> int:
-    from hermes_core.config.loader import hermes_home
-
     home = hermes_home()
     skills, problems = discover_skills(home, manager)
     rows: list[dict[str, Any]] = []

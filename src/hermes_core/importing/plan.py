@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from hermes_core.config.loader import validate_server
 from hermes_core.host.naming import sanitize_component
@@ -15,7 +16,16 @@ from hermes_core.importing.secrets import lift_secrets
 
 __all__ = ["Action", "ImportPlan", "PlanItem", "UnknownNames", "build_plan"]
 
-Action = Literal["add", "replace", "unchanged", "keep", "shadowed", "skip"]
+
+class Action(StrEnum):
+    """What an import does with one server."""
+
+    ADD = "add"
+    REPLACE = "replace"
+    UNCHANGED = "unchanged"
+    KEEP = "keep"
+    SHADOWED = "shadowed"
+    SKIP = "skip"
 
 
 class UnknownNames(ValueError):
@@ -30,7 +40,7 @@ class PlanItem:
 
     @property
     def writes(self) -> bool:
-        return self.action in ("add", "replace")
+        return self.action in (Action.ADD, Action.REPLACE)
 
 
 @dataclass
@@ -74,7 +84,7 @@ def build_plan(
         earlier = winners.get(item.name)
         if earlier is not None:
             items.append(
-                PlanItem(earlier, "shadowed", f"replaced by the entry in {item.source.origin}")
+                PlanItem(earlier, Action.SHADOWED, f"replaced by the entry in {item.source.origin}")
             )
         winners[item.name] = item
     lift_secrets(list(winners.values()), environ=environ, dotenv=dotenv)
@@ -89,21 +99,21 @@ def build_plan(
 def _decide(item: Translated, existing: Mapping[str, Any], overwrite: bool) -> PlanItem:
     if item.entry is None:
         reasons = "; ".join(str(skip) for skip in item.skipped) or "nothing to import"
-        return PlanItem(item, "skip", reasons)
+        return PlanItem(item, Action.SKIP, reasons)
     _, problems, warnings = validate_server(item.name, copy.deepcopy(item.entry))
     if problems:
         item.skipped.append(
             Skip("", f"not a valid Hermes entry: {problems[0].key}: {problems[0].reason}")
         )
-        return PlanItem(item, "skip", str(item.skipped[-1]))
+        return PlanItem(item, Action.SKIP, str(item.skipped[-1]))
     item.notes.extend(warning.message for warning in warnings)
     if item.name in existing:
         if not overwrite:
-            return PlanItem(item, "keep", "already configured (--overwrite replaces it)")
+            return PlanItem(item, Action.KEEP, "already configured (--overwrite replaces it)")
         if existing[item.name] == item.entry:
-            return PlanItem(item, "unchanged", "already configured exactly so")
-        return PlanItem(item, "replace", "replaces the configured entry (--overwrite)")
-    return PlanItem(item, "add")
+            return PlanItem(item, Action.UNCHANGED, "already configured exactly so")
+        return PlanItem(item, Action.REPLACE, "replaces the configured entry (--overwrite)")
+    return PlanItem(item, Action.ADD)
 
 
 def _clashes(plan: ImportPlan, existing: Mapping[str, Any]) -> list[str]:

@@ -4,22 +4,18 @@ A value is a secret when its key says so (``…TOKEN``, ``…SECRET``, ``…KEY`
 ``…PASSWORD``, ``Authorization`` …) and it is written out literally (no
 ``${…}``).  It is stored in ``.env`` under a variable and the entry refers to
 it (``${GITHUB_TOKEN}``), so ``config.yaml`` never holds the value, and an
-export prints the reference.  ``.env`` is updated atomically with mode 0600:
-existing lines are kept byte for byte, a changed variable is replaced on its
-own line, new ones are appended.
+export prints the reference.  :mod:`.dotenv_update` writes them to ``.env``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from hermes_core.config.interpolate import parse_dotenv
 from hermes_core.importing.model import Translated
 
-__all__ = ["SECRET_KEY", "is_secret_key", "lift_secrets", "mask", "update_dotenv"]
+__all__ = ["SECRET_KEY", "is_secret_key", "lift_secrets", "mask"]
 
 SECRET_KEY = re.compile(
     r"(?i)(token|secret|passw|passphrase|api[_-]?key|apikey|private[_-]?key|access[_-]?key|"
@@ -121,25 +117,3 @@ def _store(item: Translated, names: _Names, candidates: list[str], value: str) -
     name = names.claim(candidates, value)
     item.secrets[name] = value
     return "${" + name + "}"
-
-
-# --------------------------------------------------------------------------- .env
-
-
-def update_dotenv(path: Path, values: Mapping[str, str]) -> list[str]:
-    """Set *values* in the ``.env`` at *path*; returns the names whose value changed.
-
-    The one ``.env`` writer of the project does the edit (atomic, mode 0600, other lines and
-    comments kept, see :mod:`hermes_core.config.dotenv_file`); a variable that already has the
-    value is not rewritten.
-    """
-    from hermes_core.config.dotenv_file import update_dotenv as write_dotenv
-
-    try:
-        current = parse_dotenv(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        current = {}
-    changes = {k: v for k, v in values.items() if current.get(k) != v}
-    if changes:
-        write_dotenv(changes, path)
-    return list(changes)

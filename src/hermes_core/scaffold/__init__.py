@@ -16,6 +16,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from hermes_core import __version__
+
 __all__ = ["NAME_PATTERN", "Scaffold", "ScaffoldError", "scaffold"]
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
@@ -52,8 +54,6 @@ def _walk(folder: Traversable, prefix: str = "") -> list[tuple[str, Traversable]
 
 def scaffold(name: str, target: Path) -> Scaffold:
     """Write the plugin package for server *name* into *target* (created; must be empty)."""
-    from hermes_core import __version__
-
     if not NAME_PATTERN.match(name):
         raise ScaffoldError(
             f"plugin name {name!r} must be lowercase letters, digits and single hyphens, "

@@ -22,8 +22,9 @@ from typing import Any, Literal
 
 import anyio
 
+from hermes_core.sessions.connections import ChangeProbe
 from hermes_core.sessions.models import Approval, Message
-from hermes_core.sessions.store import ChangeProbe, SessionStore
+from hermes_core.sessions.store import SessionStore
 
 __all__ = ["POLL_INTERVAL", "QUEUE_LIMIT", "Event", "EventQueue", "StoreWatcher"]
 

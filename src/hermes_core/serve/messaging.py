@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError, kind_of
 from hermes_core.plugin_yaml import _line_of, _plain
@@ -134,8 +135,6 @@ def load_messaging(
     dotenv: Mapping[str, str] | None = None,
 ) -> Messaging:
     """Build every adapter of ``messaging:``; :class:`ConfigError` for the first problem."""
-    from hermes_core.config.interpolate import expand, load_dotenv
-
     label = str(loaded.path)
     tree = loaded.tree
     names = tuple(sorted(registered))

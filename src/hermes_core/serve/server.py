@@ -14,9 +14,13 @@ from typing import Any
 
 import anyio
 
+from hermes_core import __version__
+from hermes_core._sdk_compat import request_handlers
 from hermes_core.serve.events import EventQueue, StoreWatcher
+from hermes_core.serve.http_auth import BearerGate
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
+from hermes_core.sessions.store import SessionStore
 
 __all__ = ["INSTRUCTIONS", "build_server", "is_loopback", "run_http", "run_stdio"]
 
@@ -34,8 +38,6 @@ INSTRUCTIONS = (
 def build_server(bridge: Bridge, *, verbose: bool = False) -> Any:
     """The ``MCPServer`` named ``hermes`` with the ten tools."""
     from mcp.server.mcpserver import MCPServer
-
-    from hermes_core import __version__
 
     server = MCPServer(
         "hermes",
@@ -61,8 +63,6 @@ def _tools_only(server: Any) -> None:
     """Advertise tools only: ``MCPServer`` always installs resource and prompt handlers, so
     clients would see (and hosts list) empty resource and prompt capabilities.  The SDK derives
     capabilities from its handler table; removing these entries is the only way it offers."""
-    from hermes_core._sdk_compat import request_handlers
-
     handlers = request_handlers(server)
     if handlers is not None:
         for method in _NOT_SERVED:
@@ -97,8 +97,6 @@ def run_stdio(bridge: Bridge, *, verbose: bool = False) -> None:
 def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool = False) -> None:
     import uvicorn
 
-    from hermes_core.serve.http_auth import BearerGate
-
     server = build_server(bridge, verbose=verbose)
     app = server.streamable_http_app(host=host)
     config = uvicorn.Config(
@@ -115,8 +113,6 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
 
 def open_bridge(home: Path, messaging: Messaging) -> Bridge:
     """The store at ``home/state.db`` (created or migrated) with a fresh event queue."""
-    from hermes_core.sessions.store import SessionStore
-
     return Bridge(SessionStore(home / "state.db"), EventQueue(), messaging)
 
 

@@ -8,16 +8,16 @@ connection.  The file is created with mode 0600 (it holds people's messages).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
-import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from hermes_core.home import hermes_home
+from hermes_core.sessions.connections import BUSY_TIMEOUT, ChangeProbe, StoreConnections
 from hermes_core.sessions.legacy import legacy_index_path, read_legacy_index
 from hermes_core.sessions.models import (
     APPROVAL_DECISIONS,
@@ -27,6 +27,7 @@ from hermes_core.sessions.models import (
     Message,
     NewAttachment,
 )
+from hermes_core.sessions.rows import approval_of, conversation_of, file_size, message_of
 from hermes_core.sessions.schema import SchemaError, migrate
 
 __all__ = [
@@ -38,15 +39,12 @@ __all__ = [
     "state_db_path",
 ]
 
-BUSY_TIMEOUT = 30.0
 _ATTACHMENT_KINDS = ("image", "video", "audio", "file")
 
 
 def state_db_path(home: Path | None = None) -> Path:
     """``$HERMES_HOME/state.db``."""
     if home is None:
-        from hermes_core.config.loader import hermes_home
-
         home = hermes_home()
     return home / "state.db"
 
@@ -70,65 +68,21 @@ class SessionStore:
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = Path(path) if path is not None else state_db_path()
-        self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
-        self._guard = threading.Lock()
-        self._create()
-        with self._connection() as conn:
+        self._db = StoreConnections(self.path)
+        with self._db.current() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
             migrate(conn, label=str(self.path))
 
     def __repr__(self) -> str:
         return f"SessionStore({str(self.path)!r})"
 
-    # -- connections ----------------------------------------------------------------------
-    def _create(self) -> None:
-        if self.path.exists():
-            return
-        if not self.path.parent.exists():
-            self.path.parent.mkdir(parents=True, mode=0o700, exist_ok=True)
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-
     def connect(self) -> sqlite3.Connection:
         """A new connection of its own (autocommit; the caller closes it)."""
-        conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False
-        )
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        return conn
-
-    @contextlib.contextmanager
-    def _connection(self) -> Iterator[sqlite3.Connection]:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self.connect()
-            self._local.conn = conn
-            with self._guard:
-                self._all.append(conn)
-        yield conn
-
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        with self._connection() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        return self._db.connect()
 
     def close(self) -> None:
         """Close every connection this store opened (in any thread)."""
-        with self._guard:
-            conns, self._all = self._all, []
-        for conn in conns:
-            with contextlib.suppress(sqlite3.Error):
-                conn.close()
-        self._local = threading.local()
+        self._db.close()
 
     def __enter__(self) -> SessionStore:
         return self
@@ -150,7 +104,7 @@ class SessionStore:
         at: float | None = None,
     ) -> Conversation:
         """Create or update a conversation; fields left ``None`` keep their value."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             self._upsert(
                 conn,
                 session_key,
@@ -248,7 +202,7 @@ class SessionStore:
             if (item.path is None) == (item.data is None):
                 raise ValueError("an attachment has either a path or data, not both or neither")
         stamp = time.time() if at is None else at
-        with self._write() as conn:
+        with self._db.write() as conn:
             conversation_id = self._upsert(
                 conn,
                 session_key,
@@ -267,7 +221,7 @@ class SessionStore:
             )
             message_id = int(cursor.lastrowid or 0)
             for item in items:
-                size = len(item.data) if item.data is not None else _file_size(item.path)
+                size = len(item.data) if item.data is not None else file_size(item.path)
                 conn.execute(
                     "INSERT INTO attachments (message_id, kind, mime, name, path, data, size) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -302,11 +256,11 @@ class SessionStore:
             params.extend([_like(search)] * 4)
         sql = self._CONVERSATION + (" WHERE " + " AND ".join(where) if where else "")
         sql += " ORDER BY c.updated_at DESC, c.id DESC LIMIT ?"
-        with self._connection() as conn:
+        with self._db.current() as conn:
             rows = conn.execute(sql, (*params, limit)).fetchall()
             if not rows and not self._has_conversations(conn):
                 return self._legacy(platform, search, limit)
-        return [_conversation(row) for row in rows]
+        return [conversation_of(row) for row in rows]
 
     def _has_conversations(self, conn: sqlite3.Connection) -> bool:
         return conn.execute("SELECT 1 FROM conversations LIMIT 1").fetchone() is not None
@@ -327,14 +281,14 @@ class SessionStore:
         return found[:limit]
 
     def conversation(self, session_key: str) -> Conversation | None:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             row = conn.execute(
                 self._CONVERSATION + " WHERE c.session_key = ?", (session_key,)
             ).fetchone()
             if row is None and not self._has_conversations(conn):
                 legacy = self._legacy(None, None, 1_000_000)
                 return next((c for c in legacy if c.session_key == session_key), None)
-        return _conversation(row) if row is not None else None
+        return conversation_of(row) if row is not None else None
 
     def messages(
         self, session_key: str, *, limit: int = 50, before_id: int | None = None
@@ -351,12 +305,12 @@ class SessionStore:
             sql += " AND m.id < ?"
             params.append(before_id)
         sql += " ORDER BY m.id DESC LIMIT ?"
-        with self._connection() as conn:
+        with self._db.current() as conn:
             rows = conn.execute(sql, (*params, limit)).fetchall()
-        return [_message(row) for row in reversed(rows)]
+        return [message_of(row) for row in reversed(rows)]
 
     def message_count(self, session_key: str) -> int:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             row = conn.execute(
                 "SELECT count(*) FROM messages m JOIN conversations c ON c.id = m.conversation_id "
                 "WHERE c.session_key = ?",
@@ -365,7 +319,7 @@ class SessionStore:
         return int(row[0])
 
     def message(self, message_id: int) -> Message | None:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             row = conn.execute(
                 "SELECT m.*, c.session_key, "
                 "(SELECT count(*) FROM attachments a WHERE a.message_id = m.id) AS n "
@@ -373,11 +327,11 @@ class SessionStore:
                 "WHERE m.id = ?",
                 (message_id,),
             ).fetchone()
-        return _message(row) if row is not None else None
+        return message_of(row) if row is not None else None
 
     def messages_after(self, message_id: int, *, limit: int = 500) -> list[Message]:
         """Messages of every conversation with an id above *message_id*, oldest first."""
-        with self._connection() as conn:
+        with self._db.current() as conn:
             rows = conn.execute(
                 "SELECT m.*, c.session_key, "
                 "(SELECT count(*) FROM attachments a WHERE a.message_id = m.id) AS n "
@@ -385,11 +339,11 @@ class SessionStore:
                 "WHERE m.id > ? ORDER BY m.id LIMIT ?",
                 (message_id, limit),
             ).fetchall()
-        return [_message(row) for row in rows]
+        return [message_of(row) for row in rows]
 
     def last_ids(self) -> tuple[int, int]:
         """The highest message id and the highest approval id (0 when none)."""
-        with self._connection() as conn:
+        with self._db.current() as conn:
             row = conn.execute(
                 "SELECT (SELECT coalesce(max(id), 0) FROM messages), "
                 "(SELECT coalesce(max(id), 0) FROM approvals)"
@@ -398,7 +352,7 @@ class SessionStore:
 
     # -- attachments ----------------------------------------------------------------------
     def attachments(self, message_id: int) -> list[Attachment]:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             rows = conn.execute(
                 "SELECT id, message_id, kind, mime, name, path, size, data IS NOT NULL AS inline "
                 "FROM attachments WHERE message_id = ? ORDER BY id",
@@ -421,7 +375,7 @@ class SessionStore:
     def attachment_data(self, attachment: Attachment, *, max_bytes: int) -> bytes:
         """The bytes of *attachment*; ``ValueError`` when above *max_bytes* or unreadable."""
         if attachment.stored_inline:
-            with self._connection() as conn:
+            with self._db.current() as conn:
                 row = conn.execute(
                     "SELECT length(data) AS size FROM attachments WHERE id = ?", (attachment.id,)
                 ).fetchone()
@@ -460,7 +414,7 @@ class SessionStore:
         """Record a pending question for a person; its answer arrives through
         :meth:`resolve_approval` (possibly from another process)."""
         stamp = time.time()
-        with self._write() as conn:
+        with self._db.write() as conn:
             cursor = conn.execute(
                 "INSERT INTO approvals (kind, server, summary, payload, requested_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -472,13 +426,13 @@ class SessionStore:
         return found
 
     def approval(self, approval_id: int) -> Approval | None:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             row = conn.execute("SELECT * FROM approvals WHERE id = ?", (approval_id,)).fetchone()
-        return _approval(row) if row is not None else None
+        return approval_of(row) if row is not None else None
 
     def approvals(self, ids: Sequence[int] = (), *, after: int | None = None) -> list[Approval]:
         """The approvals with the given ids, or every one with an id above *after*."""
-        with self._connection() as conn:
+        with self._db.current() as conn:
             if after is not None:
                 rows = conn.execute(
                     "SELECT * FROM approvals WHERE id > ? ORDER BY id", (after,)
@@ -488,14 +442,14 @@ class SessionStore:
                 rows = conn.execute(
                     f"SELECT * FROM approvals WHERE id IN ({marks}) ORDER BY id", tuple(ids)
                 ).fetchall()
-        return [_approval(row) for row in rows]
+        return [approval_of(row) for row in rows]
 
     def open_approvals(self) -> list[Approval]:
-        with self._connection() as conn:
+        with self._db.current() as conn:
             rows = conn.execute(
                 "SELECT * FROM approvals WHERE state = 'pending' ORDER BY id"
             ).fetchall()
-        return [_approval(row) for row in rows]
+        return [approval_of(row) for row in rows]
 
     def resolve_approval(
         self,
@@ -515,7 +469,7 @@ class SessionStore:
                 f"Invalid decision: {decision}. Must be allow-once, allow-always, or deny"
             )
         state = "denied" if decision == "deny" else "allowed"
-        with self._write() as conn:
+        with self._db.write() as conn:
             row = conn.execute(
                 "SELECT state FROM approvals WHERE id = ?", (approval_id,)
             ).fetchone()
@@ -541,93 +495,10 @@ class SessionStore:
 
     def expire_approval(self, approval_id: int, *, by: str = "timeout") -> bool:
         """Mark a still-pending approval expired (the asker stopped waiting)."""
-        with self._write() as conn:
+        with self._db.write() as conn:
             cursor = conn.execute(
                 "UPDATE approvals SET state = 'expired', resolved_at = ?, resolved_by = ? "
                 "WHERE id = ? AND state = 'pending'",
                 (time.time(), by, approval_id),
             )
         return cursor.rowcount > 0
-
-
-class ChangeProbe:
-    """``PRAGMA data_version`` on a connection of its own: it changes exactly when another
-    connection (in this process or another) commits, and costs no table read."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
-        self._seen = self._version()
-
-    def _version(self) -> int:
-        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-
-    def changed(self) -> bool:
-        now = self._version()
-        if now == self._seen:
-            return False
-        self._seen = now
-        return True
-
-    def close(self) -> None:
-        self._conn.close()
-
-
-def _file_size(path: str | None) -> int | None:
-    try:
-        return os.stat(path or "").st_size
-    except OSError:
-        return None
-
-
-def _conversation(row: sqlite3.Row) -> Conversation:
-    return Conversation(
-        session_key=str(row["session_key"]),
-        platform=str(row["platform"]),
-        chat_id=str(row["chat_id"]),
-        chat_type=str(row["chat_type"]),
-        title=str(row["title"]),
-        user_name=str(row["user_name"]),
-        created_at=float(row["created_at"] or row["updated_at"]),
-        updated_at=float(row["updated_at"]),
-        input_tokens=int(row["input_tokens"]),
-        output_tokens=int(row["output_tokens"]),
-        message_count=int(row["n"]),
-    )
-
-
-def _message(row: sqlite3.Row) -> Message:
-    return Message(
-        id=int(row["id"]),
-        session_key=str(row["session_key"]),
-        role=str(row["role"]),
-        text=str(row["text"]),
-        author=str(row["author"]),
-        created_at=float(row["created_at"]),
-        attachment_count=int(row["n"]),
-    )
-
-
-def _loads(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _approval(row: sqlite3.Row) -> Approval:
-    return Approval(
-        id=int(row["id"]),
-        kind=str(row["kind"]),
-        server=str(row["server"]),
-        summary=str(row["summary"]),
-        payload=_loads(row["payload"]) or {},
-        state=row["state"],
-        decision=row["decision"],
-        answer=_loads(row["answer"]),
-        requested_at=float(row["requested_at"]),
-        resolved_at=row["resolved_at"],
-        resolved_by=row["resolved_by"],
-    )

@@ -1,0 +1,99 @@
+"""Which module runs each ``hermes`` subcommand: the CLI's one place of lazy imports.
+
+:data:`HANDLERS` maps a subcommand's words to its handlers, ``"module:function"``; the module
+is imported only when that subcommand runs, so ``hermes --help`` loads the parser alone and a
+light command (``hermes mcp list``) never loads what a server-contacting one needs.  A handler
+takes the parsed arguments and the plugin loader and returns the exit code, or ``None`` to let
+the next handler of the same subcommand run (``mcp list`` prints its record, else validates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from hermes_core.cli.common import EXIT_PLUGIN, EXIT_USAGE, PluginLoader, interactive
+from hermes_core.plugins.errors import PluginError
+
+if TYPE_CHECKING:
+    from hermes_core.plugins.manager import HermesPluginManager
+
+__all__ = ["HANDLERS", "Handler", "dispatch", "plugin_loader", "subcommand"]
+
+Handler = Callable[[argparse.Namespace, PluginLoader], "int | None"]
+
+#: Each subcommand's words and the handlers that run it, in order.
+HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("apps", "check"): ("hermes_core.cli.apps:run_check",),
+    ("mcp", "list"): ("hermes_core.cli.list_record:run_recorded", "hermes_core.cli.mcp_list:run"),
+    ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
+    ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),
+    ("mcp", "test"): ("hermes_core.cli.mcp:run_test",),
+    ("mcp", "call"): ("hermes_core.cli.mcp_call:run",),
+    ("mcp", "sampling", "models"): ("hermes_core.cli.mcp_sampling:run",),
+    ("mcp", "add"): ("hermes_core.cli.mcp_add:run_add",),
+    ("mcp", "remove"): ("hermes_core.cli.mcp_edit:run_remove",),
+    ("mcp", "enable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),
+    ("mcp", "disable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),
+    ("mcp", "login"): ("hermes_core.cli.mcp_login:run_login",),
+    ("mcp", "oauth-client-document"): ("hermes_core.cli.mcp_client_document:run",),
+    ("mcp", "import"): ("hermes_core.cli.mcp_import:run_import",),
+    ("mcp", "export"): ("hermes_core.cli.mcp_export:run",),
+    ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
+    ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
+    ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
+    ("mcp", "install"): ("hermes_core.cli.mcp_install:run_install",),
+    ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),
+    ("mcp", "suggest"): ("hermes_core.cli.mcp_catalog:run_suggest",),
+    ("mcp", "picker"): ("hermes_core.cli.mcp_picker:run",),
+    ("plugins", "list"): ("hermes_core.cli.plugins:run_list",),
+    ("plugins", "new"): ("hermes_core.cli.plugins_new:run",),
+    ("skills", "list"): ("hermes_core.cli.skills:run_list",),
+}
+
+
+def subcommand(args: argparse.Namespace) -> tuple[str, ...]:
+    """The words of the subcommand *args* were parsed for, e.g. ``("mcp", "sampling",
+    "models")``; a bare ``hermes mcp`` is the picker on a terminal, else the catalog."""
+    words: list[str] = []
+    word = getattr(args, "command", None)
+    while word:
+        words.append(word)
+        word = getattr(args, f"{word.replace('-', '_')}_command", None)
+    if words == ["mcp"]:
+        words.append("picker" if interactive() else "catalog")
+    return tuple(words)
+
+
+def plugin_loader(args: argparse.Namespace) -> PluginLoader:
+    """The plugin manager for ``--no-plugins`` as given, loaded when a handler asks for it."""
+
+    def load() -> HermesPluginManager:
+        from hermes_core.plugins.manager import get_plugin_manager
+
+        try:
+            return get_plugin_manager(no_plugins=args.no_plugins)
+        except PluginError as exc:  # strict mode (HERMES_STRICT_PLUGINS=1)
+            print(f"error: {exc}", file=sys.stderr)
+            raise SystemExit(EXIT_PLUGIN) from None
+
+    return load
+
+
+def _handler(target: str) -> Handler:
+    module, _, function = target.partition(":")
+    return cast(Handler, getattr(importlib.import_module(module), function))
+
+
+def dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run the subcommand *args* name; its help and exit 2 when it needs a further word."""
+    plugins = plugin_loader(args)
+    for target in HANDLERS.get(subcommand(args), ()):
+        code = _handler(target)(args, plugins)
+        if code is not None:
+            return int(code)
+    getattr(args, "command_parser", parser).print_help(sys.stderr)
+    return EXIT_USAGE

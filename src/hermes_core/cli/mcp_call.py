@@ -1,0 +1,187 @@
+"""``hermes mcp call TOOL``: call one tool with JSON arguments and print the result as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import difflib
+import json
+import logging
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.cli.ask import TerminalElicitor
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.hosting import with_host
+from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.status_text import sampling_line
+from hermes_core.cli.stop import guard
+from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.sessions import SessionStore, StoreElicitor
+
+if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
+    from hermes_core.plugins.manager import HermesPluginManager
+
+__all__ = ["PROGRESS_INTERVAL", "call", "run"]
+
+#: ``hermes mcp call`` prints at most one progress line per this many seconds.
+PROGRESS_INTERVAL = 0.5
+
+
+def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp call TOOL [--args JSON] [--approvals …] [--server NAME] [-v]``."""
+    return call(
+        plugins(),
+        args.tool,
+        args.args,
+        approvals=args.approvals,
+        server=args.server,
+        verbose=args.verbose,
+    )
+
+
+def _owners(tool: str, servers: Mapping[str, Any]) -> list[str]:
+    """The enabled servers whose tools could be registered as *tool*: those whose
+    ``mcp_<server>_`` prefix it starts with (several only when names overlap, e.g. ``my`` and
+    ``my-api``; a name clamped to 64 characters keeps its first 55)."""
+    kept = MAX_NAME_LENGTH - 9
+    found = []
+    for name, cfg in servers.items():
+        if not cfg.enabled:
+            continue
+        prefix = f"mcp_{sanitize_component(name)}_"
+        clamped = len(tool) == MAX_NAME_LENGTH and prefix[:kept] == tool[:kept]
+        if tool.startswith(prefix) or clamped:
+            found.append(name)
+    return found
+
+
+def call(
+    manager: HermesPluginManager,
+    tool: str,
+    raw_args: str,
+    *,
+    approvals: str = "terminal",
+    server: str | None = None,
+    verbose: bool = False,
+) -> int:
+    """Call one tool with JSON arguments and print the result as JSON.
+
+    Only the server that owns the tool is started (named by ``--server``, else read from the
+    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
+    *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
+    ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
+    The server's progress reports show as a ``progress:`` line on stderr (at most a few a
+    second); *verbose* shows its log messages on stderr too.
+    """
+
+    def run() -> int:
+        try:
+            arguments = json.loads(raw_args) if raw_args else {}
+        except json.JSONDecodeError as exc:
+            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        if not isinstance(arguments, dict):
+            print("error: --args must be a JSON object", file=sys.stderr)
+            return EXIT_USAGE
+        configured = load(factory_for(manager)).config.mcp_servers
+        if server is not None:
+            owners = [server]
+        else:
+            owners = _owners(tool, configured)
+            if not owners:
+                enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
+                hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
+                result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
+                print(json.dumps(result, indent=2, ensure_ascii=False))
+                return EXIT_FAILED
+
+        async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
+            if host.registry.get(tool) is None:
+                return _missing_tool(host, tool), host.status()
+            progress = _ProgressLine()
+            try:
+                result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)
+            finally:
+                progress.done()
+            return result, host.status()
+
+        elicitor: StoreElicitor | TerminalElicitor = (
+            StoreElicitor(SessionStore()) if approvals == "store" else TerminalElicitor()
+        )
+        with _server_logs_on_stderr(verbose):
+            result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        for row in rows:  # what the call cost, when the server asked the LLM
+            if row.sampling and row.sampling.get("requests"):
+                print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
+        return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
+
+    return guard(run)
+
+
+class _ProgressLine:
+    """A call's progress on stderr: ``progress: 3/10 (30%) message``, at most one line per
+    :data:`PROGRESS_INTERVAL` seconds (the last report always shows)."""
+
+    def __init__(self) -> None:
+        self._shown_at = 0.0
+        self._pending: str | None = None
+
+    def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        line = f"progress: {progress:g}"
+        if total:
+            line += f"/{total:g} ({min(100.0, 100 * progress / total):.0f}%)"
+        if message:
+            line += f" {message}"
+        now = time.monotonic()
+        if now - self._shown_at < PROGRESS_INTERVAL:
+            self._pending = line
+            return
+        self._shown_at, self._pending = now, None
+        print(line, file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self._pending is not None:
+            print(self._pending, file=sys.stderr, flush=True)
+            self._pending = None
+
+
+@contextlib.contextmanager
+def _server_logs_on_stderr(verbose: bool) -> Iterator[None]:
+    """With *verbose*, servers' log messages (``hermes.mcp.<server>``) print on stderr; without
+    it they are dropped (not even warnings reach Python's last-resort handler)."""
+    root = logging.getLogger("hermes.mcp")
+    handler: logging.Handler = logging.NullHandler()
+    if verbose:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    before = root.level, root.propagate
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.CRITICAL)
+    root.propagate = False
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
+        root.level, root.propagate = before
+
+
+def _missing_tool(host: MCPHost, tool: str) -> dict[str, Any]:
+    """Why *tool* is not there: its server failed (and why), or close names it does have."""
+    failed = [row for row in host.status() if row.enabled and row.last_error]
+    if failed and not host.registry.entries():
+        row = failed[0]
+        return {
+            "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
+            f"{row.last_error}",
+            "server": row.server,
+            "state": "not_connected",
+        }
+    names = [entry.name for entry in host.registry.entries()]
+    close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return {"error": f"unknown tool {tool!r}{hint}"}

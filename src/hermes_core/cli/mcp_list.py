@@ -1,0 +1,95 @@
+"""``hermes mcp list``: the configured servers, validated but never connected."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.list_record import cache_file, key_for, print_rows, remember
+from hermes_core.cli.stop import Stop, guard
+from hermes_core.config.loader import LoadedConfig, check_sampling_backends, load_config
+from hermes_core.config.models import ConfigError, display_url
+from hermes_core.config.redact import shown_args
+from hermes_core.home import hermes_home
+from hermes_core.plugins import config_keys
+
+if TYPE_CHECKING:
+    from hermes_core.plugins.manager import HermesPluginManager
+
+__all__ = ["list_servers", "run"]
+
+
+def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp list [--json]``."""
+    return list_servers(as_json=args.json, plugins=plugins, no_plugins=args.no_plugins)
+
+
+def list_servers(
+    manager: HermesPluginManager | None = None,
+    *,
+    as_json: bool = False,
+    plugins: PluginLoader,
+    no_plugins: bool = False,
+) -> int:
+    """The configured servers, without connecting.
+
+    The file is validated against *manager*'s transports, auth providers and sampling
+    backends; without one, against the installed plugins' names as remembered in
+    ``$HERMES_HOME/cache`` (:mod:`hermes_core.plugins.config_keys`), loading the plugins
+    through *plugins()* only when what decides those names changed."""
+
+    def run() -> int:
+        loaded, record_key = _load_listed(manager, plugins, no_plugins)
+        rows: list[dict[str, Any]] = []
+        for name, cfg in loaded.config.mcp_servers.items():
+            if cfg.uses_url:
+                target = display_url(cfg.url or "")
+            elif cfg.command is not None:
+                target = " ".join([cfg.command or "", *shown_args(cfg.args)])
+            else:  # a plugin transport's own key: its value may hold secrets
+                target = ", ".join(f"{key}: ***" for key in cfg.options) or "-"
+            rows.append(
+                {
+                    "server": name,
+                    "transport": cfg.transport,
+                    "enabled": cfg.enabled,
+                    "target": target,
+                }
+            )
+        warnings = [str(warning) for warning in loaded.warnings]
+        if record_key is not None:
+            cache = cache_file(loaded.path.parent)
+            remember(cache, record_key, str(loaded.path), rows, warnings)
+        print_rows(str(loaded.path), rows, warnings, as_json=as_json)
+        return EXIT_OK
+
+    return guard(run)
+
+
+def _load_listed(
+    manager: HermesPluginManager | None,
+    plugins: PluginLoader,
+    no_plugins: bool,
+) -> tuple[LoadedConfig, str | None]:
+    """``config.yaml`` for ``mcp list``: like :func:`hermes_core.cli.hosting.load`, without
+    loading the plugins when their config names are remembered (the host factory is not
+    needed to list); with the key to record what it lists under
+    (:mod:`hermes_core.cli.list_record`), None when there is no file or the names come from
+    *manager*."""
+    fingerprint: str | None = None
+    if manager is not None:
+        keys = config_keys.PluginConfigKeys.of(manager)
+    else:
+        keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
+    try:
+        loaded = load_config(kinds=keys.kinds())
+        check_sampling_backends(loaded, list(keys.sampling))
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        raise Stop(EXIT_USAGE) from None
+    record_key = None
+    if fingerprint is not None and loaded.digest is not None:
+        record_key = key_for(loaded.path, loaded.digest, fingerprint, keys.names())
+    return loaded, record_key
