@@ -21,6 +21,15 @@ from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
     from mcp import ClientSession
+    from mcp.shared.dispatcher import ProgressFnT
+    from mcp.types import (
+        CallToolResult,
+        ErrorData,
+        InputRequest,
+        InputRequiredResult,
+        InputResponse,
+        InputResponses,
+    )
 
 __all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "Requests"]
 
@@ -31,7 +40,7 @@ INPUT_REQUIRED_MAX_ROUNDS = 10
 
 Call = Callable[..., Coroutine[Any, Any, Any]]
 """A request: ``call(session, *args)`` returns the SDK's coroutine for its result."""
-Send = Callable[[Any, str | None], Awaitable[Any]]
+Send = Callable[["InputResponses | None", str | None], Awaitable[Any]]
 """Sends a request again with ``(input_responses, request_state)``."""
 
 _INPUT_REQUIRED: type | None = None
@@ -74,9 +83,9 @@ class Requests:
         session: ClientSession,
         tool: str,
         args: dict[str, Any],
-        progress: Any = None,
+        progress: ProgressFnT | None = None,
         **answers: Any,
-    ) -> Coroutine[Any, Any, Any]:
+    ) -> Coroutine[Any, Any, CallToolResult | InputRequiredResult]:
         """``tools/call`` on *session* in either revision, as a :meth:`request` call:
         ``connection.request(what, ServerConnection.tools_call, timeout, tool, args)``.
 
@@ -84,7 +93,7 @@ class Requests:
         On 2026-07-28 the server may answer with an ``InputRequiredResult``; :meth:`request`
         then answers its rounds and calls this again with *answers* (``input_responses``,
         ``request_state``)."""
-        call: Coroutine[Any, Any, Any] = session.call_tool(
+        call: Coroutine[Any, Any, CallToolResult | InputRequiredResult] = session.call_tool(
             tool, args, progress_callback=progress, allow_input_required=True, **answers
         )
         return call
@@ -113,7 +122,7 @@ class Requests:
         # Ours, with the SDK (it imports the SDK's OAuth client): only for a round of input.
         from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 
-        async def dispatch(key: str, request: Any) -> Any:
+        async def dispatch(key: str, request: InputRequest) -> InputResponse | ErrorData:
             meta = request.params.meta if request.params else None
             context = ClientRequestContext(session=session, request_id=key, meta=meta)
             return await session.dispatch_input_request(context, request)
@@ -223,7 +232,7 @@ class Requests:
     ) -> Any:
         assert session is not None  # (the request was just answered through it)
 
-        async def send(responses: Any, state: str | None) -> Any:
+        async def send(responses: InputResponses | None, state: str | None) -> Any:
             return await call(session, *args, input_responses=responses, request_state=state)
 
         if call is Requests.tools_call:
