@@ -13,7 +13,7 @@ import contextlib
 import dataclasses
 import ssl
 from collections.abc import Iterator, Sequence
-from typing import IO, Protocol, cast
+from typing import IO, cast
 
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.state import ConnectionStatus
@@ -28,6 +28,7 @@ from hermes_core.host.diagnostics import (
 from hermes_core.host.message_limit import MessageTooLargeError
 from hermes_core.host.sanitize import clean_text
 from hermes_core.host.server_log import ServerLog
+from hermes_core.host.spawned import Spawned
 from hermes_core.plugins.types import ServerSpec
 
 __all__ = ["HTTP_NOTED", "FailureReports", "connection_closed", "describe", "process_exit"]
@@ -35,12 +36,6 @@ __all__ = ["HTTP_NOTED", "FailureReports", "connection_closed", "describe", "pro
 _STDERR_TAIL_LINES = 8
 HTTP_NOTED = frozenset({"streamable_http", "sse"})
 """Transports whose opener notes HTTP errors in the log instead of a child's stderr."""
-
-
-class _Process(Protocol):
-    """What :func:`process_exit` reads of a spawned process."""
-
-    async def wait(self) -> object: ...
 
 
 class FailureReports:
@@ -154,7 +149,7 @@ class FailureReports:
             self.stderr.close()
 
 
-async def process_exit(spawned: Sequence[_Process]) -> ProcessExit | None:
+async def process_exit(spawned: Sequence[Spawned]) -> ProcessExit | None:
     """How the one process the transport started ended, once it has exited."""
     if len(spawned) != 1:
         return None

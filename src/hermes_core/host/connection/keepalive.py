@@ -46,9 +46,9 @@ class Keepalive:
     """When to probe one connection's server, how, and what the probes found."""
 
     def __init__(self, interval: float, timeout: float = KEEPALIVE_TIMEOUT_SECONDS) -> None:
-        self.stats = KeepaliveStats(interval=interval)
+        self.stats = KeepaliveStats(interval=float(interval))
         # Not tied to the interval: a busy machine must not turn a slow answer into a failure.
-        self.timeout = timeout
+        self.timeout = float(timeout)
         self._probe: Probe | None = "ping"  # per session: ping, tools_list or None (off)
         self._probed_at = 0.0
         self.failed = False

@@ -35,7 +35,6 @@ from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.deadlines import Deadlines
 from hermes_core.host.diagnostics import Cause, ConnectFailure, ProcessExit
 from hermes_core.host.supervisor import TaskSupervisor
-from hermes_core.host.tls import ClientCertificate
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.types import ServerSpec
 
@@ -56,8 +55,6 @@ class ConnectionSpec(ServerSpec, Protocol):
     def keepalive_interval(self) -> float: ...
     @property
     def keepalive_timeout(self) -> float: ...
-    @property
-    def client_certificate(self) -> ClientCertificate | None: ...
 
 
 Reconnected = Callable[["ServerConnection"], Coroutine[Any, Any, None]]
