@@ -16,8 +16,8 @@ import httpx2
 import pytest
 
 from hermes_core.host.http_bodies import CappedBody, FilteredBody
+from hermes_core.host.message_limit import MessageTooLargeError
 from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.transports import MessageTooLargeError
 
 ANSWER = b'event: message\ndata: {"jsonrpc": "2.0", "id": 1, "result": {}}\n\n'
 

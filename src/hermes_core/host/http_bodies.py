@@ -3,7 +3,7 @@
 :func:`response_hook` is the ``response`` event hook of every HTTP client the host builds: an
 SSE stream goes through :class:`~hermes_core.host.sse_events.EventFilter` (the SDK bounds its
 events by ``max_sse_event_size``); any other body raises
-:class:`~hermes_core.host.transports.MessageTooLargeError` past ``max_message_bytes``.
+:class:`~hermes_core.host.message_limit.MessageTooLargeError` past ``max_message_bytes``.
 
 Cost per response: one wrapper object and one async generator, which httpx closes as it closes
 its own.  Each wrapper closes the body's generator it iterates when it is done: one left open
@@ -18,6 +18,8 @@ from typing import IO, Any
 
 import httpx2
 
+from hermes_core.host.diagnostics import TransportNote, note
+from hermes_core.host.message_limit import MessageTooLargeError
 from hermes_core.host.server_warnings import ServerWarnings
 from hermes_core.host.sse_events import EventFilter
 
@@ -121,9 +123,6 @@ async def _read_to_end(chunks: AsyncIterator[bytes]) -> None:
 
 
 def _too_large(limit: int, errlog: IO[str] | None) -> Exception:
-    from hermes_core.host.diagnostics import TransportNote, note
-    from hermes_core.host.transports import MessageTooLargeError
-
     error = MessageTooLargeError(limit)
     if errlog is not None:
         note(errlog, TransportNote(str(error)))

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.stdio_transport import parse_message
 
 __all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "filtered_events"]
 
@@ -37,10 +38,8 @@ def _sdk_checks() -> tuple[Any, ...]:
         import mcp_types
         from pydantic import ValidationError
 
-        from hermes_core.host.stdio_transport import parse_message
-
         validate = mcp_types.jsonrpc_message_adapter.validate_json
-        _checks = (validate, ValidationError, mcp_types.JSONRPCNotification, parse_message)
+        _checks = (validate, ValidationError, mcp_types.JSONRPCNotification)
     return _checks
 
 
@@ -48,7 +47,7 @@ def _valid(payload: bytes, warnings: ServerWarnings) -> bool:
     """Whether the SDK will take *payload* (one event's data): a small answer is validated
     once, in one step from its bytes, as the SDK will; a notification, anything refused and
     anything large take the careful way (``parse_message``, which warns)."""
-    validate, validation_error, notification, parse_message = _sdk_checks()
+    validate, validation_error, notification = _sdk_checks()
     if len(payload) <= _ONE_STEP_BYTES:
         try:
             message = validate(payload, by_name=False)

@@ -19,7 +19,10 @@ from hermes_core.plugins.sampling_backend import Completer, ModelLister
 
 if TYPE_CHECKING:
     import httpx2
+    from mcp.client._transport import ReadStream, WriteStream
+    from mcp.shared.message import SessionMessage
 
+    from hermes_core.host.tls import ClientCertificate
     from hermes_platform.host.gpu import GpuProbe
     from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
     from hermes_platform.resolver.observation import Observation
@@ -101,10 +104,14 @@ class AppDeclaration:
 
 # --------------------------------------------------------------------------- transports
 
-TransportStreams: TypeAlias = tuple[Any, Any]
+TransportStreams: TypeAlias = (
+    "tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]"
+)
 """``(read, write)``: the two streams an ``mcp`` SDK transport yields (a stream of
 ``SessionMessage | Exception`` and one accepting ``SessionMessage``), exactly what
-``mcp.client.stdio.stdio_client`` or ``streamable_http_client`` yield."""
+``mcp.client.stdio.stdio_client`` or ``streamable_http_client`` yield (the SDK's
+``mcp.client.Transport`` is a context manager yielding them).  A name for type checkers:
+the SDK is not imported with this module."""
 
 
 class ServerSpec(Protocol):
@@ -138,6 +145,17 @@ class ServerSpec(Protocol):
     def timeout(self) -> float: ...
     @property
     def auth(self) -> Any: ...
+    @property
+    def max_message_bytes(self) -> int:
+        """The largest message to accept from the server (a stdio line, an SSE event, an
+        HTTP body), in bytes; a transport fails the connection past it."""
+        ...
+
+    @property
+    def client_certificate(self) -> ClientCertificate | None:
+        """The client certificate (mTLS) to present to an HTTPS server, if configured."""
+        ...
+
     @property
     def options(self) -> Mapping[str, Any]: ...
 

@@ -1,0 +1,277 @@
+"""What a connection says when something fails: the sentence, its cause, the server's words.
+
+:func:`describe` turns what an attempt raised into a :class:`ConnectFailure` (URLs shown
+without secrets); :class:`FailureReports` adds what this connection's records hold: the HTTP
+answers and transport notes of the current attempt (:mod:`hermes_core.host.diagnostics`) and
+the tail of a stdio server's stderr (:class:`~hermes_core.host.server_log.ServerLog`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import ssl
+from collections.abc import Iterator, Sequence
+from typing import IO, cast
+
+from hermes_core.host.connection.errors import ServerError
+from hermes_core.host.connection.state import ConnectionStatus
+from hermes_core.host.diagnostics import (
+    Cause,
+    ConnectFailure,
+    Diagnostics,
+    HttpError,
+    ProcessExit,
+    TransportNote,
+)
+from hermes_core.host.message_limit import MessageTooLargeError
+from hermes_core.host.sanitize import clean_text
+from hermes_core.host.server_log import ServerLog
+from hermes_core.host.spawned import Spawned
+from hermes_core.plugins.types import ServerSpec
+
+__all__ = ["HTTP_NOTED", "FailureReports", "connection_closed", "describe", "process_exit"]
+
+_STDERR_TAIL_LINES = 8
+HTTP_NOTED = frozenset({"streamable_http", "sse"})
+"""Transports whose opener notes HTTP errors in the log instead of a child's stderr."""
+
+
+class FailureReports:
+    """One connection's records and its server's stderr, read when something failed."""
+
+    def __init__(self, name: str, spec: ServerSpec) -> None:
+        self.name = name
+        self.spec = spec
+        self.records = Diagnostics()  # what our transports noted (HTTP errors, limits)
+        self.stderr = ServerLog(self.records)  # the server's own words, bounded, shown only
+        self._attempt_mark = 0  # the records of the current attempt start here
+
+    @property
+    def errlog(self) -> IO[str]:
+        """The text stream a transport writes to (the server's stderr, our notes)."""
+        return cast(IO[str], self.stderr)
+
+    def attempt_starts(self) -> None:
+        self._attempt_mark = self.records.mark()
+
+    def http_answers(self) -> list[HttpError]:
+        """The HTTP errors noted during the current attempt."""
+        return self.records.since(self._attempt_mark, HttpError)
+
+    def transport_note(self) -> str | None:
+        """The last thing our transport noted about the server during this attempt, if any
+        (a record: never a line of the server's own stderr)."""
+        notes = self.records.since(self._attempt_mark, TransportNote)
+        return notes[-1].text if notes else None
+
+    def attempt_failed(self, failure: ConnectFailure) -> tuple[str, ConnectFailure]:
+        """The sentence for a failed attempt (with our transport's note and the stderr tail)
+        and the failure record carrying it."""
+        detail = failure.message
+        note = self.transport_note()
+        if note and failure.cause is not Cause.MESSAGE_TOO_LARGE:  # (that one says it already)
+            detail = f"{detail} ({note})"
+        tail = self.stderr_tail() if self.spec.transport not in HTTP_NOTED else ""
+        if tail:
+            detail += f"; its stderr ended with:\n{tail}"
+        lines = tuple(clean_text(line.strip()) for line in tail.splitlines())
+        return detail, dataclasses.replace(failure, message=clean_text(detail), stderr_tail=lines)
+
+    def with_http_note(self, failure: ConnectFailure) -> ConnectFailure:
+        """For HTTP: the SDK's generic "Server returned an error response" (a JSON-RPC error)
+        or a bare status replaced by what the server really answered during this attempt
+        (status, auth challenge), with a hint."""
+        if self.spec.transport not in HTTP_NOTED or failure.cause not in (
+            Cause.PROTOCOL,
+            Cause.HTTP_STATUS,
+        ):
+            return failure
+        answers = self.http_answers()
+        if not answers:
+            return failure
+        answer = answers[-1]
+        message = answer.sentence()
+        if answer.status == 401 and self.spec.auth is None:
+            message += (
+                "; the server asks for authorization: set `auth: oauth` for this server and "
+                f"run `hermes mcp login {self.name}`, or give its token in `headers`"
+            )
+        elif answer.status == 403:
+            message += "; the server refused these credentials"
+        elif answer.status == 404:
+            message += "; check the url (the path of the MCP endpoint, often /mcp)"
+        return ConnectFailure(message, Cause.HTTP_STATUS, http_status=answer.status)
+
+    def stderr_tail(self) -> str:
+        try:
+            self.stderr.flush()
+            self.stderr.seek(0)
+            lines = self.stderr.read().splitlines()[-_STDERR_TAIL_LINES:]
+            self.stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return ""
+        return "\n".join("    " + line for line in lines if line.strip())
+
+    def session_refused_since(self, mark: int) -> bool:
+        """Whether, since *mark*, an HTTP request was refused as not belonging to a live
+        session (404, the spec's answer; 400, what several SDK servers answer)."""
+        # config.models (pydantic) only once an HTTP request failed: an embedding host's stdio
+        # servers never load it (tests/hermes_core/test_embedding_host_imports.py).
+        from hermes_core.config.models import display_url
+
+        endpoint = display_url(self.spec.url or "")
+        return any(
+            answer.status in (404, 400) and answer.method == "POST" and answer.url == endpoint
+            for answer in self.records.since(mark, HttpError)
+        )
+
+    def went_away(self, what: str, status: ConnectionStatus, closed: bool) -> ServerError:
+        """The error of a request whose server went away (*closed*: its side of the transport
+        closed), with what the session's task recorded."""
+        reason = status.last_error
+        if reason and status.needs_login:
+            # The server refused the request itself (401/403): the call never ran.
+            core = reason.removeprefix(f"MCP server '{self.name}' ")
+            return ServerError(self.name, f"{what} was not run: the server {core}")
+        if not reason or closed:
+            reason = self.transport_note()  # e.g. a message over max_message_bytes
+        why = f" ({reason})" if reason else ""
+        return ServerError(
+            self.name,
+            f"the server went away during {what}{why}; "
+            "the call was not retried (its outcome is unknown)",
+        )
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.stderr.close()
+
+
+async def process_exit(spawned: Sequence[Spawned]) -> ProcessExit | None:
+    """How the one process the transport started ended, once it has exited."""
+    if len(spawned) != 1:
+        return None
+    process = spawned[0]
+    try:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(process.wait(), 0.5)
+    except Exception:  # noqa: BLE001 - a diagnostic must never mask the real error
+        return None
+    code = getattr(process, "returncode", None)  # (a plugin's process may have none)
+    return ProcessExit.from_returncode(code) if isinstance(code, int) else None
+
+
+def connection_closed(exc: BaseException) -> bool:
+    """The SDK's "the connection closed under this request" (JSON-RPC ``CONNECTION_CLOSED``,
+    but not a request's broken SSE stream, which the SDK reports with that code too), or the
+    streams' own end."""
+    import anyio
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    # _sdk_compat imports the SDK's OAuth client when it is imported: only once a call failed.
+    from hermes_core._sdk_compat import is_sse_stream_failure
+
+    if isinstance(exc, MCPError):
+        return exc.code == CONNECTION_CLOSED and not is_sse_stream_failure(exc)
+    return isinstance(exc, anyio.ClosedResourceError | anyio.EndOfStream)
+
+
+def _first_leaf(exc: BaseException) -> BaseException:
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = list(_leaves(exc))
+        return leaves[0] if leaves else exc
+    return exc
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> Iterator[BaseException]:
+    for exc in group.exceptions:
+        if isinstance(exc, BaseExceptionGroup):
+            yield from _leaves(exc)
+        else:
+            yield exc
+
+
+def _tls_failure(exc: BaseException) -> bool:
+    """A TLS error, or the server's certificate failing verification behind the HTTP client's
+    connect error (a server refusing *our* certificate just drops the connection)."""
+    if isinstance(exc, ssl.SSLError):
+        return True
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, ssl.SSLCertVerificationError):
+            return True
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return False
+
+
+def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
+    """What went wrong while connecting: a sentence (URLs shown without secrets) and its kind."""
+    import httpx2
+    from mcp.client.auth import OAuthFlowError
+    from mcp.shared.exceptions import MCPError
+
+    # Ours, only once something failed: _sdk_compat imports the SDK's OAuth client, the auth
+    # package and config.models are no part of an embedding host's stdio servers
+    # (tests/hermes_core/test_embedding_host_imports.py).
+    from hermes_core._sdk_compat import is_sse_event_too_large
+    from hermes_core.auth.errors import OAuthError
+    from hermes_core.config.models import display_url
+
+    url = display_url(spec.url) if spec.url else ""
+    exc = _first_leaf(exc)
+    name = type(exc).__name__
+    text = str(exc).strip()
+    if isinstance(exc, OAuthError):
+        return ConnectFailure(str(exc), Cause.AUTH)  # says what happened and what to do
+    if isinstance(exc, OAuthError | OAuthFlowError):
+        return ConnectFailure(f"OAuth failed: {text or name}", Cause.AUTH)
+    if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
+        return ConnectFailure(
+            f"command not found: {spec.command!r} (not on PATH, or the file does not exist)",
+            Cause.COMMAND_MISSING,
+        )
+    if isinstance(exc, PermissionError) and spec.transport == "stdio":
+        return ConnectFailure(
+            f"command cannot be run: {spec.command!r} ({exc.strerror})", Cause.COMMAND_DENIED
+        )
+    if isinstance(exc, MessageTooLargeError):
+        return ConnectFailure(f"{name}: {text}", Cause.MESSAGE_TOO_LARGE)
+    if is_sse_event_too_large(exc):
+        return ConnectFailure(
+            f"{name}: {text} (max_message_bytes of this server)", Cause.MESSAGE_TOO_LARGE
+        )
+    if isinstance(exc, httpx2.HTTPStatusError):
+        status = exc.response.status_code
+        return ConnectFailure(f"HTTP {status} from {url}", Cause.HTTP_STATUS, http_status=status)
+    if _tls_failure(exc):
+        reason = getattr(exc, "reason", None) or text or name  # (ssl.SSLError has one)
+        return ConnectFailure(f"TLS error with {url}: {reason}", Cause.TLS)
+    network = (
+        httpx2.ConnectError,
+        httpx2.ConnectTimeout,
+        httpx2.ReadError,
+        httpx2.WriteError,
+        httpx2.RemoteProtocolError,
+    )
+    if isinstance(exc, network):
+        detail = f"cannot connect to {url}: {text or name}"
+        if not isinstance(exc, httpx2.ConnectTimeout) and (spec.url or "").startswith("https:"):
+            detail += (
+                " (the server dropped the connection; if it requires a client certificate, "
+                "set client_cert)"
+                if spec.client_certificate is None
+                else " (the server dropped the connection; it may not accept this client_cert)"
+            )
+        return ConnectFailure(detail, Cause.NETWORK)
+    if connection_closed(exc):
+        return ConnectFailure(
+            "the server closed the connection during startup (it exited or crashed)",
+            Cause.CLOSED,
+        )
+    cause = Cause.PROTOCOL if isinstance(exc, MCPError) else Cause.OTHER
+    return ConnectFailure(f"{name}: {text}" if text else name, cause)
