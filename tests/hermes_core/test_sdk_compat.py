@@ -1,6 +1,6 @@
 """Canary: the ``mcp`` SDK's private API that Hermes relies on (hermes_core._sdk_compat) is
 still there and still behaves, on the installed SDK.  A failure here means an SDK upgrade
-broke something the host needs: fix _sdk_compat.py (and the pin in pyproject.toml), do not
+broke something the host needs: fix hermes_core/_sdk_compat/ (and the pin in pyproject.toml), do not
 relax this test."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from hermes_core import _sdk_compat
+from hermes_core._sdk_compat.oauth import OAuthProviderBase
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 
@@ -19,13 +20,13 @@ HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 def test_the_installed_sdk_is_the_minor_version_checked() -> None:
     installed = ".".join(version("mcp").split(".")[:2])
     assert installed == _sdk_compat.TESTED_SDK, (
-        f"mcp {version('mcp')} is installed but hermes_core/_sdk_compat.py was checked against "
+        f"mcp {version('mcp')} is installed but hermes_core/_sdk_compat/ was checked against "
         f"{_sdk_compat.TESTED_SDK}.x: re-check every private touch there, then move the pin"
     )
 
 
 def test_every_private_name_is_still_there() -> None:
-    assert _sdk_compat.missing() == [], "the mcp SDK changed under hermes_core/_sdk_compat.py"
+    assert _sdk_compat.missing() == [], "the mcp SDK changed under hermes_core/_sdk_compat/"
 
 
 def test_the_oauth_providers_context_still_has_what_hermes_reads() -> None:
@@ -85,7 +86,7 @@ def test_the_oauth_provider_base_routes_every_private_hook_of_the_sdk() -> None:
 
     seen: list[str] = []
 
-    class Provider(_sdk_compat.OAuthProviderBase):
+    class Provider(OAuthProviderBase):
         async def after_initialize(self) -> None:
             seen.append(f"initialized with {self.current_tokens.access_token}")
             self.token_expiry_time = None  # set through the base: the SDK's context
@@ -169,8 +170,9 @@ def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> No
 
 
 def test_nothing_else_touches_the_sdks_private_api() -> None:
-    """The private names live in _sdk_compat.py only."""
-    root = Path(_sdk_compat.__file__).parent
+    """The private names live in the _sdk_compat package only."""
+    compat = Path(_sdk_compat.__file__).parent
+    root = compat.parent
     needles = (
         "._dispatcher",
         "_absorb_tool_listing",
@@ -192,7 +194,7 @@ def test_nothing_else_touches_the_sdks_private_api() -> None:
     offenders = [
         f"{path.relative_to(root)}: {needle}"
         for path in root.rglob("*.py")
-        if path.name != "_sdk_compat.py"
+        if compat not in path.parents
         for needle in needles
         if needle in path.read_text(encoding="utf-8")
     ]

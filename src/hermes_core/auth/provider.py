@@ -28,7 +28,7 @@ from mcp.client.auth.utils import extract_field_from_www_auth, union_scopes
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientMetadata
 from pydantic import PrivateAttr
 
-from hermes_core._sdk_compat import OAuthProviderBase
+from hermes_core._sdk_compat.oauth import OAuthProviderBase
 from hermes_core.auth.callback import BrowserFlow
 from hermes_core.auth.dpop import DPoPFlow
 from hermes_core.auth.errors import OAuthCallbackError, OAuthLoginRequired

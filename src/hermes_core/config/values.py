@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.config.checks import fail, kind_of
+from hermes_core.sanitize.urls import REDACTED, display_url, redact_url
 
 __all__ = [
     "HEADER_NAME",
@@ -31,7 +32,6 @@ __all__ = [
     "value_problem",
 ]
 
-REDACTED = "***"
 HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
@@ -147,26 +147,6 @@ def value_problem(text: str, *, header: bool) -> str | None:
         # HTTP libraries refuse such a value with an error that quotes it (a secret).
         return "has leading or trailing whitespace (remove it; the value is not shown)"
     return None
-
-
-def display_url(url: str) -> str:
-    """A URL for display: credentials and the query (often an API key) hidden."""
-    return redact_url(url)
-
-
-def redact_url(url: str) -> str:
-    """A URL for display: credentials and the query (often an API key) hidden."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return REDACTED
-    authority, slash, path = rest.partition("/")
-    if "@" in authority:
-        authority = REDACTED + "@" + authority.rsplit("@", 1)[1]
-    shown = f"{scheme}://{authority}{slash}{path}"
-    for mark in ("?", "#"):
-        if mark in shown:
-            shown = shown.split(mark, 1)[0] + mark + REDACTED
-    return shown
 
 
 def unknown_key(key: str, known: list[str], also: Sequence[str] = ()) -> str:

@@ -12,9 +12,11 @@ import asyncio
 import contextlib
 import dataclasses
 import ssl
+import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, cast
 
+from hermes_core._sdk_compat import is_sse_event_too_large, is_sse_stream_failure
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.diagnostics import (
@@ -26,10 +28,11 @@ from hermes_core.host.diagnostics import (
     TransportNote,
 )
 from hermes_core.host.message_limit import MessageTooLargeError
-from hermes_core.host.sanitize import clean_text
 from hermes_core.host.server_log import ServerLog
 from hermes_core.host.spawned import Spawned
 from hermes_core.plugins.types import ServerSpec
+from hermes_core.sanitize import clean_text
+from hermes_core.sanitize.urls import display_url
 
 __all__ = ["HTTP_NOTED", "FailureReports", "connection_closed", "describe", "process_exit"]
 
@@ -117,10 +120,6 @@ class FailureReports:
     def session_refused_since(self, mark: int) -> bool:
         """Whether, since *mark*, an HTTP request was refused as not belonging to a live
         session (404, the spec's answer; 400, what several SDK servers answer)."""
-        # config.models (pydantic) only once an HTTP request failed: an embedding host's stdio
-        # servers never load it (tests/hermes_core/test_embedding_host_imports.py).
-        from hermes_core.config.models import display_url
-
         endpoint = display_url(self.spec.url or "")
         return any(
             answer.status in (404, 400) and answer.method == "POST" and answer.url == endpoint
@@ -171,9 +170,6 @@ def connection_closed(exc: BaseException) -> bool:
     from mcp.shared.exceptions import MCPError
     from mcp_types import CONNECTION_CLOSED
 
-    # _sdk_compat imports the SDK's OAuth client when it is imported: only once a call failed.
-    from hermes_core._sdk_compat import is_sse_stream_failure
-
     if isinstance(exc, MCPError):
         return exc.code == CONNECTION_CLOSED and not is_sse_stream_failure(exc)
     return isinstance(exc, anyio.ClosedResourceError | anyio.EndOfStream)
@@ -209,26 +205,27 @@ def _tls_failure(exc: BaseException) -> bool:
     return False
 
 
+def _is_hermes_oauth_error(exc: BaseException) -> bool:
+    """Whether *exc* is an :class:`~hermes_core.auth.errors.OAuthError`.  Only a server with
+    ``auth: oauth`` loads the auth package, so when it is not loaded no such error can exist:
+    an embedding host's plain servers never import it (test_embedding_host_imports.py)."""
+    errors = sys.modules.get("hermes_core.auth.errors")
+    return errors is not None and isinstance(exc, errors.OAuthError)
+
+
 def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
     """What went wrong while connecting: a sentence (URLs shown without secrets) and its kind."""
     import httpx2
     from mcp.client.auth import OAuthFlowError
     from mcp.shared.exceptions import MCPError
 
-    # Ours, only once something failed: _sdk_compat imports the SDK's OAuth client, the auth
-    # package and config.models are no part of an embedding host's stdio servers
-    # (tests/hermes_core/test_embedding_host_imports.py).
-    from hermes_core._sdk_compat import is_sse_event_too_large
-    from hermes_core.auth.errors import OAuthError
-    from hermes_core.config.models import display_url
-
     url = display_url(spec.url) if spec.url else ""
     exc = _first_leaf(exc)
     name = type(exc).__name__
     text = str(exc).strip()
-    if isinstance(exc, OAuthError):
+    if _is_hermes_oauth_error(exc):
         return ConnectFailure(str(exc), Cause.AUTH)  # says what happened and what to do
-    if isinstance(exc, OAuthError | OAuthFlowError):
+    if isinstance(exc, OAuthFlowError):
         return ConnectFailure(f"OAuth failed: {text or name}", Cause.AUTH)
     if isinstance(exc, FileNotFoundError) and spec.transport == "stdio":
         return ConnectFailure(

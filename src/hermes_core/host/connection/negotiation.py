@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hermes_core._sdk_compat import envelope_handshake, modern_answer_to_initialize
 from hermes_core.host.connection.waits import cancel_and_wait
 from hermes_core.host.supervisor import TaskSupervisor
 
@@ -30,10 +31,6 @@ async def negotiate(session: ClientSession) -> None:
     before ``initialize`` (some ignore it: the SDK's probe would wait 10 s).
     """
     from mcp.shared.exceptions import MCPError
-
-    # Ours, but it imports the SDK's OAuth client: with the SDK, never before a server is
-    # contacted (the CLI's start-up stays free of it).
-    from hermes_core._sdk_compat import envelope_handshake, modern_answer_to_initialize
 
     # The initialize carries the per-request envelope too (headers and ``_meta``): a server
     # of the current revision requires it on every request, a handshake-era one ignores it.

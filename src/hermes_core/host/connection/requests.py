@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import HTTP_NOTED, FailureReports, connection_closed
 from hermes_core.host.deadlines import Deadlines
@@ -118,9 +119,6 @@ class Requests:
         if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
             return first
         from mcp.client.context import ClientRequestContext
-
-        # Ours, with the SDK (it imports the SDK's OAuth client): only for a round of input.
-        from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 
         async def dispatch(key: str, request: InputRequest) -> InputResponse | ErrorData:
             meta = request.params.meta if request.params else None

@@ -11,24 +11,21 @@ lists what the installed SDK no longer has: ``tests/hermes_core/test_sdk_compat.
 loudly on an SDK upgrade that breaks one, instead of a silent degradation in the field.
 
 ``pyproject.toml`` pins ``mcp`` to the minor version these were checked against.
-Importing this module imports the SDK's OAuth client (``mcp.client.auth``): import it lazily,
-where the SDK is needed anyway, never on a path such as ``hermes --help``.
+Importing this package imports nothing of the SDK (each function imports what it touches), so
+the host imports it at the top of its modules; the OAuth provider's base class, which subclasses
+the SDK's ``OAuthClientProvider``, is in :mod:`hermes_core._sdk_compat.oauth`.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-
-import httpx2
-from mcp.client.auth import OAuthClientProvider
 
 __all__ = [
     "OAUTH_PROVIDER_CONTEXT",
     "OAUTH_PROVIDER_INTERNALS",
     "TESTED_SDK",
     "InputRoundsExceeded",
-    "OAuthProviderBase",
     "absorb_tool_listing",
     "envelope_handshake",
     "is_output_schema_violation",
@@ -241,6 +238,8 @@ def is_sse_stream_failure(exc: BaseException) -> bool:
 def is_sse_event_too_large(exc: BaseException) -> bool:
     """httpx2's refusal of a server-sent event over the size limit: the ``SSEError`` itself
     (also raised for a wrong content type), or Streamable HTTP's error passing it on."""
+    import httpx2
+
     if isinstance(exc, httpx2.SSEError) or is_sse_stream_failure(exc):
         return SSE_EVENT_TOO_LARGE in str(exc)
     return False
@@ -290,96 +289,6 @@ def request_handlers(server: Any) -> dict[str, Any] | None:
     """The request handler table of an ``MCPServer`` (method name → handler), or None."""
     handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
     return handlers if isinstance(handlers, dict) else None
-
-
-class OAuthProviderBase(OAuthClientProvider):
-    """``OAuthClientProvider`` with the private hooks Hermes needs, under names of its own.
-
-    ``HermesOAuthProvider`` (``hermes_core.auth.provider``) builds on this class and never
-    names an SDK-private attribute itself: it overrides :meth:`after_initialize` and
-    :meth:`around_auth_flow`, calls :meth:`forget_initialization`, :meth:`refresh_request`,
-    :meth:`accept_refresh` and :meth:`authorize`, and reads or sets the provider's state
-    (the SDK's ``context``) through the properties below.  What they rely on is
-    :data:`OAUTH_PROVIDER_INTERNALS` and :data:`OAUTH_PROVIDER_CONTEXT`, checked by
-    :func:`missing` and the canary test.
-    """
-
-    # -- hooks for subclasses -------------------------------------------------------------
-    async def after_initialize(self) -> None:
-        """Called each time the SDK (re)loads tokens and client info from storage."""
-
-    def around_auth_flow(
-        self,
-        request: httpx2.Request,
-        sdk_flow: Callable[[], AsyncGenerator[httpx2.Request, httpx2.Response]],
-    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        """The auth flow for *request*: by default the SDK's (``sdk_flow()`` starts it)."""
-        return sdk_flow()
-
-    # -- the SDK's private hooks, routed to the ones above ---------------------------------
-    async def _initialize(self) -> None:
-        await super()._initialize()
-        await self.after_initialize()
-
-    def _auth_flow(
-        self, request: httpx2.Request
-    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
-        return self.around_auth_flow(
-            request, lambda: super(OAuthProviderBase, self)._auth_flow(request)
-        )
-
-    # -- private operations, public names ---------------------------------------------------
-    def forget_initialization(self) -> None:
-        """Make the next request reload tokens and client info from storage."""
-        self._initialized = False
-
-    async def refresh_request(self) -> httpx2.Request:
-        """The token endpoint request that refreshes the access token."""
-        return await self._refresh_token()
-
-    async def accept_refresh(self, response: httpx2.Response) -> bool:
-        """Take the refresh answer; whether it gave new tokens (they are stored)."""
-        return await self._handle_refresh_response(response)
-
-    def authorize(self, request: httpx2.Request) -> None:
-        """Put the current access token on *request*."""
-        self._add_auth_header(request)
-
-    # -- the provider's state (the SDK's ``context``) --------------------------------------
-    @property
-    def current_tokens(self) -> Any:
-        return self.context.current_tokens
-
-    @property
-    def token_expiry_time(self) -> float | None:
-        return self.context.token_expiry_time
-
-    @token_expiry_time.setter
-    def token_expiry_time(self, value: float | None) -> None:
-        self.context.token_expiry_time = value
-
-    @property
-    def oauth_metadata(self) -> Any:
-        return self.context.oauth_metadata
-
-    @oauth_metadata.setter
-    def oauth_metadata(self, value: Any) -> None:
-        self.context.oauth_metadata = value
-
-    @property
-    def client_metadata_url(self) -> str | None:
-        return self.context.client_metadata_url
-
-    @property
-    def client_info(self) -> Any:
-        return self.context.client_info
-
-    @property
-    def client_metadata(self) -> Any:
-        return self.context.client_metadata
-
-    def can_refresh_token(self) -> bool:
-        return bool(self.context.can_refresh_token())
 
 
 def missing() -> list[str]:
