@@ -7,7 +7,9 @@ the sampling machinery for a server that may sample, the schema cache (and its r
 format) for a lazy server, the config watcher for a host that follows
 ``config.yaml``.  They are reached through the typed functions below, which load their module
 the first time (by name, through :mod:`importlib`): the dependency still points from the host
-down to them, and a host that never uses them never loads them.
+down to them, and a host that never uses them never loads them.  So is
+:mod:`hermes_core._sdk_compat`, the SDK shim, which imports the SDK itself: a command that
+contacts no server must not.
 """
 
 from __future__ import annotations
@@ -31,12 +33,15 @@ if TYPE_CHECKING:
     from hermes_platform.sentences import Guidance
 
 __all__ = [
+    "absorb_tool_listing",
     "app_availability",
     "app_guidance",
     "follow_config",
+    "is_output_schema_violation",
     "model_catalog_class",
     "read_schema_cache",
     "sampling_handler_class",
+    "send_raw_request",
     "write_schema_cache",
 ]
 
@@ -81,6 +86,28 @@ def write_schema_cache(
     _module("hermes_core.host.schema_cache").write_cache(
         path, expected, tools, capabilities, ttl_ms=ttl_ms
     )
+
+
+async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+    """See :func:`hermes_core._sdk_compat.send_raw_request` (the SDK shim, which imports the
+    SDK: a host is importable without it, e.g. by a command that contacts no server)."""
+    return await _module("hermes_core._sdk_compat").send_raw_request(session, method, params)
+
+
+def absorb_tool_listing(
+    session: Any, tools: Sequence[Mapping[str, Any]], next_cursor: str | None, *, complete: bool
+) -> tuple[list[Mapping[str, Any]], list[str]]:
+    """See :func:`hermes_core._sdk_compat.absorb_tool_listing`."""
+    absorbed: tuple[list[Mapping[str, Any]], list[str]] = _module(
+        "hermes_core._sdk_compat"
+    ).absorb_tool_listing(session, tools, next_cursor, complete=complete)
+    return absorbed
+
+
+def is_output_schema_violation(exc: BaseException) -> bool:
+    """See :func:`hermes_core._sdk_compat.is_output_schema_violation`."""
+    violation: bool = _module("hermes_core._sdk_compat").is_output_schema_violation(exc)
+    return violation
 
 
 def model_catalog_class() -> type[ModelCatalog]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from hermes_core import _sdk_compat
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.listing import checked_tool
+from hermes_core.host.optional import absorb_tool_listing, send_raw_request
 from hermes_core.host.spec import HostServer
 
 __all__ = ["MAX_TOOL_PAGES", "ToolDiscovery"]
@@ -45,7 +45,7 @@ class ToolDiscovery:
         modern = connection.protocol in MODERN_PROTOCOL_VERSIONS
 
         async def page(session: Any, cursor: str | None) -> tuple[list[dict[str, Any]], Any]:
-            raw = await _sdk_compat.send_raw_request(
+            raw = await send_raw_request(
                 session, "tools/list", {"cursor": cursor} if cursor else None
             )
             if not isinstance(raw, dict):
@@ -63,7 +63,7 @@ class ToolDiscovery:
             next_cursor = next_cursor if isinstance(next_cursor, str) else None
             # Let the session know the tools' output schemas (it checks results against them);
             # on 2026-07-28 it drops tools with an invalid x-mcp-header, and so do we.
-            kept, dropped = _sdk_compat.absorb_tool_listing(
+            kept, dropped = absorb_tool_listing(
                 session, tools, next_cursor, complete=cursor is None and next_cursor is None
             )
             invalid.extend(dropped)

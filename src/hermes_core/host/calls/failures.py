@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core import _sdk_compat
 from hermes_core.host.breaker import Outcome
 from hermes_core.host.connection import ServerError
 from hermes_core.host.gates import ServerGate
+from hermes_core.host.optional import is_output_schema_violation
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.sanitize import clean_text
 
@@ -23,7 +23,7 @@ def call_failed(
         gate.invalidate()
         failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
         return failed, "transport"
-    if _sdk_compat.is_output_schema_violation(exc):
+    if is_output_schema_violation(exc):
         # The SDK checks structuredContent against the tool's outputSchema (as the spec
         # asks of clients) and raises a bare RuntimeError when it does not match.
         return {
