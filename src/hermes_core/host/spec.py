@@ -13,8 +13,8 @@ from typing import Any, Literal
 from hermes_core.host.elicitation import ElicitationSettings
 from hermes_core.host.roots import Root
 from hermes_core.host.tls import ClientCertificate
-from hermes_core.host.url_display import display_url
 from hermes_core.sampling.settings import SamplingSettings
+from hermes_core.url_display import display_url
 
 __all__ = ["HostServer"]
 

@@ -1,7 +1,8 @@
 """A URL as it may be shown (reprs, logs): its credentials and its query hidden.
 
-A module of its own, with no project dependencies, so that the host's server specification can
+A low-level module with no project dependencies, so that the host's server specification can
 show its URL without importing the configuration models (pydantic) into an embedding host.
+(``hermes_core.config.models.display_url`` does the same and can import it from here.)
 """
 
 from __future__ import annotations
