@@ -26,6 +26,7 @@ from hermes_core.host.calls.steps import (
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.elicitation import ElicitationRequest
 from hermes_core.host.gates import ServerGate
+from hermes_core.host.host import MCPHost
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 
@@ -422,3 +423,15 @@ def test_the_arguments_are_copied_once_and_never_shared_with_the_caller() -> Non
     run(pipeline.call("mcp_acme_render", arguments))
     assert arguments == {"scene": "lobby"}
     assert pipeline.remove("send").name == "send" and pipeline.steps == []
+
+
+def test_the_hosts_pipeline_runs_the_steps_in_the_documented_order() -> None:
+    async def scenario() -> list[str]:
+        host = MCPHost([SERVER])
+        try:
+            return host.pipeline.steps
+        finally:
+            await host.close()
+
+    steps = asyncio.run(scenario())
+    assert steps == ["admit", "record", "wake", "gate", "utility", "approve", "send"]
