@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host.host import LIST_MAX_PAGES, HostServer, MCPHost
+from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.sync import SyncMCPHost
+from hermes_core.host.utility_tools import LIST_MAX_PAGES
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 

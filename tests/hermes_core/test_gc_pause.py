@@ -58,8 +58,7 @@ def test_registering_3300_tools_triggers_no_collection(collections: list[int]) -
     with paused_gc():
         assert not gc.isenabled()
         collections.clear()  # building the listing itself collects; only the pass counts
-        host._listed["many"] = host._usable_tools(config, tools, None)
-        host._assign_names()
+        host._tools.naming.apply("many", host._usable_tools(config, tools, None))
         during = list(collections)
     assert during == []  # (one young collection may follow, once the collector is back on)
     assert gc.isenabled()

@@ -171,7 +171,9 @@ def _results(draw: st.DrawFn) -> Any:
 @settings(max_examples=400, deadline=None)
 @given(_results())
 def test_a_text_result_rendered_directly_equals_the_general_render(result: Any) -> None:
-    from hermes_core.host.host import _plain_text_result, _render_any_result, _render_result
+    from hermes_core.host.calls.render import plain_text_result as _plain_text_result
+    from hermes_core.host.calls.render import render_any_result as _render_any_result
+    from hermes_core.host.calls.render import render_result as _render_result
 
     general = _render_any_result(result)
     assert _render_result(result) == general
@@ -184,7 +186,7 @@ def test_a_text_result_rendered_directly_equals_the_general_render(result: Any) 
 def test_the_usual_result_is_rendered_directly() -> None:
     from mcp_types import CallToolResult, TextContent
 
-    from hermes_core.host.host import _plain_text_result
+    from hermes_core.host.calls.render import plain_text_result as _plain_text_result
 
     plain = CallToolResult(content=[TextContent(type="text", text="Echo: ping")])
     assert _plain_text_result(plain) == {

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host import host as host_module
+from hermes_core.host import tool_names as naming_module
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.naming import assign_names
 from servers.reference import EVERYTHING, node
@@ -28,13 +28,13 @@ def _everything(name: str, **extra: Any) -> HostServer:
 
 def _count_names(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
     named: list[tuple[str, str]] = []
-    real = host_module.registered_tool_name
+    real = naming_module.registered_tool_name
 
     def counted(server: str, tool: str) -> str:
         named.append((server, tool))
         return real(server, tool)
 
-    monkeypatch.setattr(host_module, "registered_tool_name", counted)
+    monkeypatch.setattr(naming_module, "registered_tool_name", counted)
     return named
 
 
@@ -55,14 +55,14 @@ def test_each_listing_is_named_once_while_n_servers_start(
 ) -> None:
     named = _count_names(monkeypatch)
     entries_built = 0
-    real_entry = host_module.ToolEntry
+    real_entry = naming_module.ToolEntry
 
     def counted_entry(*args: Any, **kwargs: Any) -> Any:
         nonlocal entries_built
         entries_built += 1
         return real_entry(*args, **kwargs)
 
-    monkeypatch.setattr(host_module, "ToolEntry", counted_entry)
+    monkeypatch.setattr(naming_module, "ToolEntry", counted_entry)
 
     async def scenario() -> None:
         servers = [_everything(f"every{i}") for i in range(SERVERS)]

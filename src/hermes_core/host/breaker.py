@@ -17,7 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["BreakerState", "CircuitBreaker", "Outcome"]
+from hermes_core.host.spec import HostServer
+
+__all__ = ["BreakerState", "Breakers", "CircuitBreaker", "Outcome"]
 
 Outcome = Literal["ok", "transport", "application"]
 BreakerState = Literal["closed", "open", "half_open"]
@@ -152,3 +154,28 @@ class CircuitBreaker:
             "opened": self.opened,
             "refused": self.refused,
         }
+
+
+class Breakers:
+    """Every server's breaker, made again when the server's breaker settings change."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._breakers: dict[str, CircuitBreaker] = {}
+
+    def of(self, config: HostServer) -> CircuitBreaker:
+        """The breaker of the server *config* describes."""
+        breaker = self._breakers.get(config.name)
+        if (
+            breaker is None
+            or breaker.threshold != config.breaker_threshold
+            or breaker.cooldown != config.breaker_cooldown
+        ):
+            breaker = CircuitBreaker(
+                config.name,
+                threshold=config.breaker_threshold,
+                cooldown=config.breaker_cooldown,
+                clock=self._clock,
+            )
+            self._breakers[config.name] = breaker
+        return breaker

@@ -17,153 +17,19 @@ entry naming a plugin's is then a config error, never a server connected without
 
 from __future__ import annotations
 
-import functools
-import os
-from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from hermes_core.config.kinds import ServerKinds
-from hermes_core.config.loader import (
-    LoadedConfig,
-    check_sampling_backends,
-    hermes_home,
-    load_config,
-)
-from hermes_core.config.models import ServerConfig
-from hermes_core.plugins.types import AuthProviderSpec, SamplingProvider, TransportSpec
-
-if TYPE_CHECKING:
-    from hermes_core.host.elicitation import Elicitor
-    from hermes_core.host.host import HostServer, MCPHost
-    from hermes_core.host.sync import SyncMCPHost
-    from hermes_core.host.transports import Opener
-    from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
+from hermes_core.host.config_source import ConfigSource
+from hermes_core.host.elicitation import Elicitor
+from hermes_core.host.host import MCPHost
+from hermes_core.host.spec import HostServer
+from hermes_core.host.sync import SyncMCPHost
 
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
 
 
-@functools.cache
-def _builtin_manager() -> HermesPluginManager:
-    from hermes_core.plugins.manager import create_plugin_manager
-
-    return create_plugin_manager(entry_points=False)
-
-
-def builtin_transports() -> dict[str, TransportSpec]:
-    """The built-in plugins' transports (stdio, streamable_http, sse), from their hook."""
-    return _builtin_manager().transports()
-
-
-def builtin_auth_providers() -> dict[str, AuthProviderSpec]:
-    """The built-in plugins' auth providers (headers, oauth), from their hook."""
-    return _builtin_manager().auth_providers()
-
-
-class HostFactory:
+class HostFactory(ConfigSource):
     """Loads ``config.yaml`` against the registered transports and auth providers and
     builds :class:`~hermes_core.host.host.MCPHost` (or its blocking twin) from it."""
-
-    def __init__(
-        self,
-        transports: Mapping[str, TransportSpec] | None = None,
-        auth_providers: Mapping[str, AuthProviderSpec] | None = None,
-        *,
-        display_names: Mapping[str, str] | None = None,
-        sampling_providers: Mapping[str, SamplingProvider] | None = None,
-        plugins_off: str = "",
-    ) -> None:
-        """*transports*/*auth_providers* default to the built-in ones (no plugins);
-        *display_names* are the app declarations' names, shown in errors;
-        *sampling_providers* are the LLM backends servers may sample (none built in)."""
-        self.transports: dict[str, TransportSpec] = dict(
-            builtin_transports() if transports is None else transports
-        )
-        self.auth_providers: dict[str, AuthProviderSpec] = dict(
-            builtin_auth_providers() if auth_providers is None else auth_providers
-        )
-        self.display_names: dict[str, str] = dict(display_names or {})
-        self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
-        self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
-
-    @classmethod
-    def from_manager(cls, manager: HermesPluginManager) -> HostFactory:
-        """With everything *manager* collected (its plugins' transports, auth providers and
-        sampling backends)."""
-        return cls(
-            manager.transports(),
-            manager.auth_providers(),
-            display_names=manager.display_names,
-            sampling_providers=manager.sampling_providers(),
-            plugins_off=_plugins_off(manager),
-        )
-
-    @classmethod
-    def from_plugins(cls, *, no_plugins: bool = False) -> HostFactory:
-        """With the installed plugins, loaded as the ``hermes`` command loads them."""
-        from hermes_core.plugins.manager import get_plugin_manager
-
-        return cls.from_manager(get_plugin_manager(no_plugins=no_plugins))
-
-    # -- config ----------------------------------------------------------------------
-    def load_config(
-        self, path: str | os.PathLike[str] | None = None, *, strict: bool = True
-    ) -> LoadedConfig:
-        """``config.yaml`` (default ``$HERMES_HOME/config.yaml``) validated against the
-        registered transports, auth providers and sampling backends (unknown names:
-        ``ConfigError``)."""
-        loaded = load_config(path, strict=strict, kinds=self.kinds)
-        self._check_sampling_backends(loaded)
-        return loaded
-
-    def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
-        """``sampling.backend`` must name a registered backend (file:line, listing them)."""
-        check_sampling_backends(loaded, list(self.sampling_providers))
-
-    def servers(
-        self,
-        loaded: LoadedConfig | None = None,
-        *,
-        env: Mapping[str, str] | None = None,
-        only: str | None = None,
-    ) -> list[HostServer]:
-        """The host's servers for *loaded* (default: :meth:`load_config`), ``${VAR}``
-        resolved and each ``auth:`` provider's ``create`` called."""
-        from hermes_core.host.from_config import host_servers
-
-        return host_servers(
-            loaded if loaded is not None else self.load_config(),
-            env=env,
-            display_names=self.display_names,
-            only=only,
-            auth_providers=self.auth_providers,
-        )
-
-    def server(
-        self,
-        name: str,
-        resolved: ServerConfig,
-        *,
-        home: Path | None = None,
-        env: Mapping[str, str] | None = None,
-    ) -> HostServer:
-        """The host's view of one already resolved entry (``hermes mcp add``'s probe)."""
-        from hermes_core.host.from_config import host_server
-
-        return host_server(
-            name,
-            resolved,
-            display_name=self.display_names.get(name),
-            home=home if home is not None else hermes_home(env),
-            env=env,
-            auth_providers=self.auth_providers,
-        )
-
-    # -- hosts ---------------------------------------------------------------------------
-    @property
-    def openers(self) -> dict[str, Opener]:
-        """Transport name → its ``connect``, for every registered transport."""
-        return {name: spec.connect for name, spec in self.transports.items() if spec.connect}
 
     def host(
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
@@ -171,8 +37,6 @@ class HostFactory:
         """An :class:`MCPHost` for *servers* (default: :meth:`servers`) that opens every
         connection through the registered transports; its ``watch_config`` reloads
         through this factory."""
-        from hermes_core.host.host import MCPHost
-
         chosen = self.servers() if servers is None else servers
         return MCPHost(
             chosen,
@@ -186,8 +50,6 @@ class HostFactory:
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
     ) -> SyncMCPHost:
         """The blocking :class:`SyncMCPHost` twin of :meth:`host`."""
-        from hermes_core.host.sync import SyncMCPHost
-
         chosen = self.servers() if servers is None else servers
         return SyncMCPHost(
             chosen,
@@ -196,20 +58,3 @@ class HostFactory:
             factory=self,
             sampling_providers=self.sampling_providers,
         )
-
-    def __repr__(self) -> str:
-        return (
-            f"HostFactory(transports={list(self.transports)}, "
-            f"auth_providers={list(self.auth_providers)})"
-        )
-
-
-def _plugins_off(manager: HermesPluginManager) -> str:
-    """Why some installed plugins are not loaded, in words ("" when all are)."""
-    off = [r for r in manager.plugins() if r.status == "disabled"]
-    if not off:
-        return ""
-    if any(r.reason == "--no-plugins" for r in off):
-        return "plugins are off (--no-plugins)"
-    names = ", ".join(r.name for r in off)
-    return f"plugin {names} is disabled (HERMES_DISABLE_PLUGINS)"

@@ -7,21 +7,24 @@ error and is reported as failed; the others connect as usual.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.auth import oauth
 from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sampling
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.sampling import SamplingConfig
+from hermes_core.host.builtin_plugins import builtin_auth_providers
 from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
-from hermes_core.host.host import HostServer
 from hermes_core.host.roots import roots_of
 from hermes_core.host.schema_cache import cache_path, fingerprint
+from hermes_core.host.spec import HostServer
 from hermes_core.host.tls import client_certificate
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
 from hermes_core.sampling.settings import merge_sampling
@@ -55,8 +58,6 @@ def _auth(
 ) -> Any:
     """The ``httpx2.Auth`` of the entry's ``auth:`` provider (``ValueError`` when it cannot
     be made: the server is then reported as failed and never connects without it)."""
-    from hermes_core.auth.oauth import is_interactive
-
     selected = cfg.auth or ""
     spec = providers.get(selected)
     if spec is None or spec.create is None:
@@ -68,7 +69,7 @@ def _auth(
         url=cfg.url or "",
         settings=cfg.auth_settings,
         home=home if home is not None else hermes_home(environ),
-        interactive=is_interactive(),
+        interactive=oauth.is_interactive(),  # (looked up at each use: tests patch it)
         env=environ,
     )
     try:
@@ -87,8 +88,6 @@ def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
     server is reached, with the values of its env variables and headers left out, and what the
     host offers it (sampling, elicitation, roots): servers list some tools only to hosts that can
     sample or ask."""
-    import json
-
     offers: list[Any] = [cfg.sampling, host_sampling, cfg.elicitation]
     if cfg.roots:  # server-everything lists get-roots-list only to a host offering roots
         offers.append({"roots": True})
@@ -135,8 +134,6 @@ def host_server(
             if cfg.auth is not None:
                 providers = auth_providers
                 if providers is None:
-                    from hermes_core.host.factory import builtin_auth_providers
-
                     providers = builtin_auth_providers()
                 auth = _auth(name, cfg, home, env, providers)
                 if getattr(auth, "interactive", False) and not getattr(auth, "has_tokens", True):
@@ -149,8 +146,6 @@ def host_server(
         try:
             providers = auth_providers
             if providers is None:
-                from hermes_core.host.factory import builtin_auth_providers
-
                 providers = builtin_auth_providers()
             auth = _auth(name, cfg, home, env, providers)
             if auth is not None and not _env_mapping(auth):

@@ -5,8 +5,9 @@ cleared whenever a declaration is registered or removed and whenever a
 connection changes state, so an agent sees an app appear or disappear at once.
 
 Only a declared server needs hermes_platform's resolvers (availability, the sentences): they
-are imported when one is asked about, so a host none of whose servers is declared leaves them
-(and the declaration parser) unloaded; the registry itself is :mod:`hermes_platform.declared`.
+are loaded when one is asked about (see :mod:`.optional`), so a host none of whose servers is
+declared leaves them (and the declaration parser) unloaded; the registry itself is
+:mod:`hermes_platform.declared`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.host.optional import app_availability, app_guidance
 from hermes_platform import declared
 
 __all__ = ["GateDecision", "ServerGate"]
@@ -73,13 +75,10 @@ class ServerGate:
         decl = declared.lookup(server)
         if decl is None:
             return GateDecision(True, "connected")
-        from hermes_platform.resolver.availability import availability
-        from hermes_platform.sentences import guidance
-
-        result = availability(decl)
+        result = app_availability(decl)
         if result.offerable:
             return GateDecision(True, "connected")
-        advice = guidance(decl, result, display_name=display_name)
+        advice = app_guidance(decl, result, display_name=display_name)
         return GateDecision(
             False,
             result.state,
@@ -96,11 +95,7 @@ class ServerGate:
             message = f"MCP server '{server}' is not connected"
             if decl is None:
                 return {"error": message, "server": server, "state": "not_connected"}
-            from hermes_platform.resolver.availability import availability
-            from hermes_platform.sentences import guidance
-
-            result = availability(decl)
-            advice = guidance(decl, result, display_name=display_name)
+            advice = app_guidance(decl, app_availability(decl), display_name=display_name)
             if advice is not None:
                 return {
                     "error": advice.sentence,

@@ -18,15 +18,17 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.host.elicitation import Elicitor
-from hermes_core.host.host import HostServer, MCPHost, ServerStatus
+from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
+from hermes_core.host.spec import HostServer
+from hermes_core.host.status import ServerStatus
 from hermes_core.host.transports import Opener
-from hermes_core.host.watch import ConfigWatcher
 from hermes_core.plugins.types import SamplingProvider
 
-if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
+if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)
+    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["SyncMCPHost"]
 
@@ -44,7 +46,7 @@ class SyncMCPHost:
         *,
         transports: Mapping[str, Opener] | None = None,
         elicitor: Elicitor | None = None,
-        factory: HostFactory | None = None,
+        factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
     ) -> None:
         """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on

@@ -20,19 +20,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
-    from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.config.loader import config_path, hermes_home
+from hermes_core.host.config_source import ConfigSource
+from hermes_core.host.from_config import host_servers
+from hermes_core.host.spec import HostServer
 
-__all__ = ["DEFAULT_INTERVAL", "ConfigWatcher", "config_loader"]
+__all__ = ["DEFAULT_INTERVAL", "ConfigWatcher", "Reloadable", "config_loader", "follow"]
 
 log = logging.getLogger(__name__)
 DEFAULT_INTERVAL = 2.0
 Stamp = tuple[int, int, int] | None
+
+
+class Reloadable(Protocol):
+    """What a watcher needs of the host it follows the config for (:class:`MCPHost`)."""
+
+    async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]: ...
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None: ...
 
 
 class ConfigWatcher:
@@ -40,7 +49,7 @@ class ConfigWatcher:
 
     def __init__(
         self,
-        host: MCPHost,
+        host: Reloadable,
         load: Callable[[], Iterable[HostServer]],
         paths: Iterable[Path],
         *,
@@ -75,7 +84,7 @@ class ConfigWatcher:
             return None
         self.last_error = None
         # Owned by the host: its close cancels and awaits a reload in progress.
-        return self.host._spawn(self._reload(servers), "config reload")
+        return self.host.spawn(self._reload(servers), "config reload")
 
     async def _reload(self, servers: list[HostServer]) -> Mapping[str, list[str]]:
         diff = await self.host.reload(servers)
@@ -103,28 +112,41 @@ def config_loader(
     *,
     env: Mapping[str, str] | None = None,
     display_names: Mapping[str, str] | None = None,
-    factory: HostFactory | None = None,
+    factory: ConfigSource | None = None,
 ) -> tuple[Callable[[], list[HostServer]], list[Path]]:
     """``(load, paths)`` for ``config.yaml`` (default ``$HERMES_HOME/config.yaml``) and the
     ``.env`` beside ``$HERMES_HOME``: *load* builds the servers as the host started them,
     through *factory* (its transports and auth providers; default: the built-in ones)."""
-    from hermes_core.config.loader import config_path, hermes_home
-    from hermes_core.host.factory import HostFactory
-
     environ = dict(os.environ if env is None else env)
     target = Path(path) if path is not None else config_path(environ)
-    chosen = factory if factory is not None else HostFactory(display_names=display_names)
+    chosen = factory if factory is not None else ConfigSource(display_names=display_names)
     names = display_names if display_names is not None else chosen.display_names
 
     def load() -> list[HostServer]:
         loaded = chosen.load_config(target)
-        from hermes_core.host.from_config import host_servers
-
         return host_servers(
             loaded, env=environ, display_names=names, auth_providers=chosen.auth_providers
         )
 
     return load, [target, hermes_home(environ) / ".env"]
+
+
+def follow(
+    host: Reloadable,
+    path: str | os.PathLike[str] | None = None,
+    *,
+    interval: float = DEFAULT_INTERVAL,
+    display_names: Mapping[str, str] | None = None,
+    load: Callable[[], Iterable[HostServer]] | None = None,
+    source: ConfigSource | None = None,
+) -> ConfigWatcher:
+    """Watch ``config.yaml`` for *host* (see :meth:`MCPHost.watch_config`): the watcher runs
+    as a task of the host, so it stops with it.  *load* replaces building the servers from
+    *path* through *source* (default: the built-in transports and auth providers)."""
+    loader, paths = config_loader(path, display_names=display_names, factory=source)
+    watcher = ConfigWatcher(host, load or loader, paths, interval=interval)
+    host.spawn(watcher.run(), "config watcher")
+    return watcher
 
 
 def _stamp(path: Path) -> Stamp:

@@ -1,0 +1,41 @@
+"""What a failed tool call returns: the error payload and the breaker outcome of an exception."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermes_core.host.breaker import Outcome
+from hermes_core.host.connection import ServerError
+from hermes_core.host.gates import ServerGate
+from hermes_core.host.optional import is_output_schema_violation
+from hermes_core.host.registry import ToolEntry
+from hermes_core.host.sanitize import clean_text
+
+__all__ = ["call_failed"]
+
+
+def call_failed(
+    entry: ToolEntry, exc: Exception, gate: ServerGate
+) -> tuple[dict[str, Any], Outcome]:
+    """The result and breaker outcome of a call that raised *exc* (a connection failure
+    also clears *gate*'s cached answers)."""
+    if isinstance(exc, ServerError):
+        gate.invalidate()
+        failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+        return failed, "transport"
+    if is_output_schema_violation(exc):
+        # The SDK checks structuredContent against the tool's outputSchema (as the spec
+        # asks of clients) and raises a bare RuntimeError when it does not match.
+        return {
+            "error": f"MCP server '{entry.server}': the result of {entry.tool!r} does "
+            f"not match the tool's outputSchema, so it was discarded: "
+            f"{str(exc).splitlines()[0]}",
+            "server": entry.server,
+            "tool": entry.tool,
+            "state": "invalid_output",
+            "retryable": False,
+        }, "application"
+    return {
+        "error": clean_text(f"MCP server '{entry.server}': {type(exc).__name__}: {exc}"),
+        "server": entry.server,
+    }, "application"

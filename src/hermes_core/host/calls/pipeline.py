@@ -1,0 +1,138 @@
+"""The call path of :meth:`MCPHost.call_tool` as an explicit sequence of steps.
+
+::
+
+    resolve the name -> admit -> record -> wake -> gate -> utility -> approve -> send
+
+Each step (:class:`~hermes_core.host.calls.call.CallStep`) says which calls it takes part in;
+the chain of the steps that apply is built once per tool entry and server config and cached, so
+a step that does not apply costs nothing per call, and the usual call (a connected, trusted
+server's own tool) runs admit, record, gate and send only.  A step is added with one line::
+
+    host.pipeline.insert(step, before="send")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Iterable, Mapping
+from typing import Any
+
+from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
+from hermes_core.host.notifications import ProgressCallback
+from hermes_core.host.registry import ToolEntry, ToolRegistry
+from hermes_core.host.spec import HostServer
+
+__all__ = ["CallPipeline"]
+
+#: Cached chains kept at most (entries replaced by re-listings age out when it is reached).
+MAX_CHAINS = 4096
+
+
+class _Link:
+    """One step bound to the rest of its chain: calling it starts the step's coroutine (no
+    frame of its own on the way)."""
+
+    __slots__ = ("proceed", "step")
+
+    def __init__(self, step: CallStep, proceed: Proceed) -> None:
+        self.step = step
+        self.proceed = proceed
+
+    def __call__(self, call: ToolCall) -> Awaitable[Result]:
+        return self.step(call, self.proceed)
+
+
+async def _end(call: ToolCall) -> Result:
+    raise RuntimeError(f"no step answered the call to {call.name!r} (the last one must)")
+
+
+class CallPipeline:
+    """Resolves a registered name and runs the call through its chain of steps."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        servers: Mapping[str, HostServer],
+        steps: Iterable[CallStep] = (),
+    ) -> None:
+        self._registry = registry
+        self._servers = servers
+        self._steps: list[CallStep] = list(steps)
+        # id(entry) -> (the entry, its server config, the chain); the entry is kept, so its
+        # id is never reused while cached.
+        self._chains: dict[int, tuple[ToolEntry, HostServer, Proceed]] = {}
+
+    @property
+    def steps(self) -> list[str]:
+        """The steps' names, in their order."""
+        return [step.name for step in self._steps]
+
+    def insert(
+        self, step: CallStep, *, before: str | None = None, after: str | None = None
+    ) -> None:
+        """Add *step* before the step named *before* or after the one named *after* (neither:
+        at the end); later calls run it."""
+        if before is not None and after is not None:
+            raise ValueError("give before or after, not both")
+        names = self.steps
+        if before is not None:
+            at = self._index(names, before)
+        elif after is not None:
+            at = self._index(names, after) + 1
+        else:
+            at = len(names)
+        self._steps.insert(at, step)
+        self._chains = {}
+
+    def remove(self, name: str) -> CallStep:
+        """Take the step named *name* out (and return it)."""
+        step = self._steps.pop(self._index(self.steps, name))
+        self._chains = {}
+        return step
+
+    @staticmethod
+    def _index(names: list[str], name: str) -> int:
+        try:
+            return names.index(name)
+        except ValueError:
+            raise ValueError(f"no step named {name!r} (steps: {', '.join(names)})") from None
+
+    def chain(self, entry: ToolEntry, server: HostServer) -> Proceed:
+        """The steps that apply to calls of *entry* on *server*, linked (cached)."""
+        cached = self._chains.get(id(entry))
+        if cached is not None and cached[0] is entry and cached[1] is server:
+            return cached[2]
+        proceed: Proceed = _end
+        for step in reversed(self._steps):
+            if step.applies(entry, server):
+                proceed = _Link(step, proceed)
+        if len(self._chains) >= MAX_CHAINS:
+            self._chains = {}
+        self._chains[id(entry)] = (entry, server, proceed)
+        return proceed
+
+    def resolve(self, name: str) -> tuple[ToolEntry, HostServer] | None:
+        """The entry registered as *name* and its server's config (``None``: unknown)."""
+        entry = self._registry.get(name)
+        if entry is None:
+            return None
+        return entry, self._servers[entry.server]
+
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Awaitable[Result]:
+        """Call the tool registered as *name* (await the result); failures come back as
+        ``{"error": ...}``.  Not a coroutine itself: it starts the chain's first step."""
+        entry = self._registry.get(name)
+        if entry is None:
+            return answered({"error": f"unknown tool {name!r}"})
+        server = self._servers[entry.server]
+        cached = self._chains.get(id(entry))
+        if cached is not None and cached[0] is entry and cached[1] is server:
+            chain = cached[2]
+        else:
+            chain = self.chain(entry, server)
+        return chain(ToolCall(name, dict(arguments or {}), on_progress, entry, server))

@@ -1,0 +1,233 @@
+"""The steps of a tool call, in their order: admit (the circuit breaker), record (its outcome),
+wake (a lazy server), gate (connected and offerable, with the retry-now of a reconnecting
+server), utility (resources and prompts as tools, answered here), approve (an untrusted server's
+write-capable tool), send (the call itself, its result rendered or its failure mapped).
+
+Each step takes only what it needs; see :mod:`hermes_core.host.calls.pipeline` for the order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+
+from hermes_core.host.breaker import Breakers
+from hermes_core.host.calls.approval import Approvals, needs_approval
+from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
+from hermes_core.host.calls.failures import call_failed
+from hermes_core.host.calls.render import render_result
+from hermes_core.host.connection import ServerConnection, ServerError
+from hermes_core.host.gates import ServerGate
+from hermes_core.host.notifications import progress_forwarder
+from hermes_core.host.registry import ToolEntry, ToolRegistry
+from hermes_core.host.spec import HostServer
+from hermes_core.host.utility_tools import call_utility, utility_argument_problem
+
+__all__ = [
+    "AdmitStep",
+    "ApproveStep",
+    "GateStep",
+    "RecordStep",
+    "SendStep",
+    "UtilityStep",
+    "WakeStep",
+]
+
+
+class AdmitStep:
+    """No transport work while the server's circuit breaker is open (utility tools skip it)."""
+
+    name = "admit"
+
+    def __init__(self, breakers: Breakers) -> None:
+        self._breakers = breakers
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return not entry.utility
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        # Not a coroutine: the usual call goes on without a frame of this step kept waiting.
+        breaker = call.breaker = self._breakers.of(call.server)
+        refused = breaker.admit()
+        if refused is not None:
+            return answered(refused)
+        return proceed(call)
+
+
+class RecordStep:
+    """The admitted call's outcome goes to its breaker; no outcome frees the probe slot."""
+
+    name = "record"
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return not entry.utility
+
+    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
+        try:
+            return await proceed(call)
+        finally:
+            breaker = call.breaker
+            if breaker is not None:
+                outcome = call.outcome
+                if outcome is None:
+                    breaker.release()
+                else:
+                    breaker.record(outcome)
+
+
+class WakeStep:
+    """A lazy server is started by its first call; a cached tool it dropped is a phantom."""
+
+    name = "wake"
+
+    def __init__(
+        self, wake: Callable[[str], Awaitable[str | None]], registry: ToolRegistry
+    ) -> None:
+        self._wake = wake
+        self._registry = registry
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return server.lazy
+
+    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
+        entry = call.entry
+        if (woke := await self._wake(entry.server)) is not None:
+            call.outcome = "transport"
+            error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
+            return {"error": error, "server": entry.server, "state": "not_connected"}
+        if self._registry.get(entry.name) is None:
+            return {
+                "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
+                "(it was in the tool cache; the live server dropped it)",
+                "server": entry.server,
+                "state": "phantom",
+            }
+        return await proceed(call)
+
+
+class GateStep:
+    """Only a connected server whose app is offerable is called; a server that is not
+    connected right now gets one quick retry (see ``ServerRunner.retry_now``)."""
+
+    name = "gate"
+
+    def __init__(
+        self,
+        gate: ServerGate,
+        connections: Mapping[str, ServerConnection],
+        retry_now: Callable[[str], Awaitable[None]],
+    ) -> None:
+        self._gate = gate
+        self._connections = connections
+        self._retry_now = retry_now
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return True
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        # Not a coroutine: an offered server's call goes on without a frame of this step.
+        if self._gate.check(call.entry.server):
+            return proceed(call)
+        return self._not_offered(call, proceed)
+
+    async def _not_offered(self, call: ToolCall, proceed: Proceed) -> Result:
+        server = call.entry.server
+        await self._retry_now(server)
+        if self._gate.check(server):
+            return await proceed(call)
+        payload = self._gate.error_payload(server, call.server.display_name)
+        connection = self._connections.get(server)
+        reason = connection.status.last_error if connection is not None else None
+        if payload.get("state") == "not_connected" and reason:
+            core = reason.removeprefix(f"MCP server '{server}' ")
+            payload["error"] += f": {core}" if core is reason else f": it {core}"
+        if payload.get("state") == "not_connected":
+            call.outcome = "transport"
+        return payload
+
+
+class UtilityStep:
+    """A utility tool (resources and prompts as tools) is answered here, never sent as
+    ``tools/call``."""
+
+    name = "utility"
+
+    def __init__(self, connections: Mapping[str, ServerConnection], gate: ServerGate) -> None:
+        self._connections = connections
+        self._gate = gate
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return entry.utility
+
+    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
+        entry = call.entry
+        connection = self._connections[entry.server]
+        problem = utility_argument_problem(entry.tool, call.arguments)
+        if problem is not None:
+            return {
+                "error": f"{entry.tool} of MCP server '{entry.server}' was not called: {problem}",
+                "server": entry.server,
+                "state": "invalid_arguments",
+                "retryable": False,
+            }
+        try:
+            return await call_utility(connection, call.server, entry.tool, call.arguments)
+        except ServerError as exc:
+            self._gate.invalidate()
+            return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+        except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
+            return {
+                "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
+                "server": entry.server,
+            }
+
+
+class ApproveStep:
+    """An untrusted server's write-capable tool runs only once the user approved the call."""
+
+    name = "approve"
+
+    def __init__(self, approvals: Approvals) -> None:
+        self._approvals = approvals
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return needs_approval(entry, server)
+
+    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
+        refusal = await self._approvals.approve(call.entry, call.server, call.arguments)
+        if refusal is not None:
+            return refusal
+        return await proceed(call)
+
+
+class SendStep:
+    """``tools/call`` on the server's connection: the result rendered (sanitised), or the
+    failure as an error result; the breaker outcome either way.  The last step."""
+
+    name = "send"
+
+    def __init__(self, connections: Mapping[str, ServerConnection], gate: ServerGate) -> None:
+        self._connections = connections
+        self._gate = gate
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return True
+
+    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
+        entry = call.entry
+        on_progress = call.on_progress
+        forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
+        try:
+            answer = await self._connections[entry.server].request(
+                f"the call to {entry.tool!r}",
+                ServerConnection.tools_call,
+                call.server.timeout,
+                entry.tool,
+                call.arguments,
+                forward,
+            )
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a result
+            result, call.outcome = call_failed(entry, exc, self._gate)
+            return result
+        result = render_result(answer)
+        call.outcome = "application" if result.get("isError") else "ok"
+        return result

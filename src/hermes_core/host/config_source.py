@@ -1,0 +1,142 @@
+"""Reading ``config.yaml`` into the host's servers, against the registered transports, auth
+providers and sampling backends (the built-in ones, or a plugin manager's)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Self
+
+from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.loader import (
+    LoadedConfig,
+    check_sampling_backends,
+    hermes_home,
+    load_config,
+)
+from hermes_core.config.models import ServerConfig
+from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
+from hermes_core.host.from_config import host_server, host_servers
+from hermes_core.host.spec import HostServer
+from hermes_core.host.transports import Opener
+from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
+from hermes_core.plugins.types import AuthProviderSpec, SamplingProvider, TransportSpec
+
+__all__ = ["ConfigSource"]
+
+
+class ConfigSource:
+    """Loads ``config.yaml`` against the registered transports and auth providers and builds
+    the host's servers from it (:class:`~hermes_core.host.factory.HostFactory` adds the hosts)."""
+
+    def __init__(
+        self,
+        transports: Mapping[str, TransportSpec] | None = None,
+        auth_providers: Mapping[str, AuthProviderSpec] | None = None,
+        *,
+        display_names: Mapping[str, str] | None = None,
+        sampling_providers: Mapping[str, SamplingProvider] | None = None,
+        plugins_off: str = "",
+    ) -> None:
+        """*transports*/*auth_providers* default to the built-in ones (no plugins);
+        *display_names* are the app declarations' names, shown in errors;
+        *sampling_providers* are the LLM backends servers may sample (none built in)."""
+        self.transports: dict[str, TransportSpec] = dict(
+            builtin_transports() if transports is None else transports
+        )
+        self.auth_providers: dict[str, AuthProviderSpec] = dict(
+            builtin_auth_providers() if auth_providers is None else auth_providers
+        )
+        self.display_names: dict[str, str] = dict(display_names or {})
+        self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
+        self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
+
+    @classmethod
+    def from_manager(cls, manager: HermesPluginManager) -> Self:
+        """With everything *manager* collected (its plugins' transports, auth providers and
+        sampling backends)."""
+        return cls(
+            manager.transports(),
+            manager.auth_providers(),
+            display_names=manager.display_names,
+            sampling_providers=manager.sampling_providers(),
+            plugins_off=_plugins_off(manager),
+        )
+
+    @classmethod
+    def from_plugins(cls, *, no_plugins: bool = False) -> Self:
+        """With the installed plugins, loaded as the ``hermes`` command loads them."""
+        return cls.from_manager(get_plugin_manager(no_plugins=no_plugins))
+
+    # -- config ----------------------------------------------------------------------
+    def load_config(
+        self, path: str | os.PathLike[str] | None = None, *, strict: bool = True
+    ) -> LoadedConfig:
+        """``config.yaml`` (default ``$HERMES_HOME/config.yaml``) validated against the
+        registered transports, auth providers and sampling backends (unknown names:
+        ``ConfigError``)."""
+        loaded = load_config(path, strict=strict, kinds=self.kinds)
+        self._check_sampling_backends(loaded)
+        return loaded
+
+    def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
+        """``sampling.backend`` must name a registered backend (file:line, listing them)."""
+        check_sampling_backends(loaded, list(self.sampling_providers))
+
+    def servers(
+        self,
+        loaded: LoadedConfig | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        only: str | None = None,
+    ) -> list[HostServer]:
+        """The host's servers for *loaded* (default: :meth:`load_config`), ``${VAR}``
+        resolved and each ``auth:`` provider's ``create`` called."""
+        return host_servers(
+            loaded if loaded is not None else self.load_config(),
+            env=env,
+            display_names=self.display_names,
+            only=only,
+            auth_providers=self.auth_providers,
+        )
+
+    def server(
+        self,
+        name: str,
+        resolved: ServerConfig,
+        *,
+        home: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> HostServer:
+        """The host's view of one already resolved entry (``hermes mcp add``'s probe)."""
+        return host_server(
+            name,
+            resolved,
+            display_name=self.display_names.get(name),
+            home=home if home is not None else hermes_home(env),
+            env=env,
+            auth_providers=self.auth_providers,
+        )
+
+    @property
+    def openers(self) -> dict[str, Opener]:
+        """Transport name → its ``connect``, for every registered transport."""
+        return {name: spec.connect for name, spec in self.transports.items() if spec.connect}
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(transports={list(self.transports)}, "
+            f"auth_providers={list(self.auth_providers)})"
+        )
+
+
+def _plugins_off(manager: HermesPluginManager) -> str:
+    """Why some installed plugins are not loaded, in words ("" when all are)."""
+    off = [r for r in manager.plugins() if r.status == "disabled"]
+    if not off:
+        return ""
+    if any(r.reason == "--no-plugins" for r in off):
+        return "plugins are off (--no-plugins)"
+    names = ", ".join(r.name for r in off)
+    return f"plugin {names} is disabled (HERMES_DISABLE_PLUGINS)"

@@ -1,0 +1,126 @@
+"""From a server's listed tools to the ones the host offers: the ``tools:`` filter, each input
+schema validated and repaired, descriptions cleaned, task-only tools set aside with the reason.
+
+A re-list prepares only what changed: an unchanged tool (equal JSON) of the same config keeps
+its prepared form.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from hermes_core.host.filtering import ToolFilter, utility_tools
+from hermes_core.host.sanitize import clean_text, prepare_input_schema
+from hermes_core.host.spec import HostServer
+
+__all__ = [
+    "TASK_REQUIRED_REASON",
+    "Listed",
+    "ToolPreparation",
+    "Usable",
+    "prepare_tool",
+    "same_listing",
+]
+
+log = logging.getLogger(__name__)
+
+TASK_REQUIRED_REASON = (
+    "not offered: it can only run as a task (execution.taskSupport: required), and the mcp SDK "
+    "Hermes uses (2.3) accepts only a plain result from tools/call: it rejects the task a server "
+    "creates, so such a call cannot be made yet"
+)
+
+#: A listed tool offered: (name, description, its prepared input schema, the wire dict).
+Usable = tuple[str, str, dict[str, Any], dict[str, Any]]
+#: A server's offered tools and its utility tools (the input of the name assignment).
+Listed = tuple[list[Usable], list[str]]
+#: A listed tool not offered because it only runs as a task.
+_TASK_REQUIRED = "task required"
+#: What a listed tool comes to: offered, task-only, or skipped (the reason).
+_Prepared = Usable | str
+#: A tool's wire dict and what it came to.
+_Memo = tuple[dict[str, Any], _Prepared]
+
+
+def prepare_tool(tool: dict[str, Any]) -> _Prepared:
+    """One listed tool, ready to register: its schema validated and repaired (kept as it is
+    when it needs no repair), its description cleaned; or why it is not offered."""
+    schema, problem = prepare_input_schema(tool["inputSchema"])
+    if schema is None:
+        return str(problem)
+    execution = tool.get("execution")
+    if execution and execution.get("taskSupport") == "required":
+        return _TASK_REQUIRED
+    return (tool["name"], clean_text(tool.get("description") or ""), schema, tool)
+
+
+def same_listing(before: Listed | None, after: Listed) -> bool:
+    """Whether *after* holds the very prepared tools of *before* (a re-list found no change)."""
+    if before is None or before[1] != after[1] or len(before[0]) != len(after[0]):
+        return False
+    return all(a is b for a, b in zip(before[0], after[0], strict=True))
+
+
+class ToolPreparation:
+    """Prepares each server's listing, and keeps what was not offered and why."""
+
+    def __init__(self) -> None:
+        # Server -> (the config it was prepared for, tool name -> (its wire dict, outcome)).
+        self.prepared: dict[str, tuple[HostServer, dict[str, _Memo]]] = {}
+        self.skipped_tools: dict[str, list[str]] = {}
+        self.unoffered_tools: dict[str, dict[str, str]] = {}
+        """Server -> {tool: why it is listed by the server but not offered}."""
+        self.filtered_out: dict[str, int] = {}
+
+    def usable_tools(
+        self,
+        config: HostServer,
+        tools: list[dict[str, Any]],
+        caps: Any,
+        invalid: list[str] | None = None,
+    ) -> Listed:
+        """The offered tools of *tools* and the server's utility tools; *invalid* are the
+        tools the listing already skipped (reported with the ones skipped here)."""
+        chosen = ToolFilter(config.include, config.exclude)
+        usable: list[Usable] = []
+        skipped: list[str] = []
+        filtered_out = 0
+        unoffered: dict[str, str] = {}
+        memo_config, memo = self.prepared.get(config.name, (None, {}))
+        if memo_config is not config:
+            memo = {}
+        prepared: dict[str, _Memo] = {}
+        for tool in tools:
+            name = tool["name"]
+            if not chosen.allows(name):
+                filtered_out += 1
+                continue
+            before = memo.get(name)
+            if before is not None and (before[0] is tool or before[0] == tool):
+                outcome = before[1]
+            else:
+                outcome = prepare_tool(tool)
+            prepared[name] = (tool, outcome)
+            if isinstance(outcome, tuple):
+                usable.append(outcome)
+            elif outcome is _TASK_REQUIRED:
+                # mcp 2.3 validates a tools/call answer as CallToolResult, so the
+                # CreateTaskResult of a task-augmented call is refused inside the SDK, and a
+                # plain call to such a tool is refused by the server (-32601).
+                unoffered[name] = TASK_REQUIRED_REASON
+            else:
+                skipped.append(f"{name}: {outcome}")
+                log.warning("MCP server '%s': skipping tool %r: %s", config.name, name, outcome)
+        self.prepared[config.name] = (config, prepared)
+        self.skipped_tools[config.name] = (invalid or []) + skipped
+        self.filtered_out[config.name] = filtered_out
+        self.unoffered_tools[config.name] = unoffered
+        flags = {
+            "resources": caps is not None and caps.resources is not None,
+            "prompts": caps is not None and caps.prompts is not None,
+        }
+        return usable, list(utility_tools(flags, config.resources, config.prompts))
+
+    def forget(self, server: str) -> None:
+        self.prepared.pop(server, None)

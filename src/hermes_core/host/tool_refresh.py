@@ -1,0 +1,125 @@
+"""Keeping the registry in step with each server's tools: list, prepare, name, apply.
+
+A server's listing is re-read when it connects, reconnects or says its tools changed
+(``notifications/tools/list_changed``); bursts are serialised per server, and a listing that
+prepares to the very same tools changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from hermes_core.host.connection import ServerConnection, ServerError
+from hermes_core.host.gates import ServerGate
+from hermes_core.host.gc_pause import paused_gc
+from hermes_core.host.lazy import write_listing_cache
+from hermes_core.host.registry import ToolRegistry
+from hermes_core.host.spec import HostServer
+from hermes_core.host.tool_discovery import ToolDiscovery
+from hermes_core.host.tool_names import ToolNaming
+from hermes_core.host.tool_preparation import Listed, ToolPreparation, same_listing
+
+__all__ = ["RELIST_DELAY_SECONDS", "ToolRefresh"]
+
+log = logging.getLogger(__name__)
+
+RELIST_DELAY_SECONDS = 0.5
+
+
+class ToolRefresh:
+    """Discovery, preparation and naming of every server's tools, applied to *registry*."""
+
+    def __init__(
+        self,
+        servers: Mapping[str, HostServer],
+        connections: Mapping[str, ServerConnection],
+        registry: ToolRegistry,
+        gate: ServerGate,
+    ) -> None:
+        self._servers = servers
+        self._connections = connections
+        self._gate = gate
+        self.discovery = ToolDiscovery()
+        self.preparation = ToolPreparation()
+        self.naming = ToolNaming(registry, servers)
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def usable_tools(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> Listed:
+        """*config*'s offered and utility tools of a listing (with what its listing skipped)."""
+        invalid = self.discovery.take_invalid(config.name)
+        return self.preparation.usable_tools(config, tools, caps, invalid)
+
+    def register(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> None:
+        """Register *config*'s tools from a listing read elsewhere (a lazy server's cache)."""
+        with paused_gc():
+            self.naming.apply(config.name, self.usable_tools(config, tools, caps))
+
+    async def refresh(self, server: str) -> tuple[list[str], list[str]]:
+        """Re-list one server's tools and apply the difference (bursts are serialised)."""
+        lock = self._locks.setdefault(server, asyncio.Lock())
+        async with lock:
+            connection = self._connections.get(server)
+            config = self._servers.get(server)
+            if connection is None or config is None or connection.closed:
+                return [], []  # closed or removed meanwhile (e.g. a late list_changed)
+            caps = connection.capabilities
+            tools: list[Any] = []
+            if caps is None or caps.tools is not None:
+                tools = await self.discovery.list_all_tools(connection, config)
+            if config.lazy:
+                write_listing_cache(config, tools, caps, self.discovery.ttl)
+            with paused_gc():  # plain JSON trees: no cycles to collect (see gc_pause)
+                listed = self.usable_tools(config, tools, caps)
+                if same_listing(self.naming.listed.get(server), listed):
+                    changes = {}  # the same tools, prepared before: no names can change
+                else:
+                    changes = self.naming.apply(server, listed)
+            self._gate.invalidate()
+            return changes.get(server, ([], []))
+
+    def forget(self, server: str) -> None:
+        """Take *server*'s tools out of the registry (names of the others may change back)."""
+        self.preparation.forget(server)
+        self.naming.forget(server)
+
+    # -- what makes a server's tools be listed again ----------------------------------------
+    async def tools_changed(self, connection: ServerConnection) -> None:
+        """The server said its tools changed: re-list them (and log the difference)."""
+        if self._connections.get(connection.name) is not connection:
+            return  # a notification of a connection already closed (or replaced): nothing to list
+        try:
+            added, removed = await self.refresh(connection.name)
+        except KeyError:
+            if self._connections.get(connection.name) is connection:
+                raise
+            return  # the host closed (or dropped the server) while the listing waited its turn
+        except ServerError as exc:
+            if self._connections.get(connection.name) is connection and not connection.closed:
+                log.warning("%s", exc)  # (nobody needs to hear about a closing connection)
+            return
+        if added or removed:
+            log.warning(
+                "MCP server '%s': tools changed — added: %s; removed: %s",
+                connection.name,
+                ", ".join(added) or "none",
+                ", ".join(removed) or "none",
+            )
+
+    async def relist_later(self, name: str, connection: ServerConnection) -> None:
+        """List once more a moment after the start (see ``lifecycle.may_miss_changes``)."""
+        await asyncio.sleep(RELIST_DELAY_SECONDS)
+        if self._connections.get(name) is connection and connection.connected:
+            try:
+                await self.tools_changed(connection)
+            except Exception as exc:  # noqa: BLE001 - a late re-list must never break the host
+                log.warning("MCP server '%s': re-listing tools failed: %s", name, exc)
+
+    async def reconnected(self, connection: ServerConnection) -> None:
+        try:
+            await self.refresh(connection.name)
+        except ServerError as exc:
+            log.warning("%s", exc)
+        self._gate.invalidate()
