@@ -36,8 +36,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
 SERVER = "conformance"
 # auth/basic-cimd requires exactly this client_id (anything else is a WARNING, i.e. a failure).

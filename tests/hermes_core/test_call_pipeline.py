@@ -24,11 +24,11 @@ from hermes_core.host.calls.steps import (
     WakeStep,
 )
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.elicitation import ElicitationRequest
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.host import MCPHost
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
+from hermes_core.offers.elicitation import ElicitationRequest
 
 SERVER = HostServer("acme", command="unused")
 

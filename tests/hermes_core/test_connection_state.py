@@ -62,7 +62,7 @@ def test_on_change_fires_only_when_the_state_changes() -> None:
     status, seen = watched()
     status.failed("one")
     status.failed("two")  # the same state: a new reason, no second call
-    status.state = "failed"  # (the host's old write, by name)
+    status.failed(None)  # the host's verdict after closing: the reason stands
     assert seen == [ConnectionState.FAILED]
     assert status.last_error == "two"
     status.last_error = "three"  # an error alone never fires
@@ -77,12 +77,12 @@ def test_a_failure_without_a_record_keeps_the_attempts_record() -> None:
     assert status.failure is failure and status.last_error == "its listing failed"
 
 
-def test_the_state_setter_takes_names_and_refuses_unknown_ones() -> None:
+def test_the_state_changes_only_through_the_transitions() -> None:
     status, seen = watched()
-    status.state = "lazy"
+    status.lazy()
     assert status.state is ConnectionState.LAZY and seen == [ConnectionState.LAZY]
-    with pytest.raises(ValueError):
-        status.state = "sleepy"
+    with pytest.raises(AttributeError):
+        status.state = ConnectionState.CONNECTED  # type: ignore[misc]
     assert status.state is ConnectionState.LAZY
 
 
@@ -129,9 +129,8 @@ def test_the_connection_marks_what_the_host_decides() -> None:
     assert connection.status.state == "failed"
     assert connection.status.last_error == "MCP server 'files': its listing failed"
     assert seen == ["lazy", "failed"]
-    # The host's attribute writes keep working.
-    connection.status.state, connection.status.last_error = "lazy", None
-    assert connection.status.state is ConnectionState.LAZY and seen[-1] == "lazy"
+    connection.mark_failed()  # again, after a close: the reason stands
+    assert connection.status.last_error == "MCP server 'files': its listing failed"
     assert not connection.connected and not connection.closed and not connection.reconnecting
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from hermes_core.config.models import display_url as config_display_url
 from hermes_core.host.spec import HostServer
-from hermes_core.url_display import display_url
+from hermes_core.sanitize.urls import display_url
 
 
 def test_the_repr_shows_the_shape_of_a_server_and_none_of_its_secrets() -> None:

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.connection import INPUT_REQUIRED_MAX_ROUNDS
-from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from support.cli import run_hermes
 from support.home import clean_env
 

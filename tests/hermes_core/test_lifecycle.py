@@ -21,9 +21,13 @@ from hypothesis import strategies as st
 
 from hermes_core.config.loader import load_config
 from hermes_core.host.breaker import CircuitBreaker
-from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest, ElicitationSettings
 from hermes_core.host.from_config import config_fingerprint
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import (
+    ElicitationAnswer,
+    ElicitationRequest,
+    ElicitationSettings,
+)
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 from support.home import clean_env

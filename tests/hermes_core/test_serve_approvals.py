@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hermes_core.host.elicitation import ElicitationSettings
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.sessions import SessionStore, StoreElicitor
 from support.serve import sdk_session, serve_env, structured
 
@@ -151,7 +151,7 @@ def test_a_question_nobody_answers_expires_and_cannot_be_answered_late(tmp_path:
 
 
 def test_an_untrusted_tool_call_is_recorded_as_a_tool_call_approval(tmp_path: Path) -> None:
-    from hermes_core.host.elicitation import ElicitationRequest
+    from hermes_core.offers.elicitation import ElicitationRequest
 
     store = SessionStore(tmp_path / "state.db")
     request = ElicitationRequest(

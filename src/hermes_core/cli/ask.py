@@ -22,14 +22,14 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from hermes_core.host.elicitation import (
+from hermes_core.offers.elicitation import (
     ElicitationAnswer,
     ElicitationField,
     ElicitationRequest,
     check_value,
     fill_answer,
 )
-from hermes_core.host.sanitize import clean_line, clean_text
+from hermes_core.sanitize import clean_line, clean_text
 
 __all__ = ["TerminalElicitor"]
 

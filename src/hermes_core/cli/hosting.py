@@ -14,8 +14,8 @@ from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 
 if TYPE_CHECKING:
-    from hermes_core.host.elicitation import Elicitor
     from hermes_core.host.host import MCPHost
+    from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["with_host"]

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from hermes_core.host.sanitize import strip_tags
+from hermes_core.sanitize import strip_tags
 
 __all__ = ["Cancelled", "ask_value", "checklist", "confirm", "interactive", "menu", "shown"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.host.sanitize import clean_line
+from hermes_core.sanitize import clean_line
 
 __all__ = ["lifecycle_lines", "roots_line", "sampling_line"]
 

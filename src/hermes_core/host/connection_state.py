@@ -2,13 +2,14 @@
 
 The host decides a few transitions itself (a server that cannot start is ``failed``, a lazy
 server registered from its cache is ``lazy``); everything else is the connection's own
-business.  Keeping these writes and comparisons here lets the state's representation change
-(a ``StrEnum``, transition methods on :class:`ServerConnection`) with one edit.
+business.  The writes are the connection's own transition methods
+(:meth:`ServerConnection.mark_failed`, :meth:`~ServerConnection.mark_lazy`); the reads compare
+:class:`~hermes_core.host.connection.ConnectionState` members.
 """
 
 from __future__ import annotations
 
-from hermes_core.host.connection import ServerConnection
+from hermes_core.host.connection import ConnectionState, ServerConnection
 
 __all__ = [
     "counts_as_connected",
@@ -21,34 +22,38 @@ __all__ = [
 
 #: States in which a server's tools count as offered: a server that went away still counts
 #: while it can be restarted on the next call, and a lazy one is started by its first call.
-_COUNTS_AS_CONNECTED = frozenset({"connected", "disconnected", "recycled", "lazy"})
+_COUNTS_AS_CONNECTED = frozenset(
+    {
+        ConnectionState.CONNECTED,
+        ConnectionState.DISCONNECTED,
+        ConnectionState.RECYCLED,
+        ConnectionState.LAZY,
+    }
+)
 
 
 def mark_failed(connection: ServerConnection, detail: str | None = None) -> None:
     """The host gave up on *connection*: ``failed``, with *detail* as its last error (kept as
     it is when ``None``)."""
-    if detail is None:
-        connection.status.state = "failed"
-    else:
-        connection.status.state, connection.status.last_error = "failed", detail
+    connection.mark_failed(detail)
 
 
 def mark_lazy(connection: ServerConnection) -> None:
     """*connection*'s tools are registered from its cache; its first call starts it."""
-    connection.status.state = "lazy"
+    connection.mark_lazy()
 
 
 def is_lazy(connection: ServerConnection) -> bool:
-    return connection.status.state == "lazy"
+    return connection.status.state is ConnectionState.LAZY
 
 
 def is_connecting(connection: ServerConnection) -> bool:
-    return connection.status.state == "connecting"
+    return connection.status.state is ConnectionState.CONNECTING
 
 
 def is_connected(connection: ServerConnection) -> bool:
     """Connected now (not merely counted as connected, see :func:`counts_as_connected`)."""
-    return connection.status.state == "connected"
+    return connection.status.state is ConnectionState.CONNECTED
 
 
 def counts_as_connected(connection: ServerConnection | None) -> bool:

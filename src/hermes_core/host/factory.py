@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.config_source import ConfigSource
-from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.spec import HostServer
 from hermes_core.host.sync import SyncMCPHost
+from hermes_core.offers.elicitation import Elicitor
 
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
 

@@ -21,11 +21,11 @@ from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
-from hermes_core.host.elicitation import ElicitationSettings, elicitation_settings
-from hermes_core.host.roots import roots_of
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.spec import HostServer
 from hermes_core.host.tls import client_certificate
+from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
+from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
 from hermes_core.sampling.settings import merge_sampling
 

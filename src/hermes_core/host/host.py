@@ -40,7 +40,6 @@ from hermes_core.host.calls.steps import (
 )
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection_state import counts_as_connected
-from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
@@ -54,6 +53,7 @@ from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
+from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
@@ -84,7 +84,7 @@ class MCPHost:
         with :class:`~hermes_core.host.factory.HostFactory` to get the plugins' ones.
 
         *elicitor* shows a server's ``elicitation/create`` questions to the user (see
-        :mod:`hermes_core.host.elicitation`); without one, servers are told the host cannot ask.
+        :mod:`hermes_core.offers.elicitation`); without one, servers are told the host cannot ask.
         It also approves sampling requests of servers with ``sampling.approval: ask``.
 
         *sampling_providers* are the LLM backends for ``sampling/createMessage`` (the plugin

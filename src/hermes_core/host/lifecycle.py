@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.connection_state import is_connected, is_connecting, mark_failed
-from hermes_core.host.elicitation import ElicitationHandler
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.offers import ClientOffers
-from hermes_core.host.roots import RootsHandler
 from hermes_core.host.spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.transports import Opener
+from hermes_core.offers.elicitation import ElicitationHandler
+from hermes_core.offers.roots import RootsHandler
 
 if TYPE_CHECKING:
     from hermes_core.sampling.handler import SamplingHandler

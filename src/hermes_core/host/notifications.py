@@ -20,7 +20,7 @@ import logging
 import unicodedata
 from typing import Any, Protocol
 
-from hermes_core.host.sanitize import strip_tags
+from hermes_core.sanitize import strip_tags
 
 __all__ = [
     "LOG_MAX_CHARS",

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from hermes_core.host.elicitation import ElicitationSettings
-from hermes_core.host.roots import Root
 from hermes_core.host.tls import ClientCertificate
+from hermes_core.offers.elicitation import ElicitationSettings
+from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings
-from hermes_core.url_display import display_url
+from hermes_core.sanitize.urls import display_url
 
 __all__ = ["HostServer"]
 

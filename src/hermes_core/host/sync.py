@@ -17,13 +17,13 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from hermes_core.host.elicitation import Elicitor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus
 from hermes_core.host.transports import Opener
+from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)

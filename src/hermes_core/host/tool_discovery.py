@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from hermes_core._sdk_compat import absorb_tool_listing, send_raw_request
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.listing import checked_tool
-from hermes_core.host.optional import absorb_tool_listing, send_raw_request
 from hermes_core.host.spec import HostServer
 
 __all__ = ["MAX_TOOL_PAGES", "ToolDiscovery"]

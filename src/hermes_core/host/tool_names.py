@@ -19,10 +19,10 @@ from hermes_core.host.naming import (
     toolset_name,
 )
 from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.sanitize import clean_text, sanitize_value
 from hermes_core.host.spec import HostServer
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.utility_tools import UTILITY_DESCRIPTIONS, UTILITY_SCHEMAS
+from hermes_core.sanitize import clean_text, sanitize_value
 
 __all__ = ["ToolNaming", "tool_metadata"]
 

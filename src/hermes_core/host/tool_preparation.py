@@ -11,8 +11,8 @@ import logging
 from typing import Any
 
 from hermes_core.host.filtering import ToolFilter, utility_tools
-from hermes_core.host.sanitize import clean_text, prepare_input_schema
 from hermes_core.host.spec import HostServer
+from hermes_core.sanitize import clean_text, prepare_input_schema
 
 __all__ = [
     "TASK_REQUIRED_REASON",

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.host.connection import ServerConnection
-from hermes_core.host.sanitize import sanitize_value
 from hermes_core.host.spec import HostServer
+from hermes_core.sanitize import sanitize_value
 
 __all__ = [
     "LISTINGS",

@@ -22,7 +22,7 @@ from mcp.types import (
 )
 from pydantic import Field
 
-from hermes_core.host.sanitize import sanitize_value
+from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.events import Event, EventQueue, Page
 from hermes_core.serve.messaging import Messaging, SendError
 from hermes_core.serve.results import (

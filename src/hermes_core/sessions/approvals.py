@@ -8,7 +8,7 @@ costs one ``PRAGMA data_version`` per :data:`POLL_INTERVAL` and reads the row on
 database changed.  A waiter that gives up (timeout, cancellation) marks the approval
 ``expired``, so it leaves the open list and a late answer is refused.
 
-:class:`StoreElicitor` is an elicitor (:data:`hermes_core.host.elicitation.Elicitor`) built on
+:class:`StoreElicitor` is an elicitor (:data:`hermes_core.offers.elicitation.Elicitor`) built on
 it; ``hermes mcp call --approvals store`` uses it, and an embedder passes it to ``MCPHost``::
 
     from hermes_core import MCPHost
@@ -24,7 +24,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.host.elicitation import ElicitationAnswer, ElicitationRequest
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.sessions.models import Approval
 from hermes_core.sessions.store import SessionStore
 

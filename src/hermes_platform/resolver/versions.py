@@ -13,7 +13,6 @@ anything it raises or returns wrongly into an ``error`` :class:`Observation`.
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -120,9 +119,8 @@ def _read_none(ctx: LocateContext, path: str, arg: str) -> Observation:
 # The readers' parsers (plistlib, xml, the PE walker) are imported when a version is read, not
 # when the table is built: the host imports this module through the declarations and reads no
 # version unless a declaration asks.  The readers of files an app ships live in
-# :mod:`~hermes_platform.resolver.file_versions`, which a :class:`_FileReader` loads on its
+# :mod:`~hermes_platform.resolver.file_versions`, which a :class:`_FileReader` imports on its
 # first read.
-_FILE_READERS = "hermes_platform.resolver.file_versions"
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,9 @@ class _FileReader:
     name: str
 
     def __call__(self, ctx: LocateContext, path: str, arg: str, /) -> Observation:
-        reader: VersionReader = getattr(importlib.import_module(_FILE_READERS), self.name)
+        from hermes_platform.resolver import file_versions  # on the first read only
+
+        reader: VersionReader = getattr(file_versions, self.name)
         return reader(ctx, path, arg)
 
 

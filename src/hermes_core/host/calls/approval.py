@@ -7,9 +7,9 @@ import asyncio
 import json
 from typing import Any
 
-from hermes_core.host.elicitation import ElicitationRequest, Elicitor
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
+from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 
 __all__ = ["APPROVAL_ARGS_SHOWN", "Approvals", "needs_approval"]
 

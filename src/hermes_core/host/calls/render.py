@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.host.sanitize import (
+from hermes_core.sanitize import (
     SHORT_ASCII,
     ascii_control,
     clean_meta,

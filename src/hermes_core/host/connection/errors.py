@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hermes_core.host.diagnostics import ConnectFailure
-from hermes_core.host.sanitize import clean_text
+from hermes_core.sanitize import clean_text
 
 __all__ = ["ServerError"]
 

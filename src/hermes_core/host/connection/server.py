@@ -153,8 +153,9 @@ class ServerConnection(Requests, SessionTask):
             pass
 
     # -- what the host decides ---------------------------------------------------------
-    def mark_failed(self, detail: str) -> None:
-        """The host found the server unusable (a bad listing, a config error): *detail*."""
+    def mark_failed(self, detail: str | None = None) -> None:
+        """The host found the server unusable (a bad listing, a config error): *detail*
+        (``None``: the reason already given stands)."""
         self.status.failed(detail)
 
     def mark_lazy(self) -> None:

@@ -2,7 +2,7 @@
 
 :class:`ConnectionState` names every state a connection is in; its members equal their
 strings, so a comparison with ``"connected"`` keeps working.  :class:`ConnectionStatus` moves
-between them only through its methods (or the :attr:`~ConnectionStatus.state` setter), and
+between them only through its methods (:attr:`~ConnectionStatus.state` is read-only), and
 each change of state calls :attr:`~ConnectionStatus.on_change` (the host clears its gate cache).
 """
 
@@ -12,7 +12,7 @@ import enum
 from collections.abc import Callable
 
 from hermes_core.host.diagnostics import ConnectFailure
-from hermes_core.host.sanitize import clean_text
+from hermes_core.sanitize import clean_text
 
 __all__ = ["ConnectionState", "ConnectionStatus"]
 
@@ -81,11 +81,6 @@ class ConnectionStatus:
     def state(self) -> ConnectionState:
         return self._state
 
-    @state.setter
-    def state(self, value: ConnectionState | str) -> None:
-        """Kept for writers that set a state by its name; prefer the methods below."""
-        self._move(ConnectionState(value))
-
     @property
     def last_error(self) -> str | None:
         """The last thing that went wrong, as shown on terminals (cleaned: it can quote the
@@ -116,10 +111,12 @@ class ConnectionStatus:
         self.connected_at = now
         self.connects += 1
 
-    def failed(self, detail: str, failure: ConnectFailure | None = None) -> None:
-        """An attempt failed, or the host found the server unusable: *detail* says why."""
+    def failed(self, detail: str | None, failure: ConnectFailure | None = None) -> None:
+        """An attempt failed, or the host found the server unusable: *detail* says why
+        (``None``: the reason already given stands)."""
         self._move(ConnectionState.FAILED)
-        self.last_error = detail
+        if detail is not None:
+            self.last_error = detail
         if failure is not None:
             self.failure = failure
 
