@@ -131,7 +131,7 @@ def test_plugins_list_shows_the_version_source(site: Path, tmp_path: Path) -> No
         "declare_app": ["tool-server"],
         "version_source": ["release_file"],
     }
-    builtin = records["hermes_core.plugins.builtin.version_sources"]
+    builtin = records["hermes_core.builtin.version_sources"]
     assert builtin["contributions"]["version_source"][:4] == [
         "none",
         "plist",

@@ -25,7 +25,7 @@ EMBEDDING_HOST_MUST_NOT_IMPORT = {
     "pluggy",
     "hermes_core.plugins.manager",
     "hermes_core.plugins.hookspecs",
-    "hermes_core.plugins.builtin",
+    "hermes_core.builtin",
     "hermes_core.host.factory",
     # config.yaml: reading, validating, editing.
     "ruamel",

@@ -173,7 +173,7 @@ def test_hook_version_source_builtins_come_through_the_hook(
     hermes_pm: HermesPluginManager,
 ) -> None:
     records = {r.name: r for r in hermes_pm.plugins()}
-    assert records["hermes_core.plugins.builtin.version_sources"].contributions == {
+    assert records["hermes_core.builtin.version_sources"].contributions == {
         "version_source": [
             "none",
             "plist",
@@ -347,7 +347,7 @@ def test_hook_auth_provider(hermes_pm: HermesPluginManager) -> None:
     (record,) = [r for r in hermes_pm.plugins() if r.name == "clash"]
     assert record.problems == [
         "auth_provider: auth_provider 'oauth' is already provided by "
-        "hermes_core.plugins.builtin.auth"
+        "hermes_core.builtin.auth"
     ]
 
 

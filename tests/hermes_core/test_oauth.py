@@ -659,7 +659,7 @@ def test_server_names_become_safe_file_names() -> None:
 def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:
     code = (
         "import sys\n"
-        "import hermes_core.plugins.builtin.auth, hermes_core.auth, hermes_core.host.from_config\n"
+        "import hermes_core.builtin.auth, hermes_core.auth, hermes_core.host.from_config\n"
         "assert 'mcp' not in sys.modules and 'httpx2' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

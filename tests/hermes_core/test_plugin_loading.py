@@ -135,7 +135,7 @@ def test_plugins_list_reports_every_broken_plugin_and_still_runs(site: Path) -> 
     ]
     (clash,) = records["clash-snap"]["problems"]
     assert clash.startswith("location_kind: location_kind 'snap' is already provided by")
-    assert "hermes_core.plugins.builtin.location_kinds" in clash
+    assert "hermes_core.builtin.location_kinds" in clash
     (bad,) = records["bad-declaration"]["problems"]
     assert (
         "bad/plugin.yaml (plugin bad-declaration, bad-declaration 1.0): app.linux.location[0]"

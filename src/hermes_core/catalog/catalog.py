@@ -36,8 +36,8 @@ __all__ = [
     "state_of",
 ]
 
-BUILTIN_PLUGIN = "hermes_core.plugins.builtin.catalog"
-LOCAL_PLUGIN = "hermes_core.plugins.builtin.local_catalog"
+BUILTIN_PLUGIN = "hermes_core.builtin.catalog"
+LOCAL_PLUGIN = "hermes_core.builtin.local_catalog"
 
 
 class CatalogState(StrEnum):

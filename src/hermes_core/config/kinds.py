@@ -114,6 +114,6 @@ BUILTIN_KINDS = ServerKinds(
     transports=(("stdio", "command"), ("streamable_http", "url"), ("sse", "url")),
     auth=("headers", "oauth"),
 )
-"""What the built-in plugins register (``hermes_core.plugins.builtin``): the transports
+"""What the built-in plugins register (``hermes_core.builtin``): the transports
 stdio, streamable_http and sse, the auth providers headers and oauth (neither serves a
 server without a URL)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.auth import oauth
+from hermes_core.config.client_cert import client_certificate
 from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sampling
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
@@ -23,7 +24,6 @@ from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.spec import HostServer
-from hermes_core.host.tls import client_certificate
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from hermes_core.host.tls import ClientCertificate
+from hermes_core.config.client_cert import ClientCertificate
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings

@@ -18,7 +18,6 @@ from typing import Any
 import pluggy
 
 from hermes_core.home import hermes_home
-from hermes_core.plugins.builtin import BUILTIN_PLUGINS
 from hermes_core.plugins.catalog_files import remember_names as remember_catalog_names
 from hermes_core.plugins.config_keys import env_flag, env_list
 from hermes_core.plugins.entry_points import GROUP, PluginEntryPoint, hermes_entry_points
@@ -41,6 +40,7 @@ from hermes_core.plugins.types import (
 )
 
 __all__ = [
+    "BUILTIN_PLUGINS",
     "ENTRY_POINT_GROUP",
     "HOOK_TYPES",
     "HermesPluginManager",
@@ -81,6 +81,19 @@ def _missing_callable(item: object) -> str | None:
             if not callable(getattr(item, name)):
                 return name
     return None
+
+
+#: The built-in plugins (:mod:`hermes_core.builtin`), registered by name like a third party's
+#: before any entry point: the plugin layer loads them and never imports them.
+BUILTIN_PLUGINS: tuple[str, ...] = (
+    "hermes_core.builtin.location_kinds",
+    "hermes_core.builtin.version_sources",
+    "hermes_core.builtin.gpu_probes",
+    "hermes_core.builtin.transports",
+    "hermes_core.builtin.auth",
+    "hermes_core.builtin.catalog",
+    "hermes_core.builtin.local_catalog",
+)
 
 
 class HermesPluginManager:

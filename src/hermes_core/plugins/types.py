@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.shared.message import SessionMessage
 
-    from hermes_core.host.tls import ClientCertificate
+    from hermes_core.config.client_cert import ClientCertificate
     from hermes_platform.host.gpu import GpuProbe
     from hermes_platform.resolver.locating import AppLocation, LocateContext, LocationKind
     from hermes_platform.resolver.observation import Observation
