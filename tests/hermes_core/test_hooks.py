@@ -346,8 +346,7 @@ def test_hook_auth_provider(hermes_pm: HermesPluginManager) -> None:
     assert hermes_pm.auth_providers()["oauth"].provider == "hermes_core"
     (record,) = [r for r in hermes_pm.plugins() if r.name == "clash"]
     assert record.problems == [
-        "auth_provider: auth_provider 'oauth' is already provided by "
-        "hermes_core.builtin.auth"
+        "auth_provider: auth_provider 'oauth' is already provided by hermes_core.builtin.auth"
     ]
 
 
