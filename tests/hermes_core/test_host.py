@@ -15,6 +15,8 @@ from hermes_platform import declaration
 from hermes_platform.testing import FakeHost
 from support.procs import live_children
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from support.dists import hermes_with, install
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 PLUGIN = """
 import os

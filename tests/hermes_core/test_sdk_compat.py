@@ -11,6 +11,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
+
 from hermes_core import _sdk_compat
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
@@ -139,6 +141,8 @@ def test_the_oauth_provider_base_routes_every_private_hook_of_the_sdk() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
     from mcp import ClientSession, types
 
