@@ -1,5 +1,5 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s demo``, ``nox -s bench``,
-``nox -s conformance``."""
+"""Developer sessions: ``nox -s tests``, ``nox -s quick``, ``nox -s lint``, ``nox -s demo``,
+``nox -s bench``, ``nox -s conformance``."""
 
 from __future__ import annotations
 
@@ -96,6 +96,21 @@ def tests(session: nox.Session) -> None:
     install_reference_servers(session)
     install_python_servers(session)
     session.run("pytest", *session.posargs)
+
+
+# The fast tier: no subprocess (no MCP server, CLI or node), no socket, nothing slow (the markers
+# are registered in pyproject.toml).  Tests that need none of these run here, in about two
+# minutes; `nox -s tests` runs them all.
+QUICK = "not process and not network and not slow"
+
+
+@nox.session(python=PYTHON)
+def quick(session: nox.Session) -> None:
+    """The fast tier: the tests that start no process, open no socket and are not slow
+    (``-m "not process and not network and not slow"``); like ``tests``, it fails when no test
+    is collected.  Needs no reference servers.  ``nox -s quick -- -x`` passes pytest options."""
+    session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    session.run("pytest", "-m", QUICK, *session.posargs)
 
 
 @nox.session(python=PYTHON)
