@@ -261,7 +261,9 @@ def test_calls_to_one_server_are_serialised_unless_it_allows_parallel_calls() ->
                 order.append(tool)
 
             hang = asyncio.create_task(call("hang", {}))
-            await asyncio.sleep(0.2)  # the hanging call is in flight
+            connection = host._connections[server.name]
+            while not connection._inflight:  # until the hanging call is in flight
+                await asyncio.sleep(0.01)
             await call("echo", {"text": "x"})
             await hang
         return order
