@@ -1,5 +1,5 @@
-"""Developer sessions: ``nox -s tests``, ``nox -s lint``, ``nox -s demo``, ``nox -s bench``,
-``nox -s conformance``."""
+"""Developer sessions: ``nox -s tests``, ``nox -s quick``, ``nox -s lint``, ``nox -s demo``,
+``nox -s bench``, ``nox -s conformance``."""
 
 from __future__ import annotations
 
@@ -89,13 +89,36 @@ def install_python_servers(session: nox.Session) -> None:
         stamp.write_text(wanted)
 
 
+# pytest-xdist workers for `nox -s tests`: two, so that a busy two-core CI machine is not
+# oversubscribed (most tests wait on the servers they start, which need the CPU too).  Each
+# worker runs whole modules (--dist loadfile: module fixtures and ordering stay as written) in
+# its own process, with its own throwaway HERMES_HOME (tests/support/home.py) and temp folder.
+# HERMES_TEST_WORKERS=0 runs the suite in one process.
+WORKERS = os.environ.get("HERMES_TEST_WORKERS", "2")
+
+
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """The whole test suite (pytest's "no tests collected" fails the run)."""
+    """The whole test suite on two workers (pytest's "no tests collected" fails the run)."""
     session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     install_python_servers(session)
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", WORKERS, "--dist", "loadfile", *session.posargs)
+
+
+# The fast tier: no subprocess (no MCP server, CLI or node), no socket, nothing slow (the markers
+# are registered in pyproject.toml).  Tests that need none of these run here, in about two
+# minutes; `nox -s tests` runs them all.
+QUICK = "not process and not network and not slow"
+
+
+@nox.session(python=PYTHON)
+def quick(session: nox.Session) -> None:
+    """The fast tier: the tests that start no process, open no socket and are not slow
+    (``-m "not process and not network and not slow"``); like ``tests``, it fails when no test
+    is collected.  Needs no reference servers.  ``nox -s quick -- -x`` passes pytest options."""
+    session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    session.run("pytest", "-m", QUICK, *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -14,6 +14,8 @@ import pytest
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.host import HostServer, MCPHost
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 
 

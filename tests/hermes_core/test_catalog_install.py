@@ -26,6 +26,8 @@ from hermes_core.plugins.types import AppDeclaration, CatalogManifest
 from servers.reference import EVERYTHING, PACKAGES, node
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 NOTES_SERVER = '''\

@@ -14,7 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.home import clean_env
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 
 def _catalog(home: Path, folder: Path) -> tuple[list[str], bool]:

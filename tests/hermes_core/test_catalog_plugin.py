@@ -16,8 +16,12 @@ import stat
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 PLUGIN = '''
 """globex-hermes: Globex's app declaration and its catalog entry."""

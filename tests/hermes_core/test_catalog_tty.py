@@ -21,6 +21,8 @@ import pytest
 from servers.reference import MEMORY, NPM_DIR
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 DOWN, SPACE, ENTER, CTRL_C = "\x1b[B", " ", "\r", "\x03"
 
 

@@ -13,6 +13,8 @@ import pytest
 
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "vendor-plugin" / "src" / "acme_studio" / "plugin.yaml"
 

@@ -13,6 +13,8 @@ import pytest
 
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 VALID_TOP = "(valid keys: ['app', 'display_name', 'name', 'requires'])"
 
 

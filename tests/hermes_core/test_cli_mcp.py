@@ -12,6 +12,8 @@ import pytest
 
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 
 

@@ -13,6 +13,8 @@ import pytest
 from support.cli import run_hermes
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 # acme-studio (declared by the example vendor plugin, installed in the test environment) is not
 # on this PATH, so its server is gated.

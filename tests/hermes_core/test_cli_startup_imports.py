@@ -18,6 +18,8 @@ import pytest
 
 from support.imports import imported_modules, offending
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 # Never needed to print the help.
 HELP_MUST_NOT_IMPORT = {
     "mcp",

@@ -16,6 +16,8 @@ import pytest
 
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 PLUGIN_MODULE = textwrap.dedent(
     """
     from hermes_core.plugins import declarations_from_package, hookimpl

@@ -319,6 +319,7 @@ def test_failed_replace_leaves_the_old_file_and_no_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml", "config.yaml.lock"]
 
 
+@pytest.mark.process
 def test_a_crash_between_temp_write_and_replace_leaves_the_old_file(tmp_path: Path) -> None:
     path = write(tmp_path)
     script = textwrap.dedent(
@@ -367,6 +368,7 @@ def edit_before_commit(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     monkeypatch.setattr(store, "_locked", interleaved)
 
 
+@pytest.mark.process
 def test_concurrent_add_by_another_process_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -384,6 +386,7 @@ def test_concurrent_add_by_another_process_is_kept(
     assert path.read_text().startswith(ORIGINAL.split("# trailing section")[0].rstrip("\n"))
 
 
+@pytest.mark.process
 def test_concurrent_hand_edit_elsewhere_is_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -403,6 +406,7 @@ def test_concurrent_hand_edit_elsewhere_is_kept(
     ]
 
 
+@pytest.mark.process
 def test_concurrent_edit_of_the_same_server_is_a_conflict(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -425,6 +429,7 @@ def test_concurrent_edit_of_the_same_server_is_a_conflict(
     assert load_config(path).config.mcp_servers["stripe"].url == "https://mcp.stripe.com/v2"
 
 
+@pytest.mark.process
 def test_many_processes_adding_at_once_lose_nothing(tmp_path: Path) -> None:
     path = write(tmp_path)
     go = tmp_path / "go"
@@ -487,6 +492,7 @@ _OPS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(ops=_OPS)
 @example(ops=[("add", "new-one", {"command": "0", "args": ["?0"]})])  # found by Hypothesis

@@ -21,6 +21,8 @@ from hermes_core.host.watch import ConfigWatcher, config_loader
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
 
+pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 
 

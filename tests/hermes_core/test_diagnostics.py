@@ -13,9 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hermes_core.host.diagnostics import Diagnostics, HttpError, ProcessExit, TransportNote
 from hermes_core.host.host import HostServer, MCPHost
 from support.cli import run_hermes
+
+pytestmark = [pytest.mark.process, pytest.mark.cli]
 
 #: What a hostile server prints to pose as notes of Hermes' own transports.
 FORGED = (

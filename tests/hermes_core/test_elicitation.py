@@ -56,6 +56,7 @@ def call(server: HostServer, elicitor: object, tool: str) -> tuple[str, MCPHost]
     return asyncio.run(scenario())
 
 
+@pytest.mark.process
 def test_accepted_answer_gets_the_schema_defaults_for_what_the_user_left_out() -> None:
     elicitor = Recorder(ElicitationAnswer("accept", {"name": "Ada", "terrace": True}))
     text, host = call(asking(), elicitor, "book")
@@ -82,12 +83,14 @@ def test_accepted_answer_gets_the_schema_defaults_for_what_the_user_left_out() -
     }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("action", ["decline", "cancel"])
 def test_declined_and_cancelled_answers_reach_the_server(action: str) -> None:
     text, _ = call(asking(), Recorder(ElicitationAnswer(action)), "book")  # type: ignore[arg-type]
     assert text == f"not booked ({action})"
 
 
+@pytest.mark.process
 def test_an_answer_that_does_not_fit_the_form_is_declined_not_sent(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -99,6 +102,8 @@ def test_an_answer_that_does_not_fit_the_form_is_declined_not_sent(
     assert host.status()[0].elicitation["errors"] == 1  # type: ignore[index]
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_no_answer_in_time_cancels_and_a_failing_elicitor_declines() -> None:
     slow = Recorder(ElicitationAnswer("accept", {"name": "Ada"}), delay=5)
     text, host = call(asking(elicitation=ElicitationSettings(timeout=0.3)), slow, "book")
@@ -112,6 +117,7 @@ def test_no_answer_in_time_cancels_and_a_failing_elicitor_declines() -> None:
     assert text == "not booked (decline)"
 
 
+@pytest.mark.process
 def test_url_mode_is_declined_without_asking() -> None:
     elicitor = Recorder()
     text, host = call(asking(), elicitor, "visit")
@@ -120,6 +126,8 @@ def test_url_mode_is_declined_without_asking() -> None:
     assert host.status()[0].elicitation["declined"] == 1  # type: ignore[index]
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_without_an_elicitor_or_when_disabled_the_server_is_told_the_host_cannot_ask() -> None:
     async def scenario(server: HostServer, elicitor: object) -> str:
         async with MCPHost([server], elicitor=elicitor) as host:  # type: ignore[arg-type]
@@ -134,6 +142,8 @@ def test_without_an_elicitor_or_when_disabled_the_server_is_told_the_host_cannot
         assert error == "MCP server 'asking': MCPError: Elicitation not supported"
 
 
+@pytest.mark.process
+@pytest.mark.node
 def test_server_everything_registers_its_elicitation_tool_only_when_the_host_can_ask() -> None:
     # It registers capability-gated tools just after `initialized`: wait for them when the host
     # can ask; when it cannot, list again after its own late re-list and see none.
@@ -158,6 +168,8 @@ def test_server_everything_registers_its_elicitation_tool_only_when_the_host_can
     assert "echo" in without and "trigger-elicitation-request" not in without
 
 
+@pytest.mark.process
+@pytest.mark.node
 def test_server_everything_form_with_every_field_kind_is_filled_from_defaults() -> None:
     async def scenario() -> tuple[dict[str, object], ElicitationRequest]:
         elicitor = Recorder(ElicitationAnswer("accept", {"name": "Ada"}))
@@ -239,6 +251,9 @@ def _config_home(tmp_path: Path) -> dict[str, str]:
     return {"HERMES_HOME": str(tmp_path)}
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
     import os
     import pty
@@ -274,6 +289,9 @@ def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_hermes_mcp_call_without_a_terminal_declines(tmp_path: Path) -> None:
     from support.cli import run_hermes
 
@@ -307,6 +325,9 @@ def _ask_on_a_terminal(tmp_path: Path, tool: str, typed: bytes) -> tuple[int, st
     return child.returncode, out, err
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_titles_formats_and_bounds_are_shown_and_checked(tmp_path: Path) -> None:
     typed = (
         b"ada@\nada@example.com\n"  # email: not an address, then one
@@ -339,6 +360,8 @@ def test_titles_formats_and_bounds_are_shown_and_checked(tmp_path: Path) -> None
     }
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_an_answer_outside_the_bounds_three_times_is_declined(tmp_path: Path) -> None:
     code, out, err = _ask_on_a_terminal(
         tmp_path, "mcp_asking_register", b"a@b.example\n0\n9\n100\n"

@@ -15,10 +15,14 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from hermes_core.host.factory import builtin_transports
 from hermes_core.host.host import MCPHost
 from servers.reference import EVERYTHING, node
 from support.imports import offending
+
+pytestmark = [pytest.mark.process]
 
 EMBEDDING_HOST_MUST_NOT_IMPORT = {
     # The plugin manager and the built-in plugins (the transports come from host.transports).

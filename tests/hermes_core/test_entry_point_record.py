@@ -19,6 +19,8 @@ import pytest
 
 from support.dists import hermes_with, install
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 PLUGIN = """
 from hermes_core.plugins import hookimpl
 from hermes_core.plugins.types import MessagingPlatform

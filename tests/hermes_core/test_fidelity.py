@@ -19,6 +19,8 @@ from hermes_core.host.utility_tools import LIST_MAX_PAGES
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.node, pytest.mark.cli, pytest.mark.slow]
+
 SERVER = Path(__file__).parents[1] / "servers" / "fidelity_server.py"
 TAG_A = "\U000e0041"
 

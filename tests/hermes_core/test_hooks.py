@@ -488,6 +488,8 @@ def _example(hook: str) -> Any:
     return item
 
 
+@pytest.mark.process
+@pytest.mark.node
 def test_the_transport_example_really_connects() -> None:
     import asyncio
     import json
@@ -605,6 +607,7 @@ def test_hook_declare_app_from_plugin_yaml_keeps_line_numbers(
     )
 
 
+@pytest.mark.process
 def test_hook_transport_connect_is_what_the_host_uses(hermes_pm: HermesPluginManager) -> None:
     import asyncio
     import sys
@@ -712,6 +715,7 @@ def test_both_packages_ship_py_typed_and_the_callables_have_protocols() -> None:
         assert protocol.__doc__
 
 
+@pytest.mark.process
 def test_hook_sampling_provider(hermes_pm: HermesPluginManager) -> None:
     import asyncio
     import json

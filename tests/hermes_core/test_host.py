@@ -15,6 +15,8 @@ from hermes_platform import declaration
 from hermes_platform.testing import FakeHost
 from support.procs import live_children
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
 
@@ -259,7 +261,9 @@ def test_calls_to_one_server_are_serialised_unless_it_allows_parallel_calls() ->
                 order.append(tool)
 
             hang = asyncio.create_task(call("hang", {}))
-            await asyncio.sleep(0.2)  # the hanging call is in flight
+            connection = host._connections[server.name]
+            while not connection._inflight:  # until the hanging call is in flight
+                await asyncio.sleep(0.01)
             await call("echo", {"text": "x"})
             await hang
         return order

@@ -27,6 +27,8 @@ from hermes_core.plugins.types import (
     TransportStreams,
 )
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 
 

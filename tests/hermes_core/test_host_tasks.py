@@ -27,6 +27,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.sync import SyncMCPHost
 
+pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 
 

@@ -59,6 +59,8 @@ def stdio_home(tmp_path: Path, **env: str) -> Path:
     return home
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_an_endless_stdio_line_fails_the_server_with_bounded_memory(tmp_path: Path) -> None:
     result, peak = peak_of_cli(stdio_home(tmp_path), "mcp", "call", "mcp_evil_flood")
     assert result.returncode == 1, result.stderr
@@ -68,6 +70,9 @@ def test_an_endless_stdio_line_fails_the_server_with_bounded_memory(tmp_path: Pa
     assert peak < MEMORY_BOUND_KB
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_garbage_on_stdout_and_bogus_notifications_are_one_warning_each(tmp_path: Path) -> None:
     result = run_hermes(
         "mcp", "call", "mcp_evil_garbage", env={"HERMES_HOME": str(stdio_home(tmp_path))}
@@ -81,6 +86,9 @@ def test_garbage_on_stdout_and_bogus_notifications_are_one_warning_each(tmp_path
     assert len(warnings) <= 6  # 400 bad lines: rate-limited, not one line each
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_a_grandchild_does_not_outlive_the_host(tmp_path: Path) -> None:
     marker = tmp_path / "grandchild.pid"
     home = stdio_home(tmp_path, HOSTILE_PID_FILE=str(marker))
@@ -114,6 +122,9 @@ def http_server(request: pytest.FixtureRequest) -> Iterator[str]:
         process.wait()
 
 
+@pytest.mark.process
+@pytest.mark.network
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "http_server", ["endless-json", "huge-length", "endless-sse"], indirect=True
 )
@@ -135,6 +146,8 @@ def test_an_endless_http_answer_fails_the_server_with_bounded_memory(
     assert peak < MEMORY_BOUND_KB
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_max_message_bytes_is_validated(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -174,6 +187,8 @@ def test_the_server_log_keeps_a_bounded_tail() -> None:
     assert text.endswith(f"line {MAX_LINES * 3 - 1}\nHTTP 500 after the mark\n")
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_tools_list_changed_storm_is_coalesced() -> None:
     import asyncio
 

@@ -17,6 +17,8 @@ import pytest
 from support.cli import run_hermes
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 HOSTILE = str(Path(__file__).parents[1] / "servers" / "hostile_server.py")
 MUTE = str(Path(__file__).parents[1] / "servers" / "mute_lister.py")
 # Long enough for a loaded machine to start an SDK server (initialize has this bound).

@@ -54,6 +54,10 @@ def any_bogus_home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[P
         yield from serve(tmp_path, "bogus", "    url: {url}/mcp\n")
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("tool", "warning"),
     [
@@ -73,6 +77,10 @@ def test_bogus_sse_events_are_one_warning_and_the_call_succeeds(
     assert result.stderr.splitlines() == [warning]  # 200 bad events: one line, rate-limited
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
 def test_a_json_body_that_is_not_json_fails_the_call_without_a_traceback(
     bogus_home: Path,
 ) -> None:
@@ -84,6 +92,9 @@ def test_a_json_body_that_is_not_json_fails_the_call_without_a_traceback(
     assert result.stderr == ""
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
 def test_status_of_the_server_stays_clean(bogus_home: Path) -> None:
     result = run_hermes("mcp", "status", "--json", env={"HERMES_HOME": str(bogus_home)})
     assert result.returncode == 0, result.stderr

@@ -22,6 +22,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.sync import SyncMCPHost
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 SERVERS = Path(__file__).parents[1] / "servers"
 HOSTILE = str(SERVERS / "hostile_server.py")
 WAIT = 120.0  # a hang guard for events, never a measured time

@@ -13,8 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from hermes_core.host.host import HostServer, MCPHost
 from support.cli import run_hermes
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from hermes_core.config.loader import load_config
 from support.cli import run_hermes
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 SECRET = "s3cr3t-Zq9"
 

@@ -19,6 +19,8 @@ from hermes_core.sanitize import clean_line, clean_text, sanitize_value
 from support.cli import run_hermes
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 FORBIDDEN = (
     [chr(c) for c in range(0x20) if c not in (0x09, 0x0A)]

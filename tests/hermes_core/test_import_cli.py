@@ -16,6 +16,8 @@ import pytest
 from servers.reference import EVERYTHING, FILESYSTEM, node
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 FIXTURES = Path(__file__).with_name("import_fixtures")
 TOKEN = "ghp_FIXTURE_NOT_A_REAL_TOKEN_0001"
 

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +16,8 @@ from hermes_core.importing.export import export_servers
 from hermes_core.importing.model import ForeignServer
 from hermes_core.importing.plan import build_plan
 from hermes_core.importing.sources import SOURCES
+
+pytestmark = [pytest.mark.slow]
 
 LITERAL = st.text(alphabet="abcXYZ019 -_./:$", max_size=10)
 VARIABLE = st.from_regex(r"[A-Z][A-Z0-9_]{0,6}", fullmatch=True)

@@ -23,6 +23,8 @@ from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from support.cli import run_hermes
 from support.home import clean_env
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 ASKING = str(Path(__file__).parents[1] / "servers" / "modern_asking_server.py")
 
 

@@ -112,6 +112,7 @@ steps = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(min_value=1, max_value=5), st.floats(min_value=0.5, max_value=20), steps)
 def test_breaker_follows_its_reference_model(
@@ -163,6 +164,8 @@ def test_breaker_says_whether_the_server_is_unreachable_or_rejecting() -> None:
 # -- circuit breaker through the host ------------------------------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_failing_calls_open_the_breaker_and_a_probe_closes_it(tmp_path: Path) -> None:
     log = tmp_path / "events"
     clock = Clock()
@@ -191,6 +194,8 @@ def test_failing_calls_open_the_breaker_and_a_probe_closes_it(tmp_path: Path) ->
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_timeouts_count_as_transport_failures(tmp_path: Path) -> None:
     log = tmp_path / "events"
 
@@ -224,6 +229,8 @@ class Approver:
         return ElicitationAnswer(self.action)  # type: ignore[arg-type]
 
 
+@pytest.mark.process
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("approver", "why"),
     [
@@ -261,6 +268,8 @@ def test_untrusted_write_tools_run_only_when_approved(
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_untrusted_write_tool_runs_once_approved_and_trusted_servers_never_ask(
     tmp_path: Path,
 ) -> None:
@@ -289,6 +298,9 @@ def _lifecycle_entry(log: Path, extra: str = "") -> str:
     )
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 @pytest.mark.parametrize(("answer", "ran"), [(b"y\n", True), (b"\n", False)])
 def test_hermes_mcp_call_asks_before_an_untrusted_write(
     tmp_path: Path, answer: bytes, ran: bool
@@ -324,6 +336,9 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
         assert "call write" not in events(log)
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_without_a_terminal_an_untrusted_write_is_not_run(tmp_path: Path) -> None:
     log = tmp_path / "events"
     env = _home(tmp_path, _lifecycle_entry(log, "    trust: UNTRUSTED\n"))
@@ -336,6 +351,8 @@ def test_without_a_terminal_an_untrusted_write_is_not_run(tmp_path: Path) -> Non
     assert looked.returncode == 0, looked.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
@@ -356,6 +373,9 @@ def test_bad_lifecycle_settings_are_config_errors(tmp_path: Path, extra: str, me
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_lifecycle_settings_show_in_status_json(tmp_path: Path) -> None:
     extra = (
         "    trust: untrusted\n    keepalive_interval: 2\n"
@@ -378,6 +398,8 @@ def test_lifecycle_settings_show_in_status_json(tmp_path: Path) -> None:
 # -- keepalive -------------------------------------------------------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_keepalive_pings_a_quiet_server(tmp_path: Path) -> None:
     log = tmp_path / "events"
 
@@ -391,6 +413,8 @@ def test_keepalive_pings_a_quiet_server(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_server_without_ping_is_probed_with_a_listing(tmp_path: Path) -> None:
     log = tmp_path / "events"
 
@@ -413,6 +437,8 @@ def test_a_server_without_ping_is_probed_with_a_listing(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_keepalive_off_sends_nothing(tmp_path: Path) -> None:
     log = tmp_path / "events"
 
@@ -428,6 +454,8 @@ def test_keepalive_off_sends_nothing(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_wedged_server_is_noticed_and_restarted_before_the_next_call(tmp_path: Path) -> None:
     log = tmp_path / "events"
 
@@ -498,6 +526,9 @@ def _count(path: Path) -> int:
     return len(path.read_text().splitlines()) if path.exists() else 0
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_lazy_server_everything_answers_from_the_cache_and_starts_on_first_call(
     tmp_path: Path,
 ) -> None:
@@ -540,6 +571,9 @@ def test_lazy_server_everything_answers_from_the_cache_and_starts_on_first_call(
     assert "old-echo" not in cache.read_text()
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_a_lazy_server_whose_cache_does_not_match_starts_eagerly(tmp_path: Path) -> None:
     env, starts = _everything_home(tmp_path)
     assert run_hermes("mcp", "tools", env=env).returncode == 0
@@ -554,6 +588,9 @@ def test_a_lazy_server_whose_cache_does_not_match_starts_eagerly(tmp_path: Path)
 # -- hermes mcp call starts only the server that owns the tool --------------------------------
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_mcp_call_starts_only_the_owning_server(tmp_path: Path) -> None:
     log, hung = tmp_path / "events", tmp_path / "hung-started"
     (tmp_path / "config.yaml").write_text(
@@ -583,6 +620,9 @@ def test_mcp_call_starts_only_the_owning_server(tmp_path: Path) -> None:
     assert not hung.exists()
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_mcp_call_to_a_failed_server_says_why(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text(
         "mcp_servers:\n  broken:\n    command: hermes-no-such-command-anywhere\n"

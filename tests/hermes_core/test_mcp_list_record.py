@@ -16,6 +16,8 @@ import pytest
 from support.dists import hermes_with, install
 from support.imports import imported_modules, offending
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 CONFIG = """\
 mcp_servers:
   files:

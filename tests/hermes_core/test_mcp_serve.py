@@ -37,6 +37,9 @@ TEN = {
 WAIT_MS = 60_000  # generous: the event arrives long before on any machine
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_the_sdk_client_calls_all_ten_tools(tmp_path: Path) -> None:
     made = populate(tmp_path)
 
@@ -162,6 +165,9 @@ def test_the_sdk_client_calls_all_ten_tools(tmp_path: Path) -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_our_host_calls_all_ten_tools(tmp_path: Path) -> None:
     from hermes_core.host.host import HostServer, MCPHost
 
@@ -231,6 +237,9 @@ def test_our_host_calls_all_ten_tools(tmp_path: Path) -> None:
         assert store.approval(made["approval"]).answer == {"size": "M"}  # type: ignore[union-attr]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_events_from_other_processes_in_order_and_history_is_not_replayed(
     tmp_path: Path,
 ) -> None:
@@ -298,6 +307,9 @@ def test_events_from_other_processes_in_order_and_history_is_not_replayed(
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_events_wait_times_out_cleanly_and_the_server_goes_on(tmp_path: Path) -> None:
     populate(tmp_path)
 
@@ -334,6 +346,7 @@ def test_the_event_queue_is_bounded_and_says_who_fell_behind() -> None:
     assert (page.events, page.next_cursor) == ([], 5)
 
 
+@pytest.mark.process
 def test_the_watcher_reads_the_database_only_when_it_changed(tmp_path: Path) -> None:
     populate(tmp_path)
     with SessionStore(tmp_path / "state.db") as store:
@@ -361,6 +374,9 @@ def test_the_watcher_reads_a_burst_larger_than_one_batch(tmp_path: Path) -> None
         )
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_verbose_logs_go_to_stderr_and_stdout_stays_protocol(tmp_path: Path) -> None:
     populate(tmp_path)
     errlog = tmp_path / "stderr.txt"
@@ -375,6 +391,9 @@ def test_verbose_logs_go_to_stderr_and_stdout_stays_protocol(tmp_path: Path) -> 
     assert "hermes mcp serve: DEBUG" in text
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_serve_flags_and_a_bad_messaging_block_are_usage_errors(tmp_path: Path) -> None:
     env = {"HERMES_HOME": str(tmp_path)}
     done = run_hermes("mcp", "serve", "--port", "9000", env=env)
@@ -393,6 +412,9 @@ def test_serve_flags_and_a_bad_messaging_block_are_usage_errors(tmp_path: Path) 
     assert done.returncode == 2 and ":1: messaging: must be a mapping" in done.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_a_state_db_from_a_newer_hermes_stops_serve(tmp_path: Path) -> None:
     import sqlite3
 
@@ -454,6 +476,10 @@ def _stop(proc: subprocess.Popen[str]) -> str:
     return err
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
 def test_http_needs_the_bearer_token_and_refuses_missing_or_wrong_ones(tmp_path: Path) -> None:
     from servers.net import free_port, wait_for_port
 

@@ -23,6 +23,8 @@ from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
 from servers.net import free_port, wait_for_port
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 TLS_SERVER = Path(__file__).parents[1] / "servers" / "tls_server.py"
 PASSPHRASE = "pem-passphrase-7731"
 

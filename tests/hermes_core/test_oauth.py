@@ -142,6 +142,7 @@ def test_paste_back_reads_errors_and_ignores_garbage() -> None:
 # --------------------------------------------------------------------------- login
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("redirect_host", ["127.0.0.1", "localhost"])
 def test_login_with_dynamic_registration(
     redirect_host: str,
@@ -180,6 +181,7 @@ def test_login_with_dynamic_registration(
             assert secret not in text
 
 
+@pytest.mark.network
 def test_tokens_are_reused_across_runs_without_a_new_login(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -196,6 +198,8 @@ def test_tokens_are_reused_across_runs_without_a_new_login(
     assert len(browser.opened) == 1
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_an_expired_token_is_refreshed_at_start_and_mid_session(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -220,6 +224,8 @@ def test_an_expired_token_is_refreshed_at_start_and_mid_session(
     assert after["refresh_token"] != first["refresh_token"]  # the rotated one was saved
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_a_refresh_token_the_server_does_not_rotate_is_kept(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -239,6 +245,7 @@ def test_a_refresh_token_the_server_does_not_rotate_is_kept(
     assert server.provider.calls["authorize"] == 1
 
 
+@pytest.mark.network
 def test_extra_authorization_parameters_reach_the_authorization_server(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -251,6 +258,7 @@ def test_extra_authorization_parameters_reach_the_authorization_server(
     assert host_run()[0] is None
 
 
+@pytest.mark.network
 def test_a_refused_token_is_refreshed_before_any_new_login(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -263,6 +271,7 @@ def test_a_refused_token_is_refreshed_before_any_new_login(
     assert server.provider.calls["authorize"] == 1
 
 
+@pytest.mark.network
 def test_a_401_after_revocation_runs_a_new_login_when_interactive(
     server: OAuthServer,
     home: Path,
@@ -287,6 +296,7 @@ def test_a_401_after_revocation_runs_a_new_login_when_interactive(
     assert saved(home)["tokens"]["access_token"] not in (old, None)
 
 
+@pytest.mark.network
 def test_a_login_from_another_process_is_picked_up_without_a_restart(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -306,6 +316,7 @@ def test_a_login_from_another_process_is_picked_up_without_a_restart(
     assert server.provider.calls["authorize"] == 2
 
 
+@pytest.mark.network
 def test_a_configured_scope_is_what_gets_requested(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -317,6 +328,7 @@ def test_a_configured_scope_is_what_gets_requested(
     assert client.scope == "files:read files:write"
 
 
+@pytest.mark.network
 def test_non_interactive_without_tokens_fails_fast(
     server: OAuthServer, home: Path, browser: Browser
 ) -> None:
@@ -329,6 +341,7 @@ def test_non_interactive_without_tokens_fails_fast(
     assert not token_path(home, "acme").exists()
 
 
+@pytest.mark.network
 def test_non_interactive_with_dead_tokens_fails_fast_and_keeps_the_file(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -343,6 +356,10 @@ def test_non_interactive_with_dead_tokens_fails_fast_and_keeps_the_file(
     assert len(browser.opened) == 1
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
 def test_the_real_cli_without_a_terminal_points_at_login(server: OAuthServer, home: Path) -> None:
     configure(home, server.url)
     base = clean_env(os.environ)
@@ -358,6 +375,7 @@ def test_the_real_cli_without_a_terminal_points_at_login(server: OAuthServer, ho
     assert "hermes mcp login acme" in result.stdout + result.stderr
 
 
+@pytest.mark.network
 def test_preregistered_client_skips_registration(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -382,6 +400,7 @@ def test_preregistered_client_skips_registration(
     assert "pre-secret-123" not in output
 
 
+@pytest.mark.network
 def test_a_failed_login_leaves_the_previous_tokens_untouched(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -403,6 +422,7 @@ def test_a_failed_login_leaves_the_previous_tokens_untouched(
     assert error is None
 
 
+@pytest.mark.network
 def test_a_refused_registration_says_to_configure_a_client(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -415,6 +435,7 @@ def test_a_refused_registration_says_to_configure_a_client(
     assert browser.opened == []
 
 
+@pytest.mark.network
 def test_a_busy_callback_port_is_a_clear_error(
     server: OAuthServer, home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -431,6 +452,7 @@ def test_a_busy_callback_port_is_a_clear_error(
     assert "oauth.redirect_port" in output
 
 
+@pytest.mark.network
 def test_a_login_nobody_completes_times_out_clearly(
     server: OAuthServer,
     home: Path,
@@ -446,6 +468,7 @@ def test_a_login_nobody_completes_times_out_clearly(
     assert not token_path(home, "acme").exists()
 
 
+@pytest.mark.network
 def test_a_server_that_never_asks_for_auth_explains_client_id(
     home: Path, browser: Browser, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -462,6 +485,7 @@ def test_a_server_that_never_asks_for_auth_explains_client_id(
     assert browser.opened == []
 
 
+@pytest.mark.network
 def test_paste_back_completes_a_login_without_a_listener(
     server: OAuthServer, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -515,6 +539,7 @@ def _plain_servers(home: Path, url: str) -> list[Any]:
 # --------------------------------------------------------------------------- settings
 
 
+@pytest.mark.network
 def test_redirect_uri_host_port_and_figma_defaults(home: Path) -> None:
     local = build_oauth_provider(
         "acme",
@@ -580,6 +605,7 @@ def test_bad_oauth_settings_name_the_key_never_the_secret(cfg: dict[str, Any], k
     assert "s3cr3t-value" not in str(caught.value)
 
 
+@pytest.mark.network
 def test_a_first_interactive_login_gets_time_to_finish(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -656,6 +682,7 @@ def test_server_names_become_safe_file_names() -> None:
     assert safe_server_name("x" * 500) != safe_server_name("x" * 501)
 
 
+@pytest.mark.process
 def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:
     code = (
         "import sys\n"
@@ -867,6 +894,7 @@ def xaa(home: Path) -> Iterator[tuple[OAuthServer, IdentityProvider]]:
     server.stop()
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("variant", ["token_endpoint", "issuer_and_file"])
 def test_identity_assertion_connects_without_a_browser(
     variant: str,
@@ -912,6 +940,7 @@ def test_identity_assertion_connects_without_a_browser(
     assert len(idp.requests) == 2 and server.provider.calls["token:jwt_bearer"] == 2
 
 
+@pytest.mark.network
 def test_a_refused_id_token_is_a_clear_error(
     xaa: tuple[OAuthServer, IdentityProvider], home: Path
 ) -> None:
@@ -928,6 +957,7 @@ def test_a_refused_id_token_is_a_clear_error(
     assert not token_path(home, "acme").exists()
 
 
+@pytest.mark.network
 def test_an_unreadable_id_token_file_names_the_key(
     xaa: tuple[OAuthServer, IdentityProvider], home: Path
 ) -> None:
@@ -948,6 +978,10 @@ def test_an_unreadable_id_token_file_names_the_key(
     assert str(missing) in error and idp.requests == []
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
 def test_the_readme_id_token_variable_is_sent_through_the_cli(
     xaa: tuple[OAuthServer, IdentityProvider], home: Path
 ) -> None:

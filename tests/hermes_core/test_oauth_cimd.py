@@ -30,6 +30,8 @@ from servers.oauth_server import OAuthServer
 from support.browser import Browser
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network]
+
 DOCUMENT = "https://agent.example/oauth/client-metadata.json"
 
 

@@ -20,6 +20,8 @@ from servers.oauth_server import OAuthServer
 from support.browser import Browser, browser_env
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 
 def hermes(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_hermes(*args, env={"HERMES_HOME": str(home), **browser_env(home)})

@@ -16,6 +16,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
 
+pytestmark = [pytest.mark.network, pytest.mark.slow]
+
 
 def test_a_dead_login_says_what_to_do_and_a_new_login_is_picked_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

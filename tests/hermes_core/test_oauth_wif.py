@@ -17,6 +17,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from servers.oauth_server import OAuthServer
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 PLATFORM_KEY = ec.generate_private_key(ec.SECP256R1())
 
 

@@ -13,7 +13,11 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
+
 from support.author_env import make_author_env
+
+pytestmark = [pytest.mark.process, pytest.mark.slow]
 
 DOC = Path(__file__).parents[2] / "docs" / "plugin-authors.md"
 FENCE = re.compile(r"^```(\w*)([^\n]*)\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)

@@ -11,9 +11,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from hermes_core.config.kinds import BUILTIN_KINDS, ServerKinds
 from hermes_core.plugins.manager import create_plugin_manager
 from support.dists import hermes_with, install
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 PLUGIN = """
 import os

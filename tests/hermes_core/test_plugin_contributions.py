@@ -24,6 +24,14 @@ from servers.net import free_port, stop, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.node,
+    pytest.mark.cli,
+    pytest.mark.network,
+    pytest.mark.slow,
+]
+
 SERVERS = Path(__file__).parents[1] / "servers"
 TOKEN = "acme-7f3a9c"  # what ${ACME_TOKEN} holds in these tests
 

@@ -139,6 +139,8 @@ def _expected(entry: str, site: Path) -> str:
     return BROKEN[entry][2].format(site=site)
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_plugins_list_shows_misbehaving_locators_and_probes_as_degraded(broken_site: Path) -> None:
     result = hermes_with(broken_site, "plugins", "list", "--json")
     assert result.returncode == 3, result.stderr
@@ -161,6 +163,8 @@ def test_plugins_list_shows_misbehaving_locators_and_probes_as_degraded(broken_s
     assert f"    ! {_expected('locator-none', broken_site)}" in human.stdout
 
 
+@pytest.mark.process
+@pytest.mark.cli
 @pytest.mark.parametrize("entry", sorted(BROKEN))
 def test_strict_mode_exits_3_naming_plugin_distribution_and_hook(
     tmp_path: Path, entry: str
@@ -266,6 +270,9 @@ def test_a_good_plugin_passes_check_plugin(hermes_declarations: None) -> None:
     assert [k.name for k in contributed["location_kind"]] == ["good"]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_sys_exit_at_import_is_contained_and_reported(tmp_path: Path) -> None:
     install(tmp_path, "exits-hermes", "exits_plugin", "exits", EXITS_AT_IMPORT)
     listing = hermes_with(tmp_path, "plugins", "list", "--json")
@@ -288,6 +295,8 @@ def test_sys_exit_at_import_is_contained_and_reported(tmp_path: Path) -> None:
     assert "called sys.exit(0)" in strict.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_sys_exit_and_keyboard_interrupt_in_a_hook_are_contained(tmp_path: Path) -> None:
     install(tmp_path, "exits-hermes", "exits_in_hook", "exits", EXITS_IN_HOOK)
     install(tmp_path, "interrupts-hermes", "interrupts_in_hook", "interrupts", INTERRUPTS_IN_HOOK)
@@ -306,6 +315,8 @@ def test_sys_exit_and_keyboard_interrupt_in_a_hook_are_contained(tmp_path: Path)
     assert check.returncode == 0 and check.stdout.startswith("host: "), check.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_a_hook_still_running_is_named_on_stderr(tmp_path: Path) -> None:
     install(tmp_path, "slow-hermes", "slow_plugin", "slow", SLOW_HOOK)
     release = tmp_path / "release"

@@ -20,6 +20,8 @@ import pytest
 from support.cli import run_hermes
 from support.dists import install
 
+pytestmark = [pytest.mark.process, pytest.mark.cli]
+
 GOOD_DECLARATION = """
 from hermes_core.plugins import hookimpl
 from hermes_core.plugins.types import AppDeclaration

@@ -13,8 +13,12 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from support.author_env import make_author_env
 from support.cli import run_hermes
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 
 def test_a_scaffold_installs_passes_its_tests_and_is_offered(tmp_path: Path) -> None:

@@ -24,6 +24,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from servers.net import PORT, http_server
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
+
 SERVER = Path(__file__).parents[1] / "servers" / "headers_server.py"
 
 

@@ -17,6 +17,14 @@ from servers.net import PORT, free_port, http_server, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.node,
+    pytest.mark.cli,
+    pytest.mark.network,
+    pytest.mark.slow,
+]
+
 MODERN = str(Path(__file__).parents[1] / "servers" / "modern_server.py")
 
 

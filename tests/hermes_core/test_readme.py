@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.home import clean_env
 
 README = Path(__file__).parents[2] / "README.md"
@@ -29,6 +31,7 @@ def test_the_readme_stays_short() -> None:
     assert len(README.read_text().splitlines()) <= 250, "move the detail to docs/"
 
 
+@pytest.mark.process
 def test_embedding_snippets_run(tmp_path: Path) -> None:
     # `acme-studio-mcp` comes with examples/vendor-plugin, which the test session installs.
     assert shutil.which("acme-studio-mcp"), "install examples/vendor-plugin (nox -s tests does)"
@@ -57,6 +60,7 @@ def test_ci_runs_exactly_the_quick_start_test_command() -> None:
     assert not any("pip install" in command for command in commands)
 
 
+@pytest.mark.process
 def test_factory_snippet_runs_the_config_with_the_installed_plugins(tmp_path: Path) -> None:
     assert shutil.which("acme-studio-mcp"), "install examples/vendor-plugin (nox -s tests does)"
     snippet = python_blocks(EMBEDDING)[2]

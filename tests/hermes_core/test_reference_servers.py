@@ -15,6 +15,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from servers.net import free_port, wait_for_port
 from servers.reference import EVERYTHING, FILESYSTEM, LOOPBACK, node
 
+pytestmark = [pytest.mark.process, pytest.mark.node, pytest.mark.network, pytest.mark.slow]
+
 BARE_TOOLS = {
     "echo",
     "get-annotated-message",

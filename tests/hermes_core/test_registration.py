@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
@@ -70,6 +71,7 @@ _TOOL = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(_TOOL)
 def test_a_listed_tool_is_accepted_and_read_as_the_sdk_model_reads_it(item: dict[str, Any]) -> None:
@@ -159,6 +161,7 @@ def _by_copying(schema: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
     return _repaired(json.loads(text)), False
 
 
+@pytest.mark.slow
 @settings(max_examples=1500, deadline=None)
 @given(_ROOT)
 def test_a_schema_is_kept_when_sound_and_repaired_as_before_otherwise(
@@ -223,6 +226,8 @@ async def _lists(host: MCPHost) -> int:
     return int((await host.call_tool("mcp_evil_lists"))["content"][0]["text"])
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_stdio_server_that_announces_changes_is_listed_once_and_rebuilt_only_where_changed() -> (
     None
 ):
@@ -246,6 +251,8 @@ def test_a_stdio_server_that_announces_changes_is_listed_once_and_rebuilt_only_w
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_server_that_does_not_announce_changes_is_listed_again_a_moment_later() -> None:
     async def scenario() -> None:
         async with MCPHost([_hostile()]) as host:

@@ -22,6 +22,8 @@ from hermes_core.offers.roots import Root
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 SERVERS = Path(__file__).parents[1] / "servers"
 ASKING = str(SERVERS / "asking_server.py")
 MODERN = str(SERVERS / "modern_asking_server.py")

@@ -71,6 +71,8 @@ def llm_providers() -> dict[str, SamplingProvider]:
 # --------------------------------------------------------------------------- config
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_a_bad_sampling_block_is_an_error_at_its_line(home: Path) -> None:
     write(home, "mcp_servers:\n" + ours(sampling='{max_rpm: "lots", bogus: 1}'))
     done = run_hermes("mcp", "list", env=env(home))
@@ -123,6 +125,8 @@ def test_server_values_win_over_the_host_wide_block() -> None:
     )
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_an_unknown_backend_is_an_error_listing_the_registered_ones(home: Path) -> None:
     write(home, "sampling:\n  backend: openrouter\n  model: echo\nmcp_servers:\n" + ours())
     done = run_hermes("mcp", "status", env=env(home))
@@ -131,6 +135,9 @@ def test_an_unknown_backend_is_an_error_listing_the_registered_ones(home: Path) 
     assert "(registered: llm)" in done.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_the_host_wide_block_is_expanded_like_a_servers_own(home: Path) -> None:
     """``${VAR}`` in the top-level ``sampling:`` block resolves from the environment (and
     ``.env``); an unset one fails the servers that inherit it, naming the file, line and key."""
@@ -148,6 +155,9 @@ def test_the_host_wide_block_is_expanded_like_a_servers_own(home: Path) -> None:
 # --------------------------------------------------------------------------- server-everything
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_server_everything_samples_through_hermes_mcp_call(home: Path) -> None:
     write(home, "sampling:\n  model: echo\nmcp_servers:\n" + everything())
     done = run_hermes(
@@ -168,6 +178,9 @@ def test_server_everything_samples_through_hermes_mcp_call(home: Path) -> None:
     assert echoed["system"] == "You are a helpful test server."
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("config", "why"),
     [
@@ -192,6 +205,9 @@ def test_without_sampling_the_sampling_tool_does_not_appear(
     assert f"sampling: not offered: {why}" in status.stdout
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_no_backend_installed_is_said_in_status(home: Path) -> None:
     write(home, "sampling:\n  model: echo\nmcp_servers:\n" + everything())
     status = run_hermes("--no-plugins", "mcp", "status", "--json", env=env(home))
@@ -212,6 +228,9 @@ def call_ours(home: Path, tool: str, args: dict[str, object]) -> object:
     return json.loads(tool_text(done.stdout))
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_tool_enabled_sampling_over_several_rounds_stops_at_max_tool_rounds(home: Path) -> None:
     write(
         home,
@@ -237,6 +256,9 @@ def test_tool_enabled_sampling_over_several_rounds_stops_at_max_tool_rounds(home
     ]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_max_tool_rounds_zero_refuses_tools(home: Path) -> None:
     write(home, "sampling:\n  model: echo\nmcp_servers:\n" + ours(sampling="{max_tool_rounds: 0}"))
     # The sampling.tools capability is not advertised: the SDK server does not even send tools.
@@ -246,11 +268,17 @@ def test_max_tool_rounds_zero_refuses_tools(home: Path) -> None:
     ]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_the_eleventh_request_in_a_minute_is_refused(home: Path) -> None:
     write(home, "sampling:\n  model: echo\nmcp_servers:\n" + ours())
     assert call_ours(home, "burst", {"count": 11}) == ["ok"] * 10 + ["rate_limited"]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_max_rpm_from_config_sets_the_window(home: Path) -> None:
     write(
         home, "sampling:\n  model: echo\n  max_rpm: 9\nmcp_servers:\n" + ours("s", "{max_rpm: 3}")
@@ -258,6 +286,9 @@ def test_max_rpm_from_config_sets_the_window(home: Path) -> None:
     assert call_ours(home, "burst", {"count": 4}) == ["ok", "ok", "ok", "rate_limited"]
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_a_disallowed_model_is_refused_and_an_allowed_hint_is_taken(home: Path) -> None:
     write(home, "mcp_servers:\n" + ours(sampling="{allowed_models: [echo]}"))
     refused = call_ours(home, "ask", {"prompt": "hi", "hint": "gpt-4o"})
@@ -270,6 +301,9 @@ def test_a_disallowed_model_is_refused_and_an_allowed_hint_is_taken(home: Path) 
     assert isinstance(taken, dict) and taken["model"] == "echo"
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_approval_ask_without_a_terminal_declines(home: Path) -> None:
     write(home, "sampling:\n  model: echo\n  approval: ask\nmcp_servers:\n" + ours())
     done = run_hermes("mcp", "call", "mcp_s_ask", "--args", '{"prompt": "hi"}', env=env(home))
@@ -282,6 +316,9 @@ def test_approval_ask_without_a_terminal_declines(home: Path) -> None:
     assert "— not run (no terminal to ask on)." in done.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_the_audit_line_never_holds_the_prompt_above_debug(home: Path) -> None:
     write(
         home,
@@ -317,6 +354,8 @@ async def call_tool(host: MCPHost, tool: str, **args: object) -> object:
     return json.loads(result["content"][0]["text"])
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_metrics_and_the_sliding_window_reopening() -> None:
     now = [1000.0]
 
@@ -362,6 +401,8 @@ class Recording:
         return SamplingProvider("recorder", models=models, complete=complete)
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_request_fields_reach_the_backend_clamped() -> None:
     backend = Recording()
 
@@ -389,6 +430,7 @@ def test_request_fields_reach_the_backend_clamped() -> None:
     assert [type(p).__name__ for p in message.parts] == ["TextPart", "ImagePart"]
 
 
+@pytest.mark.process
 def test_a_backend_past_the_timeout_is_refused_and_counted() -> None:
     backend = Recording(hang=True)
 
@@ -407,6 +449,7 @@ def test_a_backend_past_the_timeout_is_refused_and_counted() -> None:
     assert info is not None and info["timeouts"] == 1 and info["completed"] == 0
 
 
+@pytest.mark.process
 def test_approval_shows_server_model_and_messages(caplog: pytest.LogCaptureFixture) -> None:
     seen: list[ElicitationRequest] = []
     answers = ["accept", "decline"]
@@ -460,6 +503,7 @@ def test_the_terminal_approves_only_on_an_explicit_yes(typed: str, action: str) 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("typed", "outcome"), [("y", "ok"), ("n", "declined")])
 def test_approval_ask_on_a_real_terminal(home: Path, typed: str, outcome: str) -> None:
     import os
@@ -507,6 +551,9 @@ def sampling_provider():
 '''
 
 
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_cli_hook_sampling_provider_past_its_timeout_is_refused(
     home: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -12,7 +12,11 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from support.imports import imported_modules, offending
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 BACKEND_LIBRARIES = {"llm", "openai"}

@@ -84,6 +84,7 @@ def test_clean_text_is_returned_as_the_same_object() -> None:
     assert strip_tags(ascii_text) is ascii_text
 
 
+@pytest.mark.slow
 def test_large_inputs_are_handled() -> None:
     # Millions of characters: a quadratic pass would not finish (no stopwatch: tests assert no
     # wall-clock times; the benchmarks time the sanitiser).
@@ -318,6 +319,7 @@ def _json_children(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     return st.lists(children, max_size=4) | st.dictionaries(_tagged_text, children, max_size=4)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.recursive(_tagged_text | st.integers() | st.none(), _json_children, max_leaves=20))
 def test_sanitize_value_leaves_no_stray_tags(value: Any) -> None:
@@ -348,6 +350,7 @@ def _schema_children(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]
     return st.lists(children, max_size=3) | st.dictionaries(keys, children, max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(
     st.dictionaries(

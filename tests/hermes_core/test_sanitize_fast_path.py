@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,6 +64,7 @@ _VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_VALUES)
 def test_the_fast_scan_gives_the_old_result(value: Any) -> None:
@@ -168,6 +170,7 @@ def _results(draw: st.DrawFn) -> Any:
     return CallToolResult.model_validate(fields)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_results())
 def test_a_text_result_rendered_directly_equals_the_general_render(result: Any) -> None:

@@ -11,6 +11,8 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
+
 from hermes_core import _sdk_compat
 from hermes_core._sdk_compat.oauth import OAuthProviderBase
 
@@ -140,6 +142,8 @@ def test_the_oauth_provider_base_routes_every_private_hook_of_the_sdk() -> None:
     asyncio.run(scenario())
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
     from mcp import ClientSession, types
 

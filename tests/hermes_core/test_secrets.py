@@ -12,6 +12,8 @@ from hermes_core.config.loader import parse_config_text
 from hermes_core.host.from_config import host_servers
 from support.cli import run_hermes
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
+
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 SECRETS = {
     "HEADER_TOKEN": "hdr-secret-6f1b9c",

@@ -12,10 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.sessions import SessionStore, StoreElicitor
 from support.serve import sdk_session, serve_env, structured
+
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 ASKING = str(Path(__file__).parents[1] / "servers" / "asking_server.py")
 WAIT_MS = 60_000

@@ -215,6 +215,7 @@ print(seen)
 """
 
 
+@pytest.mark.process
 def test_concurrent_writers_and_readers_across_processes_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "state.db"
     SessionStore(path).close()
@@ -246,6 +247,7 @@ def test_concurrent_writers_and_readers_across_processes_lose_nothing(tmp_path: 
         assert len(store.open_approvals()) == writers * (count // 10)
 
 
+@pytest.mark.process
 def test_ask_waits_for_an_answer_from_another_process_and_expires_on_timeout(
     tmp_path: Path,
 ) -> None:

@@ -274,6 +274,8 @@ def hermes(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run_hermes(*args, env=env, minimal=True, cwd=home)
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_cli_skills_list(tmp_path: Path) -> None:
     hermes_home = tmp_path / ".hermes"
     write_skill(hermes_home, "free", "---\ndescription: always here\n---\n")
@@ -311,6 +313,7 @@ def test_cli_skills_list(tmp_path: Path) -> None:
     assert "list" in usage.stderr
 
 
+@pytest.mark.process
 def test_cli_skills_list_does_not_import_mcp(tmp_path: Path) -> None:
     script = (
         "import sys\n"

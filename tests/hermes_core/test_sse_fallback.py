@@ -16,6 +16,14 @@ from servers.net import free_port, wait_for_port
 from servers.reference import EVERYTHING, LOOPBACK, node
 from support.cli import run_hermes
 
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.node,
+    pytest.mark.cli,
+    pytest.mark.network,
+    pytest.mark.slow,
+]
+
 
 @pytest.fixture(scope="module")
 def everything_sse() -> Iterator[str]:

@@ -19,6 +19,8 @@ from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.naming import assign_names
 from servers.reference import EVERYTHING, node
 
+pytestmark = [pytest.mark.process, pytest.mark.node, pytest.mark.slow]
+
 SERVERS = 6
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+import pytest
 from mcp.shared.message import SessionMessage
 
 from hermes_core.host.host import HostServer, MCPHost
@@ -86,6 +87,8 @@ def test_large_requests_are_not_joined_past_the_byte_bound() -> None:
     assert [m["id"] for frame in frames for m in frame] == list(range(8))
 
 
+@pytest.mark.process
+@pytest.mark.node
 def test_two_hundred_calls_at_once_each_get_their_own_answer() -> None:
     async def scenario() -> tuple[list[str], list[str]]:
         servers = [
@@ -137,6 +140,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.process
 def test_the_host_writes_to_stdin_without_a_writer_task(tmp_path: Path) -> None:
     """With the installed anyio the session's write stream is the pipe sender: an anyio that
     stops keeping the asyncio writer where we read it fails here, not silently slower."""
@@ -156,6 +160,7 @@ def test_the_host_writes_to_stdin_without_a_writer_task(tmp_path: Path) -> None:
     assert asyncio.run(scenario()) == PipeSender.__name__
 
 
+@pytest.mark.process
 def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
     from hermes_core.host.stdio_transport import PipeSender
 
@@ -189,6 +194,8 @@ def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
     assert echoed == list(range(71))
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_a_server_that_closes_its_stdin_fails_the_call_at_once() -> None:
     async def scenario() -> dict[str, Any]:
         server = HostServer("s", command=sys.executable, args=["-c", CLOSES_STDIN], timeout=30)

@@ -30,6 +30,14 @@ from servers.net import PORT, http_server
 from servers.reference import MEMORY, node, python_server
 from support.cli import run_hermes
 
+pytestmark = [
+    pytest.mark.process,
+    pytest.mark.node,
+    pytest.mark.cli,
+    pytest.mark.network,
+    pytest.mark.slow,
+]
+
 FASTMCP_SERVER = Path(__file__).parents[1] / "servers" / "fastmcp_server.py"
 #: What ``hermes mcp tools --json`` shows of each tool, next to what the SDK's listing holds.
 FIELDS = ("description", "input_schema", "title", "annotations", "output_schema", "execution")

@@ -53,6 +53,8 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.process
+@pytest.mark.cli
 @pytest.mark.parametrize(("body", "line", "words"), HOSTILE)
 def test_config_yaml_refuses_at_file_line_with_exit_2(
     tmp_path: Path, body: str, line: int, words: str
@@ -69,6 +71,8 @@ def test_config_yaml_refuses_at_file_line_with_exit_2(
     assert "secret-" not in result.stderr + result.stdout
 
 
+@pytest.mark.process
+@pytest.mark.cli
 @pytest.mark.parametrize(("body", "line", "words"), HOSTILE)
 def test_plugin_yaml_refuses_at_file_line_with_exit_2(
     tmp_path: Path, body: str, line: int, words: str
@@ -82,6 +86,8 @@ def test_plugin_yaml_refuses_at_file_line_with_exit_2(
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.process
+@pytest.mark.cli
 def test_a_bad_skill_file_hides_only_that_skill(tmp_path: Path) -> None:
     home = tmp_path / "home"
     for folder, body in [("good", "description: fine\n"), ("tagged", "x: !!int abc\n")]:
@@ -278,6 +284,7 @@ def test_fuzz_plugin_yaml(text: str) -> None:
             assert str(exc).startswith("plugin.yaml")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(yaml_texts())
 def test_fuzz_skill_md(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:

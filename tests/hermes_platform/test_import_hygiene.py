@@ -10,7 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import hermes_platform
+
+pytestmark = [pytest.mark.process]
 
 PACKAGE_DIR = Path(hermes_platform.__file__).parent
 MODULES = sorted(

@@ -69,6 +69,7 @@ def test_the_skill_requires_the_app() -> None:
     assert "requires_apps: [acme-studio]" in text.split("---")[1]
 
 
+@pytest.mark.process
 def test_the_real_mcp_server_lists_its_tools() -> None:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client

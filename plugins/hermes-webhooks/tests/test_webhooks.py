@@ -24,6 +24,8 @@ from hermes_core.testing import check_plugin
 from support.cli import run_hermes
 from support.serve import sdk_session, structured
 
+pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network]
+
 
 class Receiver:
     """Records every POST; answers by path (``/fail`` gets 500)."""
