@@ -119,7 +119,7 @@ def test_hook_location_kind_clash_with_a_builtin(hermes_pm: HermesPluginManager)
     hermes_pm.register_plugin(inline(location_kind=lambda: [clash]), "clash")
     with pytest.raises(
         PluginError,
-        match=r"'flatpak' is already provided by hermes_core\.plugins\.builtin\.location_kinds",
+        match=r"'flatpak' is already provided by hermes_core\.builtin\.location_kinds",
     ):
         hermes_pm.apply()
 
@@ -191,7 +191,7 @@ def test_hook_version_source_clash_with_a_builtin(hermes_pm: HermesPluginManager
     hermes_pm.register_plugin(inline(version_source=lambda: [clash]), "clash")
     with pytest.raises(
         PluginError,
-        match=r"'plist' is already provided by hermes_core\.plugins\.builtin\.version_sources",
+        match=r"'plist' is already provided by hermes_core\.builtin\.version_sources",
     ):
         hermes_pm.apply()
 
