@@ -123,7 +123,7 @@ def oauth_server() -> Iterator[OAuthServer]:
 def held(monkeypatch: pytest.MonkeyPatch) -> Browser:
     browser = Browser(approve=threading.Event())
     monkeypatch.setattr(callback, "open_browser", browser)
-    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+    monkeypatch.setattr("hermes_core.auth.settings.is_interactive", lambda: True)
     return browser
 
 

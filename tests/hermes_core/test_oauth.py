@@ -282,7 +282,7 @@ def test_a_401_after_revocation_runs_a_new_login_when_interactive(
     configure(home, server.url)
     assert login(capsys)[0] == 0
     old = saved(home)["tokens"]["access_token"]
-    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+    monkeypatch.setattr("hermes_core.auth.settings.is_interactive", lambda: True)
 
     async def revoke_then_call(host: MCPHost) -> str:
         await whoami(host)
@@ -610,10 +610,10 @@ def test_a_first_interactive_login_gets_time_to_finish(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configure(home, "https://mcp.example.com/mcp")
-    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+    monkeypatch.setattr("hermes_core.auth.settings.is_interactive", lambda: True)
     (interactive,) = host_servers(load_config())
     assert interactive.connect_timeout >= 330  # 5 minutes for the browser, and some
-    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: False)
+    monkeypatch.setattr("hermes_core.auth.settings.is_interactive", lambda: False)
     (background,) = host_servers(load_config())
     assert background.connect_timeout == 60
 

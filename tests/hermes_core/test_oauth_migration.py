@@ -79,7 +79,7 @@ def test_a_session_that_sees_the_move_registers_again_in_the_same_login(
 ) -> None:
     old, new = servers
     monkeypatch.setenv("HERMES_HOME", str(tmp_path))
-    monkeypatch.setattr("hermes_core.auth.oauth.is_interactive", lambda: True)
+    monkeypatch.setattr("hermes_core.auth.settings.is_interactive", lambda: True)
     browser = Browser()
     monkeypatch.setattr(callback, "open_browser", browser)
     config = {"mcp_servers": {"acme": {"url": old.url, "auth": "oauth"}}}

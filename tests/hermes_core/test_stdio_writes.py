@@ -136,6 +136,7 @@ for line in sys.stdin:
         break
 sys.stdin.close()
 os.close(0)
+open(sys.argv[1], "w").close()  # tells the test its stdin is closed
 time.sleep(600)
 """
 
@@ -196,12 +197,22 @@ def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
 
 @pytest.mark.process
 @pytest.mark.slow
-def test_a_server_that_closes_its_stdin_fails_the_call_at_once() -> None:
+def test_a_server_that_closes_its_stdin_fails_the_call_at_once(tmp_path: Path) -> None:
+    closed = tmp_path / "stdin-closed"
+
     async def scenario() -> dict[str, Any]:
-        server = HostServer("s", command=sys.executable, args=["-c", CLOSES_STDIN], timeout=30)
+        args = ["-c", CLOSES_STDIN, str(closed)]
+        server = HostServer("s", command=sys.executable, args=args, timeout=30)
         host = MCPHost([server])
         try:
             assert await host.start() == {"s": None}
+            # The call is written once the server's end is closed: a request written before
+            # would sit unread in the pipe, and no write could tell (a loaded machine).
+            for _ in range(3000):
+                if closed.exists():
+                    break
+                await asyncio.sleep(0.01)
+            assert closed.exists(), "the server never closed its stdin"
             return await host.call_tool("mcp_s_x", {})
         finally:
             await host.close()

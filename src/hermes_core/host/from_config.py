@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core.auth import oauth
+from hermes_core.auth import settings as auth_settings
 from hermes_core.config.client_cert import client_certificate
 from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sampling
 from hermes_core.config.kinds import ServerKinds
@@ -69,7 +69,7 @@ def _auth(
         url=cfg.url or "",
         settings=cfg.auth_settings,
         home=home if home is not None else hermes_home(environ),
-        interactive=oauth.is_interactive(),  # (looked up at each use: tests patch it)
+        interactive=auth_settings.is_interactive(),  # (looked up at each use: tests patch it)
         env=environ,
     )
     try:
