@@ -182,20 +182,18 @@ def test_server_everything_samples_through_hermes_mcp_call(home: Path) -> None:
 @pytest.mark.cli
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("config", "why"),
+    ("top", "block", "why"),
     [
-        ("sampling:\n  model: echo\nmcp_servers:\n" + everything("{enabled: false}"), "disabled"),
-        ("mcp_servers:\n" + everything(), "no model configured"),
-        (
-            "sampling:\n  model: gpt-9\nmcp_servers:\n" + everything(),
-            "model 'gpt-9' is not offered",
-        ),
+        ("sampling:\n  model: echo\n", "{enabled: false}", "disabled"),
+        ("", "", "no model configured"),
+        ("sampling:\n  model: gpt-9\n", "", "model 'gpt-9' is not offered"),
     ],
 )
 def test_without_sampling_the_sampling_tool_does_not_appear(
-    home: Path, config: str, why: str
+    home: Path, top: str, block: str, why: str
 ) -> None:
-    write(home, config)
+    # The server's entry is written here, not at collection: collecting needs no node.
+    write(home, top + "mcp_servers:\n" + everything(block))
     listed = run_hermes("mcp", "tools", "--json", env=env(home))
     assert listed.returncode == 0, listed.stderr
     names = [t["name"] for t in json.loads(listed.stdout)]
