@@ -14,12 +14,11 @@ import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.offers.elicitation import (
-    ElicitationAnswer,
-    ElicitationRequest,
     ElicitationSettings,
 )
 from hermes_platform import declaration
 from hermes_platform.testing import FakeHost
+from support.approvers import Approver
 from support.memory import MEMORY, MemoryTransport, ToyServer, error_result, memory_server
 
 
@@ -302,20 +301,6 @@ def test_each_server_has_its_own_breaker() -> None:
 
 
 # -- untrusted servers -----------------------------------------------------------------------
-
-
-class Approver:
-    def __init__(self, action: str | None, *, fail: bool = False) -> None:
-        self.action, self.fail = action, fail
-        self.seen: list[ElicitationRequest] = []
-
-    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
-        self.seen.append(request)
-        if self.fail:
-            raise RuntimeError("the approval UI crashed")
-        if self.action is None:
-            await asyncio.Event().wait()  # never answers
-        return ElicitationAnswer(self.action)  # type: ignore[arg-type]
 
 
 def untrusted_server() -> ToyServer:

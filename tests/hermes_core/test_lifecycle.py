@@ -24,11 +24,10 @@ from hermes_core.host.breaker import CircuitBreaker
 from hermes_core.host.from_config import config_fingerprint
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.offers.elicitation import (
-    ElicitationAnswer,
-    ElicitationRequest,
     ElicitationSettings,
 )
 from servers.reference import EVERYTHING, node
+from support.approvers import Approver
 from support.cli import run_hermes
 from support.home import clean_env
 
@@ -213,20 +212,6 @@ def test_timeouts_count_as_transport_failures(tmp_path: Path) -> None:
 
 
 # -- trust tiers -----------------------------------------------------------------------------
-
-
-class Approver:
-    def __init__(self, action: str | None, *, fail: bool = False) -> None:
-        self.action, self.fail = action, fail
-        self.seen: list[ElicitationRequest] = []
-
-    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
-        self.seen.append(request)
-        if self.fail:
-            raise RuntimeError("the approval UI crashed")
-        if self.action is None:
-            await asyncio.Event().wait()  # never answers
-        return ElicitationAnswer(self.action)  # type: ignore[arg-type]
 
 
 @pytest.mark.process
