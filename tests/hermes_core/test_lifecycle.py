@@ -559,6 +559,19 @@ def test_lazy_server_everything_answers_from_the_cache_and_starts_on_first_call(
 @pytest.mark.process
 @pytest.mark.cli
 @pytest.mark.slow
+def test_mcp_test_really_starts_a_lazy_server_whose_tools_are_cached(tmp_path: Path) -> None:
+    env, starts = _everything_home(tmp_path)
+    assert run_hermes("mcp", "tools", env=env).returncode == 0  # writes the cache
+    assert _count(starts) == 1
+    tested = run_hermes("mcp", "test", "everything", "--json", env=env)
+    assert tested.returncode == 0, tested.stderr
+    assert _count(starts) == 2  # connected for real, not answered from the cache
+    assert "lazy" not in json.loads(tested.stdout)["connection"]
+
+
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.slow
 def test_a_lazy_server_whose_cache_does_not_match_starts_eagerly(tmp_path: Path) -> None:
     env, starts = _everything_home(tmp_path)
     assert run_hermes("mcp", "tools", env=env).returncode == 0

@@ -120,7 +120,7 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
     async def body(host: MCPHost) -> dict[str, Any]:
         (row,) = host.status()
         if row.connection == "lazy":  # registered from its cache: a test really connects
-            await host._wake_lazy(name)
+            await host.wake(name)
             (row,) = host.status()
         error = row.last_error
         if not row.enabled:

@@ -207,7 +207,7 @@ class MCPHost:
     def _is_connected(self, server: str) -> bool:
         return counts_as_connected(self._connections.get(server))
 
-    async def _wake_lazy(self, name: str) -> str | None:
+    async def wake(self, name: str) -> str | None:
         """Start a lazy server now (as its first call would); ``None`` on success, else why."""
         return await self._lazy.wake(name)
 

@@ -233,7 +233,7 @@ class ServerRunner:
 
     def _in_login(self, name: str) -> bool:
         connection = self._connections.get(name)
-        auth = getattr(connection.spec, "auth", None) if connection is not None else None
+        auth = connection.spec.auth if connection is not None else None
         return bool(getattr(auth, "login_in_progress", False))
 
     async def _apply_after_login(self, name: str, server: HostServer) -> None:

@@ -6,9 +6,9 @@ servers that need them only: hermes_platform's resolvers for a server whose app 
 the sampling machinery for a server that may sample, the schema cache (and its record
 format) for a lazy server, the config watcher for a host that follows
 ``config.yaml``.  They are reached through the typed functions below, which load their module
-the first time (an import inside the function: these are the host's only imports of its own
-modules that are not at the top of a module, all of them here): the dependency still points
-from the host down to them, and a host that never uses them never loads them.
+the first time (an import inside the function; the only other such imports in the host are
+the transports' connects, :mod:`.transports`): the dependency still points from the host down
+to them, and a host that never uses them never loads them.
 """
 
 from __future__ import annotations
