@@ -76,7 +76,10 @@ def test_structured_content_breaking_the_output_schema_is_a_clear_error() -> Non
     assert "Traceback" not in bad["error"] and "\n" not in bad["error"]
 
 
-def test_task_only_tools_are_not_offered_and_the_reason_is_kept() -> None:
+def test_a_task_only_tool_of_a_server_without_tasks_is_not_offered_and_says_why() -> None:
+    """``researcher`` needs a task, and the fidelity server does not declare task-augmented
+    calls (server-everything does: its task tool is offered, see test_tasks.py)."""
+
     async def scenario() -> tuple[set[str], dict[str, dict[str, str]], dict[str, Any]]:
         async with MCPHost([fidelity(), everything()]) as host:
             names = {t.tool for t in host.tools()}
@@ -84,9 +87,10 @@ def test_task_only_tools_are_not_offered_and_the_reason_is_kept() -> None:
             return names, host.unoffered_tools, called
 
     names, unoffered, called = asyncio.run(scenario())
-    assert "researcher" not in names and "simulate-research-query" not in names
-    assert "taskSupport: required" in unoffered["fidelity"]["researcher"]
-    assert "taskSupport: required" in unoffered["everything"]["simulate-research-query"]
+    assert "researcher" not in names and "simulate-research-query" in names
+    reason = unoffered["fidelity"]["researcher"]
+    assert "taskSupport: required" in reason and "does not declare" in reason
+    assert "simulate-research-query" not in unoffered["everything"]
     assert called["error"].startswith("unknown tool")
 
 

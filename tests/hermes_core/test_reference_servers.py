@@ -27,6 +27,7 @@ BARE_TOOLS = {
     "get-sum",
     "get-tiny-image",
     "gzip-file-as-resource",
+    "simulate-research-query",
     "toggle-simulated-logging",
     "toggle-subscriber-updates",
     "trigger-long-running-operation",

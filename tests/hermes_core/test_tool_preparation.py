@@ -3,6 +3,7 @@ memory: the filter, skipped and task-only tools, and the reuse of what was prepa
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from hermes_core.host.spec import HostServer
@@ -35,6 +36,21 @@ def test_the_filter_task_only_and_broken_tools_are_kept_apart() -> None:
     assert preparation.unoffered_tools["acme"] == {"batch": TASK_REQUIRED_REASON}
     skipped = preparation.skipped_tools["acme"]
     assert skipped[0] == "'odd': no name" and skipped[1].startswith("broken: ")
+
+
+def test_a_task_only_tool_is_offered_when_the_server_runs_tool_calls_as_tasks() -> None:
+    calls = SimpleNamespace(requests=SimpleNamespace(tools=SimpleNamespace(call={})))
+    none = {"resources": None, "prompts": None}
+    legacy = SimpleNamespace(tasks=calls, **none)
+    modern = SimpleNamespace(tasks=None, extensions={"io.modelcontextprotocol/tasks": {}}, **none)
+    other = SimpleNamespace(tasks=None, extensions={"io.example/other": {}}, **none)
+    for caps, offered in ((legacy, True), (modern, True), (other, False)):
+        preparation = ToolPreparation()
+        config = HostServer("acme", command="unused")
+        batch = tool("batch", execution={"taskSupport": "required"})
+        usable, _ = preparation.usable_tools(config, [batch], caps)
+        assert ([name for name, *_ in usable] == ["batch"]) is offered
+        assert ("batch" in preparation.unoffered_tools["acme"]) is not offered
 
 
 def test_an_unchanged_tool_keeps_its_prepared_form_for_the_same_config() -> None:

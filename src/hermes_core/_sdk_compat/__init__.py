@@ -24,6 +24,7 @@ from typing import Any
 __all__ = [
     "OAUTH_PROVIDER_CONTEXT",
     "OAUTH_PROVIDER_INTERNALS",
+    "TASKS_EXTENSION",
     "TESTED_SDK",
     "InputRoundsExceeded",
     "absorb_tool_listing",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 TESTED_SDK = "2.3"
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+"""The tasks extension's identifier (SEP-2663; :mod:`hermes_core._sdk_compat.tasks`)."""
 """The ``mcp`` minor version whose private API this module was checked against."""
 
 #: What ``HermesOAuthProvider`` overrides or calls on ``mcp.client.auth.OAuthClientProvider``.
@@ -77,12 +81,16 @@ SSE_EVENT_TOO_LARGE = "byte limit"
 SSE_STREAM_FAILED = "SSE stream failed: "
 
 
-async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] | None) -> Any:
+async def send_raw_request(
+    session: Any, method: str, params: Mapping[str, Any] | None, *, name: str | None = None
+) -> Any:
     """Send *method* on a ``ClientSession`` and return the raw JSON result (unvalidated).
 
     The request carries what ``send_request`` adds to every request (the 2026-07-28
     envelope's per-request stamp, the session's read timeout); only the result's validation
-    into models is skipped, so the caller reads plain JSON.
+    into models is skipped, so the caller reads plain JSON.  *name* is the request's
+    ``Mcp-Name`` header on Streamable HTTP (the tasks extension routes ``tasks/*`` by the
+    task's id), for methods the SDK's own table does not name.
     """
     data: dict[str, Any] = {"method": method}
     if params is not None:
@@ -91,6 +99,8 @@ async def send_raw_request(session: Any, method: str, params: Mapping[str, Any] 
     stamp = getattr(session, "_stamp", None)  # i.e. session._stamp
     if stamp is not None:
         stamp(data, opts)
+    if name is not None:
+        opts.setdefault("headers", {})["mcp-name"] = name
     timeout = getattr(session, "_session_read_timeout_seconds", None)
     if timeout is not None:
         opts["timeout"] = timeout
@@ -340,6 +350,12 @@ def missing() -> list[str]:
 
     if f'f"{SSE_STREAM_FAILED}{{exc}}"' not in inspect.getsource(streamable_http):
         gone.append(f"mcp.client.streamable_http: the abandoned request {SSE_STREAM_FAILED!r}")
+    if "allow_claimed" not in inspect.signature(ClientSession.call_tool).parameters:
+        gone.append("mcp.ClientSession.call_tool(allow_claimed=...)")
+    try:
+        from mcp.client.extension import ResultClaim  # noqa: F401  (the tasks extension's claim)
+    except ImportError:
+        gone.append("mcp.client.extension.ResultClaim")
     server = MCPServer("canary")
     if request_handlers(server) is None:
         gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")

@@ -18,7 +18,9 @@ from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
+from hermes_core.home import hermes_home
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
@@ -102,6 +104,9 @@ def call(
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
             if host.registry.get(tool) is None:
                 return _missing_tool(host, tool), host.status()
+            host.task_log.on_change(
+                TaskRecordFile(hermes_home() / TASKS_RECORD)
+            )  # for `hermes mcp tasks`
             progress = _ProgressLine()
             try:
                 result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)

@@ -89,6 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the server's log messages (notifications/message) on stderr",
     )
+    mcp_tasks = mcp_commands.add_parser(
+        "tasks", help="the tasks of task-augmented calls made here, newest first"
+    )
+    mcp_tasks.add_argument("--server", help="only this server's tasks")
+    mcp_tasks.add_argument("--json", action="store_true", help="one JSON object per task")
     sampling = mcp_commands.add_parser("sampling", help="the LLM behind servers' sampling")
     sampling.set_defaults(command_parser=sampling)
     sampling_commands = sampling.add_subparsers(

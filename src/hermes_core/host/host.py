@@ -50,6 +50,8 @@ from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
 from hermes_core.host.supervisor import TaskSupervisor
+from hermes_core.host.tasks import TaskLog, TaskRecord
+from hermes_core.host.tasks.run import TaskRun
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
@@ -112,6 +114,8 @@ class MCPHost:
         )
         self._approvals = Approvals(elicitor)
         self._breakers = Breakers(clock)
+        self.task_log = TaskLog()
+        """The MCP tasks this host's calls started (:meth:`tasks`)."""
         self._runner = ServerRunner(
             self._servers,
             self._connections,
@@ -121,6 +125,7 @@ class MCPHost:
             offers=self._offers,
             lazy=self._lazy,
             tools=self._tools,
+            task_log=self.task_log,
         )
         self.pipeline = CallPipeline(
             self.registry,
@@ -270,6 +275,26 @@ class MCPHost:
         server sends about this call (see :mod:`hermes_core.host.notifications`).
         """
         return await self.pipeline.call(name, arguments, on_progress)
+
+    def start_task(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        on_progress: ProgressCallback | None = None,
+    ) -> TaskRun:
+        """Start a call of *name* in the background and return its handle: the server's task
+        (``await run.created()`` → its id; ``run.status()``), ``await run.result()`` (what
+        :meth:`call_tool` returns) and ``await run.cancel()`` (``tasks/cancel`` to the server).
+        A tool whose ``taskSupport`` is ``optional`` is called as a task on 2025-11-25; one
+        without task support is called plainly (``run.task_id`` stays ``None``)."""
+        run = TaskRun(name, self.task_log)
+        run.start(self.pipeline.call(name, arguments, on_progress, as_task=True))
+        return run
+
+    def tasks(self, server: str | None = None) -> list[TaskRecord]:
+        """The tasks this host's calls started, newest first (only *server*'s when given)."""
+        return self.task_log.records(server)
 
     # -- status ----------------------------------------------------------------------------
     def status(self) -> list[ServerStatus]:

@@ -18,6 +18,7 @@ from hermes_core.host.lazy import LazyServers
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
+from hermes_core.host.tasks import TaskLog
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.transports import Opener
 from hermes_core.offers.elicitation import ElicitationHandler
@@ -50,8 +51,10 @@ class ServerRunner:
         offers: ClientOffers,
         lazy: LazyServers,
         tools: ToolRefresh,
+        task_log: TaskLog,
     ) -> None:
         self._servers = servers
+        self._task_log = task_log
         self._connections = connections
         self._openers = openers
         self._tasks = tasks
@@ -114,6 +117,7 @@ class ServerRunner:
             sampling_capabilities=sampling.capabilities if sampling is not None else None,
             list_roots_callback=RootsHandler(name, server.roots) if server.roots else None,
             tasks=self._tasks,
+            task_log=self._task_log,
         )
 
     async def _start_server(self, name: str) -> str | None:

@@ -104,6 +104,10 @@ class LineFramer:
         return lines
 
 
+#: A task's status pushed by the server (2025-11-25, 2026-07-28): not in the SDK's tables.
+TASK_STATUS_NOTIFICATIONS = frozenset({"notifications/tasks/status", "notifications/tasks"})
+
+
 def _check_notification(raw: dict[str, Any]) -> str | None:
     """Why a notification with a known method is invalid, or ``None``."""
     import mcp_types as types
@@ -112,6 +116,8 @@ def _check_notification(raw: dict[str, Any]) -> str | None:
     method = raw.get("method")
     if not isinstance(method, str) or not method.startswith("notifications/"):
         return None
+    if method in TASK_STATUS_NOTIFICATIONS:
+        return None  # the session drops them; the host follows a task by tasks/get
     try:
         types.server_notification_adapter.validate_python(
             {"method": method, "params": raw.get("params") or {}}

@@ -12,6 +12,7 @@ from typing import Any
 
 from hermes_core.host.filtering import ToolFilter, utility_tools
 from hermes_core.host.spec import HostServer
+from hermes_core.host.tasks.support import runs_tool_tasks
 from hermes_core.sanitize import clean_text, prepare_input_schema
 
 __all__ = [
@@ -26,9 +27,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TASK_REQUIRED_REASON = (
-    "not offered: it can only run as a task (execution.taskSupport: required), and the mcp SDK "
-    "Hermes uses (2.3) accepts only a plain result from tools/call: it rejects the task a server "
-    "creates, so such a call cannot be made yet"
+    "not offered: it can only run as a task (execution.taskSupport: required), and the server "
+    "does not declare task-augmented tools/call (capabilities.tasks.requests.tools.call, or the "
+    "io.modelcontextprotocol/tasks extension)"
 )
 
 #: A listed tool offered: (name, description, its prepared input schema, the wire dict).
@@ -52,6 +53,10 @@ def prepare_tool(tool: dict[str, Any]) -> _Prepared:
     execution = tool.get("execution")
     if execution and execution.get("taskSupport") == "required":
         return _TASK_REQUIRED
+    return _usable(tool, schema)
+
+
+def _usable(tool: dict[str, Any], schema: dict[str, Any]) -> Usable:
     return (tool["name"], clean_text(tool.get("description") or ""), schema, tool)
 
 
@@ -105,10 +110,12 @@ class ToolPreparation:
             if isinstance(outcome, tuple):
                 usable.append(outcome)
             elif outcome is _TASK_REQUIRED:
-                # mcp 2.3 validates a tools/call answer as CallToolResult, so the
-                # CreateTaskResult of a task-augmented call is refused inside the SDK, and a
-                # plain call to such a tool is refused by the server (-32601).
-                unoffered[name] = TASK_REQUIRED_REASON
+                if runs_tool_tasks(caps):  # called as a task (hermes_core.host.tasks)
+                    schema, _problem = prepare_input_schema(tool["inputSchema"])
+                    assert schema is not None  # (validated by prepare_tool)
+                    usable.append(_usable(tool, schema))
+                else:  # a plain call to such a tool is refused by the server
+                    unoffered[name] = TASK_REQUIRED_REASON
             else:
                 skipped.append(f"{name}: {outcome}")
                 log.warning("MCP server '%s': skipping tool %r: %s", config.name, name, outcome)

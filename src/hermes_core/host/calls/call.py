@@ -35,6 +35,9 @@ class ToolCall:
     outcome: Outcome | None = None
     breaker: CircuitBreaker | None = None
     """The breaker that admitted the call (set by the ``admit`` step)."""
+    as_task: bool = False
+    """The caller asked for a task (``MCPHost.start_task``): a tool whose ``taskSupport`` is
+    ``optional`` is then called as one (``required``: always)."""
 
 
 class CallStep(Protocol):

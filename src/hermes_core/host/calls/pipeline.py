@@ -123,9 +123,12 @@ class CallPipeline:
         name: str,
         arguments: Mapping[str, Any] | None = None,
         on_progress: ProgressCallback | None = None,
+        *,
+        as_task: bool = False,
     ) -> Awaitable[Result]:
         """Call the tool registered as *name* (await the result); failures come back as
-        ``{"error": ...}``.  Not a coroutine itself: it starts the chain's first step."""
+        ``{"error": ...}``.  Not a coroutine itself: it starts the chain's first step.
+        *as_task*: call a tool that allows it (``taskSupport: optional``) as a task."""
         entry = self._registry.get(name)
         if entry is None:
             return answered({"error": f"unknown tool {name!r}"})
@@ -135,4 +138,6 @@ class CallPipeline:
             chain = cached[2]
         else:
             chain = self.chain(entry, server)
-        return chain(ToolCall(name, dict(arguments or {}), on_progress, entry, server))
+        return chain(
+            ToolCall(name, dict(arguments or {}), on_progress, entry, server, as_task=as_task)
+        )

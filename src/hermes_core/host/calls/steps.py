@@ -9,6 +9,7 @@ Each step takes only what it needs; see :mod:`hermes_core.host.calls.pipeline` f
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
@@ -20,6 +21,7 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.notifications import progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
+from hermes_core.host.tasks.support import sent_as_task
 from hermes_core.host.utility_tools import call_utility, utility_argument_problem
 
 __all__ = [
@@ -216,10 +218,14 @@ class SendStep:
         entry = call.entry
         on_progress = call.on_progress
         forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
+        connection = self._connections[entry.server]
+        send: Callable[..., Any] = ServerConnection.tools_call
+        if entry.execution and sent_as_task(entry.execution, connection.protocol, call.as_task):
+            send = connection.tools_call_task
         try:
-            answer = await self._connections[entry.server].request(
+            answer = await connection.request(
                 f"the call to {entry.tool!r}",
-                ServerConnection.tools_call,
+                send,
                 call.server.timeout,
                 entry.tool,
                 call.arguments,

@@ -1,7 +1,8 @@
 """One MCP server's connection (:class:`ServerConnection`), split by concern.
 
 ``state`` (the states and the status record), ``session_task`` (the task owning the SDK
-session), ``requests`` (a call's path: turn, deadline, input rounds), ``failures`` (what a
+session), ``requests`` (a call's path: turn, deadline, input rounds), ``task_follow`` (a
+task-augmented call to its result), ``failures`` (what a
 failure says), ``negotiation`` (the revision, the modern change stream), ``keepalive``,
 ``recovery`` (reconnects, recycling), ``list_changed`` (re-list coalescing), ``end_watch``
 (the transport's end) and ``waits``.

@@ -14,8 +14,10 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
+from hermes_core._sdk_compat.tasks import ModernTaskCreated
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import HTTP_NOTED, FailureReports, connection_closed
+from hermes_core.host.connection.task_follow import TaskFollower
 from hermes_core.host.deadlines import Deadlines
 from hermes_core.host.diagnostics import Diagnostics
 from hermes_core.plugins.types import ServerSpec
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
         InputRequiredResult,
         InputResponse,
         InputResponses,
+        Result,
     )
 
 __all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "Requests"]
@@ -69,6 +72,7 @@ class Requests:
     _deadlines: Deadlines
     _records: Diagnostics
     _failures: FailureReports
+    task_follower: TaskFollower
 
     async def connect(self) -> None:
         raise NotImplementedError
@@ -86,7 +90,7 @@ class Requests:
         args: dict[str, Any],
         progress: ProgressFnT | None = None,
         **answers: Any,
-    ) -> Coroutine[Any, Any, CallToolResult | InputRequiredResult]:
+    ) -> Coroutine[Any, Any, CallToolResult | InputRequiredResult | Result]:
         """``tools/call`` on *session* in either revision, as a :meth:`request` call:
         ``connection.request(what, ServerConnection.tools_call, timeout, tool, args)``.
 
@@ -94,10 +98,40 @@ class Requests:
         On 2026-07-28 the server may answer with an ``InputRequiredResult``; :meth:`request`
         then answers its rounds and calls this again with *answers* (``input_responses``,
         ``request_state``)."""
-        call: Coroutine[Any, Any, CallToolResult | InputRequiredResult] = session.call_tool(
-            tool, args, progress_callback=progress, allow_input_required=True, **answers
+        call: Coroutine[Any, Any, CallToolResult | InputRequiredResult | Result] = (
+            session.call_tool(
+                tool,
+                args,
+                progress_callback=progress,
+                allow_input_required=True,
+                allow_claimed=True,  # a 2026-07-28 task handle: followed by request()
+                **answers,
+            )
         )
         return call
+
+    def tools_call_task(
+        self,
+        session: ClientSession,
+        tool: str,
+        args: dict[str, Any],
+        progress: ProgressFnT | None = None,
+    ) -> Coroutine[Any, Any, CallToolResult]:
+        """``tools/call`` of *tool* as a 2025-11-25 task, to its final result, as a
+        :meth:`request` call (``connection.request(what, connection.tools_call_task, ...)``)."""
+        return self.task_follower.call_as_task(session, tool, args, progress)
+
+    def input_dispatch(self, session: ClientSession) -> Callable[..., Any]:
+        """Answers one 2026-07-28 input request through *session*'s elicitation, sampling and
+        roots handlers (``await dispatch(key, request)``)."""
+        from mcp.client.context import ClientRequestContext
+
+        async def dispatch(key: str, request: InputRequest) -> InputResponse | ErrorData:
+            meta = request.params.meta if request.params else None
+            context = ClientRequestContext(session=session, request_id=key, meta=meta)
+            return await session.dispatch_input_request(context, request)
+
+        return dispatch
 
     async def until_answered(
         self,
@@ -118,16 +152,12 @@ class Requests:
             first = await send(None, None)
         if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
             return first
-        from mcp.client.context import ClientRequestContext
-
-        async def dispatch(key: str, request: InputRequest) -> InputResponse | ErrorData:
-            meta = request.params.meta if request.params else None
-            context = ClientRequestContext(session=session, request_id=key, meta=meta)
-            return await session.dispatch_input_request(context, request)
-
         try:
             return await run_input_required(
-                first, dispatch=dispatch, retry=send, max_rounds=INPUT_REQUIRED_MAX_ROUNDS
+                first,
+                dispatch=self.input_dispatch(session),
+                retry=send,
+                max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
             )
         except InputRoundsExceeded as exc:
             raise ServerError(self.name, f"{what}: {exc}") from None
@@ -194,6 +224,8 @@ class Requests:
                     result = await call(session, *args)
                 if isinstance(result, _INPUT_REQUIRED or _input_required_type()):
                     result = await self._answer_rounds(session, what, result, call, args)
+                if type(result) is ModernTaskCreated:  # 2026-07-28: a task handle, not a result
+                    result = await self._follow_task(session, result, call, args)
                 return result
             except asyncio.CancelledError:
                 deadlines.finish(deadline)
@@ -219,6 +251,22 @@ class Requests:
         finally:
             self._inflight -= 1
             self.last_used = time.monotonic()
+
+    async def _follow_task(
+        self,
+        session: ClientSession | None,
+        handle: ModernTaskCreated,
+        call: Call,
+        args: tuple[Any, ...],
+    ) -> Any:
+        assert session is not None  # (the request was just answered through it)
+        if call is not Requests.tools_call:  # the extension augments tools/call only
+            raise ServerError(self.name, "the server answered with a task where none may be")
+        tool, _arguments, *rest = args
+        progress = rest[0] if rest else None
+        return await self.task_follower.follow_modern(
+            session, tool, handle.fields(), progress, self.input_dispatch(session)
+        )
 
     async def _answer_rounds(
         self,

@@ -32,9 +32,11 @@ from hermes_core.host.connection.recovery import Reconnector, recycle_due
 from hermes_core.host.connection.requests import Requests
 from hermes_core.host.connection.session_task import SessionCallbacks, SessionTask
 from hermes_core.host.connection.state import ConnectionStatus
+from hermes_core.host.connection.task_follow import TaskFollower
 from hermes_core.host.deadlines import Deadlines
 from hermes_core.host.diagnostics import Cause, ConnectFailure, ProcessExit
 from hermes_core.host.supervisor import TaskSupervisor
+from hermes_core.host.tasks.log import TaskLog
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.types import ServerSpec
 
@@ -78,11 +80,14 @@ class ServerConnection(Requests, SessionTask):
         sampling_capabilities: SamplingCapability | None = None,
         list_roots_callback: ListRootsFnT | None = None,
         tasks: TaskSupervisor | None = None,
+        task_log: TaskLog | None = None,
     ) -> None:
         """*tasks* is the host's supervisor: this connection's background tasks (the session
         runner, reconnects, re-lists, the deadline watchdog) are started in a child of it, so
-        the host's close ends them all (a connection on its own gets its own)."""
+        the host's close ends them all (a connection on its own gets its own).  *task_log* is
+        the host's record of the MCP tasks its calls started (task-augmented tool calls)."""
         self.name = name
+        self.task_follower = TaskFollower(name, task_log if task_log is not None else TaskLog())
         self._tasks = (tasks or TaskSupervisor("MCP host")).child(f"MCP server '{name}'")
         self._sse_opener = sse_opener
         self.transport_used: str = spec.transport

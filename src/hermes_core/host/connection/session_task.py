@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hermes_core._sdk_compat.tasks import session_extensions
 from hermes_core.host.connection.end_watch import EndWatch
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import FailureReports, describe, process_exit
@@ -103,6 +104,7 @@ class SessionTask:
                         sampling_callback=callbacks.sampling,
                         sampling_capabilities=callbacks.sampling_capabilities,
                         list_roots_callback=callbacks.list_roots,
+                        **session_extensions(),  # the tasks extension (2026-07-28)
                     )
                 )
                 try:
