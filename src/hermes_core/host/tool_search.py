@@ -12,6 +12,8 @@ widely deployed BM25, with no dependency to install (docs/tool-search.md says wh
 
 A query is split into words the same way; common English words (``a``, ``the``, ``to``)
 are dropped; any remaining word may match (an ``OR`` query), and BM25 orders the matches.
+Over thousands of tools, a word most of them contain is left out while another word matches
+(BM25 scores it about zero; scoring it is what would cost the time).
 The index is built once per registry snapshot: listing or searching an unchanged registry
 re-indexes nothing.
 """
@@ -25,10 +27,14 @@ from collections.abc import Collection, Sequence
 
 from hermes_core.host.registry import ToolEntry
 
-__all__ = ["MAX_QUERY_WORDS", "ToolSearchIndex", "query_words"]
+__all__ = ["COMMON_FROM", "MAX_QUERY_WORDS", "ToolSearchIndex", "query_words"]
 
 #: A query keeps at most this many words (a model may paste a paragraph).
 MAX_QUERY_WORDS = 32
+
+#: From this many tools on, a search leaves out the words most tools contain (see
+#: :meth:`ToolSearchIndex._telling`).
+COMMON_FROM = 1000
 
 #: Column weights of ``bm25()``: name, title, description.
 _WEIGHTS = (4.0, 2.0, 1.0)
@@ -89,9 +95,10 @@ class ToolSearchIndex:
         return [snapshot[row[0]] for row in rows]
 
     def _telling(self, db: sqlite3.Connection, words: list[str]) -> list[str]:
-        """*words* without those whose stem is in most tools (``bm25()`` gives such a term an
-        inverse document frequency of about zero: it changes no score, yet scoring every tool
-        it matches is most of a search's time); all of them when every word is such."""
+        """*words* without those whose stems are in more than half the tools, when another
+        word does match a tool (with :data:`COMMON_FROM` tools or more).  ``bm25()`` gives such
+        a term an inverse document frequency of about zero: it changes no tool's order, yet
+        scoring every tool it matches is most of a search's time over thousands of tools."""
         if not self._common:
             return words
         db.execute("DELETE FROM query")
@@ -99,8 +106,14 @@ class ToolSearchIndex:
         stems: dict[int, set[str]] = {}
         for term, row in db.execute("SELECT term, doc FROM query_terms"):
             stems.setdefault(int(row), set()).add(str(term))
-        kept = [w for i, w in enumerate(words) if not stems.get(i, set()) <= self._common]
-        return kept or words
+        every = {term for found in stems.values() for term in found}
+        marks = ", ".join("?" * len(every))
+        known = {
+            str(row[0])
+            for row in db.execute(f"SELECT term FROM tool_terms WHERE term IN ({marks})", [*every])
+        }
+        telling = [w for i, w in enumerate(words) if stems.get(i, set()) & known - self._common]
+        return telling or words
 
     def _index(self, snapshot: tuple[ToolEntry, ...]) -> sqlite3.Connection:
         if self._db is not None and self._snapshot is snapshot:
@@ -121,9 +134,11 @@ class ToolSearchIndex:
             "INSERT INTO tools (rowid, name, title, description, server) VALUES (?, ?, ?, ?, ?)",
             _rows(snapshot),
         )
-        half = len(snapshot) / 2
-        common = db.execute("SELECT term FROM tool_terms WHERE doc > ?", (half,)).fetchall()
-        self._common = frozenset(str(row[0]) for row in common)
+        self._common = frozenset()
+        if len(snapshot) >= COMMON_FROM:
+            half = len(snapshot) / 2
+            common = db.execute("SELECT term FROM tool_terms WHERE doc > ?", (half,)).fetchall()
+            self._common = frozenset(str(row[0]) for row in common)
         self._db, self._snapshot = db, snapshot
         return db
 
