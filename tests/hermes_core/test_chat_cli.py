@@ -69,7 +69,7 @@ def test_one_turn_lists_a_folder_through_server_filesystem(tmp_path: Path) -> No
         env=env(home),
     )
     assert done.returncode == 0, done.stderr
-    first, second = answers(done.stdout)
+    _first, second = answers(done.stdout)
     (result,) = second["tool_results"]  # type: ignore[misc]
     assert result["name"] == "mcp_fs_list_directory"
     assert "[FILE] README.md" in result["output"] and "[DIR] src" in result["output"]
