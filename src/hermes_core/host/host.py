@@ -45,19 +45,19 @@ from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
-from hermes_core.host.optional import follow_config, tool_search_index
+from hermes_core.host.optional import follow_config
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
+from hermes_core.host.tool_search import ToolSearchIndex
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
-    from hermes_core.host.tool_search import ToolSearchIndex
     from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
@@ -113,7 +113,8 @@ class MCPHost:
         )
         self._approvals = Approvals(elicitor)
         self._breakers = Breakers(clock)
-        self._search: ToolSearchIndex | None = None
+        self._search = ToolSearchIndex()
+        """The tool search index (``sqlite3`` is loaded, and the index built, on a search)."""
         self._runner = ServerRunner(
             self._servers,
             self._connections,
@@ -165,8 +166,7 @@ class MCPHost:
         """Stop every server; no child process is left behind, and no task of the host is still
         running when this returns (nor is one started later: a closed host starts nothing)."""
         await self._runner.close()
-        if self._search is not None:
-            self._search.close()
+        self._search.close()
 
     async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
@@ -239,8 +239,6 @@ class MCPHost:
 
         The index is built on the first search and again only after the tools change.
         """
-        if self._search is None:
-            self._search = tool_search_index()
         snapshot, owners = self.registry.listing()
         hidden = [owner for owner in owners if not self.gate.check(owner)]
         return self._search.search(snapshot, query, limit, hidden_servers=hidden)

@@ -5,8 +5,7 @@ An embedding host pays in resident memory for every module it imports (docs/perf
 servers that need them only: hermes_platform's resolvers for a server whose app is declared,
 the sampling machinery for a server that may sample, the schema cache (and its record
 format) for a lazy server, the config watcher for a host that follows
-``config.yaml``, the tool search index (``sqlite3``) for a host that searches its tools.
-They are reached through the typed functions below, which load their module
+``config.yaml``.  They are reached through the typed functions below, which load their module
 the first time (an import inside the function; the only other such imports in the host are
 the transports' connects, :mod:`.transports`): the dependency still points from the host down
 to them, and a host that never uses them never loads them.
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
     from hermes_core.host.schema_cache import CachedListing
     from hermes_core.host.spec import HostServer
-    from hermes_core.host.tool_search import ToolSearchIndex
     from hermes_core.sampling.catalog import ModelCatalog
     from hermes_core.sampling.handler import SamplingHandler
     from hermes_platform.declaration import Declaration
@@ -38,7 +36,6 @@ __all__ = [
     "model_catalog_class",
     "read_schema_cache",
     "sampling_handler_class",
-    "tool_search_index",
     "write_schema_cache",
 ]
 
@@ -107,10 +104,3 @@ def follow_config(
     return follow(
         host, path, interval=interval, display_names=display_names, load=load, source=source
     )
-
-
-def tool_search_index() -> ToolSearchIndex:
-    """A new, empty tool search index (see :mod:`hermes_core.host.tool_search`)."""
-    from hermes_core.host.tool_search import ToolSearchIndex
-
-    return ToolSearchIndex()

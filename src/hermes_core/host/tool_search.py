@@ -15,17 +15,21 @@ are dropped; any remaining word may match (an ``OR`` query), and BM25 orders the
 Over thousands of tools, a word most of them contain is left out while another word matches
 (BM25 scores it about zero; scoring it is what would cost the time).
 The index is built once per registry snapshot: listing or searching an unchanged registry
-re-indexes nothing.
+re-indexes nothing.  ``sqlite3`` is imported by the first search, so a host that never
+searches never loads it.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING
 
 from hermes_core.host.registry import ToolEntry
+
+if TYPE_CHECKING:
+    import sqlite3
 
 __all__ = ["COMMON_FROM", "MAX_QUERY_WORDS", "ToolSearchIndex", "query_words"]
 
@@ -118,6 +122,8 @@ class ToolSearchIndex:
     def _index(self, snapshot: tuple[ToolEntry, ...]) -> sqlite3.Connection:
         if self._db is not None and self._snapshot is snapshot:
             return self._db
+        import sqlite3  # (standard library: loaded by the first search, not by MCPHost)
+
         if self._db is not None:
             self._db.close()
         db = sqlite3.connect(":memory:", check_same_thread=False)
