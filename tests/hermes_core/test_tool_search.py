@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
+from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.tool_search import COMMON_FROM, ToolSearchIndex, query_words
 from support.cli import run_hermes
@@ -117,6 +118,13 @@ def test_mcp_host_search_tools_ranks_the_offered_tools() -> None:
             assert names(host.search_tools("purge", 5)) == ["mcp_ops_dns_purge_cache"]
 
     asyncio.run(scenario())
+
+
+def test_sync_mcp_host_searches_from_any_thread() -> None:
+    ops = ToyServer("ops").tool("dns_delete_record", description="Delete a DNS record.")
+    transport = MemoryTransport({"ops": ops})
+    with SyncMCPHost([memory_server("ops")], transports={MEMORY: transport}) as host:
+        assert names(host.search_tools("delete dns", 3)) == ["mcp_ops_dns_delete_record"]
 
 
 @pytest.mark.process
