@@ -9,6 +9,7 @@ JSON echo of what it was sent, tool results included: what the model saw is in i
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer, estimate_tokens, tool_schema
 from hermes_core.chat.session import ChatError, ChatSession, result_text
+from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.config.chat import ChatSettings, ToolSearchMode
 from hermes_core.host.host import MCPHost
 from support.memory import MEMORY, MemoryTransport, ToyServer, error_result, memory_server
@@ -242,3 +244,23 @@ def test_a_model_that_keeps_calling_tools_is_stopped(tmp_path: Path) -> None:
 
     ops = ops_server()
     with_host(scenario, ops=ops)
+
+
+def test_a_tools_progress_reaches_the_output_and_the_terminal_line_is_clean() -> None:
+    async def three_steps(_args: dict[str, Any], ctx: Any) -> str:
+        for step in (1, 2, 3):
+            await ctx.session.report_progress(step, 3, f"step {step}\x1b[31m")
+        return "done"
+
+    async def scenario(host: MCPHost) -> None:
+        shown = Shown()
+        session = ChatSession(host, ToolOffer(host, ChatSettings()), "echo", shown)
+        await session.ask(calls(("mcp_s_work", {})))
+        assert shown.notices == ["progress 1.0", "progress 2.0", "progress 3.0"]
+        terminal = TerminalOutput(out=io.StringIO(), err=io.StringIO())
+        terminal.progress(1, 3, "step 1\x1b[31m\n")
+        terminal.text("answer \x1b[2Jtext")
+        assert terminal.err.getvalue() == "progress: 1/3 (33%) step 1[31m \n"
+        assert terminal.out.getvalue() == "answer [2Jtext"
+
+    with_host(scenario, s=ToyServer("s").tool("work", three_steps, context=True))

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.registry import ToolEntry
+from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.tool_search import COMMON_FROM, ToolSearchIndex, query_words
 from support.cli import run_hermes
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
