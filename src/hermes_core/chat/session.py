@@ -152,6 +152,7 @@ class ChatSession:
         (every round's text) is returned and was streamed to the output."""
         if self._record:
             self._record("user", text)
+        self._offer.update()  # servers may have come, gone or changed their tools since
         answer: list[str] = []
         prompt: str | None = text
         results: list[Any] | None = None

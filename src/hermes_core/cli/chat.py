@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import difflib
 import getpass
+import sqlite3
 import sys
 import uuid
 from collections.abc import Callable, Coroutine
@@ -113,7 +114,7 @@ class _History:
         self._store: SessionStore | None
         try:
             self._store = SessionStore()
-        except (SchemaError, OSError) as exc:
+        except (SchemaError, OSError, sqlite3.Error) as exc:
             print(f"warning: the conversation is not kept: {exc}", file=sys.stderr)
             self._store = None
 
@@ -122,15 +123,31 @@ class _History:
             return
         title = None
         if not self._titled and role == "user":
-            title, self._titled = clean_line(text)[:_TITLE_CHARS], True
+            title = clean_line(text)[:_TITLE_CHARS]
         author = _user() if role == "user" else self.model if role == "assistant" else ""
-        self._store.record_message(
-            self.key, role, text, author=author, chat_type="dm", title=title, user_name=_user()
-        )
+        try:
+            self._store.record_message(
+                self.key, role, text, author=author, chat_type="dm", title=title, user_name=_user()
+            )
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+            return
+        self._titled = self._titled or title is not None
 
     def tokens(self, added: tuple[int, int]) -> None:
-        if self._store is not None and any(added) and self._titled:
+        if self._store is None or not any(added) or not self._titled:
+            return
+        try:
             self._store.upsert_conversation(self.key, add_tokens=added)
+        except sqlite3.Error as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc: Exception) -> None:
+        """A write that failed (a full disk, a locked file): said once, and no more tried."""
+        print(f"warning: the conversation is no longer kept: {exc}", file=sys.stderr)
+        if self._store is not None:
+            self._store.close()
+        self._store = None
 
     def close(self) -> None:
         if self._store is not None:
