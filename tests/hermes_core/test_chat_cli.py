@@ -140,6 +140,8 @@ def test_bad_chat_settings_are_errors_naming_file_line_and_key(tmp_path: Path) -
     config.write_text("mcp_servers:\n" + asking(extra="    always_load: maybe\n"))
     done = run_hermes("chat", "-m", "echo", "-q", "hi", env=env(tmp_path))
     assert done.returncode == 2 and "mcp_servers.asking.always_load" in done.stderr
+    done = run_hermes("chat", "-m", "echo", "-q", " ", env=env(tmp_path))
+    assert done.returncode == 2 and "error: -q needs a prompt" in done.stderr
     config.write_text("model: no-such-model\n")
     done = run_hermes("chat", "-q", "hi", env=env(tmp_path))
     assert done.returncode == 2 and "unknown model 'no-such-model'" in done.stderr

@@ -60,6 +60,8 @@ def _settings(factory: HostFactory) -> tuple[ChatSettings, list[HostServer]]:
 
 
 def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
+    if query is not None and not query.strip():
+        raise Stop(EXIT_USAGE, "-q needs a prompt (the text of the one turn)")
     try:
         import llm  # noqa: F401 - only to say what is missing
     except ImportError:

@@ -18,18 +18,10 @@ if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = [
-    "SEARCH_RESULTS",
-    "run_status",
-    "run_test",
-    "run_tools",
-    "status",
-    "test_server",
-    "tools",
-]
+__all__ = ["run_status", "run_test", "run_tools", "status", "test_server", "tools"]
 
 #: How many tools ``hermes mcp tools --search`` shows at most.
-SEARCH_RESULTS = 10
+_SEARCH_RESULTS = 10
 
 
 def run_status(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -102,7 +94,7 @@ def tools(
 
     async def body(host: MCPHost) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
         if search is not None:
-            found = host.search_tools(search, SEARCH_RESULTS)
+            found = host.search_tools(search, _SEARCH_RESULTS)
             entries = [e for e in found if server is None or e.server == server]
             return entries, host.status(), host.unoffered_tools
         return host.tools(server), host.status(), host.unoffered_tools
