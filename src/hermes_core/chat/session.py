@@ -21,7 +21,14 @@ from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
 
-__all__ = ["MAX_TOOL_ROUNDS", "ChatError", "ChatOutput", "ChatSession", "result_text"]
+__all__ = [
+    "MAX_TOOL_ROUNDS",
+    "ChatError",
+    "ChatOutput",
+    "ChatSession",
+    "load_model",
+    "result_text",
+]
 
 #: Tool-calling rounds in one turn before the turn is stopped.
 MAX_TOOL_ROUNDS = 10
@@ -77,7 +84,9 @@ def result_text(result: Mapping[str, Any]) -> tuple[str, bool]:
     return text, bool(result.get("isError"))
 
 
-def _model(model_id: str | None) -> Any:
+def load_model(model_id: str | None) -> Any:
+    """``llm``'s async model *model_id* (``None``: ``llm``'s default model), ready to use;
+    :class:`ChatError` when it is unknown or its key is missing."""
     import llm
 
     try:
@@ -114,7 +123,7 @@ class ChatSession:
         self._record = record
         self._system = system
         self._max_rounds = max_rounds
-        self._model = _model(model_id)
+        self._model = load_model(model_id)
         self._conversation = self._model.conversation()
         self._history: list[Any] = []
         """The earlier turns, sent once to a model switched to (``/model``)."""
@@ -127,7 +136,7 @@ class ChatSession:
 
     async def switch_model(self, model_id: str) -> None:
         """Talk to *model_id* from now on; it is sent the conversation so far."""
-        model = _model(model_id)
+        model = load_model(model_id)
         history: list[Any] = []
         if self._conversation.responses:
             last = self._conversation.responses[-1]

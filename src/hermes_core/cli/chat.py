@@ -24,7 +24,7 @@ from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.chat.offering import ToolOffer
-from hermes_core.chat.session import ChatError, ChatSession
+from hermes_core.chat.session import ChatError, ChatSession, load_model
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
@@ -68,6 +68,11 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
         raise Stop(EXIT_FAILED, "hermes chat needs llm: pip install 'hermes-core[chat]'") from None
     factory = factory_for(plugins())
     settings, servers = _settings(factory)
+    model = model or settings.model
+    try:
+        load_model(model)  # before any server starts: a wrong name is said at once
+    except ChatError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
     output = TerminalOutput()
     history = _History()
 
@@ -83,12 +88,7 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
                         f"# {row.server}: no tools ({row.last_error or row.gate or row.connection})"
                     )
             offer = ToolOffer(host, settings, _always_load(servers))
-            try:
-                session = ChatSession(
-                    host, offer, model or settings.model, output, record=history.record
-                )
-            except ChatError as exc:
-                raise Stop(EXIT_USAGE, str(exc)) from None
+            session = ChatSession(host, offer, model, output, record=history.record)
             history.model = session.model_id
             repl = _Repl(host, factory, offer, session, output, history)
             if query is not None:
