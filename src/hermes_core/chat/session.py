@@ -137,7 +137,7 @@ class ChatSession:
     async def switch_model(self, model_id: str) -> None:
         """Talk to *model_id* from now on; it is sent the conversation so far."""
         model = load_model(model_id)
-        history: list[Any] = []
+        history = self._history  # nothing said since the last switch: the same history
         if self._conversation.responses:
             last = self._conversation.responses[-1]
             history = [*last.prompt.messages, *(await last.messages())]
