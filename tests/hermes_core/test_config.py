@@ -235,7 +235,7 @@ def test_transport_rules(tmp_path: Path) -> None:
         (
             "future_setting: 3",
             4,
-            "mcp_servers.github.future_setting: unknown key; the keys here are: args, auth,",
+            "mcp_servers.github.future_setting: unknown key; the keys here are: always_load, args,",
         ),
     ],
 )

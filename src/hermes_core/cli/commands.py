@@ -28,6 +28,7 @@ Handler = Callable[[argparse.Namespace, PluginLoader], "int | None"]
 #: Each subcommand's words and the handlers that run it, in order.
 HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("apps", "check"): ("hermes_core.cli.apps:run_check",),
+    ("chat",): ("hermes_core.cli.chat:run",),
     ("mcp", "list"): ("hermes_core.cli.list_record:run_recorded", "hermes_core.cli.mcp_list:run"),
     ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
     ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["run_status", "run_test", "run_tools", "status", "test_server", "tools"]
 
+#: How many tools ``hermes mcp tools --search`` shows at most.
+_SEARCH_RESULTS = 10
+
 
 def run_status(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp status [--json]``."""
@@ -27,8 +30,8 @@ def run_status(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 def run_tools(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp tools [SERVER] [--json]``."""
-    return tools(plugins(), args.server, as_json=args.json)
+    """``hermes mcp tools [SERVER] [--json] [--search TEXT]``."""
+    return tools(plugins(), args.server, as_json=args.json, search=args.search)
 
 
 def run_test(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -79,10 +82,21 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     return guard(run)
 
 
-def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = False) -> int:
-    """The tools an agent would see (per server), with the reason for any hidden server."""
+def tools(
+    manager: HermesPluginManager,
+    server: str | None,
+    *,
+    as_json: bool = False,
+    search: str | None = None,
+) -> int:
+    """The tools an agent would see (per server), with the reason for any hidden server;
+    with *search*, only the best matches of that text, best first (``MCPHost.search_tools``)."""
 
     async def body(host: MCPHost) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
+        if search is not None:
+            found = host.search_tools(search, _SEARCH_RESULTS)
+            entries = [e for e in found if server is None or e.server == server]
+            return entries, host.status(), host.unoffered_tools
         return host.tools(server), host.status(), host.unoffered_tools
 
     def run() -> int:

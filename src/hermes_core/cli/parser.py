@@ -70,6 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_tools = mcp_commands.add_parser("tools", help="the tools an agent sees")
     mcp_tools.add_argument("server", nargs="?", help="only this server")
     mcp_tools.add_argument("--json", action="store_true")
+    mcp_tools.add_argument(
+        "--search",
+        metavar="TEXT",
+        help="only the tools that best match TEXT, best first (the search `hermes chat` uses)",
+    )
     mcp_call = mcp_commands.add_parser("call", help="call a tool and print its result as JSON")
     mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
     mcp_call.add_argument("--args", default="{}", help="arguments as a JSON object")
@@ -186,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve_parser(mcp_commands)
     _add_catalog_parsers(mcp_commands)
 
+    _add_chat_parser(commands)
+
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
     plugins_commands = plugins.add_subparsers(
@@ -223,6 +230,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     skills_list.add_argument("--json", action="store_true", help="machine-readable output")
     return parser
+
+
+def _add_chat_parser(commands: _Commands) -> None:
+    """Add ``hermes chat``."""
+    chat = commands.add_parser(
+        "chat",
+        help="chat with an llm model that uses the MCP servers' tools",
+        description="Talk to any llm model (OpenAI, Anthropic, Gemini, Ollama … through their "
+        "llm plugins; keys as llm keeps them) with the configured servers' tools. Tool calls "
+        "go through the host: trust prompts and servers' questions are asked here. Slash "
+        "commands: /tools, /mcp, /reload-mcp, /model [NAME], /help, /exit. The conversation "
+        "is kept in $HERMES_HOME/state.db.",
+    )
+    chat.add_argument(
+        "-m", "--model", help="an llm model ID or alias (default: model: in config.yaml)"
+    )
+    chat.add_argument(
+        "-q", "--query", metavar="PROMPT", help="one turn with PROMPT, then exit (no prompt loop)"
+    )
 
 
 def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:

@@ -72,6 +72,8 @@ class ServerFields(ConfigModel):
     """``untrusted``: a tool not marked read-only runs only after the user approves the call."""
     lazy: bool = False
     """Register the tools from the schema cache at start; connect on the first call."""
+    always_load: bool = False
+    """``hermes chat``: offer this server's tools in full even when tool search is on."""
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
     oauth: OAuthConfig | None = None
@@ -200,6 +202,11 @@ class ServerFields(ConfigModel):
     @field_validator("lazy", mode="before")
     @classmethod
     def _lazy(cls, value: Any) -> bool:
+        return boolish(value, False)
+
+    @field_validator("always_load", mode="before")
+    @classmethod
+    def _always_load(cls, value: Any) -> bool:
         return boolish(value, False)
 
     @field_validator("keepalive_interval", mode="before")

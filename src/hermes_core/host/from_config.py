@@ -182,6 +182,7 @@ def host_server(
         breaker_cooldown=cfg.circuit_breaker.cooldown,
         trust=cfg.trust,
         lazy=cfg.lazy,
+        always_load=cfg.always_load,
         schema_cache=cache_path(home / "cache" / "mcp-tools", name)
         if cfg.lazy and home is not None
         else None,

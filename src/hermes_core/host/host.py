@@ -54,6 +54,7 @@ from hermes_core.host.tasks import TaskLog, TaskRecord
 from hermes_core.host.tasks.run import TaskRun
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
+from hermes_core.host.tool_search import ToolSearchIndex
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.offers.elicitation import Elicitor
 
@@ -116,6 +117,8 @@ class MCPHost:
         self._breakers = Breakers(clock)
         self.task_log = TaskLog()
         """The MCP tasks this host's calls started (:meth:`tasks`)."""
+        self._search = ToolSearchIndex()
+        """The tool search index (``sqlite3`` is loaded, and the index built, on a search)."""
         self._runner = ServerRunner(
             self._servers,
             self._connections,
@@ -168,6 +171,7 @@ class MCPHost:
         """Stop every server; no child process is left behind, and no task of the host is still
         running when this returns (nor is one started later: a closed host starts nothing)."""
         await self._runner.close()
+        self._search.close()
 
     async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
@@ -233,6 +237,16 @@ class MCPHost:
         if not gated:
             return list(listing)
         return [e for e in listing if e.server not in gated]
+
+    def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]:
+        """The offered tools that best match *query* (BM25 over names, titles and
+        descriptions), best first, at most *limit*; see :mod:`hermes_core.host.tool_search`.
+
+        The index is built on the first search and again only after the tools change.
+        """
+        snapshot, owners = self.registry.listing()
+        hidden = [owner for owner in owners if not self.gate.check(owner)]
+        return self._search.search(snapshot, query, limit, hidden_servers=hidden)
 
     @property
     def collisions(self) -> list[str]:

@@ -53,6 +53,8 @@ class HostServer:
     breaker_cooldown: float = 60.0
     trust: Literal["full", "untrusted"] = "full"
     lazy: bool = False
+    always_load: bool = False
+    """Offered in full by ``hermes chat`` even when its tool search is on."""
     schema_cache: Path | None = field(default=None, compare=False)
     """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
     fingerprint: str | None = None

@@ -143,6 +143,10 @@ class SyncMCPHost:
     def tools(self, server: str | None = None) -> list[ToolEntry]:
         return self.host.tools(server)
 
+    def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]:
+        """See :meth:`MCPHost.search_tools` (the index is thread-safe)."""
+        return self.host.search_tools(query, limit)
+
     def status(self) -> list[ServerStatus]:
         return self.host.status()
 
