@@ -583,7 +583,7 @@ def test_auth_on_a_stdio_server_is_an_error_unless_the_provider_serves_local_ser
         assert result.returncode == 2, auth
         assert result.stderr == (
             f"error: {path}:6: mcp_servers.local.auth: auth: {auth} authorises HTTP requests, "
-            "and this is a stdio server (no url); remove it, or use a provider that serves "
+            "and this server has no url (transport stdio); remove it, or use a provider that serves "
             "local servers (acme_env)\n"
         )
     # acme_env declares stdio=True: its create() gives the process its environment.

@@ -19,6 +19,7 @@ from hermes_core.plugins.sampling_backend import Completer, ModelLister
 
 if TYPE_CHECKING:
     import httpx2
+    from pydantic import BaseModel
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.shared.message import SessionMessage
 
@@ -195,6 +196,12 @@ class TransportSpec:
     description: str = ""
     connect: Connect | None = field(default=None, compare=False)
     provider: str = "hermes_core"
+    settings: type[BaseModel] | None = field(default=None, compare=False)
+    """A pydantic model of the value under ``config_key``, checked when ``config.yaml`` is
+    read (file:line, did-you-mean): a mapping is validated as the model's fields, a single
+    value (``socket: /run/x.sock``) as its first field.  Fields typed ``SecretStr`` (or with
+    ``json_schema_extra={"secret": True}``) are masked in ``hermes mcp list``; the others are
+    shown.  ``None``: the value is not checked and always masked."""
 
 
 # --------------------------------------------------------------------------- auth
@@ -258,6 +265,14 @@ class AuthProviderSpec:
     provider: str = "hermes_core"
     stdio: bool = False
     """Also for servers without a URL: ``create`` returns the process's extra environment."""
+    settings: type[BaseModel] | None = field(default=None, compare=False)
+    """A pydantic model of the mapping under the provider's name, checked when
+    ``config.yaml`` is read: an unknown key is an error with a did-you-mean, a missing
+    required field (or a missing block, when a field is required) an error at its line.
+    ``SecretStr`` fields (or ``json_schema_extra={"secret": True}``) are masked in ``hermes
+    mcp list``, the others shown.  ``create`` still gets the mapping in
+    ``context.settings`` (``${VAR}`` resolved): ``Model.model_validate(context.settings)``.
+    ``None``: the settings are not checked and always masked."""
 
 
 @dataclass(frozen=True)
