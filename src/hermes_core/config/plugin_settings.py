@@ -68,7 +68,7 @@ class SettingsShape:
     @classmethod
     def of_model(cls, model: Any) -> SettingsShape:
         """The shape of a pydantic model class (its JSON Schema, aliases as written)."""
-        schema = model.model_json_schema(by_alias=True, mode="validation")
+        schema = model.model_json_schema()  # (by alias, for validation: as config.yaml holds it)
         required = set(schema.get("required", ()))
         made: list[SettingField] = []
         for name, prop in (schema.get("properties") or {}).items():

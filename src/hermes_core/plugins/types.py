@@ -19,7 +19,6 @@ from hermes_core.plugins.sampling_backend import Completer, ModelLister
 
 if TYPE_CHECKING:
     import httpx2
-    from pydantic import BaseModel
     from mcp.client._transport import ReadStream, WriteStream
     from mcp.shared.message import SessionMessage
 
@@ -76,6 +75,7 @@ __all__ = [
     "SamplingProvider",
     "SendReceipt",
     "ServerSpec",
+    "SettingsModel",
     "TransportSpec",
     "TransportStreams",
     "VersionReader",
@@ -101,6 +101,24 @@ class AppDeclaration:
     display_name: str | None = None
     key_line: Callable[[str], int | None] | None = field(default=None, compare=False, repr=False)
     """Maps a key path (``app.linux.location[0]``) to its line in ``where``, for errors."""
+
+
+# --------------------------------------------------------------------------- settings
+
+
+class SettingsModel(Protocol):
+    """What Hermes uses of a plugin's settings model: a ``pydantic.BaseModel`` subclass.
+
+    Named as a protocol so this module does not import pydantic; any ``BaseModel`` subclass
+    is one.  The loader reads its JSON Schema (field names, required, secret) and validates
+    the settings with it when ``config.yaml`` is read (``docs/plugin-authors.md``).
+    """
+
+    @classmethod
+    def model_validate(cls, obj: Any) -> Any: ...
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]: ...
 
 
 # --------------------------------------------------------------------------- transports
@@ -196,7 +214,7 @@ class TransportSpec:
     description: str = ""
     connect: Connect | None = field(default=None, compare=False)
     provider: str = "hermes_core"
-    settings: type[BaseModel] | None = field(default=None, compare=False)
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
     """A pydantic model of the value under ``config_key``, checked when ``config.yaml`` is
     read (file:line, did-you-mean): a mapping is validated as the model's fields, a single
     value (``socket: /run/x.sock``) as its first field.  Fields typed ``SecretStr`` (or with
@@ -265,7 +283,7 @@ class AuthProviderSpec:
     provider: str = "hermes_core"
     stdio: bool = False
     """Also for servers without a URL: ``create`` returns the process's extra environment."""
-    settings: type[BaseModel] | None = field(default=None, compare=False)
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
     """A pydantic model of the mapping under the provider's name, checked when
     ``config.yaml`` is read: an unknown key is an error with a did-you-mean, a missing
     required field (or a missing block, when a field is required) an error at its line.
