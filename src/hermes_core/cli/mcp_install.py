@@ -275,13 +275,11 @@ def _describe_offer(
     described = _describe_filter(name, chosen)
     if not utilities:
         return described
-    if "include" not in chosen:
+    if "exclude" in chosen:
         return f"{described}, with the utility tools {', '.join(utilities)}"
-    picked = ", ".join(own) or "none of its own"
-    return (
-        f"tools: {len(own) + len(utilities)} enabled ({picked}; "
-        f"utility tools: {', '.join(utilities)})"
-    )
+    listed = f"({', '.join(own) or 'none of its own'}; utility tools: {', '.join(utilities)})"
+    count = len(own) + len(utilities)
+    return f"tools: {count} enabled {listed}" if chosen else f"tools: all {count} enabled {listed}"
 
 
 def _apply_without_probe(
