@@ -41,9 +41,7 @@ async def unix_connect(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[Trans
 @pytest.fixture
 def socket_path(tmp_path: Path) -> Iterator[str]:
     path = str(tmp_path / "mcp.sock")
-    child = subprocess.Popen(
-        [sys.executable, str(SERVER), path], stdout=subprocess.PIPE, text=True
-    )
+    child = subprocess.Popen([sys.executable, str(SERVER), path], stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == "listening\n"
@@ -61,31 +59,28 @@ def _spec(path: str, **settings: object) -> HostServer:
 
 def test_a_session_runs_over_a_unix_socket(socket_path: str) -> None:
     async def session() -> tuple[list[str], str]:
-        async with unix_connect(_spec(socket_path), io.StringIO()) as (read, write):
-            async with ClientSession(read, write) as client:
-                await client.initialize()
-                tools = [t.name for t in (await client.list_tools()).tools]
-                echoed = await client.call_tool("echo", {"text": "über the socket"})
-                return tools, echoed.content[0].text  # type: ignore[union-attr]
+        streams = unix_connect(_spec(socket_path), io.StringIO())
+        async with streams as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            tools = [t.name for t in (await client.list_tools()).tools]
+            echoed = await client.call_tool("echo", {"text": "über the socket"})
+            return tools, echoed.content[0].text  # type: ignore[union-attr]
 
     assert anyio.run(session) == (["echo", "sized"], "über the socket")
 
 
 def test_a_message_over_max_message_bytes_ends_the_connection(socket_path: str) -> None:
-    async def session() -> tuple[str, BaseException | None]:
-        async with unix_connect(_spec(socket_path, max_message_bytes=4096), io.StringIO()) as (
-            read,
-            write,
-        ):
-            async with ClientSession(read, write) as client:
-                await client.initialize()
-                small = await client.call_tool("sized", {"n": 100})
-                try:
-                    with anyio.fail_after(20):
-                        await client.call_tool("sized", {"n": 20_000})
-                except BaseException as exc:  # noqa: BLE001 - what the session says is the point
-                    return small.content[0].text, exc  # type: ignore[union-attr]
-                return small.content[0].text, None  # type: ignore[union-attr]
+    async def session() -> tuple[str, Exception | None]:
+        streams = unix_connect(_spec(socket_path, max_message_bytes=4096), io.StringIO())
+        async with streams as (read, write), ClientSession(read, write) as client:
+            await client.initialize()
+            small = await client.call_tool("sized", {"n": 100})
+            try:
+                with anyio.fail_after(20):
+                    await client.call_tool("sized", {"n": 20_000})
+            except Exception as exc:  # what the session says is the point
+                return small.content[0].text, exc  # type: ignore[union-attr]
+            return small.content[0].text, None  # type: ignore[union-attr]
 
     small, failure = anyio.run(session)
     assert small == "x" * 100

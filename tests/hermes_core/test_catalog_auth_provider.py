@@ -49,7 +49,8 @@ class Settings(BaseModel, extra="forbid"):
 
 
 def _create(context):
-    return {{"ACME_TOKEN": "acme:" + Settings.model_validate(context.settings).token.get_secret_value()}}
+    token = Settings.model_validate(context.settings).token.get_secret_value()
+    return {{"ACME_TOKEN": "acme:" + token}}
 
 
 @hookimpl
@@ -112,8 +113,10 @@ def test_install_refuses_a_provider_no_plugin_registers(tmp_path: Path) -> None:
     env = {"HERMES_HOME": str(home), "ACME_SERVER": "/nonexistent"}
     done = hermes_with(site, "mcp", "install", "acme", "--yes", ACME_KEY="k", **env)
     assert done.returncode == 1
-    assert "'acme' signs in with the auth provider 'acme_env', which no installed plugin " \
-        "registers (registered: headers, oauth, other_env)" in done.stderr, done.stderr
+    assert (
+        "'acme' signs in with the auth provider 'acme_env', which no installed plugin "
+        "registers (registered: headers, oauth, other_env)" in done.stderr
+    ), done.stderr
     assert not (home / "config.yaml").exists()
 
 

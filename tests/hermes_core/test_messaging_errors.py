@@ -26,7 +26,10 @@ class _Refusing:
     [
         (ValueError("no chat named 'x'"), "acme: no chat named 'x'"),
         (ValueError("acme: no chat named 'x'"), "acme: no chat named 'x'"),
-        (ConnectionError("acme: the hook answered 500"), "Send failed: acme: the hook answered 500"),
+        (
+            ConnectionError("acme: the hook answered 500"),
+            "Send failed: acme: the hook answered 500",
+        ),
         (OSError("timed out"), "Send failed: acme: timed out"),
     ],
 )

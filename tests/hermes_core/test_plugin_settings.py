@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.process, pytest.mark.cli]
 
 SERVER = Path(__file__).parents[1] / "servers" / "unix_socket_server.py"
 
-PLUGIN = '''
+PLUGIN = """
 from contextlib import asynccontextmanager
 
 import anyio
@@ -72,7 +72,7 @@ def transport():
 def auth_provider():
     return [AuthProviderSpec("acme_token", "a token for local Acme servers",
                              create=_create, stdio=True, settings=TokenSettings)]
-'''
+"""
 
 
 @pytest.fixture
@@ -124,10 +124,14 @@ def test_settings_are_checked_when_config_yaml_is_read(
         first = _listed(site, home, GOOD.format(path="/run/acme.sock"))
         assert first.returncode == 0, first.stderr
         assert (home / "cache" / "plugin-config-keys.json").exists()
-    missing = _listed(site, home, "mcp_servers:\n  acme:\n    socket: /run/a.sock\n    auth: acme_token\n")
+    missing = _listed(
+        site, home, "mcp_servers:\n  acme:\n    socket: /run/a.sock\n    auth: acme_token\n"
+    )
     assert missing.returncode == 2
-    assert "config.yaml:4: mcp_servers.acme.auth: auth: acme_token needs its settings under " \
-        "'acme_token:' (required: token, account)" in missing.stderr, missing.stderr
+    assert (
+        "config.yaml:4: mcp_servers.acme.auth: auth: acme_token needs its settings under "
+        "'acme_token:' (required: token, account)" in missing.stderr
+    ), missing.stderr
     typo = _listed(
         site,
         home,
@@ -135,8 +139,10 @@ def test_settings_are_checked_when_config_yaml_is_read(
         "    acme_token:\n      token: x\n      acount: blue\n",
     )
     assert typo.returncode == 2
-    assert "config.yaml:7: mcp_servers.acme.acme_token.acount: unknown setting (did you mean " \
-        "'account'? valid: token, account)" in typo.stderr, typo.stderr
+    assert (
+        "config.yaml:7: mcp_servers.acme.acme_token.acount: unknown setting (did you mean "
+        "'account'? valid: token, account)" in typo.stderr
+    ), typo.stderr
     kind = _listed(site, home, "mcp_servers:\n  acme:\n    socket: [not, a, path]\n")
     assert kind.returncode == 2
     assert "config.yaml:3: mcp_servers.acme.socket:" in kind.stderr, kind.stderr
@@ -169,7 +175,12 @@ def test_a_tool_is_called_through_the_socket_transport(
     listed = hermes_with(site, "mcp", "list", HERMES_HOME=str(home))
     assert f"acme  [unix_socket]  socket: {socket_path}" in listed.stdout, listed.stderr
     called = hermes_with(
-        site, "mcp", "call", "mcp_acme_echo", "--args", '{"text": "via the socket"}',
+        site,
+        "mcp",
+        "call",
+        "mcp_acme_echo",
+        "--args",
+        '{"text": "via the socket"}',
         HERMES_HOME=str(home),
     )
     assert called.returncode == 0, called.stderr
@@ -195,7 +206,8 @@ def test_a_shape_survives_its_record_and_checks_kinds_without_the_model() -> Non
     assert again == shape and again.model is None
     assert again.shown() == {"path", "count"}
     assert again.problem({"path": "p", "token": "t", "count": "many"}) == (
-        ("count",), "must be a whole number"
+        ("count",),
+        "must be a whole number",
     )
     assert again.problem({"path": "p", "token": "t", "count": "${N}"}) is None
     assert again.problem({"path": "p", "token": "t", "count": True}) is not None

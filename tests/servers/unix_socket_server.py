@@ -36,7 +36,7 @@ async def _serve(connection: socket.socket) -> None:
     reader = TextIOWrapper(connection.makefile("rb"), encoding="utf-8")
     writer = TextIOWrapper(connection.makefile("wb"), encoding="utf-8", write_through=True)
     async with stdio_server(anyio.wrap_file(reader), anyio.wrap_file(writer)) as (read, write):
-        lowlevel = server._lowlevel_server  # noqa: SLF001 - the SDK's server loop, on our streams
+        lowlevel = server._lowlevel_server
         await lowlevel.run(read, write, lowlevel.create_initialization_options())
 
 

@@ -38,9 +38,9 @@ from hermes_core.cli.mcp_catalog import (
 from hermes_core.cli.prompts import Row, ask_value, checklist, confirm, interactive, shown
 from hermes_core.cli.stop import Stop
 from hermes_core.config import store
-from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.dotenv_file import update_dotenv
 from hermes_core.config.interpolate import load_dotenv
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["configure", "install", "run_configure", "run_install"]

@@ -140,7 +140,10 @@ class SettingsShape:
                 return (str(key),), f"unknown setting ({hint}valid: {', '.join(names) or 'none'})"
         missing = [name for name in self.required if name not in value]
         if missing:
-            return (), f"missing required setting {missing[0]!r} (required: {', '.join(self.required)})"
+            return (
+                (),
+                f"missing required setting {missing[0]!r} (required: {', '.join(self.required)})",
+            )
         deferred = {k for k, v in value.items() if _deferred(v)}
         if self.model is not None:
             return self._model_problem(value, deferred)

@@ -174,8 +174,8 @@ class ServerConfig(ServerFields):
             able = ", ".join(kinds.auth_stdio) or "none is registered"
             raise fail(
                 f"auth: {self.auth} authorises HTTP requests, and this server has no url "
-                f"(transport {self.transport}); remove it, or use a provider that serves local servers "
-                f"({able})",
+                f"(transport {self.transport}); remove it, or use a provider that serves local "
+                f"servers ({able})",
                 "auth",
             )
         if isinstance(self.client_cert, list) and self.client_key is not None:

@@ -19,6 +19,7 @@ It is public API for plugin transports (``docs/plugin-authors.md``), re-exported
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -115,12 +116,10 @@ async def open_byte_stream(
                     await written.wait()
                 group.cancel_scope.cancel()
     finally:
-        with anyio.CancelScope(shield=True):
-            try:
-                await stream.aclose()
-            except ended:
-                pass
+        with anyio.CancelScope(shield=True), contextlib.suppress(*ended):
+            await stream.aclose()
 
 
 def _line(message: Any) -> bytes:
-    return (message.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
+    text: str = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+    return (text + "\n").encode()

@@ -18,7 +18,14 @@ from pathlib import Path
 
 from hermes_core import __version__
 
-__all__ = ["DISPLAY_PATTERN", "DIST_PATTERN", "NAME_PATTERN", "Scaffold", "ScaffoldError", "scaffold"]
+__all__ = [
+    "DISPLAY_PATTERN",
+    "DIST_PATTERN",
+    "NAME_PATTERN",
+    "Scaffold",
+    "ScaffoldError",
+    "scaffold",
+]
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*\Z")
 DIST_PATTERN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,98}[A-Za-z0-9])?\Z")
@@ -81,7 +88,7 @@ def scaffold(
     if display_name is not None and not DISPLAY_PATTERN.match(display_name):
         raise ScaffoldError(
             f"display name {display_name[:80]!r} must be at most 64 letters, digits, spaces "
-            "and . & + , ( ) ' -, starting with a letter or digit (e.g. \"AcmeCloud\")"
+            'and . & + , ( ) \' -, starting with a letter or digit (e.g. "AcmeCloud")'
         )
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ScaffoldError(f"{target} already exists and is not an empty folder")
