@@ -10,6 +10,7 @@ reaches a real server through the socket.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -231,3 +232,76 @@ def test_the_loader_places_a_model_error_at_its_line(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as raised:
         load_config(path, kinds=kinds)
     assert "config.yaml:8: mcp_servers.s.acme_token.count:" in str(raised.value)
+
+
+SAMPLING_PLUGIN = """
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import SamplingProvider
+from hermes_core.sampling.backend import Completion, ModelInfo, TextPart
+from pydantic import BaseModel, SecretStr
+
+
+class GreeterSettings(BaseModel, extra="forbid"):
+    greeting: str
+    api_key: SecretStr
+
+
+async def _complete(request):
+    settings = request.settings
+    assert settings.api_key.get_secret_value() == "k-1"
+    said = "".join(p.text for m in request.messages for p in m.parts if isinstance(p, TextPart))
+    return Completion(text=f"{settings.greeting}: {said}", model="greet-1")
+
+
+@hookimpl
+def sampling_provider():
+    return [SamplingProvider("greeter", models=lambda: [ModelInfo("greet-1")],
+                             complete=_complete, settings=GreeterSettings)]
+"""
+
+SAMPLING_CONFIG = """\
+sampling:
+  backend: greeter
+  model: greet-1
+sampling_backends:
+  greeter:
+    greeting: ${{GREETING}}
+    api_key: k-1
+mcp_servers:
+  sampler:
+    command: {python}
+    args: [{server}]
+"""
+
+
+def test_a_sampling_backend_gets_its_settings_from_config_yaml(tmp_path: Path) -> None:
+    site, home = tmp_path / "site", tmp_path / "home"
+    site.mkdir()
+    home.mkdir()
+    install(site, "greeter-hermes", "greeter_hermes", "greeter", SAMPLING_PLUGIN)
+    server = Path(__file__).parents[1] / "servers" / "sampling_server.py"
+    config = SAMPLING_CONFIG.format(python=sys.executable, server=server)
+    (home / "config.yaml").write_text(config)
+    env = {"HERMES_HOME": str(home), "GREETING": "Hello from config"}
+    called = hermes_with(
+        site, "mcp", "call", "mcp_sampler_ask", "--args", '{"prompt": "hi"}', **env
+    )
+    assert called.returncode == 0, called.stderr
+    outcome = json.loads(json.loads(called.stdout)["content"][0]["text"])
+    assert outcome["text"] == "Hello from config: hi", outcome
+
+    for _ in range(2):  # plugins loaded, then mcp list's record of them
+        (home / "config.yaml").write_text(config.replace("  greeter:\n", "  greetr:\n"))
+        typo = hermes_with(site, "mcp", "list", **env)
+        assert typo.returncode == 2
+        assert (
+            "config.yaml:5: sampling_backends.greetr: no sampling backend named 'greetr' "
+            "(did you mean 'greeter'? registered: greeter" in typo.stderr
+        ), typo.stderr
+        (home / "config.yaml").write_text(config.replace("    greeting:", "    greting:"))
+        key = hermes_with(site, "mcp", "list", **env)
+        assert key.returncode == 2
+        assert (
+            "config.yaml:6: sampling_backends.greeter.greting: unknown setting (did you "
+            "mean 'greeting'? valid: greeting, api_key)" in key.stderr
+        ), key.stderr

@@ -97,7 +97,7 @@ def _load_listed(
         keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
     try:
         loaded = load_config(kinds=keys.kinds())
-        check_sampling_backends(loaded, list(keys.sampling))
+        check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise Stop(EXIT_USAGE) from None

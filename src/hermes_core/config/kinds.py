@@ -110,13 +110,18 @@ class ServerKinds:
 
 
 def settings_of(
-    transports: Mapping[str, Any], auth_providers: Iterable[str] | Mapping[str, Any]
+    transports: Mapping[str, Any],
+    auth_providers: Iterable[str] | Mapping[str, Any],
+    sampling_providers: Mapping[str, Any] | None = None,
 ) -> tuple[tuple[str, SettingsShape], ...]:
-    """The settings shapes of the registrations that carry a ``settings`` model."""
+    """The settings shapes of the registrations that carry a ``settings`` model, keyed
+    ``transport:<name>``, ``auth:<name>`` and ``sampling:<name>``."""
     found: list[tuple[str, SettingsShape]] = []
     groups = [("transport", transports)]
     if isinstance(auth_providers, Mapping):
         groups.append(("auth", auth_providers))
+    if sampling_providers is not None:
+        groups.append(("sampling", sampling_providers))
     for kind, specs in groups:
         for name, spec in specs.items():
             model = getattr(spec, "settings", None)

@@ -71,7 +71,7 @@ class PluginRegistrations(Protocol):
 
     def auth_providers(self) -> Mapping[str, object]: ...
 
-    def sampling_providers(self) -> Mapping[str, object]: ...
+    def sampling_providers(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,12 @@ class PluginConfigKeys:
     @classmethod
     def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
         transports, auth = manager.transports(), manager.auth_providers()
+        sampling = manager.sampling_providers()
         return cls(
             tuple((name, str(spec.config_key)) for name, spec in transports.items()),
             tuple(auth),
-            tuple(manager.sampling_providers()),
-            settings_of(transports, auth),
+            tuple(sampling),
+            settings_of(transports, auth, sampling),
             tuple(n for n, spec in auth.items() if getattr(spec, "stdio", False)),
         )
 
@@ -106,6 +107,14 @@ class PluginConfigKeys:
             "sampling": list(self.sampling),
             "settings": {key: shape.record() for key, shape in self.settings},
             "auth_stdio": list(self.auth_stdio),
+        }
+
+    def sampling_settings(self) -> dict[str, SettingsShape]:
+        """Backend name → the shape of its settings model (the backends that carry one)."""
+        return {
+            key.removeprefix("sampling:"): shape
+            for key, shape in self.settings
+            if key.startswith("sampling:")
         }
 
     def kinds(self) -> ServerKinds:

@@ -381,3 +381,8 @@ class SamplingProvider:
     complete: Completer = field(repr=False)
     description: str = ""
     provider: str = "hermes_core"
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
+    """A pydantic model of the backend's settings: the mapping under
+    ``sampling_backends.<name>`` at the top of ``config.yaml`` (``${VAR}`` expanded), checked
+    when the file is read (file:line, did-you-mean).  ``complete`` finds the validated model in
+    ``request.settings`` (``None`` when the file has no block for it)."""
