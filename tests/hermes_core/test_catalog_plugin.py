@@ -90,7 +90,8 @@ def test_cli_hook_catalog_entry_from_a_plugin_distribution(tmp_path: Path) -> No
     )
     env = {
         "HERMES_HOME": str(home),
-        "PYTHONPATH": str(site),
+        # The site first, then the tree under test (the checkout, not an installed copy).
+        "PYTHONPATH": os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p),
         "PATH": f"{bin_dir}{os.pathsep}{system_path}",
         "HERMES_STRICT_PLUGINS": "1",
     }
