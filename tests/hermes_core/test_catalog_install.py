@@ -245,6 +245,15 @@ def test_npm_bootstrap_from_the_test_cache_and_a_probe_against_server_everything
     )
     # default_enabled globs become the probed names they match.
     assert entry["tools"] == {"include": ["echo", "get-structured-content", "get-sum"]}
+    # The count is what is offered: the chosen tools and the utility tools (pre-checked).
+    listed = hermes("mcp", "tools", "--json")
+    offered = [t["tool"] for t in json.loads(listed.stdout)]
+    utilities = [t["tool"] for t in json.loads(listed.stdout) if t["utility"]]
+    assert utilities
+    assert (
+        f"tools: {len(offered)} enabled (echo, get-structured-content, get-sum; "
+        f"utility tools: {', '.join(utilities)})" in done.stdout
+    ), done.stdout
     assert EVERYTHING.exists()
 
 

@@ -70,30 +70,68 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     project = work / "acme-paint"
-    stand_in = project / "stand-in" / "bin" / "acme-paint"
-    # Section 1: the scaffold's own tests; section 9: the tests of every hook.
-    assert re.search(r"^6 passed", result.stdout, re.MULTILINE), result.stdout
-    assert re.search(r"^10 passed", result.stdout, re.MULTILINE), result.stdout
-    # Section 10: the plugin is loaded with every hook, the app found with its version and GPU.
-    assert "acme-paint  (acme-paint-hermes 0.1.0)  loaded" in result.stdout
-    assert "    location_kind: acme_home" in result.stdout
-    assert "    gpu_probe: acme-egpu-dock" in result.stdout
-    assert "    transport: acme_app" in result.stdout
-    assert "    auth_provider: acme_cloud" in result.stdout
-    assert "host: linux, GPU class nvidia" in result.stdout
-    assert "[ok] acme-paint: available   (src/acme_paint/plugin.yaml)" in result.stdout
-    assert f"     path:        {stand_in}" in result.stdout
-    assert "     version:     1.4.0" in result.stdout
-    # The server configured, listed and called through Hermes.
-    assert "mcp_acme_paint_new_canvas" in result.stdout
-    first, second = (json.loads(c) for c in re.findall(r"^\{\n.*?^\}$", result.stdout, re.M | re.S))
-    assert first["structuredContent"] == {
+    stand_in = project / "stand-in"
+    out = result.stdout
+    # Section 1: the scaffold's own tests; section 12: the tests of every hook.
+    assert re.search(r"^6 passed", out, re.MULTILINE), out
+    assert re.search(r"^14 passed", out, re.MULTILINE), out
+    # Section 13: the plugin is loaded with every hook, the app found with its version and GPU.
+    assert "acme-paint  (acme-paint-hermes 0.1.0)  loaded" in out
+    for line in (
+        "    location_kind: acme_home",
+        "    gpu_probe: acme-egpu-dock",
+        "    transport: acme_app, acme_socket",
+        "    auth_provider: acme_cloud",
+        "    catalog_entry: acme-cloud, acme-paint",
+        "    sampling_provider: acme_caption",
+        "    messaging_platform: acme_chat",
+    ):
+        assert line in out, line
+    assert "host: linux, GPU class nvidia" in out
+    assert "[ok] acme-paint: available   (src/acme_paint/plugin.yaml)" in out
+    assert f"     path:        {stand_in / 'bin' / 'acme-paint'}" in out
+    assert "     version:     1.4.0" in out
+    # From the catalog: both entries listed with their distribution; acme-paint installed, its
+    # count the tools offered (its own and the utility tools).
+    catalog = [line for line in out.splitlines() if "[from acme-paint-hermes 0.1.0]" in line]
+    assert sorted(line.split()[0] for line in catalog) == ["acme-cloud", "acme-paint"], out
+    assert "added mcp_servers.acme-paint" in out
+    assert re.search(
+        r"^tools: all \d+ enabled \(new_canvas; utility tools: .*read_resource", out, re.M
+    )
+    assert "mcp_acme_paint_new_canvas" in out
+    called = [json.loads(c) for c in re.findall(r"^\{\n.*?^\}$", out, re.M | re.S)]
+    assert [c["structuredContent"]["path"] for c in called] == [
+        "~/Pictures/lobby.acme",
+        "~/Pictures/from-the-app.acme",
+        "~/Pictures/over-the-socket.acme",
+    ]
+    assert called[0]["structuredContent"] == {
         "path": "~/Pictures/lobby.acme",
         "width": 1920,
         "height": 1080,
     }
-    # Section 7: the same server through the plugin's transport, selected by `acme_app:`.
-    assert re.search(r"^\[ok\] acme-paint  \[acme_app\]  connected", result.stdout, re.M)
-    assert second["structuredContent"]["path"] == "~/Pictures/from-the-app.acme"
-    # Section 8: an entry selecting the plugin's auth provider is accepted as configured.
-    assert "acme-cloud  [streamable_http]  https://mcp.acme.example/mcp" in result.stdout
+    # Section 7's transports: the app itself (acme_app:), and its socket, whose path the
+    # settings model lets mcp list show.
+    assert re.search(r"^\[ok\] acme-paint  \[acme_app\]  connected", out, re.M)
+    assert "acme-socket  [acme_socket]  acme_socket: ${ACME_PAINT_HOME}/mcp.sock" in out
+    # Section 8: an entry selecting the plugin's auth provider is accepted; a typo in its
+    # settings is an error at its line, with a did-you-mean.
+    assert "acme-cloud  [streamable_http]  https://mcp.acme.example/mcp" in out
+    typo = (
+        f"error: {project / '.typo-home' / 'config.yaml'}:6: mcp_servers.acme-cloud.acme_cloud."
+        "tokn_file: unknown setting (did you mean 'token_file'? valid: token_file) "
+        "(settings of auth: acme_cloud)"
+    )
+    assert typo in result.stderr, result.stderr[-3000:]
+    assert re.search(r"^exit 2$", out, re.M)
+    # Sections 10 and 11: the backend's models; a message sent through hermes mcp serve and the
+    # adapter, and one refused with the adapter's words, the platform named once.
+    assert "acme_caption: acme-caption-1" in out
+    assert re.search(r"^sent: ", out, re.M), out
+    assert re.search(r"^refused: .*\bteam: no channel named 'kitchen'$", out, re.M), out
+    assert "team: team:" not in out
+    assert (project / "chat" / "lobby.txt").read_text() == "The lobby canvas is ready\n"
+    # Section 15: the wheel holds every data file the hooks read.
+    for shipped in ("plugin.yaml", "catalog.yaml", "catalog-cloud.yaml", "SKILL.md"):
+        assert re.search(rf"^acme_paint/\S*{re.escape(shipped)}", out, re.M), shipped

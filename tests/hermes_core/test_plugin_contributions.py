@@ -105,6 +105,8 @@ class _Token(httpx2.Auth):
         self._value = f"{scheme} {token}"
 
     def auth_flow(self, request):
+        if self._value.endswith(" raise-in-auth-flow"):
+            raise RuntimeError("the token store cannot be read")
         request.headers["Authorization"] = self._value
         yield request
 
@@ -583,8 +585,8 @@ def test_auth_on_a_stdio_server_is_an_error_unless_the_provider_serves_local_ser
         assert result.returncode == 2, auth
         assert result.stderr == (
             f"error: {path}:6: mcp_servers.local.auth: auth: {auth} authorises HTTP requests, "
-            "and this is a stdio server (no url); remove it, or use a provider that serves "
-            "local servers (acme_env)\n"
+            "and this server has no url (transport stdio); remove it, or use a provider that "
+            "serves local servers (acme_env)\n"
         )
     # acme_env declares stdio=True: its create() gives the process its environment.
     write_config(
@@ -608,6 +610,18 @@ def test_an_auth_provider_that_cannot_be_made_fails_only_its_server(
     assert rows["secured"]["connection"] == "failed"
     assert rows["secured"]["last_error"] == "MCP server 'secured': acme_token.token is not set"
     assert rows["local"]["connection"] == "connected"
+
+
+def test_an_auth_flow_that_raises_fails_only_its_server_with_the_error(
+    site: Path, home: Path, headers_server: str
+) -> None:
+    write_config(home, secured(headers_server) + "  local:\n" + everything_stdio())
+    result = hermes(site, home, "mcp", "status", "--json", ACME_TOKEN="raise-in-auth-flow")
+    rows = {row["server"]: row for row in json.loads(result.stdout)}
+    assert rows["secured"]["connection"] == "failed"
+    assert "the token store cannot be read" in rows["secured"]["last_error"], rows["secured"]
+    assert rows["local"]["connection"] == "connected"
+    assert "Traceback" not in result.stderr
 
 
 # --------------------------------------------------------------------------- gpu probe

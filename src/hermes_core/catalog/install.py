@@ -161,4 +161,8 @@ def server_entry(manifest: Manifest, folder: Path | None) -> dict[str, Any]:
         entry["auth"] = "oauth"
         if manifest.auth.oauth:
             entry["oauth"] = dict(manifest.auth.oauth)
+    if manifest.auth.provider is not None:
+        entry["auth"] = manifest.auth.provider
+        if manifest.auth.settings:
+            entry[manifest.auth.provider] = dict(manifest.auth.settings)
     return entry

@@ -158,6 +158,46 @@ class Auth(_Strict):
     oauth: dict[str, Any] | None = None
     """Remote MCP OAuth: written as ``auth: oauth`` plus these ``oauth:`` settings."""
     sign_in: SignIn | None = None
+    provider: str | None = None
+    """A plugin's auth provider: written as ``auth: <provider>`` in the server entry."""
+    settings: dict[str, Any] | None = None
+    """The provider's settings: written under ``<provider>:`` (``${KEY}`` for asked keys)."""
+
+    @field_validator("provider")
+    @classmethod
+    def _provider(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not NAME.fullmatch(value):
+            raise ValueError("must be an auth provider's name (letters, digits, '_' or '-')")
+        if value in ("oauth", "headers"):
+            raise ValueError(f"{value} is built in: use auth.oauth (or transport.headers)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_scheme(self) -> Auth:
+        if self.provider is not None and self.oauth is not None:
+            raise ValueError("give auth.provider or auth.oauth, not both")
+        if self.settings is not None and self.provider is None:
+            raise ValueError("auth.settings are the settings of auth.provider, which is not given")
+        return self
+
+    def texts(self) -> list[str]:
+        """Every string of the provider's settings (where ``${KEY}`` may appear)."""
+        found: list[str] = []
+
+        def walk(value: Any) -> None:
+            if isinstance(value, str):
+                found.append(value)
+            elif isinstance(value, dict):
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list):
+                for item in value:
+                    walk(item)
+
+        walk(self.settings or {})
+        return found
 
 
 class Tools(_Strict):
@@ -237,12 +277,13 @@ class Manifest(_Strict):
             raise ValueError(
                 "transport uses ${INSTALL_DIR} but the entry has no source or install.bootstrap"
             )
-        used = " ".join(self.transport.texts())
+        used = " ".join([*self.transport.texts(), *self.auth.texts()])
         for key in self.auth.keys:
             if "${" + key.name + "}" not in used:
                 raise ValueError(
                     f"auth key {key.name} is not used by the transport (a stdio server sees "
-                    f"only its env: reference it as ${{{key.name}}} in transport.env, args or url)"
+                    f"only its env: reference it as ${{{key.name}}} in transport.env, args or "
+                    "url, or in auth.settings)"
                 )
         return self
 

@@ -40,6 +40,7 @@ from hermes_core.cli.stop import Stop
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import update_dotenv
 from hermes_core.config.interpolate import load_dotenv
+from hermes_core.config.kinds import ServerKinds
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["configure", "install", "run_configure", "run_install"]
@@ -79,6 +80,8 @@ def _plan(entry: Entry, manifest: Manifest) -> list[str]:
     else:
         auth = " (OAuth sign-in)" if made.get("auth") == "oauth" else ""
         lines.append(f"  connects:  {shown(made['url'])}{auth}")
+    if manifest.auth.provider is not None:
+        lines.append(f"  auth:      {shown(manifest.auth.provider)} (a plugin's auth provider)")
     for key in manifest.auth.keys:
         kind = "secret" if key.secret else "value"
         need = "required" if key.required else "optional"
@@ -91,6 +94,22 @@ def _plan(entry: Entry, manifest: Manifest) -> list[str]:
     elif manifest.tools.default_enabled is not None:
         lines.append(f"  tools:     starts with {', '.join(manifest.tools.default_enabled)}")
     return lines
+
+
+def _check_provider(manager: HermesPluginManager, name: str, manifest: Manifest) -> None:
+    """An entry naming a plugin's auth provider installs only where that plugin is loaded."""
+    wanted = manifest.auth.provider
+    if wanted is None:
+        return
+    registered = manager.auth_providers()
+    if wanted not in registered:
+        listed = ", ".join(registered) or "none"
+        raise Stop(
+            EXIT_FAILED,
+            f"'{name}' signs in with the auth provider {shown(wanted)!r}, which no installed "
+            f"plugin registers (registered: {listed}); install the plugin that provides it, "
+            "then try again (nothing was installed)",
+        )
 
 
 def _ask_keys(manifest: Manifest, *, assume_yes: bool) -> dict[str, str]:
@@ -140,6 +159,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         refused = refusal(entry, manager.display_names.get(entry.name))
         if refused is not None:
             raise Stop(EXIT_FAILED, refused)
+        _check_provider(manager, entry.name, manifest)
         for line in _plan(entry, manifest):
             print(line)
         if not assume_yes:
@@ -176,7 +196,10 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
             made = with_tools(
                 made, excluded_filter(include, exclude, manifest.tools.default_excluded)
             )
-        for warning in store.add_server(entry.name, made, replace=previous is not None):
+        kinds = _kinds(manager)
+        for warning in store.add_server(
+            entry.name, made, replace=previous is not None, kinds=kinds
+        ):
             print(f"warning: {warning}", file=sys.stderr)
         print(f"{'updated' if previous is not None else 'added'} mcp_servers.{entry.name}")
         code = EXIT_OK
@@ -192,7 +215,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
                 f"sign in with `hermes mcp login {entry.name}`, then choose its tools with "
                 f"`hermes mcp configure {entry.name}`"
             )
-            _apply_without_probe(entry.name, made, manifest)
+            _apply_without_probe(entry.name, made, manifest, kinds)
         else:
             code = _choose_tools(manager, entry.name, made, manifest)
         if manifest.auth.sign_in is not None:
@@ -215,16 +238,23 @@ def _show_log_tail(log_file: Path) -> None:
         print(f"  {shown(line, 300)}", file=sys.stderr)
 
 
+def _kinds(manager: HermesPluginManager) -> ServerKinds:
+    """What the entry may select: the loaded plugins' transports and auth providers."""
+    return ServerKinds.of(manager.transports(), manager.auth_providers())
+
+
 def _write_tools(
     name: str,
     entry: dict[str, Any],
     chosen: dict[str, list[str]],
     families: dict[str, bool] | None = None,
+    *,
+    kinds: ServerKinds | None = None,
 ) -> dict[str, Any]:
 
     updated = with_tools(entry, chosen, families)
     if updated != entry:
-        store.add_server(name, updated, replace=True)
+        store.add_server(name, updated, replace=True, kinds=kinds)
     return updated
 
 
@@ -237,12 +267,29 @@ def _describe_filter(name: str, chosen: dict[str, list[str]]) -> str:
     return "tools: all enabled"
 
 
-def _apply_without_probe(name: str, entry: dict[str, Any], manifest: Manifest | None) -> None:
+def _describe_offer(
+    name: str, chosen: dict[str, list[str]], own: list[str], utilities: list[str]
+) -> str:
+    """What the server is offered with: its own tools chosen and the utility tools of its
+    resources and prompts, counted together (the count is what ``hermes mcp tools`` lists)."""
+    described = _describe_filter(name, chosen)
+    if not utilities:
+        return described
+    if "exclude" in chosen:
+        return f"{described}, with the utility tools {', '.join(utilities)}"
+    listed = f"({', '.join(own) or 'none of its own'}; utility tools: {', '.join(utilities)})"
+    count = len(own) + len(utilities)
+    return f"tools: {count} enabled {listed}" if chosen else f"tools: all {count} enabled {listed}"
+
+
+def _apply_without_probe(
+    name: str, entry: dict[str, Any], manifest: Manifest | None, kinds: ServerKinds | None = None
+) -> None:
 
     include, exclude = prior_filter(entry)
     default = manifest.tools.default_enabled if manifest is not None else None
     chosen = filter_without_probe(include, exclude, default)
-    _write_tools(name, entry, chosen)
+    _write_tools(name, entry, chosen, kinds=kinds)
     print(_describe_filter(name, chosen))
 
 
@@ -265,7 +312,7 @@ def _choose_tools(
         if require_terminal:  # configure: nothing to choose from, nothing changed
             return EXIT_FAILED
         chosen = filter_without_probe(include, exclude, default)
-        _write_tools(name, entry, chosen)
+        _write_tools(name, entry, chosen, kinds=_kinds(manager))
         print(_describe_filter(name, chosen))
         print(f"the server is installed; when it is reachable run `hermes mcp configure {name}`")
         return EXIT_OK
@@ -290,8 +337,9 @@ def _choose_tools(
         picked = checked
     chosen = filter_for_choice(names, [n for n in names if n in picked])
     switches = {fam: "@" + fam in picked for fam in families}
-    _write_tools(name, entry, chosen, switches)
-    print(_describe_filter(name, chosen))
+    _write_tools(name, entry, chosen, switches, kinds=_kinds(manager))
+    utilities = [tool for fam, members in families.items() if switches[fam] for tool in members]
+    print(_describe_offer(name, chosen, [n for n in names if n in picked], utilities))
     off = [fam for fam, on in switches.items() if not on]
     if off:
         print(f"utility tools off: {', '.join(off)}")

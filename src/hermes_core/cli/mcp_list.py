@@ -14,6 +14,7 @@ from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
 from hermes_core.plugins import config_keys
+from hermes_core.sanitize import clean_line
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
@@ -48,8 +49,8 @@ def list_servers(
                 target = display_url(cfg.url or "")
             elif cfg.command is not None:
                 target = " ".join([cfg.command or "", *shown_args(cfg.args)])
-            else:  # a plugin transport's own key: its value may hold secrets
-                target = ", ".join(f"{key}: ***" for key in cfg.options) or "-"
+            else:  # a plugin transport's own key: only what its settings model shows
+                target = ", ".join(_shown(k, v) for k, v in cfg.shown_options().items()) or "-"
             rows.append(
                 {
                     "server": name,
@@ -66,6 +67,17 @@ def list_servers(
         return EXIT_OK
 
     return guard(run)
+
+
+def _shown(key: str, value: Any) -> str:
+    if isinstance(value, dict):
+        inner = ", ".join(f"{k}: {_shown_value(v)}" for k, v in value.items())
+        return f"{key}: {{{inner}}}"
+    return f"{key}: {_shown_value(value)}"
+
+
+def _shown_value(value: Any) -> str:
+    return clean_line(str(value))[:200]
 
 
 def _load_listed(
@@ -85,7 +97,7 @@ def _load_listed(
         keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
     try:
         loaded = load_config(kinds=keys.kinds())
-        check_sampling_backends(loaded, list(keys.sampling))
+        check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise Stop(EXIT_USAGE) from None

@@ -218,6 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument(
         "--dir", dest="target", metavar="PATH", help="where to write it (default: ./NAME)"
     )
+    new.add_argument(
+        "--dist",
+        metavar="NAME",
+        help="the distribution's name on PyPI (default: NAME-hermes)",
+    )
+    new.add_argument(
+        "--display-name",
+        metavar="TEXT",
+        help="the app's name as users read it (default: NAME's words capitalised, "
+        "acme-paint → Acme Paint)",
+    )
 
     skills = commands.add_parser("skills", help="skills (SKILL.md) and whether they are offered")
     skills.set_defaults(command_parser=skills)

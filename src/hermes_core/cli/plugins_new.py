@@ -13,15 +13,23 @@ __all__ = ["new_plugin", "run"]
 
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes plugins new NAME [--dir PATH]`` (loads no plugin)."""
-    return new_plugin(args.name, args.target)
+    """``hermes plugins new NAME [--dir PATH] [--dist NAME] [--display-name TEXT]`` (loads no
+    plugin)."""
+    return new_plugin(
+        args.name,
+        args.target,
+        dist=args.dist,
+        display_name=args.display_name,
+    )
 
 
-def new_plugin(name: str, target: str | None) -> int:
+def new_plugin(
+    name: str, target: str | None, *, dist: str | None = None, display_name: str | None = None
+) -> int:
     """Write the scaffold; exit 2 on a bad name or a folder that is not empty."""
     root = Path(target) if target is not None else Path(name)
     try:
-        made = scaffold(name, root)
+        made = scaffold(name, root, dist=dist, display_name=display_name)
     except ScaffoldError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

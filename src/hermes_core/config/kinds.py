@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds"]
+from hermes_core.config.plugin_settings import SettingsShape
+
+__all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds", "settings_of"]
 
 #: Other spellings of the built-in transports' names accepted in ``transport:``.
 TRANSPORT_ALIASES: Mapping[str, str] = {
@@ -38,6 +40,9 @@ class ServerKinds:
     """Why some plugins are not loaded (``--no-plugins``, ``HERMES_DISABLE_PLUGINS``): then an
     entry that fails only on what a plugin could provide (an unknown transport or auth
     provider, an unknown key) is left out on its own instead of failing the whole file."""
+    settings: tuple[tuple[str, SettingsShape], ...] = ()
+    """The settings models of transports and auth providers that carry one, keyed
+    ``transport:<name>`` / ``auth:<name>`` (see :mod:`hermes_core.config.plugin_settings`)."""
 
     @classmethod
     def of(
@@ -55,6 +60,7 @@ class ServerKinds:
             tuple(auth_providers),
             stdio,
             plugins_off,
+            settings_of(transports, auth_providers),
         )
 
     @staticmethod
@@ -89,12 +95,39 @@ class ServerKinds:
         wanted = written.strip().lower()
         return next((name for name in self.auth if name.lower() == wanted), None)
 
+    # -- settings ------------------------------------------------------------------
+    def settings_of(self, kind: str, name: str) -> SettingsShape | None:
+        """The settings shape of transport or auth provider *name* (*kind*: ``transport`` or
+        ``auth``), or None when it carries no model."""
+        return dict(self.settings).get(f"{kind}:{name}")
+
     # -- messages ------------------------------------------------------------------
     def unknown_transport(self, written: str) -> str:
         return _unknown("transport", written, self.transport_names)
 
     def unknown_auth(self, written: str) -> str:
         return _unknown("auth provider", written, self.auth)
+
+
+def settings_of(
+    transports: Mapping[str, Any],
+    auth_providers: Iterable[str] | Mapping[str, Any],
+    sampling_providers: Mapping[str, Any] | None = None,
+) -> tuple[tuple[str, SettingsShape], ...]:
+    """The settings shapes of the registrations that carry a ``settings`` model, keyed
+    ``transport:<name>``, ``auth:<name>`` and ``sampling:<name>``."""
+    found: list[tuple[str, SettingsShape]] = []
+    groups = [("transport", transports)]
+    if isinstance(auth_providers, Mapping):
+        groups.append(("auth", auth_providers))
+    if sampling_providers is not None:
+        groups.append(("sampling", sampling_providers))
+    for kind, specs in groups:
+        for name, spec in specs.items():
+            model = getattr(spec, "settings", None)
+            if model is not None:
+                found.append((f"{kind}:{name}", SettingsShape.of_model(model)))
+    return tuple(found)
 
 
 def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:

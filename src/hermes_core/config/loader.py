@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from hermes_core.config.defaults import SERVER_NAME
 from hermes_core.config.document import HermesConfig
 from hermes_core.config.errors import ConfigError, ConfigWarning
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.plugin_settings import SettingsShape
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
 from hermes_core.home import config_path, hermes_home
@@ -110,8 +112,15 @@ def load_config(
     )
 
 
-def check_sampling_backends(loaded: LoadedConfig, registered: list[str]) -> None:
-    """``sampling.backend`` must name a registered backend (file:line, listing them)."""
+def check_sampling_backends(
+    loaded: LoadedConfig,
+    registered: list[str],
+    settings: Mapping[str, SettingsShape] | None = None,
+) -> None:
+    """``sampling.backend`` must name a registered backend (file:line, listing them), and
+    each block of ``sampling_backends:`` a registered backend, its settings fitting the
+    backend's model (*settings*: name → shape)."""
+    check_backend_settings(loaded, registered, settings or {})
     blocks = [("sampling", loaded.config.sampling)] + [
         (f"mcp_servers.{name}.sampling", cfg.sampling)
         for name, cfg in loaded.config.mcp_servers.items()
@@ -377,3 +386,36 @@ def _source(lines: list[str], position: Any, value: Any) -> Any:
     if not token or token[0] in "*&!":
         return value
     return token
+
+
+def check_backend_settings(
+    loaded: LoadedConfig, registered: list[str], settings: Mapping[str, SettingsShape]
+) -> None:
+    """``sampling_backends.<name>``: a registered backend's settings (file:line errors)."""
+    tree = loaded.tree
+    block = tree.get("sampling_backends") if isinstance(tree, Mapping) else None
+    if block is None:
+        return
+
+    def fail(key: str, reason: str) -> ConfigError:
+        return ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
+
+    if not isinstance(block, Mapping):
+        raise fail("sampling_backends", "must be a mapping of sampling backend names to settings")
+    for name, value in block.items():
+        key = f"sampling_backends.{name}"
+        if name not in registered:
+            import difflib
+
+            close = difflib.get_close_matches(str(name), registered, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            valid = ", ".join(registered) or "none"
+            raise fail(key, f"no sampling backend named {str(name)!r} ({hint}registered: {valid})")
+        if not isinstance(value, Mapping):
+            raise fail(key, "must be a mapping of the backend's settings")
+        shape = settings.get(str(name))
+        problem = shape.problem(_plain(value)) if shape is not None else None
+        if problem is not None:
+            where, reason = problem
+            sub = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+            raise fail(key + sub, reason)

@@ -62,6 +62,9 @@ class ServerConfig(ServerFields):
     _origin: _Origin | None = PrivateAttr(default=None)
     _selected: tuple[str, str] | None = PrivateAttr(default=None)
     _plugin_keys: tuple[str, ...] = PrivateAttr(default=())
+    _shown: dict[str, frozenset[str] | bool] = PrivateAttr(default_factory=dict)
+    """Plugin keys whose settings model says what may be shown: the fields not marked secret
+    (``True``: the key's single value)."""
 
     # ----------------------------------------------------------------- derived
 
@@ -94,6 +97,11 @@ class ServerConfig(ServerFields):
         """The entry's keys that belong to its transport or auth provider (plugin keys)."""
         extra = self.model_extra or {}
         return {key: extra[key] for key in self._plugin_keys if key in extra}
+
+    def shown_options(self) -> dict[str, Any]:
+        """:attr:`options` as ``hermes mcp list`` shows them: what a settings model marks
+        secret (or, for a plugin without a model, every value) replaced by ``***``."""
+        return {key: self._masked(key, value) for key, value in self.options.items()}
 
     @property
     def auth_settings(self) -> dict[str, Any]:
@@ -138,9 +146,19 @@ class ServerConfig(ServerFields):
             elif name == "args" and isinstance(value, list):
                 yield name, shown_args(value)
             elif name in extra:
-                yield name, REDACTED
+                yield name, self._masked(name, value)
             else:
                 yield name, value
+
+    def _masked(self, key: str, value: Any) -> Any:
+        """A plugin key's value with what its settings model marks secret (or, without a
+        model, everything) replaced."""
+        shown = self._shown.get(key)
+        if shown is True:
+            return value
+        if isinstance(shown, frozenset) and isinstance(value, Mapping):
+            return {k: (v if k in shown else REDACTED) for k, v in value.items()}
+        return REDACTED
 
     # ----------------------------------------------------------------- whole entry
 
@@ -155,9 +173,9 @@ class ServerConfig(ServerFields):
             # to authorise, so the entry says something Hermes cannot do.
             able = ", ".join(kinds.auth_stdio) or "none is registered"
             raise fail(
-                f"auth: {self.auth} authorises HTTP requests, and this is a {self.transport} "
-                f"server (no url); remove it, or use a provider that serves local servers "
-                f"({able})",
+                f"auth: {self.auth} authorises HTTP requests, and this server has no url "
+                f"(transport {self.transport}); remove it, or use a provider that serves local "
+                f"servers ({able})",
                 "auth",
             )
         if isinstance(self.client_cert, list) and self.client_key is not None:
@@ -216,6 +234,41 @@ class ServerConfig(ServerFields):
                     )
                 owned.append(self.auth)
         self._plugin_keys = tuple(owned)
+        self._check_settings(kinds, name, key)
+
+    def _check_settings(self, kinds: ServerKinds, transport: str, key: str) -> None:
+        """The plugin settings against their models (``TransportSpec.settings``,
+        ``AuthProviderSpec.settings``): errors at their keys, as for the built-in keys."""
+        extra = self.model_extra or {}
+        shape = kinds.settings_of("transport", transport)
+        if shape is not None and key in extra:
+            value = extra[key]
+            scalar = not isinstance(value, Mapping)
+            problem = shape.problem(shape.as_mapping(value))
+            if problem is not None:
+                where, reason = problem
+                raise fail(f"{reason} (settings of transport {transport})", key, *where[scalar:])
+            first = shape.fields[0] if shape.fields else None
+            self._shown[key] = (first is not None and not first.secret) if scalar else shape.shown()
+        if self.auth is None or self.auth in type(self).model_fields:
+            return
+        shape = kinds.settings_of("auth", self.auth)
+        if shape is None:
+            return
+        settings = extra.get(self.auth)
+        if settings is None:
+            if shape.required:
+                raise fail(
+                    f"auth: {self.auth} needs its settings under '{self.auth}:' "
+                    f"(required: {', '.join(shape.required)})",
+                    "auth",
+                )
+            return
+        problem = shape.problem(settings)
+        if problem is not None:
+            where, reason = problem
+            raise fail(f"{reason} (settings of auth: {self.auth})", self.auth, *where)
+        self._shown[self.auth] = shape.shown()
 
     def _warnings(self, info: ValidationInfo) -> None:
         if not isinstance(info.context, dict):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Self
 
-from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.kinds import ServerKinds, settings_of
 from hermes_core.config.loader import (
     LoadedConfig,
     check_sampling_backends,
@@ -18,6 +18,7 @@ from hermes_core.config.loader import (
 from hermes_core.config.models import ServerConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.from_config import host_server, host_servers
+from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
@@ -49,7 +50,10 @@ class ConfigSource:
             builtin_auth_providers() if auth_providers is None else auth_providers
         )
         self.display_names: dict[str, str] = dict(display_names or {})
-        self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
+        self.registered_sampling: dict[str, SamplingProvider] = dict(sampling_providers or {})
+        """The sampling backends as registered (``sampling_providers``: bound to their
+        ``sampling_backends:`` settings by the last :meth:`load_config`)."""
+        self.sampling_providers: dict[str, SamplingProvider] = dict(self.registered_sampling)
         self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
 
     @classmethod
@@ -78,11 +82,17 @@ class ConfigSource:
         ``ConfigError``)."""
         loaded = load_config(path, strict=strict, kinds=self.kinds)
         self._check_sampling_backends(loaded)
+        self.sampling_providers = with_backend_settings(self.registered_sampling, loaded)
         return loaded
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
-        """``sampling.backend`` must name a registered backend (file:line, listing them)."""
-        check_sampling_backends(loaded, list(self.sampling_providers))
+        """``sampling.backend`` must name a registered backend (file:line, listing them), and
+        ``sampling_backends:`` fit the backends' settings models."""
+        shapes = {
+            key.removeprefix("sampling:"): shape
+            for key, shape in settings_of({}, [], self.registered_sampling)
+        }
+        check_sampling_backends(loaded, list(self.registered_sampling), shapes)
 
     def servers(
         self,

@@ -12,11 +12,14 @@ imports its module (:mod:`~hermes_core.host.stdio_connect`,
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from hermes_core.host.child_env import SAFE_ENV_NAMES, child_environment
 from hermes_core.host.spawned import capture_spawned
 from hermes_core.plugins.types import Connect, ServerSpec, TransportSpec, TransportStreams
+
+if TYPE_CHECKING:
+    from anyio.abc import ByteStream
 
 __all__ = [
     "BUILTIN_TRANSPORTS",
@@ -25,6 +28,7 @@ __all__ = [
     "ServerSpec",
     "capture_spawned",
     "child_environment",
+    "open_byte_stream",
     "open_sse",
     "open_stdio",
     "open_streamable_http",
@@ -65,6 +69,24 @@ def open_sse(spec: ServerSpec, errlog: IO[str]) -> AbstractAsyncContextManager[T
     from hermes_core.host.http_connect import open_sse as connect
 
     return connect(spec, errlog)
+
+
+def open_byte_stream(
+    stream: ByteStream,
+    spec: ServerSpec,
+    errlog: IO[str],
+    *,
+    max_message_bytes: int | None = None,
+) -> AbstractAsyncContextManager[TransportStreams]:
+    """MCP over any connected anyio byte stream (a Unix or TCP socket, a pipe): the toolkit of
+    a plugin's transport (:func:`hermes_core.host.byte_streams.open_byte_stream`).
+
+    Newline-delimited JSON-RPC, each line bounded by the server's ``max_message_bytes``; yields
+    the SDK's ``(read, write)`` streams and closes *stream* on exit.
+    """
+    from hermes_core.host.byte_streams import open_byte_stream as connect
+
+    return connect(stream, spec, errlog, max_message_bytes=max_message_bytes)
 
 
 BUILTIN_TRANSPORTS = (

@@ -16,8 +16,9 @@ returns registration objects::
     acme = "acme_hermes.plugin"
 
 Hooks: ``declare_app``, ``location_kind``, ``version_source``, ``gpu_probe``,
-``transport``, ``auth_provider``, ``catalog_entry``, ``sampling_provider`` — see
-:mod:`hermes_core.plugins.hookspecs` for the reference.
+``transport``, ``auth_provider``, ``catalog_entry``, ``sampling_provider``,
+``messaging_platform`` — see :mod:`hermes_core.plugins.hookspecs` for the reference and
+``docs/plugin-authors.md`` for a tutorial with a tested example of each.
 Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 """

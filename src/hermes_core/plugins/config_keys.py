@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hermes_core import __version__
-from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.kinds import ServerKinds, settings_of
+from hermes_core.config.plugin_settings import SettingsShape
 from hermes_core.json_records import read_record, write_record
 from hermes_core.plugins.entry_points import PluginEntryPoint, hermes_entry_points
 
@@ -51,7 +52,7 @@ __all__ = [
     "remember",
 ]
 
-FORMAT = 1
+FORMAT = 2
 _MAX_BYTES = 1024 * 1024
 
 
@@ -70,24 +71,32 @@ class PluginRegistrations(Protocol):
 
     def auth_providers(self) -> Mapping[str, object]: ...
 
-    def sampling_providers(self) -> Mapping[str, object]: ...
+    def sampling_providers(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
 class PluginConfigKeys:
     """The names ``config.yaml`` may use: transports (name, config key), auth providers and
-    sampling backends, in registration order."""
+    sampling backends, in registration order; and the shapes of their settings models
+    (``transport:<name>`` / ``auth:<name>``, :mod:`hermes_core.config.plugin_settings`)."""
 
     transports: tuple[tuple[str, str], ...]
     auth: tuple[str, ...]
     sampling: tuple[str, ...]
+    settings: tuple[tuple[str, SettingsShape], ...] = ()
+    auth_stdio: tuple[str, ...] = ()
+    """The auth providers that also serve servers without a URL (``AuthProviderSpec.stdio``)."""
 
     @classmethod
     def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
+        transports, auth = manager.transports(), manager.auth_providers()
+        sampling = manager.sampling_providers()
         return cls(
-            tuple((name, str(spec.config_key)) for name, spec in manager.transports().items()),
-            tuple(manager.auth_providers()),
-            tuple(manager.sampling_providers()),
+            tuple((name, str(spec.config_key)) for name, spec in transports.items()),
+            tuple(auth),
+            tuple(sampling),
+            settings_of(transports, auth, sampling),
+            tuple(n for n, spec in auth.items() if getattr(spec, "stdio", False)),
         )
 
     def names(self) -> dict[str, Any]:
@@ -96,11 +105,21 @@ class PluginConfigKeys:
             "transports": [list(t) for t in self.transports],
             "auth": list(self.auth),
             "sampling": list(self.sampling),
+            "settings": {key: shape.record() for key, shape in self.settings},
+            "auth_stdio": list(self.auth_stdio),
+        }
+
+    def sampling_settings(self) -> dict[str, SettingsShape]:
+        """Backend name → the shape of its settings model (the backends that carry one)."""
+        return {
+            key.removeprefix("sampling:"): shape
+            for key, shape in self.settings
+            if key.startswith("sampling:")
         }
 
     def kinds(self) -> ServerKinds:
         """What ``config.yaml`` is validated against (handed to the config loader)."""
-        return ServerKinds(self.transports, self.auth)
+        return ServerKinds(self.transports, self.auth, self.auth_stdio, settings=self.settings)
 
 
 def env_flag(name: str) -> bool:
@@ -200,9 +219,14 @@ def read(path: Path, expected: str) -> PluginConfigKeys | None:
         transports = tuple((str(n), str(k)) for n, k in data["transports"])
         auth = tuple(str(n) for n in data["auth"])
         sampling = tuple(str(n) for n in data["sampling"])
+        settings = tuple(
+            (str(key), SettingsShape.from_record(shape))
+            for key, shape in dict(data.get("settings") or {}).items()
+        )
+        auth_stdio = tuple(str(n) for n in data.get("auth_stdio") or ())
     except (KeyError, TypeError, ValueError):
         return None
-    return PluginConfigKeys(transports, auth, sampling)
+    return PluginConfigKeys(transports, auth, sampling, settings, auth_stdio)
 
 
 def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
@@ -213,6 +237,8 @@ def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
         "transports": [list(t) for t in keys.transports],
         "auth": list(keys.auth),
         "sampling": list(keys.sampling),
+        "settings": {key: shape.record() for key, shape in keys.settings},
+        "auth_stdio": list(keys.auth_stdio),
     }
     with contextlib.suppress(OSError):
         write_record(path, payload)

@@ -234,6 +234,13 @@ class HermesSpecs:
 
         Cost: registering is free; import heavy libraries inside ``connect``.
 
+        A transport over a socket (or any byte stream) opens it and hands it to
+        :func:`hermes_core.host.transports.open_byte_stream`, which frames MCP on it with
+        the bounds of Hermes' stdio transport (``docs/plugin-authors.md`` section 7).  A
+        ``settings`` model (pydantic) is checked against the value under ``config_key`` when
+        ``config.yaml`` is read (file:line, did-you-mean); its fields not marked secret are
+        shown by ``hermes mcp list``.
+
         Example:
             A transport that runs a stdio server with an extra environment variable, which
             an entry selects with ``transport: tagged_stdio`` (its ``command``/``args`` as
@@ -305,6 +312,11 @@ class HermesSpecs:
 
         Cost: registering is free; secrets are read only inside ``create``.
 
+        A ``settings`` model (pydantic) is checked against the entry's settings when
+        ``config.yaml`` is read: a missing block (when a field is required), an unknown key
+        (did-you-mean) or a bad value is a config error at its file and line; fields typed
+        ``SecretStr`` are masked where Hermes shows settings, the others are shown.
+
         Example:
             ```python
             import httpx2
@@ -347,7 +359,9 @@ class HermesSpecs:
             (``auth: oath``) is a config error (file:line, exit 2) listing the registered
             ones: a server never connects without the auth it names.  ``auth:`` naming a
             provider without ``stdio=True`` on a server without a URL is a config error
-            (file:line).  ``create`` raising fails that server only, with the message.
+            (file:line).  ``create`` raising fails that server only, with the message
+            (``ValueError``) or with the provider, its distribution and the exception's type
+            (anything else); an ``auth_flow`` raising fails the request it was authorising.
 
         .. versionadded:: 0.1
         """

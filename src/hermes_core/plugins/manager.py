@@ -17,6 +17,7 @@ from typing import Any
 
 import pluggy
 
+from hermes_core.config.plugin_settings import SettingsShape
 from hermes_core.home import hermes_home
 from hermes_core.plugins.catalog_files import remember_names as remember_catalog_names
 from hermes_core.plugins.config_keys import env_flag, env_list
@@ -80,6 +81,22 @@ def _missing_callable(item: object) -> str | None:
         for name in ("models", "complete"):
             if not callable(getattr(item, name)):
                 return name
+    return None
+
+
+def _bad_settings(item: object) -> str | None:
+    """Why a registration's ``settings`` is not a usable pydantic model class, if it is not."""
+    model = getattr(item, "settings", None)
+    if model is None:
+        return None
+    from pydantic import BaseModel
+
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return f"settings must be a pydantic model class (got {type(model).__name__})"
+    try:
+        SettingsShape.of_model(model)
+    except Exception as exc:  # noqa: BLE001 - a plugin's model is reported, never raised
+        return f"settings model {model.__name__} has no JSON Schema: {exc}"
     return None
 
 
@@ -287,6 +304,18 @@ class HermesPluginManager:
                         PluginError(
                             impl.plugin_name,
                             f"{hook} {_name_of(item)!r} has no callable {missing}",
+                            distribution=dist,
+                            hook=hook,
+                        ),
+                    )
+                    continue
+                bad = _bad_settings(item)
+                if bad:
+                    self._problem(
+                        record,
+                        PluginError(
+                            impl.plugin_name,
+                            f"{hook} {_name_of(item)!r}: {bad}",
                             distribution=dist,
                             hook=hook,
                         ),

@@ -101,6 +101,10 @@ class CompletionRequest:
     stop_sequences: tuple[str, ...] = ()
     tools: tuple[SamplingTool, ...] = ()
     tool_choice: Literal["auto", "required"] = "auto"
+    settings: Any = field(default=None, compare=False, repr=False)
+    """The backend's settings from ``sampling_backends.<name>`` in ``config.yaml``: an instance
+    of its ``SamplingProvider.settings`` model (the plain mapping for a backend without one),
+    ``None`` when the file has none.  May hold secrets: never log it."""
 
 
 @dataclass(frozen=True)

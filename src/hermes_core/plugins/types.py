@@ -75,6 +75,7 @@ __all__ = [
     "SamplingProvider",
     "SendReceipt",
     "ServerSpec",
+    "SettingsModel",
     "TransportSpec",
     "TransportStreams",
     "VersionReader",
@@ -100,6 +101,24 @@ class AppDeclaration:
     display_name: str | None = None
     key_line: Callable[[str], int | None] | None = field(default=None, compare=False, repr=False)
     """Maps a key path (``app.linux.location[0]``) to its line in ``where``, for errors."""
+
+
+# --------------------------------------------------------------------------- settings
+
+
+class SettingsModel(Protocol):
+    """What Hermes uses of a plugin's settings model: a ``pydantic.BaseModel`` subclass.
+
+    Named as a protocol so this module does not import pydantic; any ``BaseModel`` subclass
+    is one.  The loader reads its JSON Schema (field names, required, secret) and validates
+    the settings with it when ``config.yaml`` is read (``docs/plugin-authors.md``).
+    """
+
+    @classmethod
+    def model_validate(cls, obj: Any) -> Any: ...
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]: ...
 
 
 # --------------------------------------------------------------------------- transports
@@ -140,9 +159,16 @@ class ServerSpec(Protocol):
     @property
     def headers(self) -> dict[str, str]: ...
     @property
-    def connect_timeout(self) -> float: ...
+    def connect_timeout(self) -> float:
+        """Seconds the transport may take to open the connection (bound your connect by it:
+        ``anyio.fail_after(spec.connect_timeout)``)."""
+        ...
+
     @property
-    def timeout(self) -> float: ...
+    def timeout(self) -> float:
+        """Seconds one tool call to the server may take (the host bounds each call by it)."""
+        ...
+
     @property
     def auth(self) -> Any: ...
     @property
@@ -195,6 +221,12 @@ class TransportSpec:
     description: str = ""
     connect: Connect | None = field(default=None, compare=False)
     provider: str = "hermes_core"
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
+    """A pydantic model of the value under ``config_key``, checked when ``config.yaml`` is
+    read (file:line, did-you-mean): a mapping is validated as the model's fields, a single
+    value (``socket: /run/x.sock``) as its first field.  Fields typed ``SecretStr`` (or with
+    ``json_schema_extra={"secret": True}``) are masked in ``hermes mcp list``; the others are
+    shown.  ``None``: the value is not checked and always masked."""
 
 
 # --------------------------------------------------------------------------- auth
@@ -258,6 +290,14 @@ class AuthProviderSpec:
     provider: str = "hermes_core"
     stdio: bool = False
     """Also for servers without a URL: ``create`` returns the process's extra environment."""
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
+    """A pydantic model of the mapping under the provider's name, checked when
+    ``config.yaml`` is read: an unknown key is an error with a did-you-mean, a missing
+    required field (or a missing block, when a field is required) an error at its line.
+    ``SecretStr`` fields (or ``json_schema_extra={"secret": True}``) are masked in ``hermes
+    mcp list``, the others shown.  ``create`` still gets the mapping in
+    ``context.settings`` (``${VAR}`` resolved): ``Model.model_validate(context.settings)``.
+    ``None``: the settings are not checked and always masked."""
 
 
 @dataclass(frozen=True)
@@ -348,3 +388,8 @@ class SamplingProvider:
     complete: Completer = field(repr=False)
     description: str = ""
     provider: str = "hermes_core"
+    settings: type[SettingsModel] | None = field(default=None, compare=False)
+    """A pydantic model of the backend's settings: the mapping under
+    ``sampling_backends.<name>`` at the top of ``config.yaml`` (``${VAR}`` expanded), checked
+    when the file is read (file:line, did-you-mean).  ``complete`` finds the validated model in
+    ``request.settings`` (``None`` when the file has no block for it)."""

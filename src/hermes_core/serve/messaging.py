@@ -41,6 +41,7 @@ __all__ = [
     "Messaging",
     "SendError",
     "load_messaging",
+    "prefixed",
     "split_target",
 ]
 
@@ -121,10 +122,17 @@ class Messaging:
         try:
             receipt = configured.adapter.send(chat_id, text)
         except ValueError as exc:
-            raise SendError(f"{configured.name}: {exc}") from None
+            raise SendError(prefixed(configured.name, exc)) from None
         except OSError as exc:
-            raise SendError(f"Send failed: {configured.name}: {exc}") from None
+            raise SendError(f"Send failed: {prefixed(configured.name, exc)}") from None
         return configured.name, chat_id, receipt
+
+
+def prefixed(name: str, exc: BaseException) -> str:
+    """``<name>: <message>``, once: an adapter whose message already names it is not
+    prefixed again (never ``acme: acme: …``)."""
+    text = str(exc) or type(exc).__name__
+    return text if text.startswith(f"{name}:") else f"{name}: {text}"
 
 
 def load_messaging(
@@ -196,7 +204,7 @@ def load_messaging(
             )
             raise fail(key + sub, _sentence(first)) from None
         except (ValueError, TypeError) as exc:
-            raise fail(key, f"{adapter_name}: {exc}") from None
+            raise fail(key, prefixed(adapter_name, exc)) from None
         messaging.platforms[name] = ConfiguredPlatform(name, adapter_name, adapter)
     return messaging
 
