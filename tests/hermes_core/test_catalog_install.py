@@ -327,15 +327,15 @@ def test_keys_go_to_env_with_mode_0600_and_other_lines_kept_across_installs(
         )
     secret = "s3cr3t-one-value"
     first = hermes("mcp", "install", "one", "--yes", env={"ONE_TOKEN": secret})
-    assert first.returncode == 0, first.stderr
-    # A failed probe still installs.
-    assert "warning: could not list the tools of 'one'" in first.stderr
-    assert "hermes mcp configure one" in first.stdout
+    # A command that cannot start is saved disabled, exit 1 (as `hermes mcp add` does).
+    assert first.returncode == 1, first.stderr
+    assert "saved 'one' disabled: needs one-mcp" in first.stdout
+    assert "then `hermes mcp enable one`" in first.stdout
     missing = hermes("mcp", "install", "two", "--yes")
     assert missing.returncode == 2
     assert "TWO_URL is required; nothing was installed" in missing.stderr
     second = hermes("mcp", "install", "two", "--yes", env={"TWO_URL": "http://localhost:9/x y"})
-    assert second.returncode == 0, second.stderr
+    assert second.returncode == 1, second.stderr
     for done in (first, missing, second):
         assert secret not in done.stdout + done.stderr
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
