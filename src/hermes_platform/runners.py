@@ -33,7 +33,9 @@ _KNOWN: dict[str, _Known] = {
     "npm": _Known("Node.js", "Install Node.js 20+ (https://nodejs.org/), which provides npm"),
     "docker": _Known("docker", "Install Docker (https://docs.docker.com/get-docker/)"),
     "podman": _Known("podman", "Install Podman (https://podman.io/)"),
-    "dnx": _Known(".NET", "Install the .NET 10 SDK (https://dotnet.microsoft.com/), which provides dnx"),
+    "dnx": _Known(
+        ".NET", "Install the .NET 10 SDK (https://dotnet.microsoft.com/), which provides dnx"
+    ),
     "dotnet": _Known(".NET", "Install the .NET SDK (https://dotnet.microsoft.com/)"),
     "deno": _Known("Deno", "Install Deno (https://deno.com/)"),
     "bun": _Known("Bun", "Install Bun (https://bun.sh/)"),
@@ -92,6 +94,4 @@ def missing_runner(
     known = _KNOWN.get(base.removesuffix(".exe").lower())
     if known is not None:
         return MissingRunner(command, known.label, known.how)
-    return MissingRunner(
-        command, base, f"Install {base} and make sure it is on PATH", known=False
-    )
+    return MissingRunner(command, base, f"Install {base} and make sure it is on PATH", known=False)

@@ -29,9 +29,9 @@ def hermes(home: Path, *args: str, path: str = PATH) -> subprocess.CompletedProc
 def servers(home: Path) -> dict[str, dict[str, object]]:
     from ruamel.yaml import YAML
 
-    found: dict[str, dict[str, object]] = YAML(typ="safe").load(
-        (home / "config.yaml").read_text()
-    )["mcp_servers"]
+    found: dict[str, dict[str, object]] = YAML(typ="safe").load((home / "config.yaml").read_text())[
+        "mcp_servers"
+    ]
     return found
 
 
@@ -63,7 +63,10 @@ def test_catalog_shows_needs_uv_and_install_saves_it_disabled(tmp_path: Path) ->
         assert lines[row(name) + 1].strip().startswith("`uvx` is not on PATH. Install uv")
     assert "needs codex" in lines[row("codex")]
     assert "available" in lines[row("memory")]  # npx is on PATH
-    as_json = {e["name"]: e for e in json.loads(hermes(tmp_path, "mcp", "catalog", "--json").stdout)["entries"]}
+    as_json = {
+        e["name"]: e
+        for e in json.loads(hermes(tmp_path, "mcp", "catalog", "--json").stdout)["entries"]
+    }
     assert as_json["time"]["state"] == "needs a runner" and as_json["time"]["needs"] == "uv"
     assert as_json["memory"]["state"] == "available" and as_json["memory"]["needs"] is None
 

@@ -70,9 +70,7 @@ def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
     if state == AVAILABLE:
         actions.append(Row("install", "install", "show what will run, then install"))
     if state == NEEDS_RUNNER:
-        actions.append(
-            Row("install", "install", "saved disabled until its runner is installed")
-        )
+        actions.append(Row("install", "install", "saved disabled until its runner is installed"))
     if state in (ENABLED, "custom — enabled"):
         actions.append(Row("disable", "disable", "keep the entry, stop offering its tools"))
     if state in (DISABLED, "custom — disabled"):
