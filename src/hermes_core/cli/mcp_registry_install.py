@@ -40,6 +40,7 @@ from hermes_core.cli.unvetted_install import (
     confirm_install,
     finish,
 )
+from hermes_core.config.errors import ConfigError
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform.declaration import DeclarationError, parse_declaration
 
@@ -81,6 +82,10 @@ def registries_for(manager: HermesPluginManager, wanted: str | None) -> list[Reg
     loaded = factory_for(manager).load_config(strict=False)
     try:
         return pick_registries(configured_registries(loaded), wanted)
+    except ConfigError as exc:  # every problem of the block, each on its line
+        for problem in (exc, *exc.more):
+            print(f"error: {problem}", file=sys.stderr)
+        raise Stop(EXIT_USAGE) from None
     except ValueError as exc:
         raise Stop(EXIT_USAGE, str(exc)) from None
 
