@@ -63,6 +63,8 @@ class MissingRunner:
     @property
     def sentence(self) -> str:
         """``uvx is not on PATH. Install uv (…), then try again.``"""
+        if os.sep in self.command or (os.altsep and os.altsep in self.command):
+            return f"`{self.command}` is not an executable file. {self.how}, then try again."
         return f"`{self.command}` is not on PATH. {self.how}, then try again."
 
 

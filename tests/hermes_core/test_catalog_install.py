@@ -273,7 +273,9 @@ def test_a_bootstrap_that_fails_half_way_leaves_nothing_half_installed(
     assert "(exit 3)" in (home / "logs" / "mcp-install-half.log").read_text()
     # A working install, then a failing reinstall: the previous install is kept as it was.
     write(catalog_dir, "half", manifest.format(first="echo 1 > built", second="true"))
-    assert hermes("mcp", "install", "half", "--yes").returncode == 0
+    built = hermes("mcp", "install", "half", "--yes")
+    # Installed, but its command is not there: saved disabled, exit 1 (as `hermes mcp add`).
+    assert built.returncode == 1 and "saved 'half' disabled" in built.stdout
     before = (home / "config.yaml").read_bytes()
     write(catalog_dir, "half", manifest.format(first="echo 2 > built", second="exit 3"))
     assert hermes("mcp", "install", "half", "--yes").returncode == 1
@@ -479,7 +481,7 @@ def test_an_entry_refused_by_its_app_declaration_on_a_fake_host(
 
     text = (
         "manifest_version: 1\nname: render-farm\ndescription: GPU renders\n"
-        "transport: {command: render-farm-mcp}\n"
+        f"transport: {{command: {sys.executable}}}\n"  # a command that is here: no runner missing
     )
     plugin = types.SimpleNamespace(
         declare_app=hookimpl(

@@ -156,7 +156,9 @@ def test_a_preset_whose_program_is_not_installed_yet_is_saved_disabled(tmp_path:
     }
     # So is a known runner (uvx) of one's own command; any other command not found is a
     # failed probe, saved disabled the same way.
-    uv = hermes(home, "mcp", "add", "t", "--command", "uvx", "--", "mcp-server-time", PATH=str(empty))
+    uv = hermes(
+        home, "mcp", "add", "t", "--command", "uvx", "--", "mcp-server-time", PATH=str(empty)
+    )
     assert uv.returncode == 1 and "saved 't' disabled: needs uv: `uvx` is not on PATH" in uv.stdout
     own = hermes(home, "mcp", "add", "mine", "--command", "hermes-no-such-command")
     assert own.returncode == 1 and "saved 'mine' disabled: the probe failed" in own.stdout
