@@ -8,6 +8,7 @@ entry starts through a ``uvx`` on PATH that runs the suite's installed mcp-serve
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -17,11 +18,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pexpect
 import pytest
 
 from servers.net import PORT, http_server
 from servers.reference import NPM_DIR, PY_SERVERS_DIR, node
 from support.cli import run_hermes
+from support.home import clean_env
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
 
@@ -398,3 +401,42 @@ def test_refusals_unknown_types_unknown_fields_and_app_declarations(
         "mcp_servers.future already exists and was not installed from io.github.other/future"
         in clash.stderr
     )
+
+
+def test_on_a_terminal_the_secret_is_asked_hidden(data: Path, home: Path, tmp_path: Path) -> None:
+    header = {"name": "X-Api-Key", "isRequired": True, "isSecret": True, "description": "Key"}
+    publish(
+        data,
+        server_json(
+            "io.github.acme/vault", "1.0.0", **remote("http://127.0.0.1:9/mcp", headers=[header])
+        ),
+    )
+    env = {
+        **clean_env(os.environ),
+        "HERMES_HOME": str(home),
+        "HERMES_CATALOG_PATH": "",
+        "TERM": "xterm",
+        "PROMPT_TOOLKIT_NO_CPR": "1",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "hermes_core", "mcp", "install", "io.github.acme/vault"],
+        env=env,
+        encoding="utf-8",
+        timeout=90,
+        dimensions=(40, 140),
+    )
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    child.expect(r"Install 'vault' \(unvetted\)\?")
+    child.send("y")
+    child.expect(r"Key \(VAULT_X_API_KEY\):")
+    secret = "hunter2-registry-secret"
+    child.send(secret + "\r")
+    child.expect("saved 'vault' disabled: the probe failed")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert secret not in transcript.getvalue()
+    assert f"VAULT_X_API_KEY={secret}" in (home / ".env").read_text()
+    assert config(home)["mcp_servers"]["vault"]["headers"] == {"X-Api-Key": "${VAULT_X_API_KEY}"}
