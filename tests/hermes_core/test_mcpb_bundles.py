@@ -11,6 +11,7 @@ import stat
 import struct
 import subprocess
 import sys
+import warnings
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -194,6 +195,7 @@ def _central_size(path: Path, member: str, size: int) -> None:
         ("entry-point", "its entry_point 'server/missing.py' is not in the bundle"),
         ("platform", "is unavailable: unsupported_os. The bundle runs on plan9"),
         ("not-zip", "not a zip file (a .mcpb bundle is one)"),
+        ("duplicate", "cannot unpack it (File exists)"),
     ],
 )
 def test_unsafe_or_unusable_bundles_are_refused(
@@ -226,6 +228,11 @@ def test_unsafe_or_unusable_bundles_are_refused(
         build(bundle, data)
     elif case == "platform":
         build(bundle, manifest(compatibility={"platforms": ["plan9"]}))
+    elif case == "duplicate":
+        build(bundle)
+        with warnings.catch_warnings(), zipfile.ZipFile(bundle, "a") as archive:
+            warnings.simplefilter("ignore")  # zipfile warns of the duplicate it writes
+            archive.writestr("server/main.py", "print('the second one')\n")
     else:
         bundle.write_bytes(b"not a zip at all")
     done = hermes("mcp", "install", str(bundle), "--yes", env={"NOTES_BUNDLE_API_KEY": "k"})

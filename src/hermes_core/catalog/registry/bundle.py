@@ -251,6 +251,9 @@ def unpack(
                         )
                     out.write(chunk)
             os.chmod(target, (mode | 0o600) if mode else 0o644)
+    except OSError as exc:  # two members of one name, a file where a folder goes, a full disk
+        shutil.rmtree(dest, ignore_errors=True)
+        raise BundleError(f"{label}: cannot unpack it ({exc.strerror or exc})") from None
     except BaseException:
         shutil.rmtree(dest, ignore_errors=True)
         raise

@@ -171,8 +171,10 @@ class _Reader:
         )
         variables: dict[str, Input] = {}
         if depth == 0:
-            raw_vars = data.get("variables") or {}
-            for var, spec in self.mapping(raw_vars, f"{where}variables").items():
+            raw_vars = self.mapping(data.get("variables") or {}, f"{where}variables")
+            if len(raw_vars) > _MAX_ITEMS:
+                raise self.fail(f"{where}variables", f"has more than {_MAX_ITEMS} items")
+            for var, spec in raw_vars.items():
                 variables[str(var)] = self.input(
                     spec, "variable", f"{where}variables.{var}.", depth=1
                 )
