@@ -440,3 +440,21 @@ def test_on_a_terminal_the_secret_is_asked_hidden(data: Path, home: Path, tmp_pa
     assert secret not in transcript.getvalue()
     assert f"VAULT_X_API_KEY={secret}" in (home / ".env").read_text()
     assert config(home)["mcp_servers"]["vault"]["headers"] == {"X-Api-Key": "${VAULT_X_API_KEY}"}
+
+
+def test_an_oversized_or_broken_registry_answer_is_one_clear_line(
+    data: Path, home: Path, tmp_path: Path
+) -> None:
+    publish(data, server_json("io.github.acme/alpha", "1.0.0", **remote("https://a.example/mcp")))
+    argv = [sys.executable, str(SERVERS / "registry_server.py"), PORT, str(data)]
+    env = {**os.environ, "PAD_BYTES": str(9 * 1024 * 1024)}
+    base = {"HERMES_HOME": str(home), "HERMES_CATALOG_PATH": ""}
+    with http_server(argv, env=env, path="") as url:
+        done = run_hermes("mcp", "search", "--registry", url, env=base)
+    assert done.returncode == 1
+    assert f"warning: registry 127.0.0.1 ({url}): the answer is larger than 8388608 bytes" in (
+        done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    nothing = run_hermes("mcp", "search", "--registry", "http://127.0.0.1:9", env=base)
+    assert nothing.returncode == 1 and "could not connect (ConnectError)" in nothing.stderr

@@ -13,7 +13,8 @@ Bundles in *FILES_DIR* are served at ``/files/NAME``.
 
 Each ``ServerResponse`` carries the registry-managed ``_meta`` block
 (``io.modelcontextprotocol.registry/official``: status, publishedAt, updatedAt, isLatest).
-With ``REQUIRE_TOKEN`` set, a request without ``Authorization: Bearer <that>`` gets 401.
+With ``REQUIRE_TOKEN`` set, a request without ``Authorization: Bearer <that>`` gets 401; with
+``PAD_BYTES`` set, the list answer is padded with that many spaces (an oversized answer).
 """
 
 from __future__ import annotations
@@ -102,7 +103,9 @@ async def list_servers(request: Request) -> Response:
         last = page[-1]["server"]
         token = f"{last['name']}@{last['version']}".encode()
         metadata["nextCursor"] = base64.urlsafe_b64encode(token).decode()
-    return JSONResponse({"servers": page, "metadata": metadata})
+    pad = int(os.environ.get("PAD_BYTES") or 0)  # a hostile registry: an oversized answer
+    body = json.dumps({"servers": page, "metadata": metadata}) + " " * pad
+    return Response(body, media_type="application/json")
 
 
 def _of(name: str) -> list[dict[str, Any]]:

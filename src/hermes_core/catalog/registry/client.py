@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,10 @@ __all__ = ["Listed", "Page", "RegistryClient", "RegistryError", "download"]
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 TIMEOUT = 20.0
+"""Seconds for one read (connect, each chunk)."""
+ANSWER_DEADLINE = 60.0
+"""Seconds for a whole registry answer (a server trickling bytes is cut off)."""
+DOWNLOAD_DEADLINE = 600.0
 _OFFICIAL_META = "io.modelcontextprotocol.registry/official"
 
 
@@ -64,10 +69,13 @@ def _read_bounded(response: httpx2.Response, limit: int, label: str) -> bytes:
         raise RegistryError(f"{label}: the answer is larger than {limit} bytes")
     chunks: list[bytes] = []
     size = 0
+    deadline = time.monotonic() + ANSWER_DEADLINE
     for chunk in response.iter_bytes():
         size += len(chunk)
         if size > limit:
             raise RegistryError(f"{label}: the answer is larger than {limit} bytes")
+        if time.monotonic() > deadline:
+            raise RegistryError(f"{label}: the answer took longer than {ANSWER_DEADLINE:g} s")
         chunks.append(chunk)
     return b"".join(chunks)
 
@@ -177,6 +185,7 @@ def download(url: str, limit: int, *, into: Path) -> tuple[Path, str]:
     fd, name = tempfile.mkstemp(prefix=".download-", suffix=".mcpb", dir=into)
     digest = hashlib.sha256()
     size = 0
+    deadline = time.monotonic() + DOWNLOAD_DEADLINE
     try:
         with (
             os.fdopen(fd, "wb") as out,
@@ -189,9 +198,11 @@ def download(url: str, limit: int, *, into: Path) -> tuple[Path, str]:
                 size += len(chunk)
                 if size > limit:
                     raise RegistryError(f"{url}: the bundle is larger than {limit} bytes")
+                if time.monotonic() > deadline:
+                    raise RegistryError(f"{url}: the download took over {DOWNLOAD_DEADLINE:g} s")
                 digest.update(chunk)
                 out.write(chunk)
-    except httpx2.HTTPError as exc:
+    except (httpx2.HTTPError, OSError) as exc:
         os.unlink(name)
         raise RegistryError(f"{url}: could not download ({type(exc).__name__})") from None
     except BaseException:
