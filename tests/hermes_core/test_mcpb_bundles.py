@@ -11,6 +11,7 @@ import stat
 import struct
 import subprocess
 import sys
+import types
 import warnings
 import zipfile
 from collections.abc import Callable, Iterator
@@ -20,6 +21,10 @@ from typing import Any
 import pytest
 
 from hermes_core.catalog.registry.bundle import MAX_FILES, MAX_UNPACKED_BYTES
+from hermes_core.cli.mcp_bundle_install import install_bundle
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.plugins.types import AppDeclaration
 from servers.net import PORT, http_server
 from support.cli import run_hermes
 
@@ -289,3 +294,27 @@ def test_the_bundle_of_a_registry_entry_is_checked_then_installed(
     assert good.returncode == 0, good.stdout + good.stderr
     assert f"From registry 127.0.0.1 ({url}): io.github.acme/notes" in good.stdout
     assert (home / "mcp-installs" / "notes" / "server" / "main.py").exists()
+
+
+def test_a_plugin_app_declaration_refuses_a_bundle_here(
+    hermes_pm: HermesPluginManager,
+    hermes_fake_host: Callable[..., Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    plugin = types.SimpleNamespace(
+        declare_app=hookimpl(
+            lambda: [AppDeclaration("notes-bundle", requires={"gpu": "nvidia"}, display_name="N")]
+        )
+    )
+    hermes_pm.register_plugin(plugin, "notes-vendor")
+    hermes_pm.apply()
+    monkeypatch.setenv("HERMES_HOME", str(tmp_path / "home"))
+    hermes_fake_host("linux").set_gpu("amd")
+    bundle = build(tmp_path / "notes.mcpb")
+    assert install_bundle(hermes_pm, str(bundle), sha256=None, assume_yes=True) == 1
+    assert capsys.readouterr().err == (
+        "error: 'notes-bundle' is unavailable: unsupported_gpu, needs an NVIDIA GPU.\n"
+    )
+    nothing_written(tmp_path / "home")

@@ -189,10 +189,10 @@ def add(
 ) -> int:
     """Probe the server (connect, list tools), then save it; saved disabled when the probe fails.
 
-    The probe and the validation use *manager*'s transports and auth providers.  A command
-    not on PATH (a *preset*'s too) is saved disabled without a probe,
-    with what to install (:func:`hermes_platform.runners.missing_runner`), exit 1 — as
-    ``hermes mcp install`` does."""
+    The probe and the validation use *manager*'s transports and auth providers.  A known
+    runner (``uvx``, ``npx``, ``docker``…) or a *preset*'s program not on PATH is saved disabled
+    without a probe, with what to install (:func:`hermes_platform.runners.missing_runner`),
+    exit 1 — as ``hermes mcp install`` does."""
     factory = factory_for(manager)
     _cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds

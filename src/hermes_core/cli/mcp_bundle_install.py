@@ -17,6 +17,7 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hermes_core.catalog.catalog import Entry, refusal
 from hermes_core.catalog.install import install_dir
 from hermes_core.catalog.registry.bundle import (
     MAX_BUNDLE_BYTES,
@@ -182,6 +183,9 @@ def _install(
                 f"{', '.join(shown(p, 20) for p in manifest.platforms)}, not {sys.platform}.",
             )
         name = as_name or config_name(manifest.name)
+        refused = refusal(Entry(name, "bundle", label), manager.display_names.get(name))
+        if refused is not None:  # a plugin's app declaration for this name
+            raise Stop(EXIT_FAILED, refused)
         origin = registry[1].name if registry is not None else f"bundle:{manifest.name}"
         previous = check_name_free(manager, name, origin)
         folder = install_dir(name)
