@@ -282,7 +282,9 @@ def test_a_bootstrap_that_fails_half_way_leaves_nothing_half_installed(
     assert "(exit 3)" in (home / "logs" / "mcp-install-half.log").read_text()
     # A working install, then a failing reinstall: the previous install is kept as it was.
     write(catalog_dir, "half", manifest.format(first="echo 1 > built", second="true"))
-    assert hermes("mcp", "install", "half", "--yes").returncode == 0
+    built = hermes("mcp", "install", "half", "--yes")
+    # Installed, but its command is not there: saved disabled, exit 1 (as `hermes mcp add`).
+    assert built.returncode == 1 and "saved 'half' disabled" in built.stdout
     before = (home / "config.yaml").read_bytes()
     write(catalog_dir, "half", manifest.format(first="echo 2 > built", second="exit 3"))
     assert hermes("mcp", "install", "half", "--yes").returncode == 1
@@ -336,15 +338,15 @@ def test_keys_go_to_env_with_mode_0600_and_other_lines_kept_across_installs(
         )
     secret = "s3cr3t-one-value"
     first = hermes("mcp", "install", "one", "--yes", env={"ONE_TOKEN": secret})
-    assert first.returncode == 0, first.stderr
-    # A failed probe still installs.
-    assert "warning: could not list the tools of 'one'" in first.stderr
-    assert "hermes mcp configure one" in first.stdout
+    # A command that cannot start is saved disabled, exit 1 (as `hermes mcp add` does).
+    assert first.returncode == 1, first.stderr
+    assert "saved 'one' disabled: needs one-mcp" in first.stdout
+    assert "then `hermes mcp enable one`" in first.stdout
     missing = hermes("mcp", "install", "two", "--yes")
     assert missing.returncode == 2
     assert "TWO_URL is required; nothing was installed" in missing.stderr
     second = hermes("mcp", "install", "two", "--yes", env={"TWO_URL": "http://localhost:9/x y"})
-    assert second.returncode == 0, second.stderr
+    assert second.returncode == 1, second.stderr
     for done in (first, missing, second):
         assert secret not in done.stdout + done.stderr
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
@@ -488,7 +490,7 @@ def test_an_entry_refused_by_its_app_declaration_on_a_fake_host(
 
     text = (
         "manifest_version: 1\nname: render-farm\ndescription: GPU renders\n"
-        "transport: {command: render-farm-mcp}\n"
+        f"transport: {{command: {sys.executable}}}\n"  # a command that is here: no runner missing
     )
     plugin = types.SimpleNamespace(
         declare_app=hookimpl(

@@ -125,7 +125,8 @@ def test_transport_is_written(tmp_path: Path) -> None:
     assert rows[0]["transport"] == "sse"
 
 
-def test_a_preset_whose_program_is_not_installed_yet_is_saved_enabled(tmp_path: Path) -> None:
+def test_a_preset_whose_program_is_not_installed_yet_is_saved_disabled(tmp_path: Path) -> None:
+    """As ``hermes mcp install codex`` does: a missing runner is saved disabled, exit 1."""
     empty = tmp_path / "bin"
     empty.mkdir()
     home = tmp_path / "home"
@@ -141,16 +142,23 @@ def test_a_preset_whose_program_is_not_installed_yet_is_saved_enabled(tmp_path: 
         "codex-reply",
         PATH=str(empty),
     )
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines() == [
-        "added 'codex' (enabled, not probed): `codex` is not on PATH yet",
-        "install it, then check it with `hermes mcp test codex`",
+        "saved 'codex' disabled: needs codex: `codex` is not on PATH. Install the Codex CLI "
+        "(npm install -g @openai/codex), then try again.",
+        "install it, then `hermes mcp enable codex`",
     ]
     assert entry(home, "codex") == {
         "command": "codex",
         "args": ["mcp-server"],
         "tools": {"exclude": ["codex-reply"]},
+        "enabled": False,
     }
-    # A command of one's own that is not found is still a failed probe, saved disabled.
+    # So is a known runner (uvx) of one's own command; any other command not found is a
+    # failed probe, saved disabled the same way.
+    uv = hermes(
+        home, "mcp", "add", "t", "--command", "uvx", "--", "mcp-server-time", PATH=str(empty)
+    )
+    assert uv.returncode == 1 and "saved 't' disabled: needs uv: `uvx` is not on PATH" in uv.stdout
     own = hermes(home, "mcp", "add", "mine", "--command", "hermes-no-such-command")
-    assert own.returncode == 1 and "saved 'mine' disabled" in own.stdout
+    assert own.returncode == 1 and "saved 'mine' disabled: the probe failed" in own.stdout

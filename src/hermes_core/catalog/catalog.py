@@ -19,18 +19,21 @@ from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform import declaration
 from hermes_platform.declaration import Declaration, gpu_label
 from hermes_platform.resolver.availability import availability
+from hermes_platform.runners import MissingRunner, missing_runner
 from hermes_platform.sentences import guidance
 
 __all__ = [
     "AVAILABLE",
     "DISABLED",
     "ENABLED",
+    "NEEDS_RUNNER",
     "NEWER",
     "UNAVAILABLE",
     "Catalog",
     "CatalogState",
     "Entry",
     "EntryState",
+    "entry_runner",
     "load_catalog",
     "refusal",
     "state_of",
@@ -47,6 +50,8 @@ class CatalogState(StrEnum):
     ENABLED = "installed (enabled)"
     DISABLED = "installed (disabled)"
     UNAVAILABLE = "unavailable here"
+    NEEDS_RUNNER = "needs a runner"
+    """Its command (``uvx``, ``npx``, ``docker``, ``codex``…) is not on PATH: ``needs uv``."""
     NEWER = "requires a newer Hermes"
 
 
@@ -54,6 +59,7 @@ AVAILABLE = CatalogState.AVAILABLE
 ENABLED = CatalogState.ENABLED
 DISABLED = CatalogState.DISABLED
 UNAVAILABLE = CatalogState.UNAVAILABLE
+NEEDS_RUNNER = CatalogState.NEEDS_RUNNER
 NEWER = CatalogState.NEWER
 
 
@@ -96,6 +102,15 @@ class EntryState:
     detail: str = ""
     """The declaration's sentence (unavailable), or the newer-Hermes warning."""
     offerable: bool = True
+    needs: str = ""
+    """What is missing to run it (``uv``), for :data:`NEEDS_RUNNER` and installed entries."""
+
+    @property
+    def label(self) -> str:
+        """The state as ``hermes mcp catalog`` prints it (``needs uv`` for a missing runner)."""
+        if self.state == NEEDS_RUNNER:
+            return f"needs {self.needs}"
+        return str(self.state)
 
 
 def _origin(manager: HermesPluginManager, plugin: str, distribution: str | None) -> str:
@@ -192,10 +207,23 @@ def state_of(
         )
     sentence = _sentence(entry, (display_names or {}).get(entry.name))
     configured = servers.get(entry.name)
+    runner = entry_runner(entry)
     if configured is not None:
+        if sentence is None and runner is not None:
+            state = ENABLED if configured.enabled else DISABLED
+            return EntryState(state, f"{runner.state}: {runner.sentence}", needs=runner.label)
         return EntryState(
             ENABLED if configured.enabled else DISABLED, sentence or "", sentence is None
         )
     if sentence is not None:
         return EntryState(UNAVAILABLE, sentence, offerable=False)
+    if runner is not None:
+        return EntryState(NEEDS_RUNNER, runner.sentence, needs=runner.label)
     return EntryState(AVAILABLE)
+
+
+def entry_runner(entry: Entry) -> MissingRunner | None:
+    """The runner *entry*'s command needs and this machine lacks (``uvx`` for ``time``)."""
+    if entry.manifest is None:
+        return None
+    return missing_runner(entry.manifest.transport.command)

@@ -47,7 +47,12 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
     ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
-    ("mcp", "install"): ("hermes_core.cli.mcp_install:run_install",),
+    ("mcp", "install"): (
+        "hermes_core.cli.mcp_registry_install:run",
+        "hermes_core.cli.mcp_install:run_install",
+    ),
+    ("mcp", "search"): ("hermes_core.cli.mcp_search:run",),
+    ("mcp", "update"): ("hermes_core.cli.mcp_update:run",),
     ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),
     ("mcp", "suggest"): ("hermes_core.cli.mcp_catalog:run_suggest",),
     ("mcp", "picker"): ("hermes_core.cli.mcp_picker:run",),

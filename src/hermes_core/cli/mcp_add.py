@@ -8,11 +8,11 @@ import asyncio
 import dataclasses
 import os
 import re
-import shutil
 import sys
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.disabled_save import say_runner_missing
 from hermes_core.cli.loading import factory_for
 from hermes_core.config import store
 from hermes_core.config.interpolate import load_dotenv, resolve
@@ -20,6 +20,7 @@ from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.host.factory import HostFactory
+from hermes_platform.runners import missing_runner
 
 if TYPE_CHECKING:
     from hermes_core.host.host import HostServer
@@ -188,9 +189,10 @@ def add(
 ) -> int:
     """Probe the server (connect, list tools), then save it; saved disabled when the probe fails.
 
-    The probe and the validation use *manager*'s transports and auth providers.  A *preset*
-    whose command is not on PATH yet is saved enabled without a probe (installing the program
-    is the next step, not a mistake in the entry)."""
+    The probe and the validation use *manager*'s transports and auth providers.  A known
+    runner (``uvx``, ``npx``, ``docker``…) or a *preset*'s program not on PATH is saved disabled
+    without a probe, with what to install (:func:`hermes_platform.runners.missing_runner`),
+    exit 1 — as ``hermes mcp install`` does."""
     factory = factory_for(manager)
     _cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
@@ -205,12 +207,17 @@ def add(
         return EXIT_USAGE
     problem: str | None = None
     tool_count = 0
-    missing: str | None = None
     if str(entry.get("auth", "")).lower() == "oauth":
         # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
         probe = False
-    if probe and preset and "command" in entry and shutil.which(str(entry["command"])) is None:
-        missing, probe = str(entry["command"]), False
+    # A runner not on PATH (`codex`, `uvx`): what a probe would find, said plainly (any other
+    # command not found is left to the probe, whose failure reads "command not found").
+    missing = missing_runner(entry.get("command")) if probe else None
+    if missing is not None and not (missing.known or preset):
+        missing = None
+    if missing is not None:
+        probe = False
+        entry = {**entry, "enabled": False}
     if probe:
         problem, tool_count = _probe(factory, name, entry)
         if problem is not None:
@@ -227,9 +234,8 @@ def add(
         print(f"fix the entry, then `hermes mcp enable {name}`")
         return EXIT_FAILED
     if missing is not None:
-        print(f"added '{name}' (enabled, not probed): `{missing}` is not on PATH yet")
-        print(f"install it, then check it with `hermes mcp test {name}`")
-        return EXIT_OK
+        say_runner_missing(name, missing)
+        return EXIT_FAILED
     found = f" ({tool_count} tools)" if probe else ""
     print(f"added '{name}'{found}; new sessions will use it")
     if entry.get("auth") == "oauth":

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from hermes_core.catalog.catalog import Catalog, Entry, load_catalog, state_of
+from hermes_core.catalog.catalog import NEEDS_RUNNER, Catalog, Entry, load_catalog, state_of
 from hermes_core.catalog.suggest import suggestions
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for
@@ -112,6 +112,7 @@ def catalog_rows(manager: HermesPluginManager, found: Catalog) -> list[dict[str,
             {
                 "name": entry.name,
                 "state": state.state,
+                "needs": state.needs or None,
                 "detail": state.detail,
                 "description": shown(entry.description),
                 "from": entry.origin,
@@ -144,7 +145,8 @@ def catalog(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 print(f"{row['name']:<{width}}  {row['detail']}")
                 continue
             origin = "" if "(built-in)" in row["from"] else f"  [from {row['from']}]"
-            print(f"{row['name']:<{width}}  {row['state']:<20}  {row['description']}{origin}")
+            label = f"needs {row['needs']}" if row["state"] == NEEDS_RUNNER else row["state"]
+            print(f"{row['name']:<{width}}  {label:<20}  {row['description']}{origin}")
             if row["state"] == "unavailable here" or row["detail"]:
                 print(f"{'':<{width}}  {row['detail']}")
         builtin = sum(1 for r in rows if "(built-in)" in r["from"])

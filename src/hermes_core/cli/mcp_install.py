@@ -28,6 +28,7 @@ from hermes_core.catalog.selection import (
     with_tools,
 )
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.disabled_save import say_probe_failed, say_runner_missing
 from hermes_core.cli.mcp_catalog import (
     catalog_guard,
     configured_servers,
@@ -42,6 +43,7 @@ from hermes_core.config.dotenv_file import update_dotenv
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.plugins.manager import HermesPluginManager
+from hermes_platform.runners import missing_runner
 
 __all__ = ["configure", "install", "run_configure", "run_install"]
 
@@ -75,6 +77,9 @@ def _plan(entry: Entry, manifest: Manifest) -> list[str]:
         lines.append(
             f"  runs:      {shown(' '.join([made['command'], *made.get('args', [])]), 400)}"
         )
+        runner = missing_runner(made["command"])
+        if runner is not None:
+            lines.append(f"  {runner.state}: {runner.sentence} (saved disabled until then)")
         for key, value in made.get("env", {}).items():
             lines.append(f"  env:       {key}={shown(value)}")
     else:
@@ -197,13 +202,20 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
                 made, excluded_filter(include, exclude, manifest.tools.default_excluded)
             )
         kinds = _kinds(manager)
+        runner = missing_runner(made.get("command"))
+        if runner is not None:
+            made = {**made, "enabled": False}
         for warning in store.add_server(
             entry.name, made, replace=previous is not None, kinds=kinds
         ):
             print(f"warning: {warning}", file=sys.stderr)
         print(f"{'updated' if previous is not None else 'added'} mcp_servers.{entry.name}")
         code = EXIT_OK
-        if manifest.tools.default_excluded is not None:
+        if runner is not None:  # as `hermes mcp add` does: disabled, exit 1
+            _apply_without_probe(entry.name, made, manifest)
+            say_runner_missing(entry.name, runner)
+            code = EXIT_FAILED
+        elif manifest.tools.default_excluded is not None:
             chosen = made.get("tools", {})
             if "exclude" in chosen:
                 print(
@@ -312,6 +324,13 @@ def _choose_tools(
         if require_terminal:  # configure: nothing to choose from, nothing changed
             return EXIT_FAILED
         chosen = filter_without_probe(include, exclude, default)
+        if problem is not None:  # as `hermes mcp add` does: saved disabled, exit 1
+            disabled = with_tools({**entry, "enabled": False}, chosen)
+            store.add_server(name, disabled, replace=True, kinds=_kinds(manager))
+            print(_describe_filter(name, chosen))
+            say_probe_failed(name, problem)
+            print(f"then choose its tools with `hermes mcp configure {name}`")
+            return EXIT_FAILED
         _write_tools(name, entry, chosen, kinds=_kinds(manager))
         print(_describe_filter(name, chosen))
         print(f"the server is installed; when it is reachable run `hermes mcp configure {name}`")

@@ -12,7 +12,15 @@ import argparse
 import shutil
 import sys
 
-from hermes_core.catalog.catalog import AVAILABLE, DISABLED, ENABLED, NEWER, UNAVAILABLE, state_of
+from hermes_core.catalog.catalog import (
+    AVAILABLE,
+    DISABLED,
+    ENABLED,
+    NEEDS_RUNNER,
+    NEWER,
+    UNAVAILABLE,
+    state_of,
+)
 from hermes_core.catalog.install import install_dir
 from hermes_core.cli.common import PluginLoader
 from hermes_core.cli.mcp_catalog import configured_servers, found_catalog
@@ -44,7 +52,7 @@ def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
         if state.state == NEWER:
             rows.append(Row(entry.name, entry.name, state.detail))
             continue
-        rows.append(Row(entry.name, entry.name, f"{state.state:<20}  {entry.description}"))
+        rows.append(Row(entry.name, entry.name, f"{state.label:<20}  {entry.description}"))
     for name, cfg in servers.items():
         if name in found.entries:
             continue
@@ -61,6 +69,8 @@ def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
     actions: list[Row] = []
     if state == AVAILABLE:
         actions.append(Row("install", "install", "show what will run, then install"))
+    if state == NEEDS_RUNNER:
+        actions.append(Row("install", "install", "saved disabled until its runner is installed"))
     if state in (ENABLED, "custom — enabled"):
         actions.append(Row("disable", "disable", "keep the entry, stop offering its tools"))
     if state in (DISABLED, "custom — disabled"):
@@ -98,6 +108,11 @@ def picker(manager: HermesPluginManager) -> int:
         if name is None or name == _QUIT:
             return 0
         state = states[name]
+        if state == NEEDS_RUNNER:
+            found = found_catalog(manager, quiet=True)
+            servers, _raw = configured_servers(manager)
+            told = state_of(found.entries[name], servers, manager.display_names)
+            print(f"{name}: {told.label}. {shown(told.detail, 400)}", file=sys.stderr)
         if state in (UNAVAILABLE, NEWER):
             found = found_catalog(manager, quiet=True)
             servers, _raw = configured_servers(manager)

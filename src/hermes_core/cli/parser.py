@@ -352,8 +352,13 @@ def _add_catalog_parsers(commands: _Commands) -> None:
         "fetch and bootstrap it into $HERMES_HOME/mcp-installs/NAME, ask for its keys "
         "(saved to $HERMES_HOME/.env), add it to config.yaml and choose its tools.",
     )
-    install.add_argument("name", help="the entry's name (see `hermes mcp catalog`)")
+    install.add_argument(
+        "name",
+        help="a catalog entry's name (see `hermes mcp catalog`), a registry server's name "
+        "(io.github.acme/weather[@VERSION], see `hermes mcp search`) or a .mcpb bundle",
+    )
     install.add_argument("--yes", "-y", action="store_true", help="do not ask before installing")
+    _add_registry_install_flags(install)
     configure = commands.add_parser(
         "configure", help="choose a configured server's tools (a checklist; needs a terminal)"
     )
@@ -363,6 +368,44 @@ def _add_catalog_parsers(commands: _Commands) -> None:
     )
     suggest.add_argument("text", nargs="+")
     suggest.add_argument("--json", action="store_true")
+    search = commands.add_parser(
+        "search",
+        help="search the MCP registries (unvetted servers) by name",
+        description="Servers of the configured registries (registries: in config.yaml; "
+        "default the official MCP Registry) whose name contains TEXT, one page at a time.",
+    )
+    search.add_argument("text", nargs="*", help="part of the server's name (empty: everything)")
+    search.add_argument("--registry", metavar="NAME|URL", help="ask only this registry")
+    search.add_argument("--cursor", help="the page after this cursor (printed under a page)")
+    search.add_argument("--limit", type=int, default=30, help="servers per page (1-100)")
+    search.add_argument("--json", action="store_true", help="machine-readable output")
+    update = commands.add_parser(
+        "update",
+        help="show and apply newer versions of registry and bundle installs",
+        description="For servers installed from a registry or a .mcpb bundle: show a newer "
+        "version and, when confirmed (or with --yes), install it (the tool choice is kept). "
+        "Nothing updates by itself.",
+    )
+    update.add_argument("name", nargs="?", help="only this server")
+    update.add_argument("--yes", "-y", action="store_true", help="apply without asking")
+    update.add_argument("--json", action="store_true", help="list what is newer, as JSON")
+
+
+def _add_registry_install_flags(install: argparse.ArgumentParser) -> None:
+    install.add_argument(
+        "--registry", metavar="NAME|URL", help="install from this registry (name or URL)"
+    )
+    install.add_argument(
+        "--name", dest="as_name", metavar="NAME", help="the mcp_servers name to install as"
+    )
+    install.add_argument(
+        "--package",
+        choices=["npm", "pypi", "oci", "mcpb", "remote"],
+        help="which of the server's packages (or its remote endpoint) to install",
+    )
+    install.add_argument(
+        "--sha256", metavar="HEX", help="the bundle's expected SHA-256 (required for a URL)"
+    )
 
 
 def split_server_args(argv: list[str]) -> tuple[list[str], list[str] | None]:

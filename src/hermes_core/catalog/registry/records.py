@@ -1,0 +1,68 @@
+"""Where a registry or bundle install came from: ``$HERMES_HOME/installs/NAME.json``.
+
+``hermes mcp update`` reads these to find a newer version; ``install`` writes one after the
+entry is in ``config.yaml``.  A record is a cache of our own making, never an authority: it is
+used only while ``mcp_servers.NAME`` exists, and a record that is not plainly ours is ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from hermes_core.config.loader import hermes_home
+from hermes_core.json_records import read_record, write_record
+
+__all__ = ["InstallRecord", "load_record", "records", "save_record"]
+
+_FORMAT = 1
+_MAX_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class InstallRecord:
+    name: str
+    """The ``mcp_servers`` key."""
+    kind: str
+    """``registry`` or ``bundle`` (a ``.mcpb`` file or URL given directly)."""
+    version: str
+    package: str
+    """``npm``, ``pypi``, ``oci``, ``mcpb`` or ``remote``."""
+    server: str = ""
+    """The registry's server name (``io.github.acme/weather``)."""
+    registry: str = ""
+    """The registry's base URL."""
+    source: str = ""
+    """The bundle's file or URL (``kind: bundle``)."""
+    sha256: str = ""
+
+
+def _folder() -> Path:
+    return hermes_home() / "installs"
+
+
+def save_record(record: InstallRecord) -> None:
+    write_record(_folder() / f"{record.name}.json", {"format": _FORMAT, **asdict(record)})
+
+
+def load_record(name: str) -> InstallRecord | None:
+    data = read_record(
+        _folder() / f"{name}.json", format=_FORMAT, key_field="name", expected=name,
+        max_bytes=_MAX_BYTES,
+    )  # fmt: skip
+    if data is None:
+        return None
+    fields = {k: data.get(k) for k in InstallRecord.__dataclass_fields__}
+    if not all(isinstance(v, str) for v in fields.values()):
+        return None
+    return InstallRecord(**fields)  # type: ignore[arg-type]
+
+
+def records() -> list[InstallRecord]:
+    """Every readable record, by name."""
+    try:
+        names = sorted(p.stem for p in _folder().glob("*.json") if p.is_file())
+    except OSError:
+        return []
+    found = [load_record(name) for name in names]
+    return [r for r in found if r is not None]
