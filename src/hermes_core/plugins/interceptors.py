@@ -132,6 +132,8 @@ class InterceptedCall:
     """A stdio server's command (``None`` for an HTTP server)."""
     max_result_tokens: int
     """The result budget of this call (``max_result_tokens``, the tool's hint when lower)."""
+    started: float = 0.0
+    """When the call reached the host (``time.monotonic()``)."""
     decisions: list[InterceptorRecord] = field(default_factory=list)
     """What the interceptors decided so far, in the order they ran."""
     approved_by: str | None = None
@@ -158,8 +160,10 @@ class Interceptor(Protocol):
     """What :attr:`CallInterceptor.create` returns: an object with ``before`` and/or
     ``after`` (each a method shaped as :class:`BeforeCall` / :class:`AfterCall`, or ``None``)."""
 
-    before: BeforeCall | None
-    after: AfterCall | None
+    @property
+    def before(self) -> BeforeCall | None: ...
+    @property
+    def after(self) -> AfterCall | None: ...
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.auth",
     "hermes_core.builtin.catalog",
     "hermes_core.builtin.local_catalog",
+    "hermes_core.builtin.interceptors",
 )
 
 
