@@ -84,7 +84,7 @@ class ResultBudget:
             quick = 0
             for item in content:
                 text = item.get("text") if isinstance(item, dict) else None
-                quick += len(text) if isinstance(text, str) else limit
+                quick += len(text) if isinstance(text, str) else limit + 1
             if quick <= limit:
                 return None
         total = result_chars(result)
