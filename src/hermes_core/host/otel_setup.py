@@ -1,11 +1,12 @@
 """Turning OpenTelemetry on from the standard ``OTEL_*`` variables (the ``otel`` extra).
 
-Telemetry is on when the process already has an OpenTelemetry SDK tracer provider (an
-embedder set one up), or when the environment asks for an exporter:
+Telemetry is on when the environment asks for an exporter:
 ``OTEL_EXPORTER_OTLP_ENDPOINT`` / ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`` /
 ``OTEL_EXPORTER_OTLP_METRICS_ENDPOINT``, or ``OTEL_TRACES_EXPORTER`` /
 ``OTEL_METRICS_EXPORTER`` set to ``otlp`` or ``console``; ``OTEL_SDK_DISABLED=true`` turns it
-off.  Hermes then sets up the SDK's providers once per process with OTLP/HTTP exporters
+off (an embedder with providers of its own passes ``MCPHost(telemetry=True)``).  Hermes then
+sets up the SDK's providers once per process (unless one is set up already) with OTLP/HTTP
+exporters
 (``pip install 'hermes-core[otel]'``), which read the rest of the ``OTEL_*`` variables
 themselves (headers, timeouts, ``OTEL_SERVICE_NAME``, ``OTEL_RESOURCE_ATTRIBUTES``), and
 flush at exit.  Without any of it nothing of OpenTelemetry is imported.
@@ -43,8 +44,6 @@ def telemetry_wanted(env: Mapping[str, str]) -> bool:
     """Whether calls should be traced (see the module's docstring); cheap, imports nothing."""
     if env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
         return False
-    if _sdk_provider_present():
-        return True
     if any(env.get(name, "").strip() for name in _ENDPOINTS):
         return True
     return any(env.get(name, "").strip().lower() in ("otlp", "console") for name in _EXPORTERS)
