@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
 from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.host import HostServer, MCPHost
@@ -21,6 +22,8 @@ from hermes_core.plugins.types import (
 )
 from support.approvers import Approver
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
+
+BUILTIN = {spec.name: spec for spec in BUILTIN_INTERCEPTORS}
 
 
 def toy() -> ToyServer:
@@ -257,3 +260,44 @@ def test_an_interceptor_table_sets_each_up_once_and_a_failed_setup_fails_its_cal
     (failed,) = run_calls(table, [("mcp_s_echo", {})], names=("bad",))
     assert "counter.limit must be a number" in failed["error"]
     assert failed["state"] == "interceptor_failed"
+
+
+def test_the_builtin_audit_through_the_host_records_the_approval_and_the_refusal(
+    tmp_path: Path,
+) -> None:
+    server = ToyServer("s")
+    server.tool("write", "written")
+    server.tool("read", "the text", read_only=True)
+    entry = memory_server("s", trust="untrusted", interceptors=("audit", "deny"))
+
+    def deny(call: InterceptedCall) -> Decision | None:
+        return Decision.refuse("no secrets") if call.arguments.get("body") == "secret" else None
+
+    table = InterceptorTable(
+        {"audit": BUILTIN["audit"], "deny": CallInterceptor(name="deny", before=deny)},
+        lambda name: InterceptorSetup(tmp_path),
+    )
+    approver = Approver("accept")
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with MCPHost(
+            [entry],
+            transports={MEMORY: MemoryTransport({"s": server})},
+            elicitor=approver,
+            interceptors=table,
+        ) as host:
+            return [
+                await host.call_tool("mcp_s_write", {"body": "x"}),
+                await host.call_tool("mcp_s_write", {"body": "secret"}),
+            ]
+
+    written, refused = asyncio.run(scenario())
+    assert written["content"][0]["text"] == "written" and refused["state"] == "refused"
+    assert len(approver.seen) == 1  # the refused call was never put to the user
+    lines = [json.loads(x) for x in (tmp_path / "logs" / "audit.jsonl").read_text().splitlines()]
+    assert [(r["tool"], r["outcome"], r["approved_by"]) for r in lines] == [
+        ("write", "ok", "user"),
+        ("write", "refused", None),
+    ]
+    assert lines[1]["decisions"][0]["reason"] == "no secrets"
+    assert "secret" not in (tmp_path / "logs" / "audit.jsonl").read_text().replace("no secrets", "")

@@ -12,6 +12,7 @@ name: nothing is sent, or the result is withheld; the host goes on.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import time
@@ -66,13 +67,18 @@ def intercepted_call(call: ToolCall, started: float | None = None) -> Intercepte
         annotations=entry.annotations or {},
         trust=server.trust,
         transport=server.transport,
-        url=display_url(server.url) if server.url else None,
+        url=_shown_url(server.url) if server.url else None,
         command=server.command if not server.url else None,
         max_result_tokens=_budget(entry, server),
         started=time.monotonic() if started is None else started,
     )
     call.intercepted = view
     return view
+
+
+@functools.lru_cache(maxsize=256)
+def _shown_url(url: str) -> str:
+    return display_url(url)
 
 
 def _budget(entry: ToolEntry, server: HostServer) -> int:
