@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_host import (  # noqa: E402
+from bench_host import (
     ECHO_ARGS,
     EVERYTHING,
     Row,
@@ -78,9 +78,7 @@ async def measure(n_calls: int, warmup: int, block: int, exporter: Any) -> dict[
     from hermes_core.host.host import HostServer, MCPHost
 
     command, args = server_command(node(), [str(EVERYTHING), "stdio"])
-    noop = {
-        name: ActiveInterceptor(name, _noop_before, _noop_after) for name in ("noop1", "noop2")
-    }
+    noop = {name: ActiveInterceptor(name, _noop_before, _noop_after) for name in ("noop1", "noop2")}
     hosts = {
         "no interceptor": MCPHost(
             [HostServer("everything", command=command, args=args)], interceptors={}
@@ -175,6 +173,54 @@ def rows_of(measured: dict[str, Any]) -> list[Row]:
     return rows
 
 
+class _Answer:
+    """The last step of an in-process pipeline: answers every call at once (no server)."""
+
+    name = "send"
+
+    def applies(self, entry: Any, server: Any) -> bool:
+        return True
+
+    async def __call__(self, call: Any, proceed: Any) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": "Echo: ping"}], "isError": False}
+
+
+def steps_alone(calls: int) -> dict[str, float]:
+    """Seconds per call of the pipeline itself (no server, no transport): the chain with only
+    the answering step, with the ``intercept`` step and two no-op interceptors, and with the
+    ``telemetry`` step (in-memory exporter) — what each adds, free of the I/O's noise."""
+    from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
+    from hermes_core.host.calls.pipeline import CallPipeline
+    from hermes_core.host.calls.telemetry import TelemetryStep
+    from hermes_core.host.host import HostServer
+    from hermes_core.host.registry import ToolEntry, ToolRegistry
+
+    noop = {n: ActiveInterceptor(n, _noop_before, _noop_after) for n in ("noop1", "noop2")}
+    variants = {
+        "answer only": ((), []),
+        "two no-op interceptors": (tuple(noop), [InterceptStep(noop)]),
+        "OpenTelemetry (in memory)": ((), [TelemetryStep(lambda s: "2025-11-25", lambda s: None)]),
+    }
+    seconds: dict[str, float] = {}
+
+    async def run(pipeline: CallPipeline) -> float:
+        for _ in range(500):
+            await pipeline.call("mcp_s_echo", ECHO_ARGS)
+        settle()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            await pipeline.call("mcp_s_echo", ECHO_ARGS)
+        return (time.perf_counter() - t0) / calls
+
+    for label, (names, steps) in variants.items():
+        registry = ToolRegistry()
+        registry.replace_server("s", [ToolEntry("mcp_s_echo", "s", "echo", "", {}, "mcp-s")])
+        servers = {"s": HostServer("s", command="x", interceptors=names)}
+        pipeline = CallPipeline(registry, servers, [*steps, _Answer()])
+        seconds[label] = min(asyncio.run(run(pipeline)) for _ in range(5))
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls and segments")
@@ -184,14 +230,22 @@ def main(argv: list[str] | None = None) -> int:
     node()
     exporter = _telemetry()
     log(f"pipeline overhead: {segments} segments of {n_calls // segments} calls per side")
-    measured = segmented(
-        segments, lambda _: measure(n_calls // segments, warmup, block, exporter)
-    )
+    measured = segmented(segments, lambda _: measure(n_calls // segments, warmup, block, exporter))
     rows = rows_of(measured)
     print_table(rows)
     plain = statistics.median(measured["timings"]["no interceptor"])
     two = statistics.median(measured["timings"]["two no-op interceptors"])
     print(f"\ntwo no-op interceptors / no interceptor: {two / plain:.3f}")
+    alone = steps_alone(5_000 if options.quick else 20_000)
+    raw = statistics.median(measured["timings"]["raw"])
+    base = alone["answer only"]
+    print("\nthe steps alone, in process (no server): added per call, and as a share of the")
+    print(f"raw SDK's {raw * 1e3:.3f} ms per call of this run")
+    for label, spent in alone.items():
+        if label != "answer only":
+            added = spent - base
+            print(f"  {label}: +{added * 1e6:.1f} µs per call = {added / raw:.2%} of raw")
+    measured["steps_alone"] = alone
     if options.json:
         Path(options.json).write_text(json.dumps(measured, indent=1))
     return 0

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from opentelemetry import metrics, trace
@@ -153,8 +153,8 @@ def test_without_otel_variables_there_is_no_telemetry_step() -> None:
 class _Receiver(BaseHTTPRequestHandler):
     """An OTLP/HTTP collector: keeps each POST's path and body."""
 
-    received: list[tuple[str, bytes]] = []
-    arrived = threading.Event()
+    received: ClassVar[list[tuple[str, bytes]]] = []
+    arrived: ClassVar[threading.Event] = threading.Event()
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))

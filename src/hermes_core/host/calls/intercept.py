@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
@@ -38,6 +39,7 @@ __all__ = ["ActiveInterceptor", "InterceptStep", "intercepted_call"]
 
 log = logging.getLogger(__name__)
 
+_NO_HINTS: Mapping[str, Any] = MappingProxyType({})
 #: How much of an interceptor's reason the agent and the audit log get.
 MAX_REASON = 500
 
@@ -59,18 +61,19 @@ def _reason(text: Any) -> str:
 def intercepted_call(call: ToolCall, started: float | None = None) -> InterceptedCall:
     """What the interceptors see of *call* (a fresh object, kept on the call)."""
     entry, server = call.entry, call.server
+    # (positional: a third of the keyword call's cost, once per call)
     view = InterceptedCall(
-        name=call.name,
-        server=entry.server,
-        tool=entry.tool,
-        arguments=call.arguments,
-        annotations=entry.annotations or {},
-        trust=server.trust,
-        transport=server.transport,
-        url=_shown_url(server.url) if server.url else None,
-        command=server.command if not server.url else None,
-        max_result_tokens=_budget(entry, server),
-        started=time.monotonic() if started is None else started,
+        call.name,
+        entry.server,
+        entry.tool,
+        call.arguments,
+        entry.annotations or _NO_HINTS,
+        server.trust,
+        server.transport,
+        _shown_url(server.url) if server.url else None,
+        server.command if not server.url else None,
+        _budget(entry, server),
+        time.monotonic() if started is None else started,
     )
     call.intercepted = view
     return view
@@ -89,10 +92,10 @@ def _budget(entry: ToolEntry, server: HostServer) -> int:
     return budget
 
 
-async def _run(function: Callable[..., Any], *args: Any) -> Any:
-    answer = function(*args)
+async def _awaited(answer: Any) -> Any:
+    """What an ``async`` interceptor answered (anything else is returned as it is)."""
     if inspect.isawaitable(answer):
-        answer = await answer
+        return await answer
     return answer
 
 
@@ -134,7 +137,9 @@ class InterceptStep:
             if active.before is None:
                 continue
             try:
-                decision = await _run(active.before, view)
+                decision = active.before(view)
+                if decision is not None and not isinstance(decision, Decision):
+                    decision = await _awaited(decision)
             except Exception as exc:
                 log.warning("interceptor %r failed before %s", name, call.name, exc_info=True)
                 result = _failed(view, name, "before", f"{type(exc).__name__}: {exc}")
@@ -149,7 +154,9 @@ class InterceptStep:
             if active.after is None:
                 continue
             try:
-                replaced = await _run(active.after, view, result)
+                replaced = active.after(view, result)
+                if replaced is not None and type(replaced) is not dict:
+                    replaced = await _awaited(replaced)
             except Exception as exc:
                 log.warning("interceptor %r failed after %s", active.name, call.name, exc_info=True)
                 result = _failed(view, active.name, "after", f"{type(exc).__name__}: {exc}")
