@@ -124,3 +124,16 @@ def test_through_the_host_the_tools_own_hint_lowers_its_budget(tmp_path: Path) -
 
     result = asyncio.run(scenario())
     assert "over the budget of 500" in result["content"][-1]["text"]  # 2,000 chars = 500 tokens
+
+
+def test_a_resource_or_prompt_result_over_its_budget_is_cut_as_json(tmp_path: Path) -> None:
+    read = {"contents": [{"uri": "file:///big.txt", "text": "r" * 20_000}]}
+    assert ResultBudget(tmp_path).after(view(10_000, "read_resource"), read) is None
+    cut = ResultBudget(tmp_path).after(view(1000, "read_resource"), read)
+    assert cut is not None
+    start, note = (item["text"] for item in cut["content"])
+    assert start.startswith('{"contents": [{"uri": "file:///big.txt"')
+    assert len(start) + len(note) <= 1000 * 4
+    assert "(the start of its JSON)" in note and "over the budget of 1,000" in note
+    (saved,) = (tmp_path / "results" / "s").iterdir()
+    assert json.loads(saved.read_text()) == read

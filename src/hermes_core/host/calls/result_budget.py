@@ -79,6 +79,12 @@ class ResultBudget:
             return None
         limit = budget * CHARS_PER_TOKEN
         content = result.get("content")
+        if not isinstance(content, list) and "structuredContent" not in result:
+            # not a tool result: a resource read, a prompt, a listing (the utility tools)
+            dumped = json.dumps(result, ensure_ascii=False, default=str)
+            if len(dumped) <= limit:
+                return None
+            return _dump_preview(dumped, budget, self._save(call, result))
         # The usual small result: one short look at its text.
         if isinstance(content, list) and "structuredContent" not in result:
             quick = 0
@@ -155,6 +161,26 @@ def _preview(result: Mapping[str, Any], budget: int, total: int, saved: Path) ->
     if "resultType" in result:
         preview["resultType"] = result["resultType"]
     return preview
+
+
+def _note(total: int, budget: int, shown: int, saved: Path, extra: str = "") -> str:
+    total_tokens = (total + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+    return (
+        f"[Hermes cut this result: it was about {total_tokens:,} tokens, over the budget of "
+        f"{budget:,} (max_result_tokens); about {shown // CHARS_PER_TOKEN:,} are shown above"
+        f"{extra}. The whole result is saved in {saved} (read it from there if the rest is "
+        "needed).]"
+    )
+
+
+def _dump_preview(dumped: str, budget: int, saved: Path) -> dict[str, Any]:
+    """A result that is not a tool's (a resource, a prompt) cut: the start of its JSON."""
+    part = dumped[: max(budget * CHARS_PER_TOKEN - 600, 0)]
+    note = _note(len(dumped), budget, len(part), saved, " (the start of its JSON)")
+    return {
+        "content": [{"type": "text", "text": part}, {"type": "text", "text": note}],
+        "isError": False,
+    }
 
 
 def clean_results(folder: Path, max_age_days: float) -> int:
