@@ -5,6 +5,7 @@ built-ins' place and the approval's record, against in-process servers
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -301,3 +302,32 @@ def test_the_builtin_audit_through_the_host_records_the_approval_and_the_refusal
     ]
     assert lines[1]["decisions"][0]["reason"] == "no secrets"
     assert "secret" not in (tmp_path / "logs" / "audit.jsonl").read_text().replace("no secrets", "")
+
+
+def test_a_cancelled_call_is_still_audited(tmp_path: Path) -> None:
+    started = asyncio.Event()
+
+    async def forever(args: dict[str, Any]) -> str:
+        started.set()
+        await asyncio.Event().wait()
+        return "never"
+
+    server = ToyServer("s")
+    server.tool("wait", forever)
+    entry = memory_server("s", interceptors=("audit",))
+
+    async def scenario() -> None:
+        async with MCPHost(
+            [entry],
+            transports={MEMORY: MemoryTransport({"s": server})},
+            interceptors=InterceptorTable.builtin(tmp_path),
+        ) as host:
+            task = asyncio.create_task(host.call_tool("mcp_s_wait", {}))
+            await started.wait()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    asyncio.run(scenario())
+    (line,) = (tmp_path / "logs" / "audit.jsonl").read_text().splitlines()
+    assert json.loads(line)["outcome"] == "cancelled"

@@ -86,7 +86,8 @@ def _shown_value(value: Any) -> Any:
 
 def call_outcome(result: Mapping[str, Any]) -> str:
     """The call's outcome in one word: ``ok``, ``tool_error`` (``isError``), ``refused`` (an
-    interceptor), ``failed_closed`` (an interceptor failed), ``not_approved`` or ``error``."""
+    interceptor), ``failed_closed`` (an interceptor failed), ``not_approved``, ``cancelled``
+    or ``error``."""
     if "error" not in result:
         return "tool_error" if result.get("isError") is True else "ok"
     state = result.get("state")
@@ -96,6 +97,8 @@ def call_outcome(result: Mapping[str, Any]) -> str:
         return "failed_closed"
     if state == "not_approved":
         return "not_approved"
+    if state == "cancelled":
+        return "cancelled"
     return "error"
 
 

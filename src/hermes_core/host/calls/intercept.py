@@ -12,6 +12,7 @@ name: nothing is sent, or the result is withheld; the host goes on.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -149,7 +150,11 @@ class InterceptStep:
                 result = refused
                 break
         if result is None:
-            result = await proceed(call)
+            try:
+                result = await proceed(call)
+            except asyncio.CancelledError:
+                _cancelled(entered, view)
+                raise
         for active in reversed(entered):
             if active.after is None:
                 continue
@@ -170,6 +175,24 @@ class InterceptStep:
             view.decisions.append(InterceptorRecord(active.name, "after", Verdict.REPLACE))
             result = replaced
         return result
+
+
+#: What the ``after`` callables see of a call cancelled while it waited (the audit's line).
+CANCELLED: Result = {"error": "the call was cancelled before it answered", "state": "cancelled"}
+
+
+def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
+    """Tell the ``after`` callables of a cancelled call, synchronously (an ``async`` one's
+    coroutine is closed unrun: nothing may be awaited in a task being cancelled)."""
+    for active in reversed(entered):
+        if active.after is None:
+            continue
+        try:
+            answer = active.after(view, dict(CANCELLED))
+            if inspect.iscoroutine(answer):
+                answer.close()
+        except Exception:
+            log.warning("interceptor %r failed after a cancelled call", active.name, exc_info=True)
 
 
 def _apply(view: InterceptedCall, call: ToolCall, name: str, decision: Any) -> Result | None:
