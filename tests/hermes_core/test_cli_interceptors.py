@@ -295,3 +295,17 @@ def test_cli_an_interceptor_with_settings_rewrites_the_arguments(
     assert plugins["acme-policy"]["contributions"] == {
         "call_interceptor": ["deny_delete", "redact_emails"]
     }
+
+
+def test_cli_mcp_list_checks_the_interceptor_names_too(site: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    path = write_config(home, "interceptors: [deny_delet]\nmcp_servers:\n  notes:\n    SERVER\n")
+    for _ in range(2):  # the plugins' names loaded, then as remembered in the cache
+        listed = hermes(site, home, "mcp", "list")
+        assert listed.returncode == 2, listed.stdout + listed.stderr
+        assert f"{path}:1: interceptors[0]: no call interceptor named 'deny_delet'" in (
+            listed.stderr
+        )
+        assert "did you mean 'deny_delete'?" in listed.stderr
+    write_config(home, "interceptors: [deny_delete]\nmcp_servers:\n  notes:\n    SERVER\n")
+    assert hermes(site, home, "mcp", "list").returncode == 0

@@ -8,11 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
-from hermes_core.config.call_settings import interceptor_problem
-from hermes_core.config.errors import ConfigError
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import (
     LoadedConfig,
+    check_interceptors,
     check_sampling_backends,
     hermes_home,
     load_config,
@@ -105,17 +104,8 @@ class ConfigSource:
         return loaded
 
     def _check_interceptors(self, loaded: LoadedConfig) -> None:
-        """Every name under ``interceptors:`` (host-wide and per server) must be registered
-        (file:line, with a did-you-mean)."""
-        config = loaded.config
-        placed = [("interceptors", i, n) for i, n in enumerate(config.interceptors)]
-        for name, cfg in config.mcp_servers.items():
-            key = f"mcp_servers.{name}.interceptors"
-            placed += [(key, i, n) for i, n in enumerate(cfg.interceptors)]
-        problem = interceptor_problem(placed, self.interceptors)
-        if problem is not None:
-            key, reason = problem
-            raise ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
+        """Every name under ``interceptors:`` must be registered (file:line)."""
+        check_interceptors(loaded, self.interceptors)
 
     def interceptor_table(
         self, loaded: LoadedConfig | None = None, *, env: Mapping[str, str] | None = None

@@ -1,9 +1,9 @@
 """What the installed plugins add to ``config.yaml``, remembered between runs.
 
 Validating ``config.yaml`` needs to know every registered transport (and the key that selects
-it, such as a plugin's ``launch:``), every auth provider and every sampling backend.  Loading
-the plugins to find out costs more than the rest of ``hermes mcp list`` together (pluggy, each
-plugin's modules, ``hermes_platform``), so those names are kept in
+it, such as a plugin's ``launch:``), every auth provider, sampling backend and call
+interceptor.  Loading the plugins to find out costs more than the rest of ``hermes mcp list``
+together (pluggy, each plugin's modules, ``hermes_platform``), so those names are kept in
 ``$HERMES_HOME/cache/plugin-config-keys.json``, under a fingerprint of what decides them:
 
 * this Hermes version;
@@ -51,7 +51,7 @@ __all__ = [
     "remember",
 ]
 
-FORMAT = 1
+FORMAT = 2
 _MAX_BYTES = 1024 * 1024
 
 
@@ -72,15 +72,18 @@ class PluginRegistrations(Protocol):
 
     def sampling_providers(self) -> Mapping[str, object]: ...
 
+    def call_interceptors(self) -> Mapping[str, object]: ...
+
 
 @dataclass(frozen=True)
 class PluginConfigKeys:
-    """The names ``config.yaml`` may use: transports (name, config key), auth providers and
-    sampling backends, in registration order."""
+    """The names ``config.yaml`` may use: transports (name, config key), auth providers,
+    sampling backends and call interceptors, in registration order."""
 
     transports: tuple[tuple[str, str], ...]
     auth: tuple[str, ...]
     sampling: tuple[str, ...]
+    interceptors: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
@@ -88,6 +91,7 @@ class PluginConfigKeys:
             tuple((name, str(spec.config_key)) for name, spec in manager.transports().items()),
             tuple(manager.auth_providers()),
             tuple(manager.sampling_providers()),
+            tuple(manager.call_interceptors()),
         )
 
     def names(self) -> dict[str, Any]:
@@ -96,6 +100,7 @@ class PluginConfigKeys:
             "transports": [list(t) for t in self.transports],
             "auth": list(self.auth),
             "sampling": list(self.sampling),
+            "interceptors": list(self.interceptors),
         }
 
     def kinds(self) -> ServerKinds:
@@ -200,9 +205,10 @@ def read(path: Path, expected: str) -> PluginConfigKeys | None:
         transports = tuple((str(n), str(k)) for n, k in data["transports"])
         auth = tuple(str(n) for n in data["auth"])
         sampling = tuple(str(n) for n in data["sampling"])
+        interceptors = tuple(str(n) for n in data["interceptors"])
     except (KeyError, TypeError, ValueError):
         return None
-    return PluginConfigKeys(transports, auth, sampling)
+    return PluginConfigKeys(transports, auth, sampling, interceptors)
 
 
 def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
@@ -213,6 +219,7 @@ def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
         "transports": [list(t) for t in keys.transports],
         "auth": list(keys.auth),
         "sampling": list(keys.sampling),
+        "interceptors": list(keys.interceptors),
     }
     with contextlib.suppress(OSError):
         write_record(path, payload)
