@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.list_record import cache_file, key_for, print_rows, remember
 from hermes_core.cli.stop import Stop, guard
-from hermes_core.config.loader import LoadedConfig, check_sampling_backends, load_config
+from hermes_core.config.loader import (
+    LoadedConfig,
+    check_interceptors,
+    check_sampling_backends,
+    load_config,
+)
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
@@ -98,6 +103,7 @@ def _load_listed(
     try:
         loaded = load_config(kinds=keys.kinds())
         check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
+        check_interceptors(loaded, keys.interceptors)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise Stop(EXIT_USAGE) from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from hermes_core.config.call_settings import interceptor_problem
 from hermes_core.config.checks import kind_of
 from hermes_core.config.defaults import SERVER_NAME
 from hermes_core.config.document import HermesConfig
@@ -32,6 +33,7 @@ from hermes_core.yaml_lines import _line_of, _plain
 
 __all__ = [
     "LoadedConfig",
+    "check_interceptors",
     "check_sampling_backends",
     "config_path",
     "hermes_home",
@@ -137,6 +139,20 @@ def check_sampling_backends(
             line=loaded.line_of(f"{key}.backend"),
             key=f"{key}.backend",
         )
+
+
+def check_interceptors(loaded: LoadedConfig, registered: Iterable[str]) -> None:
+    """Every name under ``interceptors:`` (host-wide and per server) must be a registered call
+    interceptor (file:line, with a did-you-mean)."""
+    config = loaded.config
+    placed = [("interceptors", i, n) for i, n in enumerate(config.interceptors)]
+    for name, cfg in config.mcp_servers.items():
+        key = f"mcp_servers.{name}.interceptors"
+        placed += [(key, i, n) for i, n in enumerate(cfg.interceptors)]
+    problem = interceptor_problem(placed, registered)
+    if problem is not None:
+        key, reason = problem
+        raise ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
 
 
 def parse_yaml(text: str, label: str) -> Any:

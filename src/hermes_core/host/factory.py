@@ -44,6 +44,7 @@ class HostFactory(ConfigSource):
             elicitor=elicitor,
             factory=self,
             sampling_providers=self.sampling_providers,
+            interceptors=self.interceptor_table(),
         )
 
     def sync_host(
@@ -57,4 +58,5 @@ class HostFactory(ConfigSource):
             elicitor=elicitor,
             factory=self,
             sampling_providers=self.sampling_providers,
+            interceptors=self.interceptor_table(),
         )

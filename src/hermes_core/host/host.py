@@ -26,8 +26,11 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.home import hermes_home
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
+from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
+from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.steps import (
     AdmitStep,
@@ -38,14 +41,17 @@ from hermes_core.host.calls.steps import (
     UtilityStep,
     WakeStep,
 )
+from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection_state import counts_as_connected
 from hermes_core.host.gates import ServerGate
+from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config
+from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
@@ -80,6 +86,8 @@ class MCPHost:
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         sampling_clock: Callable[[], float] = time.monotonic,
+        interceptors: Mapping[str, ActiveInterceptor] | None = None,
+        telemetry: bool | None = None,
     ) -> None:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
@@ -97,6 +105,12 @@ class MCPHost:
         *clock* drives the circuit breakers (injectable for tests).
 
         *factory* (set by the factory) is what :meth:`watch_config` reloads through.
+
+        *interceptors* are the call interceptors by name (a server's ``interceptors`` name
+        them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
+        see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
+        turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
+        or an SDK tracer provider ask for it, :mod:`hermes_core.host.otel_setup`).
         """
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         if transports is None:  # the built-in plugin's registrations, without a plugin manager
@@ -130,10 +144,14 @@ class MCPHost:
             tools=self._tools,
             task_log=self.task_log,
         )
+        if interceptors is None:
+            interceptors = InterceptorTable.builtin(hermes_home())
+        self._interceptors = interceptors
         self.pipeline = CallPipeline(
             self.registry,
             self._servers,
             [
+                InterceptStep(interceptors),
                 AdmitStep(self._breakers),
                 RecordStep(),
                 WakeStep(self._lazy.wake, self.registry),
@@ -144,6 +162,10 @@ class MCPHost:
             ],
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
+        if telemetry is None:
+            telemetry = telemetry_wanted(os.environ) and configure_telemetry(os.environ) is None
+        if telemetry:
+            self.pipeline.insert(TelemetryStep(self._protocol_of, session_id), before="utility")
 
     # -- lifecycle ---------------------------------------------------------------------
     async def __aenter__(self) -> MCPHost:
@@ -172,6 +194,9 @@ class MCPHost:
         running when this returns (nor is one started later: a closed host starts nothing)."""
         await self._runner.close()
         self._search.close()
+        closer = getattr(self._interceptors, "close", None)
+        if callable(closer):
+            closer()
 
     async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
@@ -212,6 +237,10 @@ class MCPHost:
     async def sampling_catalog(self) -> ModelCatalog:
         """The models the sampling backends offer, listed once per host (in a worker thread)."""
         return await self._offers.sampling_catalog()
+
+    def _protocol_of(self, server: str) -> str | None:
+        connection = self._connections.get(server)
+        return connection.protocol if connection is not None else None
 
     def _is_connected(self, server: str) -> bool:
         return counts_as_connected(self._connections.get(server))

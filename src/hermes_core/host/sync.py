@@ -17,6 +17,7 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
@@ -48,6 +49,8 @@ class SyncMCPHost:
         elicitor: Elicitor | None = None,
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
+        interceptors: Mapping[str, ActiveInterceptor] | None = None,
+        telemetry: bool | None = None,
     ) -> None:
         """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on
         the host's loop."""
@@ -57,6 +60,8 @@ class SyncMCPHost:
             "elicitor": elicitor,
             "factory": factory,
             "sampling_providers": sampling_providers,
+            "interceptors": interceptors,
+            "telemetry": telemetry,
         }
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(

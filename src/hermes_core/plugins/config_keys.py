@@ -1,9 +1,9 @@
 """What the installed plugins add to ``config.yaml``, remembered between runs.
 
 Validating ``config.yaml`` needs to know every registered transport (and the key that selects
-it, such as a plugin's ``launch:``), every auth provider and every sampling backend.  Loading
-the plugins to find out costs more than the rest of ``hermes mcp list`` together (pluggy, each
-plugin's modules, ``hermes_platform``), so those names are kept in
+it, such as a plugin's ``launch:``), every auth provider, sampling backend and call
+interceptor.  Loading the plugins to find out costs more than the rest of ``hermes mcp list``
+together (pluggy, each plugin's modules, ``hermes_platform``), so those names are kept in
 ``$HERMES_HOME/cache/plugin-config-keys.json``, under a fingerprint of what decides them:
 
 * this Hermes version;
@@ -52,7 +52,7 @@ __all__ = [
     "remember",
 ]
 
-FORMAT = 2
+FORMAT = 3
 _MAX_BYTES = 1024 * 1024
 
 
@@ -73,12 +73,15 @@ class PluginRegistrations(Protocol):
 
     def sampling_providers(self) -> Mapping[str, Any]: ...
 
+    def call_interceptors(self) -> Mapping[str, object]: ...
+
 
 @dataclass(frozen=True)
 class PluginConfigKeys:
-    """The names ``config.yaml`` may use: transports (name, config key), auth providers and
-    sampling backends, in registration order; and the shapes of their settings models
-    (``transport:<name>`` / ``auth:<name>``, :mod:`hermes_core.config.plugin_settings`)."""
+    """The names ``config.yaml`` may use: transports (name, config key), auth providers,
+    sampling backends and call interceptors, in registration order; and the shapes of their
+    settings models (``transport:<name>`` / ``auth:<name>``,
+    :mod:`hermes_core.config.plugin_settings`)."""
 
     transports: tuple[tuple[str, str], ...]
     auth: tuple[str, ...]
@@ -86,6 +89,7 @@ class PluginConfigKeys:
     settings: tuple[tuple[str, SettingsShape], ...] = ()
     auth_stdio: tuple[str, ...] = ()
     """The auth providers that also serve servers without a URL (``AuthProviderSpec.stdio``)."""
+    interceptors: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
@@ -97,6 +101,7 @@ class PluginConfigKeys:
             tuple(sampling),
             settings_of(transports, auth, sampling),
             tuple(n for n, spec in auth.items() if getattr(spec, "stdio", False)),
+            tuple(manager.call_interceptors()),
         )
 
     def names(self) -> dict[str, Any]:
@@ -107,6 +112,7 @@ class PluginConfigKeys:
             "sampling": list(self.sampling),
             "settings": {key: shape.record() for key, shape in self.settings},
             "auth_stdio": list(self.auth_stdio),
+            "interceptors": list(self.interceptors),
         }
 
     def sampling_settings(self) -> dict[str, SettingsShape]:
@@ -224,9 +230,10 @@ def read(path: Path, expected: str) -> PluginConfigKeys | None:
             for key, shape in dict(data.get("settings") or {}).items()
         )
         auth_stdio = tuple(str(n) for n in data.get("auth_stdio") or ())
+        interceptors = tuple(str(n) for n in data["interceptors"])
     except (KeyError, TypeError, ValueError):
         return None
-    return PluginConfigKeys(transports, auth, sampling, settings, auth_stdio)
+    return PluginConfigKeys(transports, auth, sampling, settings, auth_stdio, interceptors)
 
 
 def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
@@ -239,6 +246,7 @@ def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
         "sampling": list(keys.sampling),
         "settings": {key: shape.record() for key, shape in keys.settings},
         "auth_stdio": list(keys.auth_stdio),
+        "interceptors": list(keys.interceptors),
     }
     with contextlib.suppress(OSError):
         write_record(path, payload)

@@ -10,6 +10,7 @@ from hermes_core.host.breaker import CircuitBreaker, Outcome
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
+from hermes_core.plugins.interceptors import InterceptedCall
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]
 
@@ -38,6 +39,8 @@ class ToolCall:
     as_task: bool = False
     """The caller asked for a task (``MCPHost.start_task``): a tool whose ``taskSupport`` is
     ``optional`` is then called as one (``required``: always)."""
+    intercepted: InterceptedCall | None = None
+    """What the interceptors see of the call (set by the ``intercept`` step)."""
 
 
 class CallStep(Protocol):

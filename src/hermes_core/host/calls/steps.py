@@ -198,6 +198,8 @@ class ApproveStep:
         refusal = await self._approvals.approve(call.entry, call.server, call.arguments)
         if refusal is not None:
             return refusal
+        if call.intercepted is not None:
+            call.intercepted.approved_by = "user"
         return await proceed(call)
 
 
