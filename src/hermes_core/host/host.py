@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
+from hermes_core.host.calls.call import Proceed
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.steps import (
     AdmitStep,
@@ -128,7 +129,7 @@ class MCPHost:
             [
                 AdmitStep(self._breakers),
                 RecordStep(),
-                WakeStep(self._lazy.wake, self.registry),
+                WakeStep(self._lazy.wake, self.registry, self._after_wake),
                 GateStep(self.gate, self._connections, self._runner.retry_now),
                 UtilityStep(self._connections, self.gate),
                 ApproveStep(self._approvals),
@@ -136,6 +137,9 @@ class MCPHost:
             ],
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
+
+    def _after_wake(self, entry: ToolEntry, server: HostServer) -> Proceed:
+        return self.pipeline.chain_after("wake", entry, server)
 
     # -- lifecycle ---------------------------------------------------------------------
     async def __aenter__(self) -> MCPHost:

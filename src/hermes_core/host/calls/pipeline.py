@@ -111,6 +111,18 @@ class CallPipeline:
         self._chains[id(entry)] = (entry, server, proceed)
         return proceed
 
+    def chain_after(self, step_name: str, entry: ToolEntry, server: HostServer) -> Proceed:
+        """The steps after the one named *step_name* that apply to *entry* on *server*, linked
+        (not cached): what a step that replaced the call's entry goes on with, so that the
+        steps after it decide on the entry it found (the ``wake`` step: the live listing's)."""
+        names = self.steps
+        at = self._index(names, step_name) + 1
+        proceed: Proceed = _end
+        for step in reversed(self._steps[at:]):
+            if step.applies(entry, server):
+                proceed = _Link(step, proceed)
+        return proceed
+
     def resolve(self, name: str) -> tuple[ToolEntry, HostServer] | None:
         """The entry registered as *name* and its server's config (``None``: unknown)."""
         entry = self._registry.get(name)

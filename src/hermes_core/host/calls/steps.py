@@ -74,16 +74,29 @@ class RecordStep:
                     breaker.record(outcome)
 
 
+#: The steps after ``wake`` for an entry and its server (``CallPipeline.chain_after``).
+Rest = Callable[[ToolEntry, HostServer], Proceed]
+
+
 class WakeStep:
-    """A lazy server is started by its first call; a cached tool it dropped is a phantom."""
+    """A lazy server is started by its first call; a cached tool it dropped is a phantom.
+
+    The chain a call came in on was built for the entry registered from the cache; once the
+    server runs, the live listing's entry replaces it and the rest of the chain is built for
+    *that* entry (*rest*), so what a cache record says (``readOnlyHint``, say) never decides
+    whether the call is asked about."""
 
     name = "wake"
 
     def __init__(
-        self, wake: Callable[[str], Awaitable[str | None]], registry: ToolRegistry
+        self,
+        wake: Callable[[str], Awaitable[str | None]],
+        registry: ToolRegistry,
+        rest: Rest | None = None,
     ) -> None:
         self._wake = wake
         self._registry = registry
+        self._rest = rest
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
         return server.lazy
@@ -94,14 +107,18 @@ class WakeStep:
             call.outcome = "transport"
             error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
             return {"error": error, "server": entry.server, "state": "not_connected"}
-        if self._registry.get(entry.name) is None:
+        live = self._registry.get(entry.name)
+        if live is None or live.server != entry.server or live.tool != entry.tool:
             return {
                 "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
                 "(it was in the tool cache; the live server dropped it)",
                 "server": entry.server,
                 "state": "phantom",
             }
-        return await proceed(call)
+        if live is entry or self._rest is None:
+            return await proceed(call)
+        call.entry = live  # decided on the live listing from here on
+        return await self._rest(live, call.server)(call)
 
 
 class GateStep:
