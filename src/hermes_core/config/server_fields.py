@@ -72,6 +72,9 @@ class ServerFields(ConfigModel):
     """``untrusted``: a tool not marked read-only runs only after the user approves the call."""
     lazy: bool = False
     """Register the tools from the schema cache at start; connect on the first call."""
+    pin: bool = True
+    """Pin each tool's definition when first seen and hold back a changed one until the user
+    accepts it (``hermes mcp trust``); ``false`` for servers that change by design."""
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
     oauth: OAuthConfig | None = None
@@ -201,6 +204,11 @@ class ServerFields(ConfigModel):
     @classmethod
     def _lazy(cls, value: Any) -> bool:
         return boolish(value, False)
+
+    @field_validator("pin", mode="before")
+    @classmethod
+    def _pin(cls, value: Any) -> bool:
+        return boolish(value, True)
 
     @field_validator("keepalive_interval", mode="before")
     @classmethod

@@ -29,7 +29,13 @@ from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
 from hermes_core.sampling.settings import merge_sampling
 
-__all__ = ["config_fingerprint", "host_server", "host_servers", "with_identity_header"]
+__all__ = [
+    "config_fingerprint",
+    "host_server",
+    "host_servers",
+    "server_identity",
+    "with_identity_header",
+]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +109,20 @@ def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
     )
 
 
+def server_identity(cfg: ServerConfig) -> str:
+    """Where an entry *as written* reaches its server (transport, command, args, url, cwd;
+    ``${VAR}`` unresolved), hashed: the owner of its tools' pins."""
+    return fingerprint(
+        transport=cfg.transport,
+        command=cfg.command,
+        args=list(cfg.args),
+        url=cfg.url,
+        env_names=[],
+        header_names=[],
+        cwd=cfg.cwd,
+    )
+
+
 def host_server(
     name: str,
     cfg: ServerConfig,
@@ -114,6 +134,7 @@ def host_server(
     cache_key: str | None = None,
     auth_providers: Mapping[str, AuthProviderSpec] | None = None,
     sampling_defaults: SamplingConfig | None = None,
+    identity: str | None = None,
 ) -> HostServer:
     """The host's view of one resolved entry; *auth_providers* are the registered ones
     (default: the built-in ones), whose ``create`` makes the entry's ``auth``."""
@@ -182,6 +203,8 @@ def host_server(
         breaker_cooldown=cfg.circuit_breaker.cooldown,
         trust=cfg.trust,
         lazy=cfg.lazy,
+        pin=cfg.pin,
+        identity=identity,
         schema_cache=cache_path(home / "cache" / "mcp-tools", name)
         if cfg.lazy and home is not None
         else None,
@@ -253,6 +276,7 @@ def host_servers(
             host_server(
                 name,
                 resolved,
+                identity=server_identity(cfg),
                 display_name=names.get(name),
                 home=home,
                 env=environ,

@@ -53,6 +53,12 @@ class HostServer:
     breaker_cooldown: float = 60.0
     trust: Literal["full", "untrusted"] = "full"
     lazy: bool = False
+    pin: bool = True
+    """Pin each tool's definition when first listed; a changed one is held back until the user
+    accepts it (``hermes mcp trust``).  Takes effect on a host that has a trust store."""
+    identity: str | None = None
+    """Where the server is reached, as written in config (hashed; no values of variables):
+    pins belong to it.  ``None``: derived from the resolved fields."""
     schema_cache: Path | None = field(default=None, compare=False)
     """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
     fingerprint: str | None = None

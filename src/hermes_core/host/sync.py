@@ -28,6 +28,7 @@ from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)
     from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.trust.store import TrustStore
     from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["SyncMCPHost"]
@@ -48,6 +49,7 @@ class SyncMCPHost:
         elicitor: Elicitor | None = None,
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
+        trust: TrustStore | None = None,
     ) -> None:
         """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on
         the host's loop."""
@@ -57,6 +59,7 @@ class SyncMCPHost:
             "elicitor": elicitor,
             "factory": factory,
             "sampling_providers": sampling_providers,
+            "trust": trust,
         }
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(

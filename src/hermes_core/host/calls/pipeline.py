@@ -14,7 +14,7 @@ server's own tool) runs admit, record, gate and send only.  A step is added with
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
@@ -54,7 +54,12 @@ class CallPipeline:
         registry: ToolRegistry,
         servers: Mapping[str, HostServer],
         steps: Iterable[CallStep] = (),
+        *,
+        refused: Callable[[str], Result | None] | None = None,
     ) -> None:
+        """*refused(name)* answers a call to a name that is not registered because something
+        holds the tool back (its pinned definition changed, the user blocked it)."""
+        self._refused = refused
         self._registry = registry
         self._servers = servers
         self._steps: list[CallStep] = list(steps)
@@ -82,6 +87,11 @@ class CallPipeline:
         else:
             at = len(names)
         self._steps.insert(at, step)
+        self._chains = {}
+
+    def invalidate(self) -> None:
+        """Build every chain anew on its next call (what a step's ``applies`` depends on
+        changed, e.g. a remembered decision)."""
         self._chains = {}
 
     def remove(self, name: str) -> CallStep:
@@ -140,7 +150,8 @@ class CallPipeline:
         ``{"error": ...}``.  Not a coroutine itself: it starts the chain's first step."""
         entry = self._registry.get(name)
         if entry is None:
-            return answered({"error": f"unknown tool {name!r}"})
+            refusal = None if self._refused is None else self._refused(name)
+            return answered(refusal or {"error": f"unknown tool {name!r}"})
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

@@ -20,6 +20,7 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.notifications import progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
+from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.utility_tools import call_utility, utility_argument_problem
 
 __all__ = [
@@ -93,10 +94,12 @@ class WakeStep:
         wake: Callable[[str], Awaitable[str | None]],
         registry: ToolRegistry,
         rest: Rest | None = None,
+        refused: Callable[[str], Result | None] | None = None,
     ) -> None:
         self._wake = wake
         self._registry = registry
         self._rest = rest
+        self._refused = refused
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
         return server.lazy
@@ -109,6 +112,9 @@ class WakeStep:
             return {"error": error, "server": entry.server, "state": "not_connected"}
         live = self._registry.get(entry.name)
         if live is None or live.server != entry.server or live.tool != entry.tool:
+            refusal = None if self._refused is None else self._refused(entry.name)
+            if refusal is not None:
+                return refusal  # held back by the trust state (changed since pinned, blocked)
             return {
                 "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
                 "(it was in the tool cache; the live server dropped it)",
@@ -199,18 +205,37 @@ class UtilityStep:
 
 
 class ApproveStep:
-    """An untrusted server's write-capable tool runs only once the user approved the call."""
+    """An untrusted server's write-capable tool runs only once the user approved the call;
+    a remembered decision (*decision(server, tool)*) overrides that: ``always`` runs without
+    asking, ``ask`` asks for any tool, ``never`` refuses."""
 
     name = "approve"
 
-    def __init__(self, approvals: Approvals) -> None:
+    def __init__(
+        self,
+        approvals: Approvals,
+        decision: Callable[[str, str], Decision | None] | None = None,
+    ) -> None:
         self._approvals = approvals
+        self._decision = decision
+
+    def _decided(self, entry: ToolEntry) -> Decision | None:
+        return None if self._decision is None else self._decision(entry.server, entry.tool)
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        decided = self._decided(entry)
+        if decided is not None and not entry.utility:
+            return decided is not Decision.ALWAYS
         return needs_approval(entry, server)
 
     async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
-        refusal = await self._approvals.approve(call.entry, call.server, call.arguments)
+        entry = call.entry
+        decided = self._decided(entry)
+        if decided is Decision.ALWAYS:
+            return await proceed(call)
+        if decided is Decision.NEVER:
+            return self._approvals.blocked(entry)
+        refusal = await self._approvals.approve(entry, call.server, call.arguments)
         if refusal is not None:
             return refusal
         return await proceed(call)
