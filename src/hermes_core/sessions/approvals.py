@@ -113,6 +113,13 @@ class StoreElicitor:
             summary=request.message,
             payload=payload,
         )
+        if request.kind == "approval" and request.remember:
+            # allow-always / deny on a tool call: the host keeps the decision for the tool
+            # (allow-always: "always"; a plain deny stays a one-off).
+            if approval.state == "allowed":
+                always = approval.decision == "allow-always"
+                return ElicitationAnswer("accept", {"remember": "always"} if always else {})
+            return ElicitationAnswer("decline")
         if approval.state != "allowed":
             return ElicitationAnswer("decline")
         return ElicitationAnswer("accept", dict(approval.answer or {}))

@@ -74,7 +74,7 @@ class Approvals:
             except Exception as exc:  # noqa: BLE001 - an approver that fails blocks the call
                 why = f"the approval failed ({type(exc).__name__})"
             else:
-                kept = _remembered(answer.content)
+                kept = _remembered(getattr(answer, "content", None))
                 if kept is not None and self._remember is not None:
                     if (kept is Decision.ALWAYS) == (answer.action == "accept"):
                         self._remember(entry.server, entry.tool, kept)
