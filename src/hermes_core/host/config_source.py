@@ -17,7 +17,9 @@ from hermes_core.config.loader import (
 )
 from hermes_core.config.models import ServerConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
-from hermes_core.host.from_config import host_server, host_servers
+from hermes_core.config.policy import load_policy
+from hermes_core.config.policy_rules import Policy
+from hermes_core.host.from_config import CatalogCheck, host_server, host_servers
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
@@ -51,6 +53,10 @@ class ConfigSource:
         self.display_names: dict[str, str] = dict(display_names or {})
         self.sampling_providers: dict[str, SamplingProvider] = dict(sampling_providers or {})
         self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
+        self.catalog_check: CatalogCheck | None = None
+        """Whether an entry is what a catalog entry installs (the policy's ``catalog_only``);
+        the ``hermes`` command sets it from the catalog, without it such a policy refuses all."""
+        self._policy: tuple[Policy | None] | None = None
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> Self:
@@ -78,7 +84,15 @@ class ConfigSource:
         ``ConfigError``)."""
         loaded = load_config(path, strict=strict, kinds=self.kinds)
         self._check_sampling_backends(loaded)
+        self._policy = (load_policy(),)  # a wrong policy file is an error here
         return loaded
+
+    @property
+    def policy(self) -> Policy | None:
+        """The administrator's policy in force (read once; ``ConfigError`` when it is wrong)."""
+        if self._policy is None:
+            self._policy = (load_policy(),)
+        return self._policy[0]
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
         """``sampling.backend`` must name a registered backend (file:line, listing them)."""
@@ -99,6 +113,8 @@ class ConfigSource:
             display_names=self.display_names,
             only=only,
             auth_providers=self.auth_providers,
+            policy=self.policy,
+            catalog_check=self.catalog_check,
         )
 
     def server(

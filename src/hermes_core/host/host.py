@@ -35,6 +35,7 @@ from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
     GateStep,
+    PolicyStep,
     RecordStep,
     SendStep,
     UtilityStep,
@@ -142,6 +143,7 @@ class MCPHost:
             self.registry,
             self._servers,
             [
+                PolicyStep(),
                 AdmitStep(self._breakers),
                 RecordStep(),
                 WakeStep(self._lazy.wake, self.registry, self._after_wake, self.refusal),
@@ -165,6 +167,11 @@ class MCPHost:
         """The refusal a call of *name* gets when the trust state holds the tool back (its
         definition changed since it was pinned, the user decided never to run it); ``None``
         when nothing holds it back."""
+        for server, reasons in self._tools.policy_refusals.items():
+            for tool, reason in reasons.items():
+                if registered_tool_name(server, tool) == name:
+                    error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
+                    return {"error": error, "server": server, "state": "policy", "retryable": False}
         if self._screen is None:
             return None
         for server, refusals in self._screen.refusals.items():

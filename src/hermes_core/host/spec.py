@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hermes_core.config.client_cert import ClientCertificate
+from hermes_core.config.policy_rules import Policy
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings
@@ -59,6 +60,8 @@ class HostServer:
     identity: str | None = None
     """Where the server is reached, as written in config (hashed; no values of variables):
     pins belong to it.  ``None``: derived from the resolved fields."""
+    policy: Policy | None = field(default=None, compare=False, repr=False)
+    """The administrator's policy: the tools it refuses are not offered, their calls refused."""
     schema_cache: Path | None = field(default=None, compare=False)
     """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
     fingerprint: str | None = None

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.config.policy_match import tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
@@ -49,6 +50,8 @@ class ToolRefresh:
         # Server -> its last listing (tools, capabilities, whether live): screened again
         # when the trust state changes.
         self._listings: dict[str, tuple[list[dict[str, Any]], Any, bool]] = {}
+        self.policy_refusals: dict[str, dict[str, str]] = {}
+        """Server -> tool -> why the administrator's policy refuses it."""
         self._connections = connections
         self._gate = gate
         self.discovery = ToolDiscovery()
@@ -62,11 +65,18 @@ class ToolRefresh:
         """*config*'s offered and utility tools of a listing (with what its listing skipped);
         *live*: read from the server now (only such a listing pins tools)."""
         invalid = self.discovery.take_invalid(config.name)
-        held = None
+        held: dict[str, str] = {}
+        if config.policy is not None:
+            for tool in tools:
+                refused_by = tool_refusal(config.policy, config.name, tool["name"])
+                if refused_by is not None:
+                    held[tool["name"]] = f"refused by the administrator's policy: {refused_by}"
+            self.policy_refusals[config.name] = dict(held)
         if self.screen is not None:
             self._listings[config.name] = (tools, caps, live)
-            refused = self.screen.screen(config, tools, live=live)
-            held = {name: refusal.reason for name, refusal in refused.items()}
+            allowed = [tool for tool in tools if tool["name"] not in held]
+            refused = self.screen.screen(config, allowed, live=live)
+            held.update((name, refusal.reason) for name, refusal in refused.items())
         return self.preparation.usable_tools(config, tools, caps, invalid, held)
 
     def register(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> None:
@@ -114,6 +124,7 @@ class ToolRefresh:
         self.preparation.forget(server)
         self.naming.forget(server)
         self._listings.pop(server, None)
+        self.policy_refusals.pop(server, None)
         if self.screen is not None:
             self.screen.forget(server)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 
+from hermes_core.config.policy_match import tool_refusal
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
@@ -25,6 +26,7 @@ from hermes_core.host.utility_tools import call_utility, utility_argument_proble
 
 __all__ = [
     "AdmitStep",
+    "PolicyStep",
     "ApproveStep",
     "GateStep",
     "RecordStep",
@@ -32,6 +34,31 @@ __all__ = [
     "UtilityStep",
     "WakeStep",
 ]
+
+
+class PolicyStep:
+    """The administrator's policy, checked again at every call of a server it governs: a tool
+    it refuses is never sent, whatever the listing or the config said."""
+
+    name = "policy"
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return server.policy is not None
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        entry = call.entry
+        refused = tool_refusal(call.server.policy, entry.server, entry.tool)
+        if refused is None:
+            return proceed(call)
+        return answered(
+            {
+                "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
+                f"refused by the administrator's policy: {refused}",
+                "server": entry.server,
+                "state": "policy",
+                "retryable": False,
+            }
+        )
 
 
 class AdmitStep:
