@@ -19,7 +19,9 @@ from hermes_core.config.models import ServerConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_rules import Policy
-from hermes_core.host.from_config import CatalogCheck, host_server, host_servers
+from hermes_core.config.interpolate import load_dotenv, resolve
+from hermes_core.config.models import ConfigError
+from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
@@ -134,6 +136,25 @@ class ConfigSource:
             env=env,
             auth_providers=self.auth_providers,
         )
+
+    def refused(self, name: str, cfg: ServerConfig, env: Mapping[str, str] | None = None) -> str | None:
+        """Why the administrator's policy refuses the entry *cfg* (as written; ``${VAR}``
+        resolved where it can be), one sentence naming the rule; ``None`` when it may run.
+        What ``add``, ``install`` and ``import`` ask before writing (``ConfigError``: the
+        policy file is wrong)."""
+        policy = self.policy
+        if policy is None:
+            return None
+        environ = dict(os.environ if env is None else env)
+        try:
+            dotenv = load_dotenv(hermes_home(environ) / ".env")
+            resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
+        except ConfigError:
+            resolved = cfg
+        refusal = policy_refusal(policy, name, cfg, resolved, self.catalog_check)
+        if refusal is None:
+            return None
+        return f"MCP server '{name}' is refused by the administrator's policy: {refusal}"
 
     @property
     def openers(self) -> dict[str, Opener]:
