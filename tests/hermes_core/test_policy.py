@@ -35,11 +35,20 @@ def _policy(tmp_path: Path, text: str) -> Policy:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("deny:\n  server: []\n", "policy.yaml:2: deny.server: unknown key (did you mean 'servers'?)"),
+        (
+            "deny:\n  server: []\n",
+            "policy.yaml:2: deny.server: unknown key (did you mean 'servers'?)",
+        ),
         ("alow: {}\n", "policy.yaml:1: alow: unknown key (did you mean 'allow'?)"),
         ("catalog_only: maybe\n", "policy.yaml:1: catalog_only: must be true or false"),
-        ("deny:\n  servers:\n    - {}\n", "deny.servers[0]: an empty rule would match every server"),
-        ("deny:\n  servers:\n    - comand: sh\n", "deny.servers[0].comand: unknown key (did you mean 'command'?)"),
+        (
+            "deny:\n  servers:\n    - {}\n",
+            "deny.servers[0]: an empty rule would match every server",
+        ),
+        (
+            "deny:\n  servers:\n    - comand: sh\n",
+            "deny.servers[0].comand: unknown key (did you mean 'command'?)",
+        ),
         ("allow:\n  tools: github/*\n", "allow.tools: must be a list of server/tool globs"),
         ("deny: [\n", "YAML syntax error"),
     ],
@@ -94,7 +103,9 @@ def test_server_rules_by_name_url_command_and_path(tmp_path: Path) -> None:
     assert "deny.servers[1]" in str(refused(name="x", url="HTTP://tools.corp.example/mcp/a"))
     assert refused(name="x", url="https://Tools.Corp.Example./mcp/a") is None
     # The host is the one after the credentials, whatever comes before the @.
-    assert "allow.servers" in str(refused(name="x", url="https://a.corp.example@evil.example/mcp/a"))
+    assert "allow.servers" in str(
+        refused(name="x", url="https://a.corp.example@evil.example/mcp/a")
+    )
     assert "allow.servers" in str(refused(name="x", url="https://tools.corp.example/other"))
     # A command is matched by its name and by where it resolves (symbolic links followed).
     assert "deny.servers[2]" in str(refused(name="x", command="sh"))
@@ -108,7 +119,8 @@ def test_server_rules_by_name_url_command_and_path(tmp_path: Path) -> None:
 
 def test_tool_rules_by_glob(tmp_path: Path) -> None:
     policy = _policy(
-        tmp_path, "deny:\n  tools: ['*/delete_*', drop]\nallow:\n  tools: ['github/*', 'files/read*']\n"
+        tmp_path,
+        "deny:\n  tools: ['*/delete_*', drop]\nallow:\n  tools: ['github/*', 'files/read*']\n",
     )
     assert tool_refusal(policy, "github", "create_issue") is None
     assert "deny.tools[0]" in str(tool_refusal(policy, "github", "delete_repo"))
@@ -162,8 +174,9 @@ def test_a_config_cannot_widen_the_policy(tmp_path: Path) -> None:
     )
     status = run_hermes("mcp", "status", "--json", env=env)
     rows = {row["server"]: row for row in json.loads(status.stdout)}
-    assert "refused by the administrator's policy: denied by the policy rule deny.servers[0]" in (
-        rows["shift"]["last_error"]
+    assert (
+        "refused by the administrator's policy: denied by the policy rule deny.servers[0]"
+        in (rows["shift"]["last_error"])
     )
     assert "(command: sh)" in rows["shift"]["last_error"]
     env_real = {**env}
@@ -192,7 +205,9 @@ def test_add_import_and_install_refuse_what_the_policy_refuses(tmp_path: Path) -
     assert "nothing was written" in added.stderr
     claude = tmp_path / "claude.json"
     claude.write_text(
-        json.dumps({"mcpServers": {"shell": {"command": "sh"}, "web": {"url": "https://w.test/mcp"}}})
+        json.dumps(
+            {"mcpServers": {"shell": {"command": "sh"}, "web": {"url": "https://w.test/mcp"}}}
+        )
     )
     imported = run_hermes("mcp", "import", "claude-code", "--path", str(claude), env=env)
     assert "left out 'shell'" in imported.stdout and "deny.servers[0]" in imported.stdout

@@ -60,7 +60,13 @@ def test_the_approval_step_decides_on_the_live_entry_after_the_wake(tmp_path: Pa
     write_cache(
         cache,
         "key",
-        [{"name": "write", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}],
+        [
+            {
+                "name": "write",
+                "inputSchema": {"type": "object"},
+                "annotations": {"readOnlyHint": True},
+            }
+        ],
         {"tools": True},
     )
     approver = Approver("decline")

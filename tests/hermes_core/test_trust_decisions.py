@@ -18,7 +18,11 @@ from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.store import TrustStore
-from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest, ElicitationSettings
+from hermes_core.offers.elicitation import (
+    ElicitationAnswer,
+    ElicitationRequest,
+    ElicitationSettings,
+)
 from support.approvers import Approver
 from support.cli import run_hermes
 from support.home import clean_env
@@ -34,7 +38,10 @@ def _host(
     toy = ToyServer("acme").tool("write").tool("look", read_only=True)
     server = memory_server("acme", trust=trust, elicitation=ASK)
     host = MCPHost(
-        [server], transports={"memory": MemoryTransport({"acme": toy})}, elicitor=elicitor, trust=store
+        [server],
+        transports={"memory": MemoryTransport({"acme": toy})},
+        elicitor=elicitor,
+        trust=store,
     )
     return host, toy
 
@@ -129,9 +136,7 @@ def test_an_answer_at_the_prompt_is_remembered_and_applied_at_once(
 
 
 def test_the_terminal_prompt_offers_always_and_never() -> None:
-    request = ElicitationRequest(
-        "acme", "Run 'write'?", (), {}, kind="approval", remember=True
-    )
+    request = ElicitationRequest("acme", "Run 'write'?", (), {}, kind="approval", remember=True)
     for typed, action, content in (
         ("a\n", "accept", {"remember": "always"}),
         ("v\n", "decline", {"remember": "never"}),
@@ -139,8 +144,7 @@ def test_the_terminal_prompt_offers_always_and_never() -> None:
         ("\n", "decline", None),
     ):
         out = io.StringIO()
-        lines = iter([typed])
-        elicitor = TerminalElicitor(interactive=True, read_line=lambda: next(lines), out=out)
+        elicitor = TerminalElicitor(interactive=True, read_line=iter([typed]).__next__, out=out)
         answer = asyncio.run(elicitor(request))
         assert (answer.action, answer.content) == (action, content)
         assert out.getvalue().endswith("Run it? [y]es / [N]o / [a]lways / ne[v]er: ")

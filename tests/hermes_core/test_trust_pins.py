@@ -126,7 +126,7 @@ def test_schema_and_annotation_changes_are_named_and_new_tools_follow_the_tier(
 @pytest.mark.cli
 @pytest.mark.slow
 def test_pin_false_lets_a_server_change_by_design(tmp_path: Path) -> None:
-    env, shift, events = _home(tmp_path, "    pin: false\n")
+    env, shift, _events = _home(tmp_path, "    pin: false\n")
     assert run_hermes("mcp", "tools", env=env).returncode == 0
     _shift(shift, look={**LOOK, "description": "Read something else."}, write=WRITE)
     listed = run_hermes("mcp", "tools", env=env)
@@ -212,7 +212,9 @@ def test_an_http_server_that_changes_is_held_back_and_accepted_while_the_host_ru
             assert ran["content"][0]["text"] == "write: ok"
         assert _calls(events) == ["call write {}"]
 
-    (tmp_path / "config.yaml").write_text("mcp_servers:\n  shift:\n    url: http://127.0.0.1:9/mcp\n")
+    (tmp_path / "config.yaml").write_text(
+        "mcp_servers:\n  shift:\n    url: http://127.0.0.1:9/mcp\n"
+    )
     with http_server([sys.executable, str(SERVER), PORT], env={**env}) as url:
         asyncio.run(scenario(url))
 
@@ -226,7 +228,9 @@ def test_an_unreadable_trust_file_fails_closed(tmp_path: Path) -> None:
     tools = [{"name": "look", "inputSchema": _object()}]
     refused = screen.screen(HostServer("shift", command="x"), tools, live=True)
     assert refused["look"].kind.value == "trust_unreadable"
-    assert "trust.db" in refused["look"].reason and "fix or remove the file" in refused["look"].reason
+    assert (
+        "trust.db" in refused["look"].reason and "fix or remove the file" in refused["look"].reason
+    )
 
 
 def test_a_file_with_tables_but_no_version_is_not_ours(tmp_path: Path) -> None:

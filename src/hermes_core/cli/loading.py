@@ -6,10 +6,10 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from hermes_core.catalog.policy_entries import catalog_check
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.stop import Stop
 from hermes_core.config.loader import LoadedConfig
-from hermes_core.catalog.policy_entries import catalog_check
 from hermes_core.config.models import ConfigError
 from hermes_core.host.factory import HostFactory
 from hermes_core.plugins.manager import get_plugin_manager

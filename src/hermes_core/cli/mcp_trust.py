@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
-import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -64,7 +63,9 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
                     f"(tools waiting: {names})",
                 )
             shown = {
-                tool: changes(pins[tool].definition if tool in pins else {}, waiting[tool].definition or {})
+                tool: changes(
+                    pins[tool].definition if tool in pins else {}, waiting[tool].definition or {}
+                )
                 for tool in wanted
             }
             accepted = store.accept(args.name, wanted)
@@ -130,7 +131,11 @@ def _known_tool(store: TrustStore, server: str, tool: str) -> None:
 def _list(store: TrustStore, server: str | None, as_json: bool) -> int:
     decisions = store.decisions(server)
     if as_json:
-        print(json.dumps({s: {t: d.value for t, d in tools.items()} for s, tools in decisions.items()}))
+        print(
+            json.dumps(
+                {s: {t: d.value for t, d in tools.items()} for s, tools in decisions.items()}
+            )
+        )
         return EXIT_OK
     if not decisions:
         print("no remembered decisions (every tool follows its server's trust tier)")

@@ -53,7 +53,9 @@ def load_policy(env: Mapping[str, str] | None = None) -> Policy | None:
     found: list[Policy] = []
     named = environ.get("HERMES_POLICY", "").strip()
     if named:
-        found.append(_read(Path(named).expanduser(), required=True))
+        given = _read(Path(named).expanduser(), required=True)
+        if given is not None:
+            found.append(given)
     system = _read(SYSTEM_POLICY, required=False) if str(SYSTEM_POLICY) != named else None
     if system is not None:
         found.append(system)
@@ -81,14 +83,20 @@ def _read(path: Path, *, required: bool) -> Policy | None:
             return None
         return Policy(files=(where,), broken=f"the policy file {where} does not exist")
     except OSError as exc:
-        return Policy(files=(where,), broken=f"the policy file {where} cannot be read: {exc.strerror}")
+        return Policy(
+            files=(where,), broken=f"the policy file {where} cannot be read: {exc.strerror}"
+        )
     try:
         with os.fdopen(fd, "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                return Policy(files=(where,), broken=f"the policy file {where} is not a regular file")
+                return Policy(
+                    files=(where,), broken=f"the policy file {where} is not a regular file"
+                )
             raw = fh.read(MAX_POLICY_BYTES + 1)
     except OSError as exc:
-        return Policy(files=(where,), broken=f"the policy file {where} cannot be read: {exc.strerror}")
+        return Policy(
+            files=(where,), broken=f"the policy file {where} cannot be read: {exc.strerror}"
+        )
     if len(raw) > MAX_POLICY_BYTES:
         return Policy(files=(where,), broken=f"the policy file {where} is larger than 1 MiB")
     try:
@@ -175,7 +183,9 @@ def _rules(read: _Reader, key: str, items: Any) -> list[ServerRule]:
         at = f"{key}[{i}]"
         rule = read.keys(at, item, _RULE)
         if not rule:
-            raise read.fail(at, "an empty rule would match every server; give name, url, command or path")
+            raise read.fail(
+                at, "an empty rule would match every server; give name, url, command or path"
+            )
         url = None
         if "url" in rule:
             value = rule["url"]

@@ -63,11 +63,16 @@ def server_refusal(
                 return f"denied by the policy rule {rule.where} ({rule.text})"
         allowed = part.allow_servers
         if allowed is not None and not any(_matches(r, facts, deny=False) for r in allowed):
-            return f"not allowed by the policy: no rule of allow.servers in {part.files[0]} matches it"
+            return (
+                f"not allowed by the policy: no rule of allow.servers in {part.files[0]} matches it"
+            )
         if part.catalog_only is not None:
             verdict = catalog() if catalog is not None else None
             if verdict is None:
-                return f"only catalog entries may run ({part.catalog_only}), and this host cannot check"
+                return (
+                    f"only catalog entries may run ({part.catalog_only}), and this host "
+                    "cannot check"
+                )
             if not verdict:
                 return (
                     f"only catalog entries may run ({part.catalog_only}), and this entry is not "
@@ -88,7 +93,9 @@ def tool_refusal(policy: Policy | None, server: str, tool: str) -> str | None:
                 return f"denied by the policy rule {where} ({glob})"
         allowed = part.allow_tools
         if allowed is not None and not any(_tool_matches(g, server, tool) for g, _ in allowed):
-            return f"not allowed by the policy: no rule of allow.tools in {part.files[0]} matches it"
+            return (
+                f"not allowed by the policy: no rule of allow.tools in {part.files[0]} matches it"
+            )
     return None
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Self
 
+from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import (
     LoadedConfig,
@@ -15,12 +16,10 @@ from hermes_core.config.loader import (
     hermes_home,
     load_config,
 )
-from hermes_core.config.models import ServerConfig
-from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
+from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_rules import Policy
-from hermes_core.config.interpolate import load_dotenv, resolve
-from hermes_core.config.models import ConfigError
+from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
@@ -137,7 +136,9 @@ class ConfigSource:
             auth_providers=self.auth_providers,
         )
 
-    def refused(self, name: str, cfg: ServerConfig, env: Mapping[str, str] | None = None) -> str | None:
+    def refused(
+        self, name: str, cfg: ServerConfig, env: Mapping[str, str] | None = None
+    ) -> str | None:
         """Why the administrator's policy refuses the entry *cfg* (as written; ``${VAR}``
         resolved where it can be), one sentence naming the rule; ``None`` when it may run.
         What ``add``, ``install`` and ``import`` ask before writing (``ConfigError``: the

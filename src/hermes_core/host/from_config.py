@@ -20,8 +20,8 @@ from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sa
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
-from hermes_core.config.policy_rules import Policy
 from hermes_core.config.policy_match import ServerFacts, server_refusal
+from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
 from hermes_core.host.schema_cache import cache_path, fingerprint
@@ -308,7 +308,8 @@ def host_servers(
                     name,
                     cfg,
                     display_name=names.get(name),
-                    error=f"MCP server '{name}' is refused by the administrator's policy: {refused}",
+                    error=f"MCP server '{name}' is refused by the administrator's policy: "
+                    f"{refused}",
                     sampling_defaults=host_sampling,
                 )
             )

@@ -46,11 +46,10 @@ from hermes_core.host.connection_state import counts_as_connected
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
+from hermes_core.host.naming import registered_tool_name
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
-from hermes_core.host.optional import follow_config
-from hermes_core.host.naming import registered_tool_name
-from hermes_core.host.optional import trust_screen
+from hermes_core.host.optional import follow_config, trust_screen
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
@@ -61,9 +60,9 @@ from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
+    from hermes_core.host.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
     from hermes_core.host.trust.store import TrustStore
-    from hermes_core.host.config_source import ConfigSource
     from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
@@ -186,7 +185,9 @@ class MCPHost:
             return
         problem = self._screen.decide(server, tool, decision)
         if problem is not None:
-            log.warning("MCP server '%s': the decision for %r was not kept: %s", server, tool, problem)
+            log.warning(
+                "MCP server '%s': the decision for %r was not kept: %s", server, tool, problem
+            )
         self.trust_changed()
 
     def trust_changed(self) -> None:

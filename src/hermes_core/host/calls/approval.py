@@ -75,9 +75,9 @@ class Approvals:
                 why = f"the approval failed ({type(exc).__name__})"
             else:
                 kept = _remembered(getattr(answer, "content", None))
-                if kept is not None and self._remember is not None:
-                    if (kept is Decision.ALWAYS) == (answer.action == "accept"):
-                        self._remember(entry.server, entry.tool, kept)
+                agrees = (kept is Decision.ALWAYS) == (answer.action == "accept")
+                if kept is not None and self._remember is not None and agrees:
+                    self._remember(entry.server, entry.tool, kept)
                 if answer.action == "accept":
                     self._approvals[entry.server] = self._approvals.get(entry.server, 0) + 1
                     return None
@@ -93,7 +93,6 @@ class Approvals:
             "state": "not_approved",
             "retryable": False,
         }
-
 
     def blocked(self, entry: ToolEntry) -> dict[str, Any]:
         """The refusal of a tool the user decided never to run."""

@@ -26,9 +26,9 @@ from hermes_core.host.utility_tools import call_utility, utility_argument_proble
 
 __all__ = [
     "AdmitStep",
-    "PolicyStep",
     "ApproveStep",
     "GateStep",
+    "PolicyStep",
     "RecordStep",
     "SendStep",
     "UtilityStep",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["Decision"]
 
 
-class Decision(str, Enum):
+class Decision(StrEnum):
     """What the user decided for a tool (``hermes mcp approvals set``, the prompt's answers)."""
 
     ASK = "ask"
@@ -23,6 +23,4 @@ class Decision(str, Enum):
         try:
             return cls(text.strip().lower())
         except ValueError:
-            raise ValueError(
-                f"unknown decision {text!r} (choose ask, always or never)"
-            ) from None
+            raise ValueError(f"unknown decision {text!r} (choose ask, always or never)") from None

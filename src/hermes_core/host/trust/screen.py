@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from hermes_core.host.spec import HostServer
@@ -28,7 +28,7 @@ __all__ = ["Refusal", "RefusalKind", "TrustScreen", "identity_of"]
 log = logging.getLogger(__name__)
 
 
-class RefusalKind(str, Enum):
+class RefusalKind(StrEnum):
     """Why the trust state holds a tool back (the ``state`` of a refused call)."""
 
     CHANGED = "tool_changed"

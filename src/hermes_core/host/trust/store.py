@@ -260,7 +260,7 @@ class TrustStore:
     @staticmethod
     def _forget(db: sqlite3.Connection, server: str) -> None:
         for table in ("servers", "pins", "changes"):
-            db.execute(f"DELETE FROM {table} WHERE server = ?", (server,))  # noqa: S608
+            db.execute(f"DELETE FROM {table} WHERE server = ?", (server,))
 
     # -- decisions ----------------------------------------------------------------------
     def decisions(self, server: str | None = None) -> dict[str, dict[str, Decision]]:
