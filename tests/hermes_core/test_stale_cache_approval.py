@@ -34,13 +34,18 @@ def _lower_the_tier(cache: Path) -> None:
 
 @pytest.mark.process
 @pytest.mark.cli
-def test_a_cache_record_saying_read_only_never_skips_the_approval(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("pin", "state"), [("false", "not_approved"), ("true", "tool_changed")])
+def test_a_cache_record_saying_read_only_never_skips_the_approval(
+    tmp_path: Path, pin: str, state: str
+) -> None:
+    """Without pins the live listing decides (write-capable: asked, not run); with pins the
+    edited record also differs from its pin, so the tool is held back before any wake."""
     events = tmp_path / "events"
     (tmp_path / "config.yaml").write_text(
         "mcp_servers:\n  shift:\n"
         f"    command: {json.dumps(sys.executable)}\n    args: [{json.dumps(str(SERVER))}]\n"
         f"    env: {{EVENT_LOG: {json.dumps(str(events))}}}\n"
-        "    lazy: true\n    trust: untrusted\n"
+        f"    lazy: true\n    trust: untrusted\n    pin: {pin}\n"
     )
     env = {"HERMES_HOME": str(tmp_path)}
     first = run_hermes("mcp", "tools", env=env)
@@ -49,8 +54,9 @@ def test_a_cache_record_saying_read_only_never_skips_the_approval(tmp_path: Path
     _lower_the_tier(cache)
     called = run_hermes("mcp", "call", "mcp_shift_write", "--args", "{}", env=env)
     assert called.returncode == 1, called.stderr
-    assert json.loads(called.stdout)["state"] == "not_approved"
-    assert "not run (no terminal to ask on)" in called.stderr
+    assert json.loads(called.stdout)["state"] == state
+    if state == "not_approved":
+        assert "not run (no terminal to ask on)" in called.stderr
     assert not any(line.startswith("call write") for line in events.read_text().splitlines())
 
 
