@@ -167,9 +167,12 @@ def bench(session: nox.Session) -> None:
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
     # plugins are installed so that `hermes plugins list` is timed as users run it.  fastmcp
     # is the third peer beside the raw SDK (this session only: nothing else depends on it).
-    session.install("-e", ".", "mcp", "fastmcp==4.1.6", *LOCAL_DISTRIBUTIONS)
+    session.install("-e", ".[otel]", "mcp", "fastmcp==4.1.6", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
+    # The call pipeline's own cost: no interceptor, two no-op ones, OpenTelemetry in memory.
+    pipeline_args = [a for a in session.posargs if a in ("--quick",)]
+    session.run("python", "benchmarks/bench_pipeline.py", *pipeline_args)
     # Its own table: the CLI's peak memory against servers that send without end.
     session.run("python", "benchmarks/bench_memory.py", *session.posargs)
 

@@ -552,6 +552,10 @@ END_TO_END: dict[str, list[str]] = {
     "sampling_provider": [
         "test_sampling.py::test_cli_hook_sampling_provider_past_its_timeout_is_refused",
     ],
+    "call_interceptor": [
+        "test_cli_interceptors.py::test_cli_hook_call_interceptor_refuses_redacts_and_is_audited",
+        "test_cli_interceptors.py::test_cli_an_interceptor_with_settings_rewrites_the_arguments",
+    ],
     "auth_provider": [
         "test_plugin_contributions.py::test_cli_hook_auth_provider_header_reaches_the_server",
         "test_plugin_contributions.py::test_cli_hook_auth_provider_with_server_everything_over_http",

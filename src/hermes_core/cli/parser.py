@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="show the server's log messages (notifications/message) on stderr",
     )
+    mcp_audit = mcp_commands.add_parser(
+        "audit", help="the audit log of tool calls ($HERMES_HOME/logs/audit.jsonl)"
+    )
+    mcp_audit.add_argument("--since", help="only calls since: an age (30m, 2h, 7d) or a date")
+    mcp_audit.add_argument("--server", help="only this server's calls")
+    mcp_audit.add_argument("--json", action="store_true", help="one JSON object per line")
     sampling = mcp_commands.add_parser("sampling", help="the LLM behind servers' sampling")
     sampling.set_defaults(command_parser=sampling)
     sampling_commands = sampling.add_subparsers(

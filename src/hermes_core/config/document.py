@@ -5,8 +5,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
+from hermes_core.config.call_settings import (
+    DEFAULT_MAX_RESULT_TOKENS,
+    AuditConfig,
+    ResultsConfig,
+    interceptor_names,
+    result_tokens,
+)
 from hermes_core.config.defaults import DEFAULT_TOOL_TIMEOUT
 from hermes_core.config.model_base import ConfigModel
 from hermes_core.config.sampling import SamplingConfig
@@ -22,6 +29,34 @@ class HermesConfig(ConfigModel):
     mcp_servers: dict[str, ServerConfig] = Field(default_factory=dict)
     sampling: SamplingConfig | None = None
     """The host-wide ``sampling:`` defaults (a server's own ``sampling:`` keys win)."""
+    interceptors: list[str] = Field(default_factory=list)
+    """The call interceptors of every server's calls, in order (before each server's own)."""
+    max_result_tokens: int = DEFAULT_MAX_RESULT_TOKENS
+    """The result budget of every server (its own ``max_result_tokens`` wins; 0: none)."""
+    audit: AuditConfig = Field(default_factory=AuditConfig)
+    """The ``audit:`` block: the log of every tool call."""
+    results: ResultsConfig = Field(default_factory=ResultsConfig)
+    """The ``results:`` block: how long results cut by the budget are kept."""
+
+    @field_validator("interceptors", mode="before")
+    @classmethod
+    def _interceptors(cls, value: object) -> list[str]:
+        return interceptor_names(value)
+
+    @field_validator("max_result_tokens", mode="before")
+    @classmethod
+    def _result_tokens(cls, value: object) -> int:
+        tokens = result_tokens(value)
+        return DEFAULT_MAX_RESULT_TOKENS if tokens is None else tokens
+
+    def server_interceptors(self, name: str) -> list[tuple[str, int, str]]:
+        """Every interceptor name *name*'s calls would run, as ``(key path, index, name)``."""
+        placed = [("interceptors", i, n) for i, n in enumerate(self.interceptors)]
+        cfg = self.mcp_servers.get(name)
+        if cfg is not None:
+            key = f"mcp_servers.{name}.interceptors"
+            placed += [(key, i, n) for i, n in enumerate(cfg.interceptors)]
+        return placed
 
     def enabled_servers(self) -> dict[str, ServerConfig]:
         """The servers to connect: those without ``enabled: false``, in file order."""

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from hermes_core.config.breaker import BreakerConfig
+from hermes_core.config.call_settings import interceptor_names, result_tokens
 from hermes_core.config.checks import fail, fail_plugin, kind_of, warn
 from hermes_core.config.defaults import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -89,6 +90,20 @@ class ServerFields(ConfigModel):
     the ``roots`` capability is not advertised)."""
     requested_transport: str | None = Field(default=None, alias="transport")
     """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
+    interceptors: list[str] = Field(default_factory=list)
+    """Call interceptors of this server's calls, after the host-wide ones."""
+    max_result_tokens: int | None = None
+    """This server's result budget (``None``: the host-wide ``max_result_tokens``)."""
+
+    @field_validator("interceptors", mode="before")
+    @classmethod
+    def _interceptors(cls, value: Any) -> list[str]:
+        return interceptor_names(value)
+
+    @field_validator("max_result_tokens", mode="before")
+    @classmethod
+    def _result_tokens(cls, value: Any) -> int | None:
+        return result_tokens(value)
 
     @field_validator("command", "client_key", "cwd", mode="before")
     @classmethod

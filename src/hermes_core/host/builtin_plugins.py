@@ -6,9 +6,9 @@ from __future__ import annotations
 import functools
 
 from hermes_core.plugins.manager import HermesPluginManager, create_plugin_manager
-from hermes_core.plugins.types import AuthProviderSpec, TransportSpec
+from hermes_core.plugins.types import AuthProviderSpec, CallInterceptor, TransportSpec
 
-__all__ = ["builtin_auth_providers", "builtin_transports"]
+__all__ = ["builtin_auth_providers", "builtin_interceptors", "builtin_transports"]
 
 
 @functools.cache
@@ -24,3 +24,8 @@ def builtin_transports() -> dict[str, TransportSpec]:
 def builtin_auth_providers() -> dict[str, AuthProviderSpec]:
     """The built-in plugins' auth providers (headers, oauth), from their hook."""
     return _builtin_manager().auth_providers()
+
+
+def builtin_interceptors() -> dict[str, CallInterceptor]:
+    """The built-in call interceptors (audit, result_budget), from their hook."""
+    return _builtin_manager().call_interceptors()

@@ -6,8 +6,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
+from hermes_core.config.call_settings import interceptor_problem
+from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import (
@@ -16,15 +18,26 @@ from hermes_core.config.loader import (
     hermes_home,
     load_config,
 )
-from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.config.models import ServerConfig
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_rules import Policy
-from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
+from hermes_core.host.builtin_plugins import (
+    builtin_auth_providers,
+    builtin_interceptors,
+    builtin_transports,
+)
+from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
-from hermes_core.plugins.types import AuthProviderSpec, SamplingProvider, TransportSpec
+from hermes_core.plugins.types import (
+    AuthProviderSpec,
+    CallInterceptor,
+    InterceptorSetup,
+    SamplingProvider,
+    TransportSpec,
+)
 
 __all__ = ["ConfigSource"]
 
@@ -41,10 +54,13 @@ class ConfigSource:
         display_names: Mapping[str, str] | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         plugins_off: str = "",
+        interceptors: Mapping[str, CallInterceptor] | None = None,
     ) -> None:
         """*transports*/*auth_providers* default to the built-in ones (no plugins);
         *display_names* are the app declarations' names, shown in errors;
-        *sampling_providers* are the LLM backends servers may sample (none built in)."""
+        *sampling_providers* are the LLM backends servers may sample (none built in);
+        *interceptors* are the call interceptors ``interceptors:`` may name (default: the
+        built-in ``audit`` and ``result_budget``)."""
         self.transports: dict[str, TransportSpec] = dict(
             builtin_transports() if transports is None else transports
         )
@@ -58,6 +74,11 @@ class ConfigSource:
         """Whether an entry is what a catalog entry installs (the policy's ``catalog_only``);
         the ``hermes`` command sets it from the catalog, without it such a policy refuses all."""
         self._policy: tuple[Policy | None] | None = None
+        self.interceptors: dict[str, CallInterceptor] = dict(
+            builtin_interceptors() if interceptors is None else interceptors
+        )
+        self.loaded: LoadedConfig | None = None
+        """The config :meth:`load_config` read last (the interceptors' settings come from it)."""
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> Self:
@@ -69,6 +90,7 @@ class ConfigSource:
             display_names=manager.display_names,
             sampling_providers=manager.sampling_providers(),
             plugins_off=_plugins_off(manager),
+            interceptors=manager.call_interceptors(),
         )
 
     @classmethod
@@ -86,6 +108,8 @@ class ConfigSource:
         loaded = load_config(path, strict=strict, kinds=self.kinds)
         self._check_sampling_backends(loaded)
         self._policy = (load_policy(),)  # a wrong policy file is an error here
+        self._check_interceptors(loaded)
+        self.loaded = loaded
         return loaded
 
     @property
@@ -94,6 +118,39 @@ class ConfigSource:
         if self._policy is None:
             self._policy = (load_policy(),)
         return self._policy[0]
+
+    def _check_interceptors(self, loaded: LoadedConfig) -> None:
+        """Every name under ``interceptors:`` (host-wide and per server) must be registered
+        (file:line, with a did-you-mean)."""
+        config = loaded.config
+        placed = [("interceptors", i, n) for i, n in enumerate(config.interceptors)]
+        for name, cfg in config.mcp_servers.items():
+            key = f"mcp_servers.{name}.interceptors"
+            placed += [(key, i, n) for i, n in enumerate(cfg.interceptors)]
+        problem = interceptor_problem(placed, self.interceptors)
+        if problem is not None:
+            key, reason = problem
+            raise ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
+
+    def interceptor_table(
+        self, loaded: LoadedConfig | None = None, *, env: Mapping[str, str] | None = None
+    ) -> InterceptorTable:
+        """The registered interceptors for a host, each set up on first use with its
+        settings: the top-level block of *loaded* (default: the config read last) named after
+        it (``audit:``; ``results:`` for ``result_budget``)."""
+        chosen = loaded if loaded is not None else self.loaded
+        home = hermes_home(env)
+        extra = dict(chosen.config.model_extra or {}) if chosen is not None else {}
+        blocks: dict[str, Any] = {}
+        if chosen is not None:
+            blocks["audit"] = chosen.config.audit.model_dump()
+            blocks["result_budget"] = chosen.config.results.model_dump()
+
+        def setup(name: str) -> InterceptorSetup:
+            settings = blocks.get(name, extra.get(name))
+            return InterceptorSetup(home, settings if isinstance(settings, Mapping) else {})
+
+        return InterceptorTable(self.interceptors, setup)
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
         """``sampling.backend`` must name a registered backend (file:line, listing them)."""

@@ -47,6 +47,7 @@ class HostFactory(ConfigSource):
             factory=self,
             sampling_providers=self.sampling_providers,
             trust=self.trust_store(),
+            interceptors=self.interceptor_table(),
         )
 
     def trust_store(self) -> TrustStore:
@@ -65,4 +66,5 @@ class HostFactory(ConfigSource):
             factory=self,
             sampling_providers=self.sampling_providers,
             trust=self.trust_store(),
+            interceptors=self.interceptor_table(),
         )

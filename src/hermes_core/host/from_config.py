@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.auth import settings as auth_settings
+from hermes_core.config.call_settings import DEFAULT_MAX_RESULT_TOKENS
 from hermes_core.config.client_cert import client_certificate
 from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sampling
 from hermes_core.config.kinds import ServerKinds
@@ -32,6 +33,9 @@ from hermes_core.plugins.types import AuthContext, AuthProviderSpec
 from hermes_core.sampling.settings import merge_sampling
 
 __all__ = [
+    "BUILTIN_AUDIT",
+    "BUILTIN_BUDGET",
+    "call_defaults",
     "config_fingerprint",
     "host_server",
     "host_servers",
@@ -39,6 +43,10 @@ __all__ = [
     "server_identity",
     "with_identity_header",
 ]
+
+#: The built-in interceptors' names (``hermes_core.builtin.interceptors`` registers them).
+BUILTIN_AUDIT = ("audit",)
+BUILTIN_BUDGET = "result_budget"
 
 log = logging.getLogger(__name__)
 
@@ -158,9 +166,13 @@ def host_server(
     sampling_defaults: SamplingConfig | None = None,
     identity: str | None = None,
     policy: Policy | None = None,
+    interceptors: tuple[str, ...] = (),
+    max_result_tokens: int = DEFAULT_MAX_RESULT_TOKENS,
 ) -> HostServer:
     """The host's view of one resolved entry; *auth_providers* are the registered ones
-    (default: the built-in ones), whose ``create`` makes the entry's ``auth``."""
+    (default: the built-in ones), whose ``create`` makes the entry's ``auth``.
+    *interceptors* run before the entry's own (the built-ins and the host-wide list);
+    *max_result_tokens* is the host-wide budget, which the entry's own replaces."""
     tools = cfg.tools
     certificate = None
     auth = None
@@ -239,9 +251,25 @@ def host_server(
         options=cfg.options,
         sampling=merge_sampling(sampling_defaults, cfg.sampling),
         roots=roots_of(cfg.roots) if error is None else (),  # unresolved: not started
+        interceptors=tuple(dict.fromkeys((*interceptors, *cfg.interceptors))),
+        max_result_tokens=max_result_tokens
+        if cfg.max_result_tokens is None
+        else cfg.max_result_tokens,
         display_name=display_name,
         config_error=error,
     )
+
+
+def call_defaults(loaded: LoadedConfig) -> dict[str, Any]:
+    """The host-wide keys of every server's calls, as :func:`host_server` takes them: the
+    built-in interceptors (``audit`` unless ``audit.enabled: false``, ``result_budget``) and
+    the ``interceptors:`` list, and ``max_result_tokens``."""
+    config = loaded.config
+    builtin = (*BUILTIN_AUDIT[: int(config.audit.enabled)], BUILTIN_BUDGET)
+    return {
+        "interceptors": (*builtin, *config.interceptors),
+        "max_result_tokens": config.max_result_tokens,
+    }
 
 
 def _env_mapping(value: Any) -> bool:
@@ -283,6 +311,7 @@ def host_servers(
         host_sampling = resolve_host_sampling(loaded, env=environ, dotenv=dotenv)
     except ConfigError as exc:  # every server inherits the block: each fails with its reason
         sampling_error = exc
+    calls = call_defaults(loaded)
     for name, cfg in loaded.config.mcp_servers.items():
         if only is not None and name != only:
             continue
@@ -298,6 +327,7 @@ def host_servers(
                     display_name=names.get(name),
                     error=str(exc),
                     sampling_defaults=host_sampling,
+                    **calls,
                 )
             )
             continue
@@ -327,6 +357,7 @@ def host_servers(
                 cache_key=key,
                 auth_providers=auth_providers,
                 sampling_defaults=host_sampling,
+                **calls,
             )
         )
     for name, problem in loaded.unavailable:

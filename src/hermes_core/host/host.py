@@ -27,9 +27,12 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.home import hermes_home
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
 from hermes_core.host.calls.call import Proceed
+from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
+from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.steps import (
     AdmitStep,
@@ -41,15 +44,18 @@ from hermes_core.host.calls.steps import (
     UtilityStep,
     WakeStep,
 )
+from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection_state import counts_as_connected
 from hermes_core.host.gates import ServerGate
+from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.naming import registered_tool_name
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
+from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
@@ -86,6 +92,8 @@ class MCPHost:
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         sampling_clock: Callable[[], float] = time.monotonic,
         trust: TrustStore | None = None,
+        interceptors: Mapping[str, ActiveInterceptor] | None = None,
+        telemetry: bool | None = None,
     ) -> None:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
@@ -107,6 +115,12 @@ class MCPHost:
         *trust* is the trust state (``$HERMES_HOME/trust.db``: pinned tool definitions and
         remembered decisions; the factory passes it); without one, nothing is pinned and no
         decision is remembered.
+
+        *interceptors* are the call interceptors by name (a server's ``interceptors`` name
+        them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
+        see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
+        turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
+        or an SDK tracer provider ask for it, :mod:`hermes_core.host.otel_setup`).
         """
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         if transports is None:  # the built-in plugin's registrations, without a plugin manager
@@ -138,11 +152,15 @@ class MCPHost:
             lazy=self._lazy,
             tools=self._tools,
         )
+        if interceptors is None:
+            interceptors = InterceptorTable.builtin(hermes_home())
+        self._interceptors = interceptors
         self.pipeline = CallPipeline(
             self.registry,
             self._servers,
             [
                 PolicyStep(),
+                InterceptStep(interceptors),
                 AdmitStep(self._breakers),
                 RecordStep(),
                 WakeStep(self._lazy.wake, self.registry, self._after_wake, self.refusal),
@@ -154,6 +172,10 @@ class MCPHost:
             refused=self.refusal,
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
+        if telemetry is None:
+            telemetry = telemetry_wanted(os.environ) and configure_telemetry(os.environ) is None
+        if telemetry:
+            self.pipeline.insert(TelemetryStep(self._protocol_of, session_id), before="utility")
 
     def _after_wake(self, entry: ToolEntry, server: HostServer) -> Proceed:
         return self.pipeline.chain_after("wake", entry, server)
@@ -230,6 +252,9 @@ class MCPHost:
         """Stop every server; no child process is left behind, and no task of the host is still
         running when this returns (nor is one started later: a closed host starts nothing)."""
         await self._runner.close()
+        closer = getattr(self._interceptors, "close", None)
+        if callable(closer):
+            closer()
 
     async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
         """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
@@ -270,6 +295,10 @@ class MCPHost:
     async def sampling_catalog(self) -> ModelCatalog:
         """The models the sampling backends offer, listed once per host (in a worker thread)."""
         return await self._offers.sampling_catalog()
+
+    def _protocol_of(self, server: str) -> str | None:
+        connection = self._connections.get(server)
+        return connection.protocol if connection is not None else None
 
     def _is_connected(self, server: str) -> bool:
         return counts_as_connected(self._connections.get(server))

@@ -14,6 +14,7 @@ import httpx2
 
 from hermes_core.host.diagnostics import CHALLENGE_MAX_CHARS, HttpError, note
 from hermes_core.host.http_bodies import response_hook
+from hermes_core.host.http_sessions import session_hook
 from hermes_core.host.message_limit import message_limit
 from hermes_core.host.server_warnings import ServerWarnings, quiet_sdk_parse_errors, serving
 from hermes_core.host.tls import ssl_context
@@ -32,7 +33,7 @@ def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> httpx2.Asyn
     :func:`display_url` shows it, an auth challenge; no secrets) and written to it as a line."""
     warnings = ServerWarnings(_server_name(spec))
     cap = response_hook(message_limit(spec), errlog, warnings)
-    hooks: dict[str, list[ResponseHook]] = {"response": [cap]}
+    hooks: dict[str, list[ResponseHook]] = {"response": [cap, session_hook(_server_name(spec))]}
     if errlog is not None:
         hooks["response"].insert(0, _note_http_errors(errlog))
 

@@ -34,6 +34,8 @@ class ToolEntry:
     """The tool's ``execution`` block (``taskSupport``), sanitised."""
     supports_parallel_tool_calls: bool = False
     """The server's ``supports_parallel_tool_calls`` setting (its calls may overlap)."""
+    max_result_chars: int | None = None
+    """The tool's own result limit (``_meta["anthropic/maxResultSizeChars"]``), if it set one."""
 
 
 class ToolRegistry:

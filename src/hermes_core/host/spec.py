@@ -80,6 +80,12 @@ class HostServer:
     """The ``sampling:`` settings (the server's block over the host-wide one)."""
     roots: tuple[Root, ...] = ()
     """The ``roots:`` folders offered to the server (empty: no roots capability)."""
+    interceptors: tuple[str, ...] = ()
+    """The call interceptors of this server's calls, in order (the built-ins, the host-wide
+    ``interceptors:``, then the entry's own); empty: no ``intercept`` step."""
+    max_result_tokens: int = 25_000
+    """The result budget (``max_result_tokens``): a larger result is cut to a preview and
+    saved whole (the ``result_budget`` interceptor)."""
     display_name: str | None = None
     config_error: str | None = None
     """Set when the config entry could not be resolved; the server is not started."""

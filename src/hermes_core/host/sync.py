@@ -17,6 +17,7 @@ from collections.abc import Coroutine, Iterable, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
@@ -50,6 +51,8 @@ class SyncMCPHost:
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         trust: TrustStore | None = None,
+        interceptors: Mapping[str, ActiveInterceptor] | None = None,
+        telemetry: bool | None = None,
     ) -> None:
         """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on
         the host's loop."""
@@ -60,6 +63,8 @@ class SyncMCPHost:
             "factory": factory,
             "sampling_providers": sampling_providers,
             "trust": trust,
+            "interceptors": interceptors,
+            "telemetry": telemetry,
         }
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(

@@ -194,4 +194,20 @@ def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(output_schema, Mapping)
         else None,
         "execution": sanitize_value(execution) if execution else None,
+        "max_result_chars": result_size_hint(tool),
     }
+
+
+#: The tool ``_meta`` key of a per-tool result limit, in characters (as Claude Code reads it).
+RESULT_SIZE_HINT = "anthropic/maxResultSizeChars"
+
+
+def result_size_hint(tool: Mapping[str, Any]) -> int | None:
+    """The tool's own result limit in characters (``_meta``), when it is a positive number."""
+    meta = tool.get("_meta")
+    if not isinstance(meta, Mapping):
+        return None
+    hint = meta.get(RESULT_SIZE_HINT)
+    if isinstance(hint, bool) or not isinstance(hint, int | float) or not hint >= 1:
+        return None
+    return int(min(hint, 2**53))

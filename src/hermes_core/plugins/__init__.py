@@ -16,7 +16,8 @@ returns registration objects::
     acme = "acme_hermes.plugin"
 
 Hooks: ``declare_app``, ``location_kind``, ``version_source``, ``gpu_probe``,
-``transport``, ``auth_provider``, ``catalog_entry``, ``sampling_provider`` — see
+``transport``, ``auth_provider``, ``catalog_entry``, ``sampling_provider``,
+``call_interceptor`` — see
 :mod:`hermes_core.plugins.hookspecs` for the reference.
 Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from hermes_core.plugins.types import (
         AppDeclaration,
         AuthProviderSpec,
+        CallInterceptor,
         CatalogManifest,
         GpuProbe,
         LocationKind,
@@ -523,5 +524,60 @@ class HermesSpecs:
             raises answers the server with a JSON-RPC error and counts as an error.
 
         .. versionadded:: 0.2
+        """
+        raise NotImplementedError
+
+    @_hookspec
+    def call_interceptor(self) -> Iterable[CallInterceptor]:
+        """Add a call interceptor: code that sees each tool call before it is sent and its
+        result after, selected in ``config.yaml`` by name, host-wide and per server, in order::
+
+            interceptors: [deny_delete]        # every server's calls
+            mcp_servers:
+              mail:
+                command: mail-mcp
+                interceptors: [redact_emails]  # after the host-wide ones
+
+        When: once, when the plugin manager applies plugins; ``create`` (if given) once per
+        host; ``before(call)`` before each selected call is sent (before a lazy server starts
+        and before an untrusted server's approval), ``after(call, result)`` once it answered.
+
+        Cost: ``before``/``after`` run on every call of the servers that select it: keep them
+        quick (no blocking I/O in a sync one; an ``async def`` may await).
+
+        Example:
+            ```python
+            from hermes_core.plugins import hookimpl
+            from hermes_core.plugins.types import CallInterceptor, Decision
+
+            def _deny_delete(call):
+                if call.tool.startswith("delete_"):
+                    return Decision.refuse(f"{call.tool} is blocked by policy")
+                return None  # pass
+
+            @hookimpl
+            def call_interceptor():
+                return [CallInterceptor(name="deny_delete", before=_deny_delete,
+                                        description="refuses delete_* tools")]
+            ```
+
+        Returns:
+            Zero or more :class:`~hermes_core.plugins.types.CallInterceptor`: ``before`` sees
+            an :class:`~hermes_core.plugins.types.InterceptedCall` (server, tool, arguments,
+            annotations, trust tier, URL) and returns a
+            :class:`~hermes_core.plugins.types.Decision` (``allow``, ``rewrite(arguments)``,
+            ``refuse(reason)``) or ``None``; ``after`` returns a replacement result or
+            ``None``.  Either may be ``async``.  Built-ins registered through this hook:
+            ``audit`` and ``result_budget`` (always on, outermost).  docs/plugin-authors.md
+            has complete examples.
+
+        Errors:
+            A name clash is an error naming both providers; an interceptor without
+            ``before``, ``after`` or ``create`` is not registered.  ``interceptors:`` naming an
+            unregistered one is a config error (file:line, with a did-you-mean).  An
+            interceptor that raises fails that call closed, naming the interceptor; the host
+            and the other calls go on.
+
+        .. versionadded:: 0.3
         """
         raise NotImplementedError

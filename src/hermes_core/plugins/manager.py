@@ -30,6 +30,7 @@ from hermes_core.plugins.records import PluginRecord, PluginStatus, Registered
 from hermes_core.plugins.types import (
     AppDeclaration,
     AuthProviderSpec,
+    CallInterceptor,
     CatalogManifest,
     GpuProbe,
     LocationKind,
@@ -62,6 +63,7 @@ HOOK_TYPES: Mapping[str, type] = {
     "messaging_platform": MessagingPlatform,
     "catalog_entry": CatalogManifest,
     "sampling_provider": SamplingProvider,
+    "call_interceptor": CallInterceptor,
 }
 
 
@@ -76,6 +78,10 @@ def _missing_callable(item: object) -> str | None:
         return "connect"
     if isinstance(item, AuthProviderSpec) and not callable(item.create):
         return "create"
+    if isinstance(item, CallInterceptor):
+        if not any(callable(c) for c in (item.before, item.after, item.create)):
+            return "before, after or create"
+        return None
     if isinstance(item, SamplingProvider):
         for name in ("models", "complete"):
             if not callable(getattr(item, name)):
@@ -93,6 +99,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.auth",
     "hermes_core.builtin.catalog",
     "hermes_core.builtin.local_catalog",
+    "hermes_core.builtin.interceptors",
 )
 
 
@@ -364,6 +371,10 @@ class HermesPluginManager:
     def sampling_providers(self) -> dict[str, SamplingProvider]:
         """The LLM backends for sampling, by name, in load order."""
         return {r.item.name: r.item for r in self._collect("sampling_provider")}
+
+    def call_interceptors(self) -> dict[str, CallInterceptor]:
+        """The call interceptors by name, built-ins first (what ``interceptors:`` may name)."""
+        return {r.item.name: r.item for r in self._collect("call_interceptor")}
 
     def collect_all(self) -> None:
         for hook in HOOK_TYPES:

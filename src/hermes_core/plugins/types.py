@@ -15,6 +15,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
+from hermes_core.plugins.interceptors import (
+    AfterCall,
+    BeforeCall,
+    CallInterceptor,
+    CreateInterceptor,
+    Decision,
+    InterceptedCall,
+    Interceptor,
+    InterceptorRecord,
+    InterceptorSetup,
+    Verdict,
+)
 from hermes_core.plugins.sampling_backend import Completer, ModelLister
 
 if TYPE_CHECKING:
@@ -57,14 +69,23 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "AfterCall",
     "AppDeclaration",
     "AppLocation",
     "AuthContext",
     "AuthProviderSpec",
+    "BeforeCall",
+    "CallInterceptor",
     "CatalogManifest",
     "Connect",
     "CreateAuth",
+    "CreateInterceptor",
+    "Decision",
     "GpuProbe",
+    "InterceptedCall",
+    "Interceptor",
+    "InterceptorRecord",
+    "InterceptorSetup",
     "LocateContext",
     "LocationKind",
     "MessagingAdapter",
@@ -77,6 +98,7 @@ __all__ = [
     "ServerSpec",
     "TransportSpec",
     "TransportStreams",
+    "Verdict",
     "VersionReader",
     "VersionSource",
 ]

@@ -10,6 +10,7 @@ from hermes_core.host.breaker import CircuitBreaker, Outcome
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
+from hermes_core.plugins.interceptors import InterceptedCall
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]
 
@@ -35,6 +36,8 @@ class ToolCall:
     outcome: Outcome | None = None
     breaker: CircuitBreaker | None = None
     """The breaker that admitted the call (set by the ``admit`` step)."""
+    intercepted: InterceptedCall | None = None
+    """What the interceptors see of the call (set by the ``intercept`` step)."""
 
 
 class CallStep(Protocol):

@@ -265,6 +265,8 @@ class ApproveStep:
         refusal = await self._approvals.approve(entry, call.server, call.arguments)
         if refusal is not None:
             return refusal
+        if call.intercepted is not None:
+            call.intercepted.approved_by = "user"
         return await proceed(call)
 
 

@@ -1,0 +1,229 @@
+"""The audit log: one JSON line per tool call in ``$HERMES_HOME/logs/audit.jsonl``.
+
+Each line holds the time, server, tool, outcome, duration, who approved, what the
+interceptors decided and the arguments' *names and types* (their values only with
+``audit.values: true``).  The file is mode 0600, rotated by size (``audit.jsonl.1`` is the
+newest rotated one), and written with one ``write`` per line, so several Hermes processes may
+share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup, Verdict
+
+__all__ = [
+    "AUDIT_FILE",
+    "AuditInterceptor",
+    "AuditSettings",
+    "audit_files",
+    "call_outcome",
+    "read_audit",
+]
+
+AUDIT_FILE = Path("logs") / "audit.jsonl"
+#: An argument value longer than this (as JSON) is cut in a ``values: true`` log.
+MAX_VALUE_CHARS = 1000
+#: A line longer than this is not read back (``hermes mcp audit``).
+MAX_LINE_BYTES = 256 * 1024
+#: How much of each file is read back at most.
+MAX_READ_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    """The ``audit:`` block as the log uses it."""
+
+    values: bool = False
+    max_bytes: int = 10 * 1024 * 1024
+    keep: int = 5
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> AuditSettings:
+        values = settings.get("values", False)
+        max_bytes = settings.get("max_bytes", cls.max_bytes)
+        keep = settings.get("keep", cls.keep)
+        return cls(
+            values=values is True,
+            max_bytes=max_bytes if isinstance(max_bytes, int) and max_bytes >= 4096 else 10 << 20,
+            keep=keep if isinstance(keep, int) and 1 <= keep <= 100 else 5,
+        )
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def _shown_value(value: Any) -> Any:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) <= MAX_VALUE_CHARS:
+        return value
+    return text[: MAX_VALUE_CHARS - 1] + "…"
+
+
+def call_outcome(result: Mapping[str, Any]) -> str:
+    """The call's outcome in one word: ``ok``, ``tool_error`` (``isError``), ``refused`` (an
+    interceptor), ``failed_closed`` (an interceptor failed), ``not_approved`` or ``error``."""
+    if "error" not in result:
+        return "tool_error" if result.get("isError") is True else "ok"
+    state = result.get("state")
+    if state == "refused":
+        return "refused"
+    if state == "interceptor_failed":
+        return "failed_closed"
+    if state == "not_approved":
+        return "not_approved"
+    return "error"
+
+
+class AuditInterceptor:
+    """The built-in ``audit`` interceptor: its ``after`` writes the call's line."""
+
+    before = None
+
+    def __init__(self, path: Path, settings: AuditSettings) -> None:
+        self.path = path
+        self.settings = settings
+        self._fd: int | None = None
+        self._ino: int | None = None
+
+    @classmethod
+    def create(cls, setup: InterceptorSetup) -> AuditInterceptor:
+        return cls(setup.home / AUDIT_FILE, AuditSettings.of(setup.settings))
+
+    def record(self, call: InterceptedCall, result: Mapping[str, Any]) -> dict[str, Any]:
+        """The audit line of *call* (as data)."""
+        now = time.time()
+        arguments = call.arguments
+        if self.settings.values:
+            args: dict[str, Any] = {k: _shown_value(v) for k, v in arguments.items()}
+        else:
+            args = {k: _json_type(v) for k, v in arguments.items()}
+        return {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
+            + f".{int(now % 1 * 1000):03d}Z",
+            "server": call.server,
+            "tool": call.tool,
+            "name": call.name,
+            "outcome": call_outcome(result),
+            "state": result.get("state"),
+            "duration_ms": round((time.monotonic() - call.started) * 1000, 3),
+            "trust": call.trust,
+            "approved_by": call.approved_by,
+            "decisions": [
+                {"interceptor": d.interceptor, "stage": d.stage, "verdict": str(d.verdict)}
+                | ({"reason": d.reason} if d.reason else {})
+                for d in call.decisions
+                if d.verdict is not Verdict.PASS
+            ],
+            "arguments": args,
+        }
+
+    def after(self, call: InterceptedCall, result: dict[str, Any]) -> None:
+        line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
+        self._write(line.encode("utf-8", "replace"))
+
+    # -- the file --------------------------------------------------------------------
+    def _open(self) -> int:
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(self.path, flags, 0o600)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise OSError(f"{self.path} is not a regular file")
+        if stat.S_IMODE(info.st_mode) != 0o600:
+            os.fchmod(fd, 0o600)
+        self._ino = info.st_ino
+        return fd
+
+    def _write(self, data: bytes) -> None:
+        try:
+            current = os.stat(self.path)
+        except FileNotFoundError:
+            current = None
+        if self._fd is not None and (current is None or current.st_ino != self._ino):
+            os.close(self._fd)  # another process rotated it (or it was removed)
+            self._fd = None
+        if current is not None and current.st_size + len(data) > self.settings.max_bytes:
+            self._rotate()
+        if self._fd is None:
+            self._fd = self._open()
+        os.write(self._fd, data)
+
+    def _rotate(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        keep = self.settings.keep
+        for index in range(keep - 1, 0, -1):
+            older = self.path.with_name(f"{self.path.name}.{index}")
+            if older.exists():
+                os.replace(older, self.path.with_name(f"{self.path.name}.{index + 1}"))
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(self.path, self.path.with_name(f"{self.path.name}.1"))
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def audit_files(home: Path) -> list[Path]:
+    """The audit log's files, oldest first (the rotated ones, then ``audit.jsonl``)."""
+    path = home / AUDIT_FILE
+    rotated = []
+    for candidate in path.parent.glob(f"{path.name}.*") if path.parent.is_dir() else ():
+        suffix = candidate.name[len(path.name) + 1 :]
+        if suffix.isdigit():
+            rotated.append((int(suffix), candidate))
+    return [p for _, p in sorted(rotated, reverse=True)] + [path]
+
+
+def read_audit(home: Path) -> Iterator[dict[str, Any]]:
+    """Every readable line of the audit log, oldest first (bounded; regular files only)."""
+    for path in audit_files(home):
+        try:
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+            fd = os.open(path, flags)
+        except OSError:
+            continue
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                continue
+            read = 0
+            for raw in handle:
+                read += len(raw)
+                if read > MAX_READ_BYTES:
+                    break
+                if len(raw) > MAX_LINE_BYTES:
+                    continue
+                try:
+                    record = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(record, dict):
+                    yield record

@@ -1,0 +1,205 @@
+"""The ``intercept`` step: the configured call interceptors around a call (the first step).
+
+Each server's chain is the built-in interceptors (``audit``, ``result_budget``), then the
+host-wide ``interceptors:``, then the server's own, in that order: ``before`` runs first to
+last, ``after`` last to first, so the first listed wraps the others (the audit log sees every
+decision and the final result; the budget cuts what the user's interceptors left).  A call
+an interceptor refused still goes back through the ``after`` of those that had let it pass.
+
+An interceptor that raises (or returns something it may not) fails the call closed with its
+name: nothing is sent, or the result is withheld; the host goes on.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.host.calls.call import Proceed, Result, ToolCall
+from hermes_core.host.registry import ToolEntry
+from hermes_core.host.spec import HostServer
+from hermes_core.plugins.interceptors import (
+    AfterCall,
+    BeforeCall,
+    Decision,
+    InterceptedCall,
+    InterceptorRecord,
+    Verdict,
+)
+from hermes_core.sanitize import clean_text
+from hermes_core.sanitize.urls import display_url
+
+__all__ = ["ActiveInterceptor", "InterceptStep", "intercepted_call"]
+
+log = logging.getLogger(__name__)
+
+#: How much of an interceptor's reason the agent and the audit log get.
+MAX_REASON = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveInterceptor:
+    """One interceptor as a host runs it: its name and its bound callables."""
+
+    name: str
+    before: BeforeCall | None = None
+    after: AfterCall | None = None
+
+
+def _reason(text: Any) -> str:
+    shown = clean_text(str(text)).strip()
+    return shown if len(shown) <= MAX_REASON else shown[: MAX_REASON - 1] + "…"
+
+
+def intercepted_call(call: ToolCall, started: float | None = None) -> InterceptedCall:
+    """What the interceptors see of *call* (a fresh object, kept on the call)."""
+    entry, server = call.entry, call.server
+    view = InterceptedCall(
+        name=call.name,
+        server=entry.server,
+        tool=entry.tool,
+        arguments=call.arguments,
+        annotations=entry.annotations or {},
+        trust=server.trust,
+        transport=server.transport,
+        url=display_url(server.url) if server.url else None,
+        command=server.command if not server.url else None,
+        max_result_tokens=_budget(entry, server),
+        started=time.monotonic() if started is None else started,
+    )
+    call.intercepted = view
+    return view
+
+
+def _budget(entry: ToolEntry, server: HostServer) -> int:
+    hint = entry.max_result_chars
+    budget = server.max_result_tokens
+    if hint is not None and (hint + 3) // 4 < budget:
+        return (hint + 3) // 4
+    return budget
+
+
+async def _run(function: Callable[..., Any], *args: Any) -> Any:
+    answer = function(*args)
+    if inspect.isawaitable(answer):
+        answer = await answer
+    return answer
+
+
+class InterceptStep:
+    """Runs each server's interceptors (by name, from *registered*) around its calls."""
+
+    name = "intercept"
+
+    def __init__(
+        self,
+        registered: Mapping[str, ActiveInterceptor],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._registered = registered
+        self._clock = clock
+        # a server's interceptor names -> the interceptors (a name not registered: itself)
+        self._lists: dict[tuple[str, ...], list[ActiveInterceptor | str]] = {}
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return bool(server.interceptors)
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        return self._intercept(call, proceed)
+
+    async def _intercept(self, call: ToolCall, proceed: Proceed) -> Result:
+        view = intercepted_call(call, self._clock())
+        entered: list[ActiveInterceptor] = []
+        result: Result | None = None
+        names = call.server.interceptors
+        chosen = self._lists.get(names)
+        if chosen is None:
+            chosen = self._lists[names] = [self._registered.get(n) or n for n in names]
+        for active in chosen:
+            if isinstance(active, str):
+                result = _failed(view, active, "before", "it is not registered")
+                break
+            entered.append(active)
+            name = active.name
+            if active.before is None:
+                continue
+            try:
+                decision = await _run(active.before, view)
+            except Exception as exc:
+                log.warning("interceptor %r failed before %s", name, call.name, exc_info=True)
+                result = _failed(view, name, "before", f"{type(exc).__name__}: {exc}")
+                break
+            refused = _apply(view, call, name, decision)
+            if refused is not None:
+                result = refused
+                break
+        if result is None:
+            result = await proceed(call)
+        for active in reversed(entered):
+            if active.after is None:
+                continue
+            try:
+                replaced = await _run(active.after, view, result)
+            except Exception as exc:
+                log.warning("interceptor %r failed after %s", active.name, call.name, exc_info=True)
+                result = _failed(view, active.name, "after", f"{type(exc).__name__}: {exc}")
+                continue
+            if replaced is None or replaced is result:
+                continue
+            if not isinstance(replaced, dict):
+                why = f"its after returned a {type(replaced).__name__}, not a result mapping"
+                result = _failed(view, active.name, "after", why)
+                continue
+            view.decisions.append(InterceptorRecord(active.name, "after", Verdict.REPLACE))
+            result = replaced
+        return result
+
+
+def _apply(view: InterceptedCall, call: ToolCall, name: str, decision: Any) -> Result | None:
+    """Apply a ``before`` answer to the call; the refusal's result, or ``None`` to go on."""
+    if decision is None or decision is Decision.allow():
+        return None
+    if not isinstance(decision, Decision):
+        why = f"its before returned a {type(decision).__name__}, not a Decision"
+        return _failed(view, name, "before", why)
+    reason = _reason(decision.reason) if decision.reason else ""
+    if decision.verdict is Verdict.REWRITE and decision.arguments is not None:
+        call.arguments = dict(decision.arguments)
+        view.arguments = call.arguments
+        view.decisions.append(InterceptorRecord(name, "before", Verdict.REWRITE, reason))
+        return None
+    if decision.verdict is Verdict.REFUSE:
+        view.decisions.append(InterceptorRecord(name, "before", Verdict.REFUSE, reason))
+        return {
+            "error": (
+                f"The call to {view.tool!r} on MCP server '{view.server}' was refused by the "
+                f"interceptor {name!r}: {reason}"
+            ),
+            "server": view.server,
+            "state": "refused",
+            "interceptor": name,
+            "retryable": False,
+        }
+    if decision.verdict is Verdict.PASS:
+        return None
+    return _failed(view, name, "before", f"its before returned the verdict {decision.verdict}")
+
+
+def _failed(view: InterceptedCall, name: str, stage: str, why: str) -> Result:
+    reason = _reason(why)
+    view.decisions.append(InterceptorRecord(name, stage, Verdict.FAIL, reason))
+    what = "the call was not sent" if stage == "before" else "its result is withheld"
+    return {
+        "error": (
+            f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
+            f"interceptor {name!r} failed ({reason}); {what}."
+        ),
+        "server": view.server,
+        "state": "interceptor_failed",
+        "interceptor": name,
+        "retryable": False,
+    }

@@ -1,0 +1,142 @@
+"""The ``audit`` interceptor's log: one line per call, names and types only, 0600, rotated by
+size, shared by several writers, read back oldest first."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermes_core.host.calls.audit import (
+    AuditInterceptor,
+    AuditSettings,
+    audit_files,
+    call_outcome,
+    read_audit,
+)
+from hermes_core.plugins.types import (
+    InterceptedCall,
+    InterceptorRecord,
+    InterceptorSetup,
+    Verdict,
+)
+
+ARGS = {
+    "path": "/etc/secret",
+    "count": 3,
+    "ratio": 0.5,
+    "force": True,
+    "tags": ["a"],
+    "opts": {"k": 1},
+    "none": None,
+}
+
+
+def view(**changes: Any) -> InterceptedCall:
+    fields: dict[str, Any] = dict(
+        name="mcp_s_write",
+        server="s",
+        tool="write",
+        arguments=ARGS,
+        annotations={},
+        trust="untrusted",
+        transport="stdio",
+        url=None,
+        command="x",
+        max_result_tokens=100,
+    )
+    fields.update(changes)
+    return InterceptedCall(**fields)
+
+
+def test_a_line_holds_names_and_types_never_values(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path))
+    call = view(approved_by="user")
+    call.decisions.append(InterceptorRecord("deny", "before", Verdict.PASS))
+    call.decisions.append(InterceptorRecord("redact", "after", Verdict.REPLACE, "2 emails"))
+    log.after(call, {"content": [], "isError": False})
+    log.close()
+    path = tmp_path / "logs" / "audit.jsonl"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    (line,) = path.read_text().splitlines()
+    record = json.loads(line)
+    assert record["arguments"] == {
+        "path": "string",
+        "count": "integer",
+        "ratio": "number",
+        "force": "boolean",
+        "tags": "array",
+        "opts": "object",
+        "none": "null",
+    }
+    assert "/etc/secret" not in line
+    assert (record["server"], record["tool"], record["outcome"]) == ("s", "write", "ok")
+    assert record["approved_by"] == "user" and record["trust"] == "untrusted"
+    assert record["decisions"] == [  # a plain pass is not worth a line
+        {"interceptor": "redact", "stage": "after", "verdict": "replace", "reason": "2 emails"}
+    ]
+    assert record["duration_ms"] >= 0 and record["time"].endswith("Z")
+
+
+def test_values_true_writes_bounded_values(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path, {"values": True}))
+    log.after(view(arguments={"short": "hi", "long": "x" * 5000}), {"content": []})
+    (record,) = read_audit(tmp_path)
+    assert record["arguments"]["short"] == "hi"
+    assert len(record["arguments"]["long"]) == 1000 and record["arguments"]["long"].endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("result", "outcome"),
+    [
+        ({"content": [], "isError": False}, "ok"),
+        ({"content": [], "isError": True}, "tool_error"),
+        ({"error": "x", "state": "refused"}, "refused"),
+        ({"error": "x", "state": "interceptor_failed"}, "failed_closed"),
+        ({"error": "x", "state": "not_approved"}, "not_approved"),
+        ({"error": "x", "state": "not_connected"}, "error"),
+    ],
+)
+def test_outcomes(result: dict[str, Any], outcome: str) -> None:
+    assert call_outcome(result) == outcome
+
+
+def test_the_log_rotates_by_size_and_keeps_so_many_files(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path, {"max_bytes": 4096, "keep": 2}))
+    for index in range(60):
+        log.after(view(tool=f"t{index}"), {"content": []})
+    log.close()
+    files = audit_files(tmp_path)
+    assert [p.name for p in files] == ["audit.jsonl.2", "audit.jsonl.1", "audit.jsonl"]
+    assert all(p.stat().st_size <= 4096 for p in files)
+    tools = [r["tool"] for r in read_audit(tmp_path)]
+    assert tools == sorted(tools, key=lambda t: int(t[1:]))  # oldest first, none twice
+    assert tools[-1] == "t59" and len(tools) < 60  # the oldest ones rotated away
+
+
+def test_two_writers_share_the_file_across_a_rotation(tmp_path: Path) -> None:
+    settings = {"max_bytes": 8192}
+    first = AuditInterceptor.create(InterceptorSetup(tmp_path, settings))
+    second = AuditInterceptor.create(InterceptorSetup(tmp_path, settings))
+    for index in range(40):
+        (first if index % 2 else second).after(view(tool=f"t{index}"), {"content": []})
+    first.close()
+    second.close()
+    tools = [r["tool"] for r in read_audit(tmp_path)]
+    assert tools == [f"t{i}" for i in range(40)]
+
+
+def test_reading_back_skips_what_is_not_a_log_line(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "audit.jsonl").write_text('garbage\n[1, 2]\n{"tool": "ok"}\n' + "x" * 300_000 + "\n")
+    os.symlink(logs / "audit.jsonl", logs / "audit.jsonl.1")  # a link is not read
+    assert [r["tool"] for r in read_audit(tmp_path)] == ["ok"]
+
+
+def test_settings_out_of_range_fall_back_to_the_defaults() -> None:
+    assert AuditSettings.of({"max_bytes": 10, "keep": 0, "values": "yes"}) == AuditSettings()
