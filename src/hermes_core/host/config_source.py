@@ -21,12 +21,15 @@ from hermes_core.config.loader import (
 from hermes_core.config.models import ServerConfig
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_rules import Policy
+from hermes_core.config.secret_keys import credentials_in
 from hermes_core.host.builtin_plugins import (
     builtin_auth_providers,
     builtin_interceptors,
     builtin_transports,
 )
+from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
 from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
@@ -40,6 +43,9 @@ from hermes_core.plugins.types import (
 )
 
 __all__ = ["ConfigSource"]
+
+#: The built-in guard's registration (a plugin's interceptor of that name gets no credentials).
+BUILTIN_GUARD = next(i for i in BUILTIN_INTERCEPTORS if i.name == SECRETS_GUARD)
 
 
 class ConfigSource:
@@ -148,9 +154,33 @@ class ConfigSource:
 
         def setup(name: str) -> InterceptorSetup:
             settings = blocks.get(name, extra.get(name))
-            return InterceptorSetup(home, settings if isinstance(settings, Mapping) else {})
+            given = settings if isinstance(settings, Mapping) else {}
+            if name == SECRETS_GUARD and self.interceptors.get(name) is BUILTIN_GUARD:
+                return GuardSetup(home, given, credentials=self._credentials(chosen, env))
+            return InterceptorSetup(home, given)
 
         return InterceptorTable(self.interceptors, setup)
+
+    @staticmethod
+    def _credentials(
+        loaded: LoadedConfig | None, env: Mapping[str, str] | None
+    ) -> dict[str, dict[str, str]]:
+        """Every configured server's credential values (``${VAR}`` resolved), for the
+        built-in ``secrets_guard`` only."""
+        if loaded is None:
+            return {}
+        environ = dict(os.environ if env is None else env)
+        dotenv = load_dotenv(hermes_home(environ) / ".env")
+        found: dict[str, dict[str, str]] = {}
+        for name, cfg in loaded.config.mcp_servers.items():
+            try:
+                resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
+            except ConfigError:
+                resolved = cfg  # (it fails to start; its literal values still count)
+            found[name] = credentials_in(
+                env=resolved.env, headers=resolved.headers, url=resolved.url, args=resolved.args
+            )
+        return found
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
         """``sampling.backend`` must name a registered backend (file:line, listing them)."""
