@@ -220,3 +220,31 @@ def test_always_at_the_terminal_prompt_is_remembered(tmp_path: Path) -> None:
     again = run_hermes("mcp", "call", "mcp_shift_write", "--args", "{}", env=env)
     assert again.returncode == 0 and "Run it?" not in again.stderr
     assert _calls(events) == ["call write {}", "call write {}"]
+
+
+@pytest.mark.parametrize(
+    ("decision", "action", "content"),
+    [
+        ("allow-always", "accept", {"remember": "always"}),
+        ("allow-once", "accept", {}),
+        ("deny", "decline", None),
+    ],
+)
+def test_an_allow_always_answer_in_state_db_asks_the_host_to_remember(
+    tmp_path: Path, decision: str, action: str, content: Any
+) -> None:
+    from hermes_core.sessions import SessionStore, StoreElicitor
+
+    store = SessionStore(tmp_path / "state.db")
+    request = ElicitationRequest("acme", "run 'write'?", (), {}, kind="approval", remember=True)
+
+    async def scenario() -> ElicitationAnswer:
+        asking = asyncio.create_task(StoreElicitor(store)(request))
+        while not store.open_approvals():
+            await asyncio.sleep(0.02)
+        (pending,) = store.open_approvals()
+        store.resolve_approval(pending.id, decision)
+        return await asking
+
+    answer = asyncio.run(scenario())
+    assert (answer.action, answer.content) == (action, content)

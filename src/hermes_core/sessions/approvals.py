@@ -75,7 +75,9 @@ class StoreElicitor:
 
     ``allow-once`` and ``allow-always`` accept the form with the answer given to
     ``permissions_respond`` (fields left out take their defaults); ``deny`` declines.  A form
-    answer is never reused, so ``allow-always`` is recorded but acts as ``allow-once``.
+    answer is never reused, so ``allow-always`` is recorded but acts as ``allow-once`` — except
+    for the host's own question before a tool call (``remember``), where it asks the host to
+    remember "always" for that tool (docs/trust.md).
     """
 
     kind = "elicitation"
