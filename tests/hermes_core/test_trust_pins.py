@@ -261,3 +261,38 @@ def test_first_listing_wins_and_a_moved_entry_is_pinned_afresh(tmp_path: Path) -
     moved = HostServer("s", command="b")
     assert two.screen(moved, [{"name": "t", "description": "two"}], live=True) == {}
     assert store.pins("s")["t"].definition == {"name": "t", "description": "two"}
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_a_lazy_http_server_is_decided_on_its_live_listing(tmp_path: Path) -> None:
+    shift, events = tmp_path / "shift.json", tmp_path / "events"
+    _shift(shift, look=LOOK, write=WRITE)
+    env = {"SHIFT_FILE": str(shift), "EVENT_LOG": str(events), "PATH": "/usr/bin:/bin"}
+    store = TrustStore(tmp_path / "trust.db")
+
+    async def scenario(url: str) -> None:
+        server = HostServer(
+            "shift",
+            url=url,
+            transport="streamable_http",
+            lazy=True,
+            schema_cache=tmp_path / "cache.json",
+            fingerprint="key",
+        )
+        async with MCPHost([server], trust=store) as host:  # no cache yet: started, pinned
+            assert {t.tool for t in host.tools()} == {"look", "write"}
+        assert set(store.pins("shift")) == {"look", "write"}
+        _shift(shift, look={**LOOK, "inputSchema": {"type": "object", "required": ["x"]}})
+        async with MCPHost([server], trust=store) as host:  # from the cache, as pinned
+            assert {t.tool for t in host.tools()} == {"look", "write"}
+            refused = await host.call_tool("mcp_shift_look", {})
+            assert refused["state"] == "tool_changed" and refused["changed"] == ["input schema"]
+            # The live listing (read at that wake) dropped write: it is gone.
+            assert "mcp_shift_write" not in {t.name for t in host.tools()}
+            gone = await host.call_tool("mcp_shift_write", {})
+            assert "unknown tool 'mcp_shift_write'" in gone["error"]
+        assert _calls(events) == []
+
+    with http_server([sys.executable, str(SERVER), PORT], env=env) as url:
+        asyncio.run(scenario(url))
