@@ -164,7 +164,7 @@ class TrustScreen:
         server = config.name
         identity = identity_of(config)
         known = self.store.identity(server)
-        pins = self.store.pins(server) if known == identity else {}
+        pins = self.store.digests(server) if known == identity else {}
         digests = self._digests.setdefault(server, {})
         fresh: list[tuple[str, str, Any]] = []
         changed: list[tuple[str, str, Any]] = []
@@ -177,22 +177,23 @@ class TrustScreen:
             else:
                 digest = digest_of(tool)
                 digests[name] = (tool, digest)
-            pin = pins.get(name)
-            if pin is None:
+            pinned = pins.get(name)
+            if pinned is None:
                 fresh.append((name, digest, tool))
-            elif pin.digest == digest:
+            elif pinned == digest:
                 matching.append(name)
             else:
                 changed.append((name, digest, tool))
         if live and (fresh or known != identity):
             self.store.pin(server, identity, fresh)
-            pins = self.store.pins(server)  # another process may have pinned first
+            pins = self.store.digests(server)  # another process may have pinned first
             for name, digest, tool in fresh:
-                pin = pins.get(name)
-                if pin is not None and pin.digest != digest:
+                pinned = pins.get(name)
+                if pinned is not None and pinned != digest:
                     changed.append((name, digest, tool))
+        definitions = self.store.pins(server) if changed else {}
         for name, _digest, tool in changed:
-            pin = pins.get(name)
+            pin = definitions.get(name)
             details = tuple(changes(pin.definition if pin else None, tool))
             refused[name] = Refusal(
                 server,
@@ -211,6 +212,5 @@ class TrustScreen:
                     ", ".join(clean_line(name) for name, _, _ in changed),
                 )
                 self.store.record_changes(server, changed)
-            waiting = self.store.changes(server).get(server, {})
-            stale = [name for name in matching if name in waiting]
-            self.store.clear_changes(server, stale)
+            waiting = self.store.waiting(server)
+            self.store.clear_changes(server, [name for name in matching if name in waiting])

@@ -105,6 +105,8 @@ class TrustStore:
         try:
             connection = sqlite3.connect(where, timeout=BUSY_SECONDS, isolation_level=None)
             connection.execute("PRAGMA journal_mode=WAL")
+            # WAL with NORMAL: never corrupt; a power cut may lose the last pin, re-pinned.
+            connection.execute("PRAGMA synchronous=NORMAL")
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
                 raise TrustStoreError(f"{where}: written by a newer Hermes (version {version})")
@@ -176,6 +178,11 @@ class TrustStore:
         )
         return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3]) for row in rows}
 
+    def digests(self, server: str) -> dict[str, str]:
+        """Tool -> its pinned digest (no definitions read: what a listing is checked with)."""
+        rows = self._query("SELECT tool, digest FROM pins WHERE server = ?", (server,))
+        return {row[0]: row[1] for row in rows}
+
     def pin(self, server: str, identity: str, tools: Iterable[tuple[str, str, Any]]) -> None:
         """Pin each (tool, digest, listed tool) not pinned yet; a server pinned for another
         *identity* (its config points somewhere else now) starts afresh."""
@@ -231,6 +238,12 @@ class TrustStore:
         for name, tool, digest, definition, at in sorted(rows):
             found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at)
         return found
+
+    def waiting(self, server: str) -> set[str]:
+        """The tools of *server* with a change waiting (names only)."""
+        return {
+            row[0] for row in self._query("SELECT tool FROM changes WHERE server = ?", (server,))
+        }
 
     def accept(self, server: str, tools: Iterable[str]) -> list[str]:
         """Make the waiting definitions of *tools* their pins; the tools accepted."""
