@@ -434,4 +434,14 @@ def test_the_hosts_pipeline_runs_the_steps_in_the_documented_order() -> None:
             await host.close()
 
     steps = asyncio.run(scenario())
-    assert steps == ["intercept", "admit", "record", "wake", "gate", "utility", "approve", "send"]
+    assert steps == [
+        "policy",
+        "intercept",
+        "admit",
+        "record",
+        "wake",
+        "gate",
+        "utility",
+        "approve",
+        "send",
+    ]

@@ -311,7 +311,8 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
     finally:
         os.close(master)
         os.close(slave)
-    assert "is untrusted and wants to run 'write'" in err and "Run it? [y/N]" in err
+    assert "is untrusted and wants to run 'write'" in err
+    assert "Run it? [y]es / [N]o / [a]lways / ne[v]er" in err
     result = json.loads(out)
     if ran:
         assert child.returncode == 0 and result["content"][0]["text"] == "write: ok"

@@ -120,11 +120,19 @@ class TerminalElicitor:
     def _approve(self, request: ElicitationRequest) -> ElicitationAnswer:
         """A yes/no question from Hermes itself; anything but yes is no."""
         self._say(f"Hermes asks: {request.message}")
-        choice = self._read("Run it? [y/N]: ")
+        if request.remember:
+            choice = self._read("Run it? [y]es / [N]o / [a]lways / ne[v]er: ")
+        else:
+            choice = self._read("Run it? [y/N]: ")
         if choice is None:
             return ElicitationAnswer("cancel")
-        if choice.lower() in ("y", "yes"):
+        answer = choice.lower()
+        if answer in ("y", "yes"):
             return ElicitationAnswer("accept", {})
+        if request.remember and answer in ("a", "always"):
+            return ElicitationAnswer("accept", {"remember": "always"})
+        if request.remember and answer in ("v", "never"):
+            return ElicitationAnswer("decline", {"remember": "never"})
         return ElicitationAnswer("decline")
 
 

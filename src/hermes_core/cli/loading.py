@@ -6,11 +6,13 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
+from hermes_core.catalog.policy_entries import catalog_check
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.stop import Stop
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError
 from hermes_core.host.factory import HostFactory
+from hermes_core.plugins.manager import get_plugin_manager
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
@@ -21,7 +23,10 @@ __all__ = ["factory_for", "load"]
 def factory_for(manager: HermesPluginManager | None) -> HostFactory:
     """The host factory of every ``hermes mcp`` command: *manager*'s transports and auth
     providers (the built-in ones when there is no manager)."""
-    return HostFactory() if manager is None else HostFactory.from_manager(manager)
+    factory = HostFactory() if manager is None else HostFactory.from_manager(manager)
+    # The policy's catalog_only test (the catalog is read on its first question).
+    factory.catalog_check = catalog_check(lambda: manager or get_plugin_manager())
+    return factory
 
 
 def load(factory: HostFactory | None = None, *, strict: bool = True) -> LoadedConfig:

@@ -201,6 +201,14 @@ def add(
         print(f"error: {problems[0]}", file=sys.stderr)
         return EXIT_USAGE
     try:
+        refused = factory.refused(name, _cfg) if _cfg is not None else None
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if refused is not None:
+        print(f"error: {refused}; nothing was written", file=sys.stderr)
+        return EXIT_FAILED
+    try:
         store.check_writable()  # before the probe starts anything
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)

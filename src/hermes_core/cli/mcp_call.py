@@ -103,7 +103,8 @@ def call(
 
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
             if host.registry.get(tool) is None:
-                return _missing_tool(host, tool), host.status()
+                held = host.refusal(tool)  # held back by a pin or a decision: say why
+                return held or _missing_tool(host, tool), host.status()
             host.task_log.on_change(
                 TaskRecordFile(hermes_home() / TASKS_RECORD)
             )  # for `hermes mcp tasks`

@@ -11,6 +11,7 @@ client has no configuration here, 2 for a bad file or bad usage.
 from __future__ import annotations
 
 import argparse
+import copy
 import getpass
 import io
 import os
@@ -20,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.foreign_text import clean, say
+from hermes_core.cli.loading import factory_for
 from hermes_core.config import store
 from hermes_core.config.interpolate import load_dotenv
-from hermes_core.config.loader import config_path, parse_yaml
+from hermes_core.config.loader import config_path, parse_yaml, validate_server
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
@@ -183,6 +185,11 @@ def import_servers(
     if not plan.items:
         say(f"no MCP servers in {', '.join(map(str, files))}")
         return EXIT_OK
+    try:
+        _apply_policy(plan)
+    except ConfigError as exc:
+        say(f"error: {exc}", err=True)
+        return EXIT_USAGE
     if dry_run:
         _report(plan, dry_run=True)
         secrets = plan.secrets()
@@ -209,6 +216,17 @@ def import_servers(
             "`hermes mcp status`"
         )
     return _exit_code(plan)
+
+
+def _apply_policy(plan: ImportPlan) -> None:
+    """Leave out what the administrator's policy refuses (the reason names the rule)."""
+    factory = factory_for(None)
+    for planned in plan.to_write():
+        item = planned.item
+        cfg, problems, _warnings = validate_server(item.name, copy.deepcopy(item.entry))
+        refused = factory.refused(item.name, cfg) if cfg is not None and not problems else None
+        if refused is not None:
+            planned.action, planned.reason = Action.SKIP, refused
 
 
 def _exit_code(plan: ImportPlan) -> int:

@@ -29,6 +29,7 @@ from hermes_core.catalog.selection import (
 )
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.disabled_save import say_probe_failed, say_runner_missing
+from hermes_core.cli.loading import factory_for
 from hermes_core.cli.mcp_catalog import (
     catalog_guard,
     configured_servers,
@@ -40,8 +41,10 @@ from hermes_core.cli.prompts import Row, ask_value, checklist, confirm, interact
 from hermes_core.cli.stop import Stop
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import update_dotenv
+from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.loader import validate_server
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform.runners import missing_runner
 
@@ -165,6 +168,7 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         if refused is not None:
             raise Stop(EXIT_FAILED, refused)
         _check_provider(manager, entry.name, manifest)
+        _policy_check(manager, entry.name, manifest)
         for line in _plan(entry, manifest):
             print(line)
         if not assume_yes:
@@ -238,6 +242,21 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         return code
 
     return catalog_guard(run)
+
+
+def _policy_check(manager: HermesPluginManager, name: str, manifest: Manifest) -> None:
+    """Stop before anything is fetched when the administrator's policy refuses the entry
+    the install would write."""
+    folder = install_dir(name) if manifest.installs else None
+    cfg, problems, _warnings = validate_server(name, server_entry(manifest, folder))
+    if cfg is None or problems:
+        return  # the entry's own problems are reported where it is written
+    try:
+        refused = factory_for(manager).refused(name, cfg)
+    except ConfigError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
+    if refused is not None:
+        raise Stop(EXIT_FAILED, f"{refused}; nothing was installed")
 
 
 def _show_log_tail(log_file: Path) -> None:

@@ -194,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     document.add_argument("url")
     document.add_argument("--client-name", default=None, help="shown on consent screens")
     _add_import_parsers(mcp_commands, commands)
+    _add_trust_parsers(mcp_commands)
     _add_serve_parser(mcp_commands)
     _add_catalog_parsers(mcp_commands)
 
@@ -318,6 +319,40 @@ def _import_flags(parser: argparse.ArgumentParser) -> None:
         help="replace servers of the same name already in config.yaml",
     )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
+
+
+def _add_trust_parsers(mcp_commands: _Commands) -> None:
+    """``hermes mcp trust`` and ``hermes mcp approvals`` (docs/trust.md)."""
+    trust = mcp_commands.add_parser(
+        "trust",
+        help="accept tools whose definition changed since it was pinned (shows what changed)",
+        description="A server's tools are pinned when first listed; a tool whose name, "
+        "description, schemas or annotations change later is held back (not offered, calls "
+        "refused) until accepted here. Without TOOL, every waiting change of SERVER is accepted.",
+    )
+    trust.add_argument("name", metavar="SERVER")
+    trust.add_argument("tools", nargs="*", metavar="TOOL")
+    trust.add_argument("--json", action="store_true", help="machine-readable output")
+    approvals = mcp_commands.add_parser(
+        "approvals",
+        help="remembered per-tool decisions: ask, always, never",
+        description="ask: ask before every call; always: run without asking; never: hide the "
+        "tool and refuse its calls. A tool without a decision follows its server's trust tier.",
+    )
+    approvals.set_defaults(command_parser=approvals)
+    verbs = approvals.add_subparsers(
+        dest="approvals_command", metavar="COMMAND", parser_class=_Parser
+    )
+    listing = verbs.add_parser("list", help="the remembered decisions")
+    listing.add_argument("name", nargs="?", metavar="SERVER")
+    listing.add_argument("--json", action="store_true", help="machine-readable output")
+    setting = verbs.add_parser("set", help="remember a decision for one tool")
+    setting.add_argument("name", metavar="SERVER")
+    setting.add_argument("tool", metavar="TOOL", help="the tool's name on its server")
+    setting.add_argument("decision", metavar="DECISION", help="ask, always or never")
+    reset = verbs.add_parser("reset", help="forget the decisions of a server (or of one tool)")
+    reset.add_argument("name", metavar="SERVER")
+    reset.add_argument("tool", nargs="?", metavar="TOOL")
 
 
 def _add_serve_parser(commands: _Commands) -> None:

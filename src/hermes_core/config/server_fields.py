@@ -75,6 +75,9 @@ class ServerFields(ConfigModel):
     """Register the tools from the schema cache at start; connect on the first call."""
     always_load: bool = False
     """``hermes chat``: offer this server's tools in full even when tool search is on."""
+    pin: bool = True
+    """Pin each tool's definition when first seen and hold back a changed one until the user
+    accepts it (``hermes mcp trust``); ``false`` for servers that change by design."""
     tools: ToolsConfig = Field(default_factory=ToolsConfig)
     auth: str | None = None
     oauth: OAuthConfig | None = None
@@ -223,6 +226,11 @@ class ServerFields(ConfigModel):
     @classmethod
     def _always_load(cls, value: Any) -> bool:
         return boolish(value, False)
+
+    @field_validator("pin", mode="before")
+    @classmethod
+    def _pin(cls, value: Any) -> bool:
+        return boolish(value, True)
 
     @field_validator("keepalive_interval", mode="before")
     @classmethod

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Self
 
+from hermes_core.config.errors import ConfigError
+from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.kinds import ServerKinds, settings_of
 from hermes_core.config.loader import (
     LoadedConfig,
@@ -17,13 +19,18 @@ from hermes_core.config.loader import (
     load_config,
 )
 from hermes_core.config.models import ServerConfig
+from hermes_core.config.policy import load_policy
+from hermes_core.config.policy_rules import Policy
+from hermes_core.config.secret_keys import credentials_in
 from hermes_core.host.builtin_plugins import (
     builtin_auth_providers,
     builtin_interceptors,
     builtin_transports,
 )
+from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
 from hermes_core.host.calls.interceptors import InterceptorTable
-from hermes_core.host.from_config import host_server, host_servers
+from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
+from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
@@ -37,6 +44,9 @@ from hermes_core.plugins.types import (
 )
 
 __all__ = ["ConfigSource"]
+
+#: The built-in guard's registration (a plugin's interceptor of that name gets no credentials).
+BUILTIN_GUARD = next(i for i in BUILTIN_INTERCEPTORS if i.name == SECRETS_GUARD)
 
 
 class ConfigSource:
@@ -70,6 +80,10 @@ class ConfigSource:
         ``sampling_backends:`` settings by the last :meth:`load_config`)."""
         self.sampling_providers: dict[str, SamplingProvider] = dict(self.registered_sampling)
         self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
+        self.catalog_check: CatalogCheck | None = None
+        """Whether an entry is what a catalog entry installs (the policy's ``catalog_only``);
+        the ``hermes`` command sets it from the catalog, without it such a policy refuses all."""
+        self._policy: tuple[Policy | None] | None = None
         self.interceptors: dict[str, CallInterceptor] = dict(
             builtin_interceptors() if interceptors is None else interceptors
         )
@@ -104,9 +118,17 @@ class ConfigSource:
         loaded = load_config(path, strict=strict, kinds=self.kinds)
         self._check_sampling_backends(loaded)
         self.sampling_providers = with_backend_settings(self.registered_sampling, loaded)
+        self._policy = (load_policy(),)  # a wrong policy file is an error here
         self._check_interceptors(loaded)
         self.loaded = loaded
         return loaded
+
+    @property
+    def policy(self) -> Policy | None:
+        """The administrator's policy in force (read once; ``ConfigError`` when it is wrong)."""
+        if self._policy is None:
+            self._policy = (load_policy(),)
+        return self._policy[0]
 
     def _check_interceptors(self, loaded: LoadedConfig) -> None:
         """Every name under ``interceptors:`` must be registered (file:line)."""
@@ -128,9 +150,33 @@ class ConfigSource:
 
         def setup(name: str) -> InterceptorSetup:
             settings = blocks.get(name, extra.get(name))
-            return InterceptorSetup(home, settings if isinstance(settings, Mapping) else {})
+            given = settings if isinstance(settings, Mapping) else {}
+            if name == SECRETS_GUARD and self.interceptors.get(name) is BUILTIN_GUARD:
+                return GuardSetup(home, given, credentials=self._credentials(chosen, env))
+            return InterceptorSetup(home, given)
 
         return InterceptorTable(self.interceptors, setup)
+
+    @staticmethod
+    def _credentials(
+        loaded: LoadedConfig | None, env: Mapping[str, str] | None
+    ) -> dict[str, dict[str, str]]:
+        """Every configured server's credential values (``${VAR}`` resolved), for the
+        built-in ``secrets_guard`` only."""
+        if loaded is None:
+            return {}
+        environ = dict(os.environ if env is None else env)
+        dotenv = load_dotenv(hermes_home(environ) / ".env")
+        found: dict[str, dict[str, str]] = {}
+        for name, cfg in loaded.config.mcp_servers.items():
+            try:
+                resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
+            except ConfigError:
+                resolved = cfg  # (it fails to start; its literal values still count)
+            found[name] = credentials_in(
+                env=resolved.env, headers=resolved.headers, url=resolved.url, args=resolved.args
+            )
+        return found
 
     def _check_sampling_backends(self, loaded: LoadedConfig) -> None:
         """``sampling.backend`` must name a registered backend (file:line, listing them), and
@@ -156,6 +202,8 @@ class ConfigSource:
             display_names=self.display_names,
             only=only,
             auth_providers=self.auth_providers,
+            policy=self.policy,
+            catalog_check=self.catalog_check,
         )
 
     def server(
@@ -175,6 +223,27 @@ class ConfigSource:
             env=env,
             auth_providers=self.auth_providers,
         )
+
+    def refused(
+        self, name: str, cfg: ServerConfig, env: Mapping[str, str] | None = None
+    ) -> str | None:
+        """Why the administrator's policy refuses the entry *cfg* (as written; ``${VAR}``
+        resolved where it can be), one sentence naming the rule; ``None`` when it may run.
+        What ``add``, ``install`` and ``import`` ask before writing (``ConfigError``: the
+        policy file is wrong)."""
+        policy = self.policy
+        if policy is None:
+            return None
+        environ = dict(os.environ if env is None else env)
+        try:
+            dotenv = load_dotenv(hermes_home(environ) / ".env")
+            resolved = resolve(name, cfg, env=environ, dotenv=dotenv, workspace=os.getcwd())
+        except ConfigError:
+            resolved = cfg
+        refusal = policy_refusal(policy, name, cfg, resolved, self.catalog_check)
+        if refusal is None:
+            return None
+        return f"MCP server '{name}' is refused by the administrator's policy: {refusal}"
 
     @property
     def openers(self) -> dict[str, Opener]:

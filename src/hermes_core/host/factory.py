@@ -17,11 +17,13 @@ entry naming a plugin's is then a config error, never a server connected without
 
 from __future__ import annotations
 
+from hermes_core.config.loader import hermes_home
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.host import MCPHost
 from hermes_core.host.spec import HostServer
 from hermes_core.host.sync import SyncMCPHost
+from hermes_core.host.trust.store import TrustStore
 from hermes_core.offers.elicitation import Elicitor
 
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
@@ -44,8 +46,13 @@ class HostFactory(ConfigSource):
             elicitor=elicitor,
             factory=self,
             sampling_providers=self.sampling_providers,
+            trust=self.trust_store(),
             interceptors=self.interceptor_table(),
         )
+
+    def trust_store(self) -> TrustStore:
+        """``$HERMES_HOME/trust.db``: the pins and remembered decisions every host applies."""
+        return TrustStore.at_home(hermes_home())
 
     def sync_host(
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
@@ -58,5 +65,6 @@ class HostFactory(ConfigSource):
             elicitor=elicitor,
             factory=self,
             sampling_providers=self.sampling_providers,
+            trust=self.trust_store(),
             interceptors=self.interceptor_table(),
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,8 @@ from hermes_core.config.interpolate import load_dotenv, resolve, resolve_host_sa
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.models import ConfigError, ServerConfig
+from hermes_core.config.policy_match import ServerFacts, server_refusal
+from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
 from hermes_core.host.schema_cache import cache_path, fingerprint
@@ -37,6 +39,8 @@ __all__ = [
     "config_fingerprint",
     "host_server",
     "host_servers",
+    "policy_refusal",
+    "server_identity",
     "with_identity_header",
 ]
 
@@ -45,6 +49,9 @@ BUILTIN_AUDIT = ("audit",)
 BUILTIN_BUDGET = "result_budget"
 
 log = logging.getLogger(__name__)
+
+#: Whether an entry (name, as written) is what a catalog entry installs (None: cannot tell).
+CatalogCheck = Callable[[str, ServerConfig], "bool | None"]
 
 
 def with_identity_header(name: str, headers: dict[str, str], cfg: ServerConfig) -> dict[str, str]:
@@ -116,6 +123,36 @@ def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
     )
 
 
+def policy_refusal(
+    policy: Policy | None,
+    name: str,
+    written: ServerConfig,
+    resolved: ServerConfig,
+    catalog_check: CatalogCheck | None = None,
+) -> str | None:
+    """Why the administrator's *policy* refuses the entry (``${VAR}`` resolved in *resolved*;
+    *written* as in config.yaml, what the catalog check compares), or ``None``."""
+    if policy is None:
+        return None
+    facts = ServerFacts(name, resolved.command, resolved.url)
+    check = None if catalog_check is None else (lambda: catalog_check(name, written))
+    return server_refusal(policy, facts, catalog=check)
+
+
+def server_identity(cfg: ServerConfig) -> str:
+    """Where an entry *as written* reaches its server (transport, command, args, url, cwd;
+    ``${VAR}`` unresolved), hashed: the owner of its tools' pins."""
+    return fingerprint(
+        transport=cfg.transport,
+        command=cfg.command,
+        args=list(cfg.args),
+        url=cfg.url,
+        env_names=[],
+        header_names=[],
+        cwd=cfg.cwd,
+    )
+
+
 def host_server(
     name: str,
     cfg: ServerConfig,
@@ -127,6 +164,8 @@ def host_server(
     cache_key: str | None = None,
     auth_providers: Mapping[str, AuthProviderSpec] | None = None,
     sampling_defaults: SamplingConfig | None = None,
+    identity: str | None = None,
+    policy: Policy | None = None,
     interceptors: tuple[str, ...] = (),
     max_result_tokens: int = DEFAULT_MAX_RESULT_TOKENS,
 ) -> HostServer:
@@ -200,6 +239,9 @@ def host_server(
         trust=cfg.trust,
         lazy=cfg.lazy,
         always_load=cfg.always_load,
+        pin=cfg.pin,
+        identity=identity,
+        policy=policy,
         schema_cache=cache_path(home / "cache" / "mcp-tools", name)
         if cfg.lazy and home is not None
         else None,
@@ -250,9 +292,15 @@ def host_servers(
     display_names: Mapping[str, str] | None = None,
     only: str | None = None,
     auth_providers: Mapping[str, AuthProviderSpec] | None = None,
+    policy: Policy | None = None,
+    catalog_check: CatalogCheck | None = None,
 ) -> list[HostServer]:
     """Every configured server (or just *only*), variables resolved (see
-    :class:`hermes_core.host.factory.HostFactory` for the registered auth providers)."""
+    :class:`hermes_core.host.factory.HostFactory` for the registered auth providers).
+
+    A server the administrator's *policy* refuses is kept with the refusal as its error and
+    never started; *catalog_check(name, entry)* says whether an entry (as written) is what a
+    catalog entry installs (``catalog_only``)."""
     environ = dict(os.environ if env is None else env)
     home = hermes_home(environ)
     dotenv = load_dotenv(home / ".env")
@@ -284,11 +332,26 @@ def host_servers(
                 )
             )
             continue
+        refused = policy_refusal(policy, name, cfg, resolved, catalog_check)
+        if refused is not None:
+            servers.append(
+                host_server(
+                    name,
+                    cfg,
+                    display_name=names.get(name),
+                    error=f"MCP server '{name}' is refused by the administrator's policy: "
+                    f"{refused}",
+                    sampling_defaults=host_sampling,
+                )
+            )
+            continue
         key = config_fingerprint(cfg, loaded.config.sampling) if cfg.lazy else None
         servers.append(
             host_server(
                 name,
                 resolved,
+                policy=policy,
+                identity=server_identity(cfg),
                 display_name=names.get(name),
                 home=home,
                 env=environ,

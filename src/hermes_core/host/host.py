@@ -20,6 +20,7 @@ work: :mod:`.lifecycle` (running the servers), :mod:`.tool_refresh` (their tools
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.home import hermes_home
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
+from hermes_core.host.calls.call import Proceed
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
@@ -36,6 +38,7 @@ from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
     GateStep,
+    PolicyStep,
     RecordStep,
     SendStep,
     UtilityStep,
@@ -48,9 +51,10 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
+from hermes_core.host.naming import registered_tool_name
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
-from hermes_core.host.optional import follow_config
+from hermes_core.host.optional import follow_config, trust_screen
 from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
@@ -66,11 +70,15 @@ from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.trust.decisions import Decision
+    from hermes_core.host.trust.store import TrustStore
     from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
 
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
+
+log = logging.getLogger(__name__)
 
 
 class MCPHost:
@@ -86,6 +94,7 @@ class MCPHost:
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         sampling_clock: Callable[[], float] = time.monotonic,
+        trust: TrustStore | None = None,
         interceptors: Mapping[str, ActiveInterceptor] | None = None,
         telemetry: bool | None = None,
     ) -> None:
@@ -106,6 +115,10 @@ class MCPHost:
 
         *factory* (set by the factory) is what :meth:`watch_config` reloads through.
 
+        *trust* is the trust state (``$HERMES_HOME/trust.db``: pinned tool definitions and
+        remembered decisions; the factory passes it); without one, nothing is pinned and no
+        decision is remembered.
+
         *interceptors* are the call interceptors by name (a server's ``interceptors`` name
         them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
         see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
@@ -123,11 +136,14 @@ class MCPHost:
         self._tasks = TaskSupervisor("MCP host")
         """Owns every background task of the host and of its connections (see supervisor)."""
         self._offers = ClientOffers(elicitor, sampling_providers, sampling_clock)
-        self._tools = ToolRefresh(self._servers, self._connections, self.registry, self.gate)
+        self._screen = None if trust is None else trust_screen(trust)
+        self._tools = ToolRefresh(
+            self._servers, self._connections, self.registry, self.gate, self._screen
+        )
         self._lazy = LazyServers(
             self._connections, self.gate, register=self._tools.register, refresh=self.refresh_tools
         )
-        self._approvals = Approvals(elicitor)
+        self._approvals = Approvals(elicitor, remember=self._remember if trust else None)
         self._breakers = Breakers(clock)
         self.task_log = TaskLog()
         """The MCP tasks this host's calls started (:meth:`tasks`)."""
@@ -151,21 +167,72 @@ class MCPHost:
             self.registry,
             self._servers,
             [
+                PolicyStep(),
                 InterceptStep(interceptors),
                 AdmitStep(self._breakers),
                 RecordStep(),
-                WakeStep(self._lazy.wake, self.registry),
+                WakeStep(self._lazy.wake, self.registry, self._after_wake, self.refusal),
                 GateStep(self.gate, self._connections, self._runner.retry_now),
                 UtilityStep(self._connections, self.gate),
-                ApproveStep(self._approvals),
+                ApproveStep(self._approvals, self._decision),
                 SendStep(self._connections, self.gate),
             ],
+            refused=self.refusal,
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
         if telemetry is None:
             telemetry = telemetry_wanted(os.environ) and configure_telemetry(os.environ) is None
         if telemetry:
             self.pipeline.insert(TelemetryStep(self._protocol_of, session_id), before="utility")
+
+    def _after_wake(self, entry: ToolEntry, server: HostServer) -> Proceed:
+        return self.pipeline.chain_after("wake", entry, server)
+
+    # -- trust ----------------------------------------------------------------------------
+    def _decision(self, server: str, tool: str) -> Decision | None:
+        return None if self._screen is None else self._screen.decision(server, tool)
+
+    def refusal(self, name: str) -> dict[str, Any] | None:
+        """The refusal a call of *name* gets when the trust state holds the tool back (its
+        definition changed since it was pinned, the user decided never to run it); ``None``
+        when nothing holds it back."""
+        for server, reasons in self._tools.policy_refusals.items():
+            for tool, reason in reasons.items():
+                if registered_tool_name(server, tool) == name:
+                    error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
+                    return {"error": error, "server": server, "state": "policy", "retryable": False}
+        if self._screen is None:
+            return None
+        for server, refusals in self._screen.refusals.items():
+            for tool, refusal in refusals.items():
+                if registered_tool_name(server, tool) == name:
+                    return refusal.payload()
+        return None
+
+    def _remember(self, server: str, tool: str, decision: Decision) -> None:
+        """A decision the user gave at a prompt ("always", "never"): kept and applied now."""
+        if self._screen is None:
+            return
+        problem = self._screen.decide(server, tool, decision)
+        if problem is not None:
+            log.warning(
+                "MCP server '%s': the decision for %r was not kept: %s", server, tool, problem
+            )
+        self.trust_changed()
+
+    def trust_changed(self) -> None:
+        """Apply the trust state again (pins accepted, decisions changed, by this process or
+        another): held-back tools come back or go, the approval step decides anew."""
+        if self._screen is None:
+            return
+        self._screen.reload()
+        self._tools.rescreen()
+        self.pipeline.invalidate()
+
+    def _trust_checked(self) -> None:
+        screen = self._screen
+        if screen is not None and screen.store.changed():
+            self.trust_changed()
 
     # -- lifecycle ---------------------------------------------------------------------
     async def __aenter__(self) -> MCPHost:
@@ -259,6 +326,8 @@ class MCPHost:
 
         Sorted by name, from the registry's cached snapshot: one gate check per server, no sort.
         """
+        if self._screen is not None:
+            self._trust_checked()
         listing, owners = self.registry.listing(server)
         if include_gated:
             return list(listing)
@@ -317,6 +386,8 @@ class MCPHost:
         *on_progress(progress, total, message)* is called for each progress notification the
         server sends about this call (see :mod:`hermes_core.host.notifications`).
         """
+        if self._screen is not None:
+            self._trust_checked()
         return await self.pipeline.call(name, arguments, on_progress)
 
     def start_task(

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
     from hermes_core.host.schema_cache import CachedListing
     from hermes_core.host.spec import HostServer
+    from hermes_core.host.trust.screen import TrustScreen
+    from hermes_core.host.trust.store import TrustStore
     from hermes_core.sampling.catalog import ModelCatalog
     from hermes_core.sampling.handler import SamplingHandler
     from hermes_platform.declaration import Declaration
@@ -36,6 +38,7 @@ __all__ = [
     "model_catalog_class",
     "read_schema_cache",
     "sampling_handler_class",
+    "trust_screen",
     "write_schema_cache",
 ]
 
@@ -104,3 +107,10 @@ def follow_config(
     return follow(
         host, path, interval=interval, display_names=display_names, load=load, source=source
     )
+
+
+def trust_screen(store: TrustStore) -> TrustScreen:
+    """The screening of listings against *store* (pins and decisions; a host with a store)."""
+    from hermes_core.host.trust.screen import TrustScreen
+
+    return TrustScreen(store)

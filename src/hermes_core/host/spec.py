@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from hermes_core.config.client_cert import ClientCertificate
+from hermes_core.config.policy_rules import Policy
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings
@@ -55,6 +56,14 @@ class HostServer:
     lazy: bool = False
     always_load: bool = False
     """Offered in full by ``hermes chat`` even when its tool search is on."""
+    pin: bool = True
+    """Pin each tool's definition when first listed; a changed one is held back until the user
+    accepts it (``hermes mcp trust``).  Takes effect on a host that has a trust store."""
+    identity: str | None = None
+    """Where the server is reached, as written in config (hashed; no values of variables):
+    pins belong to it.  ``None``: derived from the resolved fields."""
+    policy: Policy | None = field(default=None, compare=False, repr=False)
+    """The administrator's policy: the tools it refuses are not offered, their calls refused."""
     schema_cache: Path | None = field(default=None, compare=False)
     """Where this server's tool listing is cached (``lazy`` servers); None: no cache."""
     fingerprint: str | None = None

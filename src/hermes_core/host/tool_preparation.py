@@ -8,6 +8,7 @@ its prepared form.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.host.filtering import ToolFilter, utility_tools
@@ -84,9 +85,11 @@ class ToolPreparation:
         tools: list[dict[str, Any]],
         caps: Any,
         invalid: list[str] | None = None,
+        held: Mapping[str, str] | None = None,
     ) -> Listed:
         """The offered tools of *tools* and the server's utility tools; *invalid* are the
-        tools the listing already skipped (reported with the ones skipped here)."""
+        tools the listing already skipped (reported with the ones skipped here); *held* are
+        the tools the trust state holds back (tool -> why), listed as not offered."""
         chosen = ToolFilter(config.include, config.exclude)
         usable: list[Usable] = []
         skipped: list[str] = []
@@ -100,6 +103,9 @@ class ToolPreparation:
             name = tool["name"]
             if not chosen.allows(name):
                 filtered_out += 1
+                continue
+            if held and name in held:
+                unoffered[name] = held[name]
                 continue
             before = memo.get(name)
             if before is not None and (before[0] is tool or before[0] == tool):

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from hermes_core.config.policy_match import tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
@@ -21,6 +22,9 @@ from hermes_core.host.spec import HostServer
 from hermes_core.host.tool_discovery import ToolDiscovery
 from hermes_core.host.tool_names import ToolNaming
 from hermes_core.host.tool_preparation import Listed, ToolPreparation, same_listing
+
+if TYPE_CHECKING:
+    from hermes_core.host.trust.screen import TrustScreen
 
 __all__ = ["RELIST_DELAY_SECONDS", "ToolRefresh"]
 
@@ -38,8 +42,16 @@ class ToolRefresh:
         connections: Mapping[str, ServerConnection],
         registry: ToolRegistry,
         gate: ServerGate,
+        screen: TrustScreen | None = None,
     ) -> None:
         self._servers = servers
+        self.screen = screen
+        """The trust state's screening of each listing (pins, decisions); None: none."""
+        # Server -> its last listing (tools, capabilities, whether live): screened again
+        # when the trust state changes.
+        self._listings: dict[str, tuple[list[dict[str, Any]], Any, bool]] = {}
+        self.policy_refusals: dict[str, dict[str, str]] = {}
+        """Server -> tool -> why the administrator's policy refuses it."""
         self._connections = connections
         self._gate = gate
         self.discovery = ToolDiscovery()
@@ -47,15 +59,42 @@ class ToolRefresh:
         self.naming = ToolNaming(registry, servers)
         self._locks: dict[str, asyncio.Lock] = {}
 
-    def usable_tools(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> Listed:
-        """*config*'s offered and utility tools of a listing (with what its listing skipped)."""
+    def usable_tools(
+        self, config: HostServer, tools: list[dict[str, Any]], caps: Any, *, live: bool = True
+    ) -> Listed:
+        """*config*'s offered and utility tools of a listing (with what its listing skipped);
+        *live*: read from the server now (only such a listing pins tools)."""
         invalid = self.discovery.take_invalid(config.name)
-        return self.preparation.usable_tools(config, tools, caps, invalid)
+        held: dict[str, str] = {}
+        if config.policy is not None:
+            for tool in tools:
+                refused_by = tool_refusal(config.policy, config.name, tool["name"])
+                if refused_by is not None:
+                    held[tool["name"]] = f"refused by the administrator's policy: {refused_by}"
+            self.policy_refusals[config.name] = dict(held)
+        if self.screen is not None:
+            self._listings[config.name] = (tools, caps, live)
+            allowed = [tool for tool in tools if tool["name"] not in held]
+            refused = self.screen.screen(config, allowed, live=live)
+            held.update((name, refusal.reason) for name, refusal in refused.items())
+        return self.preparation.usable_tools(config, tools, caps, invalid, held)
 
     def register(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> None:
         """Register *config*'s tools from a listing read elsewhere (a lazy server's cache)."""
         with paused_gc():
-            self.naming.apply(config.name, self.usable_tools(config, tools, caps))
+            self.naming.apply(config.name, self.usable_tools(config, tools, caps, live=False))
+
+    def rescreen(self) -> None:
+        """Screen every server's last listing again (the trust state changed): accepted
+        tools come back, blocked ones go."""
+        for server, (tools, caps, live) in list(self._listings.items()):
+            config = self._servers.get(server)
+            if config is None or server not in self.naming.listed:
+                self._listings.pop(server, None)
+                continue
+            with paused_gc():
+                self.naming.apply(server, self.usable_tools(config, tools, caps, live=live))
+        self._gate.invalidate()
 
     async def refresh(self, server: str) -> tuple[list[str], list[str]]:
         """Re-list one server's tools and apply the difference (bursts are serialised)."""
@@ -84,6 +123,10 @@ class ToolRefresh:
         """Take *server*'s tools out of the registry (names of the others may change back)."""
         self.preparation.forget(server)
         self.naming.forget(server)
+        self._listings.pop(server, None)
+        self.policy_refusals.pop(server, None)
+        if self.screen is not None:
+            self.screen.forget(server)
 
     # -- what makes a server's tools be listed again ----------------------------------------
     async def tools_changed(self, connection: ServerConnection) -> None:

@@ -13,20 +13,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from hermes_core.config.secret_keys import AUTH_SCHEME as _BEARER
+from hermes_core.config.secret_keys import SECRET_KEY, is_secret_key
 from hermes_core.importing.model import Translated
 
 __all__ = ["SECRET_KEY", "is_secret_key", "lift_secrets", "mask"]
 
-SECRET_KEY = re.compile(
-    r"(?i)(token|secret|passw|passphrase|api[_-]?key|apikey|private[_-]?key|access[_-]?key|"
-    r"credential|cookie|authorization|^auth$|[_-]key$|^key$|^pat$)"
-)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BEARER = re.compile(r"(?i)(bearer|token|basic)\s+(\S.*)")
-
-
-def is_secret_key(key: str) -> bool:
-    return bool(SECRET_KEY.search(key))
 
 
 def mask(value: str) -> str:

@@ -113,6 +113,9 @@ class ElicitationRequest:
     kind: Literal["form", "approval"] = "form"
     """``approval``: the host itself asks whether to go ahead (no fields; accept means yes),
     e.g. before a write-capable tool of an untrusted server runs."""
+    remember: bool = False
+    """For an approval: the answer may also be kept for the tool — accept with content
+    ``{"remember": "always"}``, decline with ``{"remember": "never"}``."""
 
 
 @dataclass(frozen=True)

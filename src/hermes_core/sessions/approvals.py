@@ -75,7 +75,9 @@ class StoreElicitor:
 
     ``allow-once`` and ``allow-always`` accept the form with the answer given to
     ``permissions_respond`` (fields left out take their defaults); ``deny`` declines.  A form
-    answer is never reused, so ``allow-always`` is recorded but acts as ``allow-once``.
+    answer is never reused, so ``allow-always`` is recorded but acts as ``allow-once`` — except
+    for the host's own question before a tool call (``remember``), where it asks the host to
+    remember "always" for that tool (docs/trust.md).
     """
 
     kind = "elicitation"
@@ -113,6 +115,13 @@ class StoreElicitor:
             summary=request.message,
             payload=payload,
         )
+        if request.kind == "approval" and request.remember:
+            # allow-always / deny on a tool call: the host keeps the decision for the tool
+            # (allow-always: "always"; a plain deny stays a one-off).
+            if approval.state == "allowed":
+                always = approval.decision == "allow-always"
+                return ElicitationAnswer("accept", {"remember": "always"} if always else {})
+            return ElicitationAnswer("decline")
         if approval.state != "allowed":
             return ElicitationAnswer("decline")
         return ElicitationAnswer("accept", dict(approval.answer or {}))

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
+from hermes_core.host.trust.decisions import Decision
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 
-__all__ = ["APPROVAL_ARGS_SHOWN", "Approvals", "needs_approval"]
+__all__ = ["APPROVAL_ARGS_SHOWN", "Approvals", "Remember", "needs_approval"]
+
+#: Keeps a decision given at the prompt: (server, tool, decision).
+Remember = Callable[[str, str, Decision], None]
 
 #: How much of a call's arguments an approval question shows.
 APPROVAL_ARGS_SHOWN = 500
@@ -26,8 +31,11 @@ def needs_approval(entry: ToolEntry, config: HostServer) -> bool:
 class Approvals:
     """Asks the user through *elicitor*; counts each server's approved and refused calls."""
 
-    def __init__(self, elicitor: Elicitor | None) -> None:
+    def __init__(self, elicitor: Elicitor | None, *, remember: Remember | None = None) -> None:
+        """*remember(server, tool, decision)* keeps an "always" or "never" answer (a host
+        with a trust store); without it, the question offers only yes and no."""
         self._elicitor = elicitor
+        self._remember = remember
         self._approvals: dict[str, int] = {}
         self._approval_refusals: dict[str, int] = {}
 
@@ -55,6 +63,7 @@ class Approvals:
             fields=(),
             schema={"type": "object", "properties": {}},
             kind="approval",
+            remember=self._remember is not None,
         )
         why = "there is no one to ask (no approval channel)"
         if self._elicitor is not None:
@@ -65,6 +74,10 @@ class Approvals:
             except Exception as exc:  # noqa: BLE001 - an approver that fails blocks the call
                 why = f"the approval failed ({type(exc).__name__})"
             else:
+                kept = _remembered(getattr(answer, "content", None))
+                agrees = (kept is Decision.ALWAYS) == (answer.action == "accept")
+                if kept is not None and self._remember is not None and agrees:
+                    self._remember(entry.server, entry.tool, kept)
                 if answer.action == "accept":
                     self._approvals[entry.server] = self._approvals.get(entry.server, 0) + 1
                     return None
@@ -80,3 +93,25 @@ class Approvals:
             "state": "not_approved",
             "retryable": False,
         }
+
+    def blocked(self, entry: ToolEntry) -> dict[str, Any]:
+        """The refusal of a tool the user decided never to run."""
+        self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
+        return {
+            "error": (
+                f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: you "
+                f"decided never to run it (hermes mcp approvals set {entry.server} "
+                f"{entry.tool} ask to allow it again)"
+            ),
+            "server": entry.server,
+            "state": "blocked",
+            "retryable": False,
+        }
+
+
+def _remembered(content: Mapping[str, Any] | None) -> Decision | None:
+    """The "always"/"never" an approval's answer asks to keep (``{"remember": ...}``)."""
+    value = (content or {}).get("remember")
+    if value in (Decision.ALWAYS.value, Decision.NEVER.value):
+        return Decision(value)
+    return None

@@ -1,5 +1,6 @@
 """The built-in call interceptors' registrations: ``audit`` (:mod:`.audit`) and
-``result_budget`` (:mod:`.result_budget`).
+``result_budget`` (:mod:`.result_budget`), and the opt-in ``secrets_guard``
+(:mod:`.secrets_guard`).
 
 Light on purpose (the standard library and the registration types): the plugin manager loads
 ``hermes_core.builtin.interceptors``, which returns these, on every command that loads plugins.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from hermes_core.host.calls.audit import AuditInterceptor
 from hermes_core.host.calls.result_budget import ResultBudget
+from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, SecretsGuard
 from hermes_core.plugins.interceptors import CallInterceptor
 
 __all__ = ["BUILTIN_INTERCEPTORS"]
@@ -23,5 +25,10 @@ BUILTIN_INTERCEPTORS: tuple[CallInterceptor, ...] = (
         name="result_budget",
         create=ResultBudget.create,
         description="cuts results over max_result_tokens to a preview; saves them whole",
+    ),
+    CallInterceptor(
+        name=SECRETS_GUARD,
+        create=SecretsGuard.create,
+        description="refuses arguments carrying another configured server's credential",
     ),
 )

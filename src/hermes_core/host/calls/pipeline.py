@@ -14,7 +14,7 @@ server's own tool) runs admit, record, gate and send only.  A step is added with
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
@@ -54,7 +54,12 @@ class CallPipeline:
         registry: ToolRegistry,
         servers: Mapping[str, HostServer],
         steps: Iterable[CallStep] = (),
+        *,
+        refused: Callable[[str], Result | None] | None = None,
     ) -> None:
+        """*refused(name)* answers a call to a name that is not registered because something
+        holds the tool back (its pinned definition changed, the user blocked it)."""
+        self._refused = refused
         self._registry = registry
         self._servers = servers
         self._steps: list[CallStep] = list(steps)
@@ -84,6 +89,11 @@ class CallPipeline:
         self._steps.insert(at, step)
         self._chains = {}
 
+    def invalidate(self) -> None:
+        """Build every chain anew on its next call (what a step's ``applies`` depends on
+        changed, e.g. a remembered decision)."""
+        self._chains = {}
+
     def remove(self, name: str) -> CallStep:
         """Take the step named *name* out (and return it)."""
         step = self._steps.pop(self._index(self.steps, name))
@@ -111,6 +121,18 @@ class CallPipeline:
         self._chains[id(entry)] = (entry, server, proceed)
         return proceed
 
+    def chain_after(self, step_name: str, entry: ToolEntry, server: HostServer) -> Proceed:
+        """The steps after the one named *step_name* that apply to *entry* on *server*, linked
+        (not cached): what a step that replaced the call's entry goes on with, so that the
+        steps after it decide on the entry it found (the ``wake`` step: the live listing's)."""
+        names = self.steps
+        at = self._index(names, step_name) + 1
+        proceed: Proceed = _end
+        for step in reversed(self._steps[at:]):
+            if step.applies(entry, server):
+                proceed = _Link(step, proceed)
+        return proceed
+
     def resolve(self, name: str) -> tuple[ToolEntry, HostServer] | None:
         """The entry registered as *name* and its server's config (``None``: unknown)."""
         entry = self._registry.get(name)
@@ -131,7 +153,8 @@ class CallPipeline:
         *as_task*: call a tool that allows it (``taskSupport: optional``) as a task."""
         entry = self._registry.get(name)
         if entry is None:
-            return answered({"error": f"unknown tool {name!r}"})
+            refusal = None if self._refused is None else self._refused(name)
+            return answered(refusal or {"error": f"unknown tool {name!r}"})
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

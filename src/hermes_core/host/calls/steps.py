@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from hermes_core.config.policy_match import tool_refusal
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
@@ -22,17 +23,44 @@ from hermes_core.host.notifications import progress_forwarder
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.tasks.support import sent_as_task
+from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.utility_tools import call_utility, utility_argument_problem
 
 __all__ = [
     "AdmitStep",
     "ApproveStep",
     "GateStep",
+    "PolicyStep",
     "RecordStep",
     "SendStep",
     "UtilityStep",
     "WakeStep",
 ]
+
+
+class PolicyStep:
+    """The administrator's policy, checked again at every call of a server it governs: a tool
+    it refuses is never sent, whatever the listing or the config said."""
+
+    name = "policy"
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return server.policy is not None
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        entry = call.entry
+        refused = tool_refusal(call.server.policy, entry.server, entry.tool)
+        if refused is None:
+            return proceed(call)
+        return answered(
+            {
+                "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
+                f"refused by the administrator's policy: {refused}",
+                "server": entry.server,
+                "state": "policy",
+                "retryable": False,
+            }
+        )
 
 
 class AdmitStep:
@@ -76,16 +104,31 @@ class RecordStep:
                     breaker.record(outcome)
 
 
+#: The steps after ``wake`` for an entry and its server (``CallPipeline.chain_after``).
+Rest = Callable[[ToolEntry, HostServer], Proceed]
+
+
 class WakeStep:
-    """A lazy server is started by its first call; a cached tool it dropped is a phantom."""
+    """A lazy server is started by its first call; a cached tool it dropped is a phantom.
+
+    The chain a call came in on was built for the entry registered from the cache; once the
+    server runs, the live listing's entry replaces it and the rest of the chain is built for
+    *that* entry (*rest*), so what a cache record says (``readOnlyHint``, say) never decides
+    whether the call is asked about."""
 
     name = "wake"
 
     def __init__(
-        self, wake: Callable[[str], Awaitable[str | None]], registry: ToolRegistry
+        self,
+        wake: Callable[[str], Awaitable[str | None]],
+        registry: ToolRegistry,
+        rest: Rest | None = None,
+        refused: Callable[[str], Result | None] | None = None,
     ) -> None:
         self._wake = wake
         self._registry = registry
+        self._rest = rest
+        self._refused = refused
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
         return server.lazy
@@ -96,14 +139,21 @@ class WakeStep:
             call.outcome = "transport"
             error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
             return {"error": error, "server": entry.server, "state": "not_connected"}
-        if self._registry.get(entry.name) is None:
+        live = self._registry.get(entry.name)
+        if live is None or live.server != entry.server or live.tool != entry.tool:
+            refusal = None if self._refused is None else self._refused(entry.name)
+            if refusal is not None:
+                return refusal  # held back by the trust state (changed since pinned, blocked)
             return {
                 "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
                 "(it was in the tool cache; the live server dropped it)",
                 "server": entry.server,
                 "state": "phantom",
             }
-        return await proceed(call)
+        if live is entry or self._rest is None:
+            return await proceed(call)
+        call.entry = live  # decided on the live listing from here on
+        return await self._rest(live, call.server)(call)
 
 
 class GateStep:
@@ -184,18 +234,37 @@ class UtilityStep:
 
 
 class ApproveStep:
-    """An untrusted server's write-capable tool runs only once the user approved the call."""
+    """An untrusted server's write-capable tool runs only once the user approved the call;
+    a remembered decision (*decision(server, tool)*) overrides that: ``always`` runs without
+    asking, ``ask`` asks for any tool, ``never`` refuses."""
 
     name = "approve"
 
-    def __init__(self, approvals: Approvals) -> None:
+    def __init__(
+        self,
+        approvals: Approvals,
+        decision: Callable[[str, str], Decision | None] | None = None,
+    ) -> None:
         self._approvals = approvals
+        self._decision = decision
+
+    def _decided(self, entry: ToolEntry) -> Decision | None:
+        return None if self._decision is None else self._decision(entry.server, entry.tool)
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        decided = self._decided(entry)
+        if decided is not None and not entry.utility:
+            return decided is not Decision.ALWAYS
         return needs_approval(entry, server)
 
     async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
-        refusal = await self._approvals.approve(call.entry, call.server, call.arguments)
+        entry = call.entry
+        decided = self._decided(entry)
+        if decided is Decision.ALWAYS:
+            return await proceed(call)
+        if decided is Decision.NEVER:
+            return self._approvals.blocked(entry)
+        refusal = await self._approvals.approve(entry, call.server, call.arguments)
         if refusal is not None:
             return refusal
         if call.intercepted is not None:

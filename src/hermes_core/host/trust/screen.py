@@ -1,0 +1,216 @@
+"""What the trust state holds back of a server's listing: tools whose definition changed since
+it was pinned (until ``hermes mcp trust``), tools the user decided ``never`` to run, and —
+when trust.db cannot be read — everything (fail closed).
+
+Pins are written from live listings only: a lazy server's cache record is checked against the
+pins (a cached tool that differs from its pin is held back), but it never pins anything, so a
+record edited by hand can neither stand in for a pin nor replace one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from hermes_core.host.spec import HostServer
+from hermes_core.host.trust.decisions import Decision
+from hermes_core.host.trust.definitions import changes, digest_of
+from hermes_core.host.trust.store import TrustStore, TrustStoreError
+from hermes_core.sanitize import clean_line
+
+__all__ = ["Refusal", "RefusalKind", "TrustScreen", "identity_of"]
+
+log = logging.getLogger(__name__)
+
+
+class RefusalKind(StrEnum):
+    """Why the trust state holds a tool back (the ``state`` of a refused call)."""
+
+    CHANGED = "tool_changed"
+    BLOCKED = "blocked"
+    UNREADABLE = "trust_unreadable"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One tool held back, and why."""
+
+    server: str
+    tool: str
+    kind: RefusalKind
+    reason: str
+    """One line: what ``status`` and ``tools`` show, and the start of a refused call's error."""
+    details: tuple[str, ...] = field(default=())
+    """For a changed tool: what changed, one line per part."""
+
+    def payload(self) -> dict[str, Any]:
+        """The result of a call to the tool.  It goes to the model, so a changed tool's new
+        text is not in it (an injected instruction stays unread until the user accepts it):
+        it names the parts that changed, and the user sees the diff in ``hermes mcp trust``."""
+        head = f"The MCP tool {self.tool!r} of server '{self.server}' was NOT run: "
+        result: dict[str, Any] = {"server": self.server, "state": self.kind.value}
+        if self.kind is RefusalKind.CHANGED:
+            parts = list(dict.fromkeys(line.partition(":")[0] for line in self.details))
+            result["error"] = head + (
+                f"its definition changed since it was pinned ({', '.join(parts)}). The user "
+                f"must review the change and accept it (hermes mcp trust {self.server} "
+                f"{clean_line(self.tool)}); do not retry before."
+            )
+            result["changed"] = parts
+        else:
+            result["error"] = head + self.reason
+        result["retryable"] = False
+        return result
+
+
+def identity_of(config: HostServer) -> str:
+    """Where *config* reaches its server (hashed): pins belong to that server, so pointing the
+    entry somewhere else pins the new server's tools afresh."""
+    if config.identity is not None:
+        return config.identity
+    shape = [config.transport, config.command, list(config.args), config.url, config.cwd]
+    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()[:32]
+
+
+class TrustScreen:
+    """Screens listings against *store*; keeps each server's held-back tools."""
+
+    def __init__(self, store: TrustStore) -> None:
+        self.store = store
+        self.refusals: dict[str, dict[str, Refusal]] = {}
+        """Server -> tool -> why it is held back (as of its last screening)."""
+        self._decisions: dict[str, dict[str, Decision]] | None = None
+        self._digests: dict[str, dict[str, tuple[Any, str]]] = {}
+
+    def reload(self) -> None:
+        """Read the decisions again on the next use (another process may have changed them)."""
+        self._decisions = None
+
+    def decide(self, server: str, tool: str, decision: Decision) -> str | None:
+        """Remember *decision* for *tool* of *server*; why it could not be kept, or ``None``."""
+        try:
+            self.store.decide(server, tool, decision)
+        except TrustStoreError as exc:
+            return str(exc)
+        self._decisions = None
+        return None
+
+    def decision(self, server: str, tool: str) -> Decision | None:
+        """The remembered decision for *tool* of *server* (``None``: none, or unreadable)."""
+        try:
+            return self._all_decisions().get(server, {}).get(tool)
+        except TrustStoreError:
+            return None
+
+    def _all_decisions(self) -> dict[str, dict[str, Decision]]:
+        if self._decisions is None:
+            self._decisions = self.store.decisions()
+        return self._decisions
+
+    def screen(
+        self, config: HostServer, tools: Sequence[Mapping[str, Any]], *, live: bool
+    ) -> dict[str, Refusal]:
+        """The tools of *config*'s listing to hold back (tool name -> why); a *live* listing
+        pins the tools not pinned yet and records the changed ones."""
+        server = config.name
+        try:
+            refused = self._screen(config, tools, live=live)
+        except TrustStoreError as exc:
+            reason = f"the trust state cannot be read ({exc}); fix or remove the file"
+            log.warning("MCP server '%s': no tool offered: %s", server, reason)
+            refused = {
+                tool["name"]: Refusal(server, tool["name"], RefusalKind.UNREADABLE, reason)
+                for tool in tools
+            }
+        self.refusals[server] = refused
+        return refused
+
+    def forget(self, server: str) -> None:
+        self.refusals.pop(server, None)
+        self._digests.pop(server, None)
+
+    def _screen(
+        self, config: HostServer, tools: Sequence[Mapping[str, Any]], *, live: bool
+    ) -> dict[str, Refusal]:
+        server = config.name
+        mine = self._all_decisions().get(server, {})
+        refused: dict[str, Refusal] = {}
+        for tool in tools:
+            name = tool["name"]
+            if mine.get(name) is Decision.NEVER:
+                refused[name] = Refusal(
+                    server,
+                    name,
+                    RefusalKind.BLOCKED,
+                    "blocked: you decided never to run it "
+                    f"(hermes mcp approvals set {server} {name} ask to allow it again)",
+                )
+        if config.pin:
+            self._check_pins(config, [t for t in tools if t["name"] not in refused], refused, live)
+        return refused
+
+    def _check_pins(
+        self,
+        config: HostServer,
+        tools: Sequence[Mapping[str, Any]],
+        refused: dict[str, Refusal],
+        live: bool,
+    ) -> None:
+        server = config.name
+        identity = identity_of(config)
+        known = self.store.identity(server)
+        pins = self.store.digests(server) if known == identity else {}
+        digests = self._digests.setdefault(server, {})
+        fresh: list[tuple[str, str, Any]] = []
+        changed: list[tuple[str, str, Any]] = []
+        matching: list[str] = []
+        for tool in tools:
+            name = tool["name"]
+            memo = digests.get(name)
+            if memo is not None and memo[0] is tool:
+                digest = memo[1]
+            else:
+                digest = digest_of(tool)
+                digests[name] = (tool, digest)
+            pinned = pins.get(name)
+            if pinned is None:
+                fresh.append((name, digest, tool))
+            elif pinned == digest:
+                matching.append(name)
+            else:
+                changed.append((name, digest, tool))
+        if live and (fresh or known != identity):
+            self.store.pin(server, identity, fresh)
+            pins = self.store.digests(server)  # another process may have pinned first
+            for name, digest, tool in fresh:
+                pinned = pins.get(name)
+                if pinned is not None and pinned != digest:
+                    changed.append((name, digest, tool))
+        definitions = self.store.pins(server) if changed else {}
+        for name, _digest, tool in changed:
+            pin = definitions.get(name)
+            details = tuple(changes(pin.definition if pin else None, tool))
+            refused[name] = Refusal(
+                server,
+                name,
+                RefusalKind.CHANGED,
+                "held back: its definition changed since it was pinned ("
+                + "; ".join(details)
+                + f"); review it and accept it with: hermes mcp trust {server} {clean_line(name)}",
+                details,
+            )
+        if live:
+            if changed:
+                log.warning(
+                    "MCP server '%s': tools changed since they were pinned, held back: %s",
+                    server,
+                    ", ".join(clean_line(name) for name, _, _ in changed),
+                )
+                self.store.record_changes(server, changed)
+            waiting = self.store.waiting(server)
+            self.store.clear_changes(server, [name for name in matching if name in waiting])

@@ -1,0 +1,329 @@
+"""``$HERMES_HOME/trust.db``: the pinned tool definitions, the changes waiting for the user's
+acceptance and the remembered decisions (one SQLite file, 0600, WAL; see docs/trust.md).
+
+Any number of processes may use it at once: each write is one short transaction, a pin is
+inserted only where none is (the first listing anywhere wins, later ones are compared to it).
+A file that is not ours, unreadable or damaged is an error (:class:`TrustStoreError`): the
+host then offers no tool of a pinned server (it fails closed) and says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hermes_core.host.trust.decisions import Decision
+from hermes_core.host.trust.definitions import MAX_DEFINITION_BYTES, definition_of, encoded
+
+__all__ = ["Pin", "TrustStore", "TrustStoreError"]
+
+VERSION = 1
+#: How long a writer waits for another process's transaction.
+BUSY_SECONDS = 10.0
+#: Changes kept waiting per server at most (a listing of more changed tools keeps the first).
+MAX_CHANGES_PER_SERVER = 1000
+#: How often (seconds) a running host looks whether another process changed the file.
+CHECK_EVERY = 1.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS servers (
+    server TEXT PRIMARY KEY, identity TEXT NOT NULL, first_seen REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS pins (
+    server TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL, definition TEXT,
+    pinned_at REAL NOT NULL, PRIMARY KEY (server, tool));
+CREATE TABLE IF NOT EXISTS changes (
+    server TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL, definition TEXT,
+    seen_at REAL NOT NULL, PRIMARY KEY (server, tool));
+CREATE TABLE IF NOT EXISTS decisions (
+    server TEXT NOT NULL, tool TEXT NOT NULL,
+    decision TEXT NOT NULL CHECK (decision IN ('ask', 'always', 'never')),
+    set_at REAL NOT NULL, PRIMARY KEY (server, tool));
+"""
+
+
+class TrustStoreError(Exception):
+    """trust.db cannot be used (named with its path and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Pin:
+    """A pinned (or a changed, waiting) definition of one tool."""
+
+    tool: str
+    digest: str
+    definition: dict[str, Any] | None
+    """The definition itself (``None``: too large, kept as its digest alone)."""
+    at: float
+
+
+class TrustStore:
+    """The trust state of one Hermes home (thread-safe: one connection per thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._seen: tuple[int, ...] | None = None
+        self._checked = 0.0
+
+    @classmethod
+    def at_home(cls, home: Path) -> TrustStore:
+        return cls(home / "trust.db")
+
+    # -- the file -----------------------------------------------------------------------
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = self._open()
+            self._local.connection = connection
+        return connection
+
+    def _open(self) -> sqlite3.Connection:
+        where = str(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+            fd = os.open(self.path, flags, 0o600)
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
+                    raise TrustStoreError(f"{where}: not a regular file")
+                if info.st_mode & 0o077:
+                    os.fchmod(fd, 0o600)  # it holds what the user trusts: theirs alone
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise TrustStoreError(f"{where}: cannot be opened: {exc.strerror or exc}") from None
+        try:
+            connection = sqlite3.connect(where, timeout=BUSY_SECONDS, isolation_level=None)
+            connection.execute("PRAGMA journal_mode=WAL")
+            # WAL with NORMAL: never corrupt; a power cut may lose the last pin, re-pinned.
+            connection.execute("PRAGMA synchronous=NORMAL")
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version > VERSION:
+                raise TrustStoreError(f"{where}: written by a newer Hermes (version {version})")
+            if version == 0:
+                tables = connection.execute(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                ).fetchone()[0]
+                if tables:
+                    raise TrustStoreError(f"{where}: not a Hermes trust file (no version)")
+                with _transaction(connection):
+                    connection.executescript(
+                        "BEGIN IMMEDIATE;" + _SCHEMA + f"PRAGMA user_version = {VERSION}; COMMIT;"
+                    )
+        except sqlite3.Error as exc:
+            raise TrustStoreError(f"{where}: {exc}") from None
+        return connection
+
+    def _query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self._connection().execute(sql, tuple(args)).fetchall()
+        except sqlite3.Error as exc:
+            raise TrustStoreError(f"{self.path}: {exc}") from None
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        connection = self._connection()
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise TrustStoreError(f"{self.path}: {exc}") from None
+
+    def changed(self) -> bool:
+        """Whether another process may have written the file since the last look (checked
+        at most once per :data:`CHECK_EVERY`; the first look says no)."""
+        now = time.monotonic()
+        if now - self._checked < CHECK_EVERY:
+            return False
+        self._checked = now
+        seen = []
+        for suffix in ("", "-wal"):
+            try:
+                info = os.stat(f"{self.path}{suffix}")
+                seen += [info.st_mtime_ns, info.st_size, info.st_ino]
+            except OSError:
+                seen += [0, 0, 0]
+        before, self._seen = self._seen, tuple(seen)
+        return before is not None and before != self._seen
+
+    def close(self) -> None:
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
+
+    # -- pins -----------------------------------------------------------------------------
+    def identity(self, server: str) -> str | None:
+        rows = self._query("SELECT identity FROM servers WHERE server = ?", (server,))
+        return rows[0][0] if rows else None
+
+    def pins(self, server: str) -> dict[str, Pin]:
+        rows = self._query(
+            "SELECT tool, digest, definition, pinned_at FROM pins WHERE server = ?", (server,)
+        )
+        return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3]) for row in rows}
+
+    def digests(self, server: str) -> dict[str, str]:
+        """Tool -> its pinned digest (no definitions read: what a listing is checked with)."""
+        rows = self._query("SELECT tool, digest FROM pins WHERE server = ?", (server,))
+        return {row[0]: row[1] for row in rows}
+
+    def pin(self, server: str, identity: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+        """Pin each (tool, digest, listed tool) not pinned yet; a server pinned for another
+        *identity* (its config points somewhere else now) starts afresh."""
+        now = time.time()
+        with self._write() as db:
+            row = db.execute("SELECT identity FROM servers WHERE server = ?", (server,)).fetchone()
+            if row is not None and row[0] != identity:
+                self._forget(db, server)
+                row = None
+            if row is None:
+                db.execute("INSERT INTO servers VALUES (?, ?, ?)", (server, identity, now))
+            db.executemany(
+                "INSERT OR IGNORE INTO pins VALUES (?, ?, ?, ?, ?)",
+                [(server, tool, digest, _stored(listed), now) for tool, digest, listed in tools],
+            )
+
+    def record_changes(self, server: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+        """Keep each (tool, digest, listed tool) that differs from its pin, for
+        ``hermes mcp trust`` to show and accept."""
+        now = time.time()
+        with self._write() as db:
+            count = db.execute("SELECT count(*) FROM changes WHERE server = ?", (server,))
+            room = MAX_CHANGES_PER_SERVER - count.fetchone()[0]
+            for tool, digest, listed in tools:
+                known = db.execute(
+                    "SELECT digest FROM changes WHERE server = ? AND tool = ?", (server, tool)
+                ).fetchone()
+                if known is not None and known[0] == digest:
+                    continue
+                if known is None:
+                    if room <= 0:
+                        continue
+                    room -= 1
+                db.execute(
+                    "INSERT OR REPLACE INTO changes VALUES (?, ?, ?, ?, ?)",
+                    (server, tool, digest, _stored(listed), now),
+                )
+
+    def clear_changes(self, server: str, tools: Iterable[str]) -> None:
+        names = list(tools)
+        if names:
+            with self._write() as db:
+                db.executemany(
+                    "DELETE FROM changes WHERE server = ? AND tool = ?",
+                    [(server, tool) for tool in names],
+                )
+
+    def changes(self, server: str | None = None) -> dict[str, dict[str, Pin]]:
+        """Server -> tool -> the changed definition waiting (one server's, or all)."""
+        sql = "SELECT server, tool, digest, definition, seen_at FROM changes"
+        rows = self._query(sql + " WHERE server = ?", (server,)) if server else self._query(sql)
+        found: dict[str, dict[str, Pin]] = {}
+        for name, tool, digest, definition, at in sorted(rows):
+            found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at)
+        return found
+
+    def waiting(self, server: str) -> set[str]:
+        """The tools of *server* with a change waiting (names only)."""
+        return {
+            row[0] for row in self._query("SELECT tool FROM changes WHERE server = ?", (server,))
+        }
+
+    def accept(self, server: str, tools: Iterable[str]) -> list[str]:
+        """Make the waiting definitions of *tools* their pins; the tools accepted."""
+        accepted = []
+        now = time.time()
+        with self._write() as db:
+            for tool in tools:
+                row = db.execute(
+                    "SELECT digest, definition FROM changes WHERE server = ? AND tool = ?",
+                    (server, tool),
+                ).fetchone()
+                if row is None:
+                    continue
+                db.execute(
+                    "INSERT OR REPLACE INTO pins VALUES (?, ?, ?, ?, ?)",
+                    (server, tool, row[0], row[1], now),
+                )
+                db.execute("DELETE FROM changes WHERE server = ? AND tool = ?", (server, tool))
+                accepted.append(tool)
+        return accepted
+
+    def forget(self, server: str) -> None:
+        """Drop *server*'s pins and waiting changes (its next listing is pinned afresh)."""
+        with self._write() as db:
+            self._forget(db, server)
+
+    @staticmethod
+    def _forget(db: sqlite3.Connection, server: str) -> None:
+        for table in ("servers", "pins", "changes"):
+            db.execute(f"DELETE FROM {table} WHERE server = ?", (server,))
+
+    # -- decisions ----------------------------------------------------------------------
+    def decisions(self, server: str | None = None) -> dict[str, dict[str, Decision]]:
+        """Server -> tool -> the remembered decision (one server's, or all)."""
+        sql = "SELECT server, tool, decision FROM decisions"
+        rows = self._query(sql + " WHERE server = ?", (server,)) if server else self._query(sql)
+        found: dict[str, dict[str, Decision]] = {}
+        for name, tool, decision in sorted(rows):
+            found.setdefault(name, {})[tool] = Decision(decision)
+        return found
+
+    def decide(self, server: str, tool: str, decision: Decision) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?)",
+                (server, tool, decision.value, time.time()),
+            )
+
+    def reset(self, server: str, tool: str | None = None) -> int:
+        """Forget the decisions of *server* (or of its *tool*); how many were forgotten."""
+        with self._write() as db:
+            if tool is None:
+                cursor = db.execute("DELETE FROM decisions WHERE server = ?", (server,))
+            else:
+                cursor = db.execute(
+                    "DELETE FROM decisions WHERE server = ? AND tool = ?", (server, tool)
+                )
+            return cursor.rowcount
+
+
+@contextlib.contextmanager
+def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
+    try:
+        yield
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _stored(listed: Any) -> str | None:
+    text = encoded(definition_of(listed))
+    return text if len(text.encode("utf-8", "surrogatepass")) <= MAX_DEFINITION_BYTES else None
+
+
+def _definition(text: str | None) -> dict[str, Any] | None:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
