@@ -53,6 +53,7 @@ from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
+from hermes_core.host.unoffered import UnofferedReasons
 from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
@@ -106,6 +107,9 @@ class MCPHost:
         self._tasks = TaskSupervisor("MCP host")
         """Owns every background task of the host and of its connections (see supervisor)."""
         self._offers = ClientOffers(elicitor, sampling_providers, sampling_clock)
+        self._unoffered = UnofferedReasons(
+            lambda: self._servers, lambda: self.unoffered_tools, self._offers.sampling_status
+        )
         self._tools = ToolRefresh(self._servers, self._connections, self.registry, self.gate)
         self._lazy = LazyServers(
             self._connections, self.gate, register=self._tools.register, refresh=self.refresh_tools
@@ -134,6 +138,7 @@ class MCPHost:
                 ApproveStep(self._approvals),
                 SendStep(self._connections, self.gate),
             ],
+            unoffered=self.why_not_offered,
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
 
@@ -247,6 +252,11 @@ class MCPHost:
     def unoffered_tools(self) -> dict[str, dict[str, str]]:
         """Server -> {tool: why it is listed by the server but not offered}."""
         return self._tools.preparation.unoffered_tools
+
+    def why_not_offered(self, name: str) -> str | None:
+        """Why the host does not offer the tool *name* (not in the registry), as ``status``
+        says it, or ``None`` when the host has no reason of its own (see ``unoffered``)."""
+        return self._unoffered(name)
 
     # What the benchmarks time of the preparation alone (benchmarks/bench_host.py).
     @property

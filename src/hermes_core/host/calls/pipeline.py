@@ -14,7 +14,7 @@ server's own tool) runs admit, record, gate and send only.  A step is added with
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
@@ -54,8 +54,12 @@ class CallPipeline:
         registry: ToolRegistry,
         servers: Mapping[str, HostServer],
         steps: Iterable[CallStep] = (),
+        unoffered: Callable[[str], str | None] | None = None,
     ) -> None:
+        """*unoffered(name)* says why a name missing from the registry is not offered (the
+        reason ``hermes mcp status`` gives), or ``None``; the call is refused with it."""
         self._registry = registry
+        self._unoffered = unoffered
         self._servers = servers
         self._steps: list[CallStep] = list(steps)
         # id(entry) -> (the entry, its server config, the chain); the entry is kept, so its
@@ -128,6 +132,9 @@ class CallPipeline:
         ``{"error": ...}``.  Not a coroutine itself: it starts the chain's first step."""
         entry = self._registry.get(name)
         if entry is None:
+            why = self._unoffered(name) if self._unoffered is not None else None
+            if why is not None:
+                return answered({"error": why, "state": "not_offered"})
             return answered({"error": f"unknown tool {name!r}"})
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
