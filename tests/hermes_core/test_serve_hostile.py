@@ -7,15 +7,20 @@ with one clear line, or goes on without harm.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hermes_core.serve.http_auth import TOKEN_FILE, TokenFileError, load_or_create_token
+from servers.net import free_port, wait_for_port
 from support.cli import run_hermes
-from support.serve import serve_env
+from support.serve import populate, sdk_session, serve_env, structured
 
 
 # --- the bearer token file (item 12) --------------------------------------------------------
@@ -64,3 +69,64 @@ def test_serve_says_what_is_wrong_with_the_token_file(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert f"{tmp_path / TOKEN_FILE}: is a symbolic link" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# --- --verbose logs no message text (item 16) -----------------------------------------------
+def _http_call(url: str, token: str) -> dict[str, Any]:
+    """``messages_read`` of the populated telegram chat through the SDK's HTTP client."""
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def scenario() -> dict[str, Any]:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers, timeout=60) as client,
+            streamable_http_client(url, http_client=client) as (read, write, *_),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            args = {"session_key": "telegram:123456"}
+            return structured(await session.call_tool("messages_read", args))  # type: ignore[no-any-return]
+
+    return asyncio.run(scenario())
+
+
+@pytest.mark.process
+@pytest.mark.cli
+@pytest.mark.network
+@pytest.mark.slow
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_verbose_serve_logs_no_message_text(tmp_path: Path, transport: str) -> None:
+    populate(tmp_path)
+    secret = "Booked for 8 pm."  # a message in the store, read by the client
+    errlog = tmp_path / "stderr.txt"
+    if transport == "stdio":
+
+        async def scenario() -> dict[str, Any]:
+            async with sdk_session(tmp_path, "--verbose", errlog=errlog) as session:
+                args = {"session_key": "telegram:123456"}
+                return structured(await session.call_tool("messages_read", args))  # type: ignore[no-any-return]
+
+        page = asyncio.run(scenario())
+    else:
+        token = "k" * 43
+        (tmp_path / TOKEN_FILE).write_text(token + "\n")
+        (tmp_path / TOKEN_FILE).chmod(0o600)
+        port = free_port()
+        args = ["-m", "hermes_core", "mcp", "serve", "--http", "--verbose", "--port", str(port)]
+        with errlog.open("w") as err:
+            proc = subprocess.Popen(
+                [sys.executable, *args], env=serve_env(tmp_path), stderr=err, stdout=subprocess.DEVNULL
+            )
+            try:
+                wait_for_port(port, 60)
+                page = _http_call(f"http://127.0.0.1:{port}/mcp", token)
+            finally:
+                proc.terminate()
+                proc.wait(30)
+    assert secret in [m["content"] for m in page["messages"]]
+    text = errlog.read_text()
+    assert "INFO" in text  # verbose is verbose ...
+    assert secret not in text  # ... but never holds a message
+    assert "Booked" not in text

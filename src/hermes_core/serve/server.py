@@ -117,11 +117,26 @@ def open_bridge(home: Path, messaging: Messaging) -> Bridge:
 
 
 def configure_logging(verbose: bool) -> None:
+    """Log lines to stderr: warnings, and with *verbose* our own debug lines and every
+    library's info lines.  Below info, libraries log message bodies (the SDK each message,
+    ``sse_starlette`` each event it sends): a people's messages server logs no message text
+    at any level, so their debug records are dropped, whichever library or logger."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("hermes mcp serve: %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_no_library_debug)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG if verbose else logging.WARNING)
     if verbose:
         # The SDK logs every message body at debug; keep ours and its info lines.
-        logging.getLogger("mcp").setLevel(logging.INFO)
+        for name in _CHATTY:
+            logging.getLogger(name).setLevel(logging.INFO)
+
+
+_CHATTY = ("mcp", "sse_starlette", "starlette", "httpx2", "httpcore", "anyio")
+"""Libraries whose debug records are not even made (the filter drops any others')."""
+
+
+def _no_library_debug(record: logging.LogRecord) -> bool:
+    """Whether *record* may be written: any at info or above, and our own below it."""
+    return record.levelno >= logging.INFO or record.name.split(".", 1)[0] == "hermes_core"
