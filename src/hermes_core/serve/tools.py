@@ -7,6 +7,7 @@ with ``isError`` and one sentence.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 from typing import TYPE_CHECKING, Annotated, Any
@@ -237,10 +238,12 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
                 size=item.size,
                 included=False,
             )
+            bound = min(MAX_ATTACHMENT_BYTES, max(budget, 0))
             try:
-                data = store.attachment_data(
-                    item, max_bytes=min(MAX_ATTACHMENT_BYTES, max(budget, 0))
-                )
+                if item.stored_inline:
+                    data = store.attachment_data(item, max_bytes=bound)
+                else:  # a file, read in a worker thread: a slow disk never holds the loop
+                    data = await asyncio.to_thread(store.attachment_data, item, max_bytes=bound)
             except ValueError as exc:
                 info.note = f"not included: {exc}"
                 infos.append(info)

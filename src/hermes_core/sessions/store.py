@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.home import hermes_home
+from hermes_core.regular_files import read_regular
 from hermes_core.sessions.connections import BUSY_TIMEOUT, ChangeProbe, StoreConnections
 from hermes_core.sessions.legacy import legacy_index_path, read_legacy_index
 from hermes_core.sessions.models import (
@@ -388,14 +389,14 @@ class SessionStore:
                 ).fetchone()["data"]
             return bytes(data)
         path = Path(attachment.path or "")
-        try:
-            with open(path, "rb") as fh:
-                size = os.fstat(fh.fileno()).st_size
-                if size > max_bytes:
-                    raise ValueError(f"{size} bytes, above the {max_bytes}-byte limit")
-                return fh.read(max_bytes + 1)[:max_bytes]
+        try:  # a FIFO or a device is refused at once (it would block the read for ever)
+            data = read_regular(path, max_bytes)
         except OSError as exc:
             raise ValueError(f"cannot read {path.name}: {exc.strerror or 'error'}") from None
+        if len(data) > max_bytes:
+            size = file_size(str(path)) or len(data)
+            raise ValueError(f"{size} bytes, above the {max_bytes}-byte limit")
+        return data
 
     # -- noticing changes -------------------------------------------------------------------
     def change_probe(self) -> ChangeProbe:
