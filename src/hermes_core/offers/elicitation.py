@@ -113,6 +113,9 @@ class ElicitationRequest:
     kind: Literal["form", "approval"] = "form"
     """``approval``: the host itself asks whether to go ahead (no fields; accept means yes),
     e.g. before a write-capable tool of an untrusted server runs."""
+    subject: Literal["tool_call", "sampling"] = "tool_call"
+    """What an approval is for: a tool call, or a server's sampling request (what the
+    approvals in ``state.db`` are recorded as)."""
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ class StoreElicitor:
         }
         # The host's own yes/no questions (e.g. a write-capable tool of an untrusted server)
         # are told apart from a server's form questions.
-        kind = "tool_call" if request.kind == "approval" else self.kind
+        kind = request.subject if request.kind == "approval" else self.kind
         approval = await ask(
             self.store,
             kind,
