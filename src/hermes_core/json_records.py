@@ -40,8 +40,9 @@ def read_record(
     path: Path, *, format: int, key_field: str, expected: str, max_bytes: int
 ) -> dict[str, Any] | None:
     """The JSON object in *path* when its ``format`` is *format* and its *key_field* is
-    *expected*; None on any doubt: missing, a symbolic link, a FIFO or other non-regular file, over *max_bytes*, not JSON, not an
-    object, another format or key.  The caller still checks the shape of every other field."""
+    *expected*; None on any doubt: missing, a symbolic link, a FIFO or another file that is
+    not regular, over *max_bytes*, not JSON, not an object, another format or key.  The caller
+    still checks the shape of every other field."""
     try:
         raw = read_regular(path, max_bytes, follow_links=False)  # (a FIFO: refused at once)
     except OSError:

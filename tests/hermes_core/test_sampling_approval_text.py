@@ -103,7 +103,11 @@ def test_the_host_never_asks_about_or_sends_what_it_cannot_show() -> None:
 def test_a_sampling_approval_is_recorded_as_sampling(tmp_path: Path) -> None:
     store = SessionStore(tmp_path / "state.db")
     question = ElicitationRequest(
-        server="s", message="MCP server 's' wants…", fields=(), schema={}, kind="approval",
+        server="s",
+        message="MCP server 's' wants…",
+        fields=(),
+        schema={},
+        kind="approval",
         subject="sampling",
     )
 

@@ -17,6 +17,7 @@ from hermes_core.serve.messaging import load_messaging
 from hermes_core.serve.server import (
     configure_logging,
     is_loopback,
+    listen_problem,
     open_bridge,
     run_http,
     run_stdio,
@@ -62,6 +63,10 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         if not args.http:
             run_stdio(bridge, verbose=args.verbose)
             return EXIT_OK
+        problem = listen_problem(args.host, args.port)
+        if problem is not None:
+            print(f"hermes mcp serve: {problem}", file=sys.stderr)
+            return EXIT_FAILED
         try:
             token, created = load_or_create_token(home, renew=args.new_token, say=_say)
         except TokenFileError as exc:

@@ -78,7 +78,9 @@ class _Writer:
 def approval_text(server: str, request: CompletionRequest) -> ApprovalText:
     """The approval question for *request* from *server* (see the module)."""
     out = _Writer(APPROVAL_CHARS)
-    out.lines.append(f"MCP server '{out.visible(server)}' wants model '{out.visible(request.model)}' to answer:")
+    out.lines.append(
+        f"MCP server '{out.visible(server)}' wants model '{out.visible(request.model)}' to answer:"
+    )
     if request.system:
         out.add("  [system] ", request.system)
     for message in request.messages:

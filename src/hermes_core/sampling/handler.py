@@ -35,6 +35,7 @@ from typing import Any
 
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 from hermes_core.plugins.types import SamplingProvider
+from hermes_core.sampling.approval_text import approval_text
 from hermes_core.sampling.backend import (
     ChatMessage,
     Completion,
@@ -46,7 +47,6 @@ from hermes_core.sampling.backend import (
     ToolResultPart,
     ToolUsePart,
 )
-from hermes_core.sampling.approval_text import approval_text
 from hermes_core.sampling.catalog import ModelCatalog, OfferedModel, SamplingPlan
 from hermes_core.sampling.limiter import SlidingWindowLimiter
 from hermes_core.sampling.settings import SamplingSettings

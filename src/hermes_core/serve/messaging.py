@@ -16,6 +16,7 @@ adapter (listing the registered ones), an unset variable, settings the adapter r
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 from collections.abc import Mapping
@@ -124,6 +125,15 @@ class Messaging:
             raise SendError(f"{configured.name}: {exc}") from None
         except OSError as exc:
             raise SendError(f"Send failed: {configured.name}: {exc}") from None
+        except http.client.HTTPException as exc:  # (BadStatusLine: not an OSError)
+            raise SendError(
+                f"Send failed: {configured.name}: the platform's answer was not HTTP "
+                f"({type(exc).__name__}); the message may have been delivered"
+            ) from None
+        except Exception as exc:  # noqa: BLE001 - an adapter's own failure: one line, no traceback
+            raise SendError(
+                f"Send failed: {configured.name}: {type(exc).__name__}: {exc}"[:500]
+            ) from None
         return configured.name, chat_id, receipt
 
 

@@ -6,8 +6,10 @@ In stdio mode stdout carries the protocol and nothing else; every log line goes 
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,33 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why ``--http`` cannot listen on *host*:*port* (in use, not an address of this host,
+    a name that does not resolve), as one sentence; ``None`` when it can.  Checked by
+    binding a socket as the server will, before it starts: the server's own failure is an
+    exception group of sixty lines."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}:{port}: the host name did not resolve ({exc.strerror})"
+    family, kind, proto, _, address = found[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn does)
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            why = "the port is in use (another program listens there; pick another --port)"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = "that address is not one of this host's (see --host)"
+        elif exc.errno == errno.EACCES:
+            why = "permission denied (ports below 1024 need privileges)"
+        else:
+            why = exc.strerror or type(exc).__name__
+        return f"cannot listen on {host}:{port}: {why}"
+    return None
 
 
 async def _with_watcher(bridge: Bridge, body: Any) -> None:
