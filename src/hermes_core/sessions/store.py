@@ -416,6 +416,7 @@ class SessionStore:
         :meth:`resolve_approval` (possibly from another process)."""
         stamp = time.time()
         with self._db.write() as conn:
+            _prune_approvals(conn, stamp)
             cursor = conn.execute(
                 "INSERT INTO approvals (kind, server, summary, payload, requested_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -503,3 +504,27 @@ class SessionStore:
                 (time.time(), by, approval_id),
             )
         return cursor.rowcount > 0
+
+
+APPROVALS_KEPT = 1000
+"""How many answered or expired approvals ``state.db`` keeps (the newest)."""
+APPROVAL_KEEP_SECONDS = 7 * 86400
+"""How long an answered or expired approval is kept."""
+STALE_PENDING_SECONDS = 86400
+"""A question still pending after this long has no one waiting for it: it expires."""
+
+
+def _prune_approvals(conn: sqlite3.Connection, now: float) -> None:
+    """Bound the approvals table before a question is added: stale pending questions
+    expire, and answered or expired ones go past :data:`APPROVAL_KEEP_SECONDS` or beyond the
+    newest :data:`APPROVALS_KEPT`."""
+    conn.execute(
+        "UPDATE approvals SET state = 'expired', resolved_at = ?, resolved_by = 'stale' "
+        "WHERE state = 'pending' AND requested_at < ?",
+        (now, now - STALE_PENDING_SECONDS),
+    )
+    conn.execute(
+        "DELETE FROM approvals WHERE state != 'pending' AND (resolved_at < ? OR id NOT IN "
+        "(SELECT id FROM approvals WHERE state != 'pending' ORDER BY id DESC LIMIT ?))",
+        (now - APPROVAL_KEEP_SECONDS, APPROVALS_KEPT),
+    )
