@@ -9,9 +9,10 @@ Each row runs ``hermes mcp status --json`` as a user does (a fresh process, a fr
 ``HERMES_HOME``, the default ``max_message_bytes`` of 64 MiB) against one hostile server, and
 reads the command's peak resident memory (``ru_maxrss`` of the finished child, measured by a
 parent that does nothing else).  The servers are ``tests/servers/hostile_http.py`` (an HTTP
-endpoint answering with an endless SSE event, an SSE line that never ends in 1 MiB chunks, an
-endless chunked JSON body, or a 4 GB ``Content-Length``) and ``tests/servers/hostile_server.py`` (a stdio server whose tool writes
-one endless line; reached through ``hermes mcp call``).  Before ``max_message_bytes`` one such
+endpoint answering with an endless SSE event, an SSE line that never ends in 1 MiB chunks,
+an endless chunked JSON body, or a 4 GB ``Content-Length``) and
+``tests/servers/hostile_server.py`` (a stdio server whose tool writes one endless line;
+reached through ``hermes mcp call``).  Before ``max_message_bytes`` one such
 command grew to 5–8 GB; the bound here is fixed, not relative to anything.
 
 A row also checks that the server failed for the right reason (the limit named in the error)
