@@ -108,7 +108,10 @@ class MCPHost:
         """Owns every background task of the host and of its connections (see supervisor)."""
         self._offers = ClientOffers(elicitor, sampling_providers, sampling_clock)
         self._unoffered = UnofferedReasons(
-            lambda: self._servers, lambda: self.unoffered_tools, self._offers.sampling_status
+            lambda: [name for name in self._servers if self._is_connected(name)],
+            lambda: self.unoffered_tools,
+            self._offers.sampling_status,
+            self._wants_sampling,
         )
         self._tools = ToolRefresh(self._servers, self._connections, self.registry, self.gate)
         self._lazy = LazyServers(
@@ -208,6 +211,11 @@ class MCPHost:
     async def sampling_catalog(self) -> ModelCatalog:
         """The models the sampling backends offer, listed once per host (in a worker thread)."""
         return await self._offers.sampling_catalog()
+
+    def _wants_sampling(self, server: str) -> bool:
+        found = self._servers.get(server)
+        wanted = found.sampling if found is not None else None
+        return wanted is not None and wanted.enabled and bool(wanted.model or wanted.allowed_models)
 
     def _is_connected(self, server: str) -> bool:
         return counts_as_connected(self._connections.get(server))

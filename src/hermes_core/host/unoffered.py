@@ -27,10 +27,15 @@ class UnofferedReasons:
         servers: Callable[[], Iterable[str]],
         unoffered_tools: Callable[[], Mapping[str, Mapping[str, str]]],
         sampling_status: Callable[[str], Mapping[str, Any] | None],
+        wants_sampling: Callable[[str], bool],
     ) -> None:
+        """*servers*: the connected servers' names; *wants_sampling(name)*: whether the
+        server's config asks for sampling (enabled, with a model), so that a name missing
+        from it may be a sampling tool (a plain server's missing name is a plain unknown)."""
         self._servers = servers
         self._unoffered = unoffered_tools
         self._sampling = sampling_status
+        self._wants_sampling = wants_sampling
 
     def __call__(self, name: str) -> str | None:
         """Why *name* (a registered-style name) is not offered, or ``None`` (not ours to say)."""
@@ -41,7 +46,8 @@ class UnofferedReasons:
         owners = [s for s in self._servers() if name.startswith(f"mcp_{sanitize_component(s)}_")]
         for server in sorted(owners, key=len, reverse=True)[:1]:  # the longest prefix owns it
             sampling = self._sampling(server)
-            if sampling is not None and not sampling.get("offered"):
+            wanted = self._wants_sampling(server)
+            if wanted and sampling is not None and not sampling.get("offered"):
                 return (
                     f"tool {name!r} is not offered: MCP server '{server}' was not offered "
                     f"sampling ({sampling.get('reason')}), and servers list their sampling "
