@@ -9,12 +9,15 @@ Each row runs ``hermes mcp status --json`` as a user does (a fresh process, a fr
 ``HERMES_HOME``, the default ``max_message_bytes`` of 64 MiB) against one hostile server, and
 reads the command's peak resident memory (``ru_maxrss`` of the finished child, measured by a
 parent that does nothing else).  The servers are ``tests/servers/hostile_http.py`` (an HTTP
-endpoint answering with an endless SSE event, an endless chunked JSON body, or a 4 GB
-``Content-Length``) and ``tests/servers/hostile_server.py`` (a stdio server whose tool writes
-one endless line; reached through ``hermes mcp call``).  Before ``max_message_bytes`` one such
+endpoint answering with an endless SSE event, an SSE line that never ends in 1 MiB chunks,
+an endless chunked JSON body, or a 4 GB ``Content-Length``) and
+``tests/servers/hostile_server.py`` (a stdio server whose tool writes one endless line;
+reached through ``hermes mcp call``).  Before ``max_message_bytes`` one such
 command grew to 5–8 GB; the bound here is fixed, not relative to anything.
 
-A row also checks that the server failed for the right reason (the limit named in the error).
+A row also checks that the server failed for the right reason (the limit named in the error)
+and, for HTTP, that the command printed no traceback (an unclosed reader finalised by the
+event loop printed "Task exception was never retrieved").
 The process exits 0 even when a bound is missed: benchmarks report, tests assert
 (``tests/hermes_core/test_hostile_bounds.py`` asserts the bound with a 1 MiB limit).
 """
@@ -44,6 +47,7 @@ from bench_host import marked_region, replace_marked  # noqa: E402
 BOUND_MB = 400
 HTTP_MODES = {
     "endless-sse": "HTTP: one SSE event without end",
+    "endless-line": "HTTP: an SSE line without end (`data: `, 1 MiB chunks)",
     "endless-json": "HTTP: a chunked JSON body without end",
     "huge-length": "HTTP: Content-Length 4 GB",
 }
@@ -84,7 +88,13 @@ def measure_http(mode: str) -> dict[str, Any]:
         error = json.loads(out)[0]["last_error"] or ""
     except (ValueError, LookupError, TypeError):
         error = f"(no status: exit {code}: {err.strip()[-200:]})"
-    return {"measure": HTTP_MODES[mode], "peak_mb": peak, "seconds": seconds, "error": error}
+    return {
+        "measure": HTTP_MODES[mode],
+        "peak_mb": peak,
+        "seconds": seconds,
+        "error": error,
+        "traceback": "Traceback" in err,
+    }
 
 
 def measure_stdio() -> dict[str, Any]:
@@ -120,6 +130,8 @@ def rows() -> list[dict[str, Any]]:
         row["verdict"] = "PASS" if row["peak_mb"] < BOUND_MB and stopped else "MISS"
         if not stopped:
             row["verdict"] += " (not stopped by max_message_bytes)"
+        if row.get("traceback"):
+            row["verdict"] = "MISS (a traceback on stderr)"
     return measured
 
 

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from hermes_core.regular_files import read_regular
+
 __all__ = ["read_record", "write_record"]
 
 
@@ -38,15 +40,14 @@ def read_record(
     path: Path, *, format: int, key_field: str, expected: str, max_bytes: int
 ) -> dict[str, Any] | None:
     """The JSON object in *path* when its ``format`` is *format* and its *key_field* is
-    *expected*; None on any doubt: missing, a symbolic link, over *max_bytes*, not JSON, not an
-    object, another format or key.  The caller still checks the shape of every other field."""
+    *expected*; None on any doubt: missing, a symbolic link, a FIFO or another file that is
+    not regular, over *max_bytes*, not JSON, not an object, another format or key.  The caller
+    still checks the shape of every other field."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        raw = read_regular(path, max_bytes, follow_links=False)  # (a FIFO: refused at once)
     except OSError:
         return None
     try:
-        with os.fdopen(fd, "rb") as fh:
-            raw = fh.read(max_bytes + 1)
         if len(raw) > max_bytes:
             return None
         data = json.loads(raw.decode("utf-8"))

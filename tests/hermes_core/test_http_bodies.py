@@ -154,3 +154,87 @@ def test_a_stream_that_keeps_sending_is_read_no_further_than_the_bound(
     answer_then_close(stream, drain=True)
     assert stream.closed and not stream.ended
     assert stream.read <= len(ANSWER) + http_bodies.DRAIN_BYTES + 2048
+
+
+# -- an SSE line that never ends (issue 27, item 1) ---------------------------------------------
+class EndlessLine(httpx2.AsyncByteStream):
+    """``data: `` and then *size* byte chunks without a line end, for ever (a socket read
+    between chunks); records how much was read and whether its generator was closed."""
+
+    def __init__(self, size: int = 1024 * 1024) -> None:
+        self.size = size
+        self.read = 0
+        self.closed: list[str] = []
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            yield b"data: "
+            while True:
+                await asyncio.sleep(0)
+                self.read += self.size
+                yield b"x" * self.size
+        finally:
+            self.closed.append("generator")
+
+    async def aclose(self) -> None:
+        self.closed.append("body")
+
+
+def read_events(body: FilteredBody, sdk_bound: int | None) -> tuple[str, list[object]]:
+    """What the SDK does with an answer's SSE stream: read its events (bounded by the SDK's
+    *sdk_bound*), then close the response; the error, and what the event loop reported."""
+    reported: list[object] = []
+
+    async def scenario() -> str:
+        asyncio.get_running_loop().set_exception_handler(lambda _, ctx: reported.append(ctx))
+        request = httpx2.Request("POST", "http://127.0.0.1/mcp")
+        headers = {"content-type": "text/event-stream"}
+        response = httpx2.Response(200, stream=body, headers=headers, request=request)
+        try:
+            async for _ in httpx2.EventSource(response, max_event_size=sdk_bound):
+                pass
+        except httpx2.SSEError as error:
+            return str(error)
+        finally:
+            await response.aclose()
+            for _ in range(20):  # let the loop finalise what was left to it
+                await asyncio.sleep(0)
+        return "ended"
+
+    return asyncio.run(scenario()), reported
+
+
+def test_a_line_that_never_ends_fails_at_the_limit_with_the_sdk_error() -> None:
+    stream = EndlessLine()
+    limit = 4 * 1024 * 1024
+    error, reported = read_events(FilteredBody(stream, ServerWarnings("t"), True, limit), None)
+    assert error == f"Server-sent event exceeded the {limit} byte limit."
+    assert stream.read <= limit + 1024 * 1024  # not one chunk more than the bound
+    assert stream.closed == ["generator", "body"]
+    assert reported == []
+
+
+def test_an_event_the_sdk_refuses_leaves_nothing_to_the_event_loop() -> None:
+    # The SDK's bound trips first (a lower one): the readers above the body are left
+    # unfinished; closing the response drains the body while the loop finalises them.
+    stream = EndlessLine(16 * 1024)  # (the drain reads a few chunks, as from a socket)
+    body = FilteredBody(stream, ServerWarnings("t"), True, 64 * 1024 * 1024)
+    error, reported = read_events(body, 2 * 1024 * 1024)
+    assert "exceeded the 2097152 byte limit" in error
+    assert reported == []  # no "Task exception was never retrieved"
+    assert "generator" in stream.closed and "body" in stream.closed
+
+
+def test_an_event_within_the_limit_passes_whole() -> None:
+    # The limit counts as the SDK does: the lines without their endings, comments left out.
+    payload = b'{"jsonrpc": "2.0", "id": 1, "result": {"x": "' + b"y" * 3000 + b'"}}'
+    event = b"data: " + payload + b"\r\n: a comment\n\n"
+    chunks = [event[i : i + 1000] for i in range(0, len(event), 1000)]
+
+    async def read(limit: int) -> bytes:
+        body = FilteredBody(Body(chunks), ServerWarnings("t"), False, limit)
+        return await httpx2.Response(200, stream=body).aread()
+
+    assert asyncio.run(read(len(payload) + 6)) == event
+    with pytest.raises(httpx2.SSEError, match="exceeded the"):
+        asyncio.run(read(len(payload) + 5))

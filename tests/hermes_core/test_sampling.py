@@ -302,16 +302,17 @@ def test_a_disallowed_model_is_refused_and_an_allowed_hint_is_taken(home: Path) 
 @pytest.mark.process
 @pytest.mark.cli
 @pytest.mark.slow
-def test_approval_ask_without_a_terminal_declines(home: Path) -> None:
+def test_approval_ask_without_a_terminal_offers_no_sampling(home: Path) -> None:
+    # No one to ask: sampling is not offered (as `status` says), so the server's request is
+    # refused by the SDK as unsupported; nothing is shown for approval, nothing is sent.
     write(home, "sampling:\n  model: echo\n  approval: ask\nmcp_servers:\n" + ours())
     done = run_hermes("mcp", "call", "mcp_s_ask", "--args", '{"prompt": "hi"}', env=env(home))
     assert json.loads(tool_text(done.stdout)) == {
-        "refused": -1,
-        "reason": "declined",
-        "message": "User rejected sampling request",
+        "refused": -32600,
+        "reason": None,
+        "message": "Sampling not supported",
     }
-    assert "wants model 'echo' to answer:" in done.stderr
-    assert "— not run (no terminal to ask on)." in done.stderr
+    assert "wants model 'echo' to answer:" not in done.stderr
 
 
 @pytest.mark.process

@@ -3,13 +3,17 @@
 ``book`` asks for a table (form mode, with defaults) and reports what came back;
 ``register`` asks for fields with titled choices, formats and bounds; ``visit`` asks the user
 to open a page (URL mode); ``roots`` asks for the client's roots (``roots/list``) and reports
-whether the capability was advertised and what came back, as JSON.
+whether the capability was advertised and what came back, as JSON; ``flood`` asks *count*
+questions of *size* characters at once (a hostile server filling the host's store) and
+reports how many came back with each action.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import warnings
+from collections import Counter
 
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, Field
@@ -76,6 +80,22 @@ async def roots(ctx: Context) -> str:
         return json.dumps({"advertised": advertised, "refused": str(exc)})
     listed = [{"uri": str(root.uri), "name": root.name} for root in result.roots]
     return json.dumps({"advertised": advertised, "roots": listed})
+
+
+class Anything(BaseModel):
+    note: str = Field(default="", description="Anything")
+
+
+@server.tool()
+async def flood(ctx: Context, count: int = 100, size: int = 200_000) -> str:
+    """Ask *count* questions of *size* characters, all at once."""
+
+    async def one(n: int) -> str:
+        answer = await ctx.elicit(f"question {n}: " + "x" * size, schema=Anything)
+        return answer.action
+
+    actions = await asyncio.gather(*(one(n) for n in range(count)))
+    return json.dumps(dict(Counter(actions)))
 
 
 if __name__ == "__main__":

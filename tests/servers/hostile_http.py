@@ -4,6 +4,7 @@ Run as ``python hostile_http.py PORT MODE``; MODE is
 
 * ``endless-json``: ``application/json``, chunked, bytes without end (no Content-Length);
 * ``endless-sse``: ``text/event-stream`` with one ``data:`` line without end;
+* ``endless-line``: ``text/event-stream``, ``data: `` and then 1 MiB chunks without a line end;
 * ``huge-length``: ``application/json`` announcing a 4 GB Content-Length;
 * ``bogus``: a Streamable HTTP MCP server written by hand that answers ``initialize``,
   ``ping`` and ``tools/list`` properly; its tool ``noisy`` answers with an SSE stream of 200
@@ -28,6 +29,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CHUNK = b"x" * 65536
+BIG_CHUNK = b"x" * 1024 * 1024
 EVENTS: queue.Queue[str] = queue.Queue()
 """``bogus-sse``: what goes out on the GET stream (one client at a time)."""
 MARKER: list[str] = []
@@ -96,10 +98,14 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self._endless(chunked=False)
             return
-        kind = "text/event-stream" if self.mode == "endless-sse" else "application/json"
-        self.send_header("Content-Type", kind)
+        sse = self.mode in ("endless-sse", "endless-line")
+        self.send_header("Content-Type", "text/event-stream" if sse else "application/json")
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
+        if self.mode == "endless-line":
+            self._chunk(b"data: ")
+            self._endless(chunked=True, chunk=BIG_CHUNK)
+            return
         if self.mode == "endless-sse":
             self._chunk(b'event: message\ndata: {"jsonrpc": "2.0", "id": 0, "result": "')
         else:
@@ -158,13 +164,13 @@ class Handler(BaseHTTPRequestHandler):
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
-    def _endless(self, *, chunked: bool) -> None:
+    def _endless(self, *, chunked: bool, chunk: bytes = CHUNK) -> None:
         try:
             while True:
                 if chunked:
-                    self._chunk(CHUNK)
+                    self._chunk(chunk)
                 else:
-                    self.wfile.write(CHUNK)
+                    self.wfile.write(chunk)
         except OSError:
             return  # the client hung up
 

@@ -58,6 +58,12 @@ class TerminalElicitor:
         self._out = out
         self._lock = asyncio.Lock()  # one question on the terminal at a time
 
+    @property
+    def can_ask(self) -> bool:
+        """Whether a person can be asked (a terminal): without one, the host offers nothing
+        that needs an approval (sampling with ``approval: ask``)."""
+        return self.interactive
+
     async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
         if not self.interactive:
             if request.kind == "approval":

@@ -190,4 +190,7 @@ def _missing_tool(host: MCPHost, tool: str) -> dict[str, Any]:
     names = [entry.name for entry in host.registry.entries()]
     close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
+    why = host.why_not_offered(tool)
+    if why is not None:
+        return {"error": why + hint, "state": "not_offered"}
     return {"error": f"unknown tool {tool!r}{hint}"}

@@ -12,11 +12,12 @@ from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.plugins.manager import HermesPluginManager
-from hermes_core.serve.http_auth import TOKEN_FILE, load_or_create_token
+from hermes_core.serve.http_auth import TOKEN_FILE, TokenFileError, load_or_create_token
 from hermes_core.serve.messaging import load_messaging
 from hermes_core.serve.server import (
     configure_logging,
     is_loopback,
+    listen_problem,
     open_bridge,
     run_http,
     run_stdio,
@@ -62,7 +63,15 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         if not args.http:
             run_stdio(bridge, verbose=args.verbose)
             return EXIT_OK
-        token, created = load_or_create_token(home, renew=args.new_token)
+        problem = listen_problem(args.host, args.port)
+        if problem is not None:
+            print(f"hermes mcp serve: {problem}", file=sys.stderr)
+            return EXIT_FAILED
+        try:
+            token, created = load_or_create_token(home, renew=args.new_token, say=_say)
+        except TokenFileError as exc:
+            print(f"hermes mcp serve: {exc}", file=sys.stderr)
+            return EXIT_FAILED
         where = home / TOKEN_FILE
         if created:
             print(
@@ -86,3 +95,7 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_OK
     finally:
         bridge.store.close()
+
+
+def _say(line: str) -> None:
+    print(f"hermes mcp serve: {line}", file=sys.stderr)

@@ -66,6 +66,7 @@ from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.tool_search import ToolSearchIndex
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
+from hermes_core.host.unoffered import UnofferedReasons
 from hermes_core.offers.elicitation import Elicitor
 
 if TYPE_CHECKING:
@@ -137,6 +138,12 @@ class MCPHost:
         """Owns every background task of the host and of its connections (see supervisor)."""
         self._offers = ClientOffers(elicitor, sampling_providers, sampling_clock)
         self._screen = None if trust is None else trust_screen(trust)
+        self._unoffered = UnofferedReasons(
+            lambda: [name for name in self._servers if self._is_connected(name)],
+            lambda: self.unoffered_tools,
+            self._offers.sampling_status,
+            self._wants_sampling,
+        )
         self._tools = ToolRefresh(
             self._servers, self._connections, self.registry, self.gate, self._screen
         )
@@ -178,6 +185,7 @@ class MCPHost:
                 SendStep(self._connections, self.gate),
             ],
             refused=self.refusal,
+            unoffered=self.why_not_offered,
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""
         if telemetry is None:
@@ -309,6 +317,11 @@ class MCPHost:
         connection = self._connections.get(server)
         return connection.protocol if connection is not None else None
 
+    def _wants_sampling(self, server: str) -> bool:
+        found = self._servers.get(server)
+        wanted = found.sampling if found is not None else None
+        return wanted is not None and wanted.enabled and bool(wanted.model or wanted.allowed_models)
+
     def _is_connected(self, server: str) -> bool:
         return counts_as_connected(self._connections.get(server))
 
@@ -364,6 +377,11 @@ class MCPHost:
     def unoffered_tools(self) -> dict[str, dict[str, str]]:
         """Server -> {tool: why it is listed by the server but not offered}."""
         return self._tools.preparation.unoffered_tools
+
+    def why_not_offered(self, name: str) -> str | None:
+        """Why the host does not offer the tool *name* (not in the registry), as ``status``
+        says it, or ``None`` when the host has no reason of its own (see ``unoffered``)."""
+        return self._unoffered(name)
 
     # What the benchmarks time of the preparation alone (benchmarks/bench_host.py).
     @property

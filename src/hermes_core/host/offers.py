@@ -81,7 +81,7 @@ class ClientOffers:
             self._samplings.pop(name, None)
             self._sampling_why[name] = plan
             return None
-        if settings.approval == "ask" and self.elicitor is None:
+        if settings.approval == "ask" and not _can_ask(self.elicitor):
             self._samplings.pop(name, None)
             self._sampling_why[name] = "approval: ask, but this host has no way to ask the user"
             return None
@@ -114,3 +114,10 @@ class ClientOffers:
         if name in self._sampling_why:
             return {"offered": False, "reason": self._sampling_why[name]}
         return None
+
+
+def _can_ask(elicitor: object) -> bool:
+    """Whether *elicitor* can put a question to a person: a host without one cannot, nor
+    one whose elicitor says it cannot (``can_ask`` false: a terminal elicitor without a
+    terminal), so sampling that needs an approval is not offered, as ``status`` says."""
+    return elicitor is not None and bool(getattr(elicitor, "can_ask", True))

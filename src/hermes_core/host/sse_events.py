@@ -9,6 +9,11 @@ dropped with one rate-limited warning naming the server.  Everything else passes
 byte.  Events larger than :data:`CHECKED_EVENT_BYTES` pass unchecked (results can be large and
 are not parsed twice; the SDK bounds them by ``max_message_bytes``).
 
+With a *limit* (the server's ``max_message_bytes``), an event still open past *limit* bytes
+(counted as the SDK counts them: its lines without their endings, comments left out) raises
+:class:`EventTooLarge` from :meth:`EventFilter.feed`, whatever the stream's chunks are: a
+line that never ends is never held or passed on past the bound.
+
 Lines end as the SDK's SSE reader (``httpx2``) ends them: ``\\n``, ``\\r\\n`` or a lone
 ``\\r``.  The filter is plain synchronous code over whole chunks (:meth:`EventFilter.feed`),
 so wrapping a stream in it adds no async generator of its own to each response
@@ -23,13 +28,29 @@ from typing import Any
 from hermes_core.host.server_warnings import ServerWarnings
 from hermes_core.host.stdio_transport import parse_message
 
-__all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "filtered_events"]
+__all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "EventTooLarge", "filtered_events"]
 
 CHECKED_EVENT_BYTES = 1024 * 1024
 
 _BLANK = (b"\n", b"\r\n", b"\r")
 _ONE_STEP_BYTES = 64 * 1024  # as stdio_transport's: larger payloads take the careful way
 _checks: tuple[Any, ...] | None = None  # the SDK's validator and types, imported on first use
+
+
+class EventTooLarge(Exception):
+    """An SSE event grew past the filter's limit before it ended."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"Server-sent event exceeded the {limit} byte limit.")
+        self.limit = limit
+
+
+def _counted(line: bytes) -> int:
+    """The bytes the SDK counts for one line of an event: none for a comment or a blank line,
+    else the line without its ending."""
+    if line.startswith(b":"):
+        return 0
+    return len(line.rstrip(b"\r\n"))
 
 
 def _sdk_checks() -> tuple[Any, ...]:
@@ -87,10 +108,24 @@ class EventFilter:
     """An SSE byte stream in, the same bytes out less the ``message`` events that are not
     valid JSON-RPC: :meth:`feed` each chunk as it comes, then :meth:`end`."""
 
-    __slots__ = ("_event", "_parts", "_parts_size", "_pending", "_size", "_unchecked", "_warnings")
+    __slots__ = (
+        "_continued",
+        "_event",
+        "_limit",
+        "_open",
+        "_parts",
+        "_parts_size",
+        "_pending",
+        "_size",
+        "_unchecked",
+        "_warnings",
+    )
 
-    def __init__(self, warnings: ServerWarnings) -> None:
+    def __init__(self, warnings: ServerWarnings, limit: int | None = None) -> None:
         self._warnings = warnings
+        self._limit = limit
+        self._open = 0  # the SDK's count of the event in progress (its finished lines)
+        self._continued = False  # the next line goes on one passed on unfinished
         self._pending = b""  # an unfinished line (or one ending in '\r': '\n' may follow)
         # Pieces of the unfinished line that came without a line end, joined once when it ends
         # (re-joining the whole line with every piece would be quadratic in its length).
@@ -126,6 +161,7 @@ class EventFilter:
             # The unfinished line goes on: keep the piece; nothing can go on yet.
             self._parts.append(chunk)
             self._parts_size += len(chunk)
+            self._check(len(self._pending) + self._parts_size)
             if len(self._pending) + self._parts_size <= CHECKED_EVENT_BYTES:
                 return b""
             chunk = b""  # long enough to pass on: joined below, once
@@ -141,9 +177,18 @@ class EventFilter:
         out: list[bytes] = []
         event = self._event
         for line in lines:
+            continued, self._continued = self._continued, False  # (its end, not a blank line)
+            if self._limit is not None:
+                if continued:
+                    self._open += len(line.rstrip(b"\r\n"))
+                elif line in _BLANK:
+                    self._open = 0
+                else:
+                    self._open += _counted(line)
+                self._check(0)
             if self._unchecked:
                 out.append(line)
-                if line in _BLANK:
+                if line in _BLANK and not continued:
                     self._unchecked = False
                 continue
             event.append(line)
@@ -157,19 +202,28 @@ class EventFilter:
                 out.extend(event)
                 event.clear()
                 self._size, self._unchecked = 0, True
+        self._check(len(self._pending))
         if len(self._pending) > CHECKED_EVENT_BYTES:  # one long line: pass it on as it comes
             out.extend(event)
             out.append(self._pending)
             event.clear()
+            self._open += len(self._pending)
+            self._continued = True
             self._size, self._pending, self._unchecked = 0, b"", True
         return b"".join(out)
+
+    def _check(self, pending: int) -> None:
+        """Raise :class:`EventTooLarge` when the open event and *pending* bytes of its
+        unfinished line pass the limit."""
+        if self._limit is not None and self._open + pending > self._limit:
+            raise EventTooLarge(self._limit)
 
     def end(self) -> bytes:
         """What is left when the stream ends (an event without its blank line: the SDK's)."""
         rest = b"".join(self._event) + self._pending + b"".join(self._parts)
         self._parts, self._parts_size = [], 0
         self._event.clear()
-        self._pending, self._size = b"", 0
+        self._pending, self._size, self._open, self._continued = b"", 0, 0, False
         return rest
 
 

@@ -338,6 +338,28 @@ def read_file(path: Path, source: Source) -> Any:
         raise SourceError(f"{path}: not valid JSON with comments: {exc}") from None
 
 
+MAX_DEPTH = 100
+"""The deepest nesting of arrays and objects an imported file may have."""
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether *data* nests lists and dicts more than *limit* deep (walked without
+    recursion: the walk itself must not fail on what it checks)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def read_servers(
     source: Source,
     *,
@@ -360,7 +382,15 @@ def read_servers(
     servers: list[ForeignServer] = []
     datas: list[Any] = []
     for file in files:
-        data = read_file(file.path, source)
+        try:
+            data = read_file(file.path, source)
+        except RecursionError:  # (the parsers recurse per level of nesting)
+            data = None
+        if data is None or _deeper_than(data, MAX_DEPTH):
+            raise SourceError(
+                f"{file.path}: nested more than {MAX_DEPTH} levels deep; no client config is, "
+                "so it is not read"
+            )
         if not isinstance(data, dict):
             raise SourceError(f"{file.path}: must hold a JSON object at the top")
         datas.append(data)

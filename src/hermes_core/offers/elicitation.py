@@ -116,6 +116,9 @@ class ElicitationRequest:
     remember: bool = False
     """For an approval: the answer may also be kept for the tool — accept with content
     ``{"remember": "always"}``, decline with ``{"remember": "never"}``."""
+    subject: Literal["tool_call", "sampling"] = "tool_call"
+    """What an approval is for: a tool call, or a server's sampling request (what the
+    approvals in ``state.db`` are recorded as)."""
 
 
 @dataclass(frozen=True)

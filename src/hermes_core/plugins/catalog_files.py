@@ -20,6 +20,7 @@ from pathlib import Path
 from hermes_core import __version__
 from hermes_core.json_records import read_record, write_record
 from hermes_core.plugins.types import CatalogManifest
+from hermes_core.regular_files import read_regular
 
 __all__ = [
     "catalog_entries_from_dirs",
@@ -135,7 +136,6 @@ def catalog_entries_from_dirs(dirs: Iterable[str | os.PathLike[str]]) -> list[Ca
         if not path.is_dir():
             continue
         for file in sorted(path.glob("*.yaml")):
-            with open(file, "rb") as fh:
-                raw = fh.read(_MAX_BYTES + 1)
+            raw = read_regular(file, _MAX_BYTES)  # a FIFO named *.yaml: refused, not waited on
             entries.append(catalog_entry_from_text(raw.decode("utf-8", "replace"), str(file)))
     return entries

@@ -35,6 +35,7 @@ from typing import Any
 
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 from hermes_core.plugins.types import SamplingProvider
+from hermes_core.sampling.approval_text import approval_text
 from hermes_core.sampling.backend import (
     ChatMessage,
     Completion,
@@ -318,12 +319,21 @@ class SamplingHandler:
     async def _approve(self, request: CompletionRequest) -> None:
         if self.approver is None:
             raise SamplingRefused("declined", "sampling.approval is ask and nobody can be asked")
+        shown_text = approval_text(self.server, request)
+        if not shown_text.complete:  # never ask to approve what the person cannot see
+            log.warning(
+                "MCP server '%s': sampling request refused: %s", self.server, shown_text.why_not
+            )
+            raise SamplingRefused(
+                "declined", f"sampling request refused: {shown_text.why_not}; it was not sent"
+            )
         question = ElicitationRequest(
             server=self.server,
-            message=approval_text(self.server, request),
+            message=shown_text.text,
             fields=(),
             schema={},
             kind="approval",
+            subject="sampling",
         )
         try:
             answer = await asyncio.wait_for(self.approver(question), self.approval_timeout)
@@ -401,25 +411,3 @@ class SamplingHandler:
                 self.server,
                 shown(" | ".join(texts), 500),
             )
-
-
-def approval_text(server: str, request: CompletionRequest) -> str:
-    """What the user reads before approving: the server, the model and the messages."""
-    lines = [f"MCP server '{server}' wants model '{request.model}' to answer:"]
-    if request.system:
-        lines.append(f"  [system] {shown(request.system, 300)}")
-    for message in request.messages:
-        for part in message.parts:
-            if isinstance(part, TextPart):
-                body = shown(part.text, 500)
-            elif isinstance(part, ImagePart):
-                body = f"(an image, {shown(part.mime_type, 40)})"
-            elif isinstance(part, ToolUsePart):
-                body = f"(calls tool {shown(part.name, 80)})"
-            else:
-                body = f"(result of tool {shown(part.name, 80)})"
-            lines.append(f"  [{message.role}] {body}")
-    if request.tools:
-        lines.append("  tools: " + ", ".join(shown(t.name, 80) for t in request.tools))
-    lines.append(f"  at most {request.max_tokens} tokens")
-    return "\n".join(lines)

@@ -13,11 +13,12 @@ import contextlib
 import hmac
 import os
 import secrets
+import stat
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TOKEN_FILE", "BearerGate", "load_or_create_token"]
+__all__ = ["TOKEN_FILE", "BearerGate", "TokenFileError", "load_or_create_token"]
 
 TOKEN_FILE = "serve-token"
 Scope = MutableMapping[str, Any]
@@ -25,28 +26,80 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
-def load_or_create_token(home: Path, *, renew: bool = False) -> tuple[str, bool]:
-    """``(token, created)``: the stored token, or a new one written with mode 0600."""
+class TokenFileError(Exception):
+    """The token file is not one the server will use (a link, not a regular file, another
+    user's): the message names the file and what to do."""
+
+
+_MAX_TOKEN_BYTES = 4096
+
+
+def load_or_create_token(
+    home: Path, *, renew: bool = False, say: Callable[[str], None] | None = None
+) -> tuple[str, bool]:
+    """``(token, created)``: the stored token, or a new one written with mode 0600.
+
+    The stored file is opened without following a link and without blocking (a FIFO),
+    and used only when it is a regular file of this user; one readable or writable by
+    others is made 0600 first, and *say* is told so.  A new token goes to a temporary file
+    created exclusively (``O_EXCL``, no link followed: a link planted at its name is never
+    written through), then replaces the token file."""
     path = home / TOKEN_FILE
     if not renew:
-        with contextlib.suppress(FileNotFoundError):
-            token = path.read_text(encoding="ascii").strip()
-            if len(token) >= 32:
-                return token, False
+        token = _stored(path, say)
+        if token is not None:
+            return token, False
     token = secrets.token_urlsafe(32)
     home.mkdir(parents=True, mode=0o700, exist_ok=True)
-    tmp = home / f".{TOKEN_FILE}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
+    tmp = home / f".{TOKEN_FILE}.{secrets.token_hex(8)}.tmp"
+    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as fh:
             fh.write(token + "\n")
-        os.chmod(tmp, 0o600)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
     return token, True
+
+
+def _stored(path: Path, say: Callable[[str], None] | None) -> str | None:
+    """The token in *path*, ``None`` when there is none (or it is too short to be one)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if path.is_symlink():
+            raise TokenFileError(
+                f"{path}: is a symbolic link; the bearer token is read only from a regular "
+                "file (remove it, or run with --new-token to replace it)"
+            ) from None
+        raise TokenFileError(f"{path}: cannot be read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(stream.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise TokenFileError(
+                f"{path}: is not a regular file (remove it, or run with --new-token)"
+            )
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise TokenFileError(
+                f"{path}: belongs to another user (uid {info.st_uid}); remove it, or run "
+                "with --new-token"
+            )
+        if stat.S_IMODE(info.st_mode) & 0o077:
+            os.fchmod(stream.fileno(), 0o600)
+            if say is not None:
+                loose = stat.S_IMODE(info.st_mode)
+                say(f"{path} was mode {loose:o} (others could read the token); it is now 0600")
+        data = stream.read(_MAX_TOKEN_BYTES)
+    token = data.decode("ascii", errors="replace").strip()
+    return token if len(token) >= 32 and token.isascii() and token.isprintable() else None
 
 
 class BearerGate:

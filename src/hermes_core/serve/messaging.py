@@ -16,6 +16,7 @@ adapter (listing the registered ones), an unset variable, settings the adapter r
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 from collections.abc import Mapping
@@ -125,13 +126,21 @@ class Messaging:
             raise SendError(prefixed(configured.name, exc)) from None
         except OSError as exc:
             raise SendError(f"Send failed: {prefixed(configured.name, exc)}") from None
+        except http.client.HTTPException as exc:  # (BadStatusLine: not an OSError)
+            raise SendError(
+                f"Send failed: {configured.name}: the platform's answer was not HTTP "
+                f"({type(exc).__name__}); the message may have been delivered"
+            ) from None
+        except Exception as exc:  # noqa: BLE001 - an adapter's own failure: one line, no traceback
+            failure = f"{type(exc).__name__}: {exc}"
+            raise SendError(f"Send failed: {prefixed(configured.name, failure)}"[:500]) from None
         return configured.name, chat_id, receipt
 
 
-def prefixed(name: str, exc: BaseException) -> str:
+def prefixed(name: str, exc: BaseException | str) -> str:
     """``<name>: <message>``, once: an adapter whose message already names it is not
     prefixed again (never ``acme: acme: …``)."""
-    text = str(exc) or type(exc).__name__
+    text = exc if isinstance(exc, str) else (str(exc) or type(exc).__name__)
     return text if text.startswith(f"{name}:") else f"{name}: {text}"
 
 

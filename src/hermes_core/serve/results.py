@@ -117,7 +117,11 @@ class SendResult(BaseModel):
     message_id: str | None = Field(description="The platform's id for the message, if given")
     detail: str
     recorded_message_id: int | None = Field(
-        description="The id of the sent message in state.db (messages_read shows it)"
+        description="The id of the sent message in state.db (messages_read shows it); null "
+        "when it was sent but could not be recorded (detail says why)"
+    )
+    duplicate: bool = Field(
+        default=False, description="A retry with an earlier send_key: nothing was sent again"
     )
 
 

@@ -6,8 +6,10 @@ In stdio mode stdout carries the protocol and nothing else; every log line goes 
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import logging
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,33 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def listen_problem(host: str, port: int) -> str | None:
+    """Why ``--http`` cannot listen on *host*:*port* (in use, not an address of this host,
+    a name that does not resolve), as one sentence; ``None`` when it can.  Checked by
+    binding a socket as the server will, before it starts: the server's own failure is an
+    exception group of sixty lines."""
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}:{port}: the host name did not resolve ({exc.strerror})"
+    family, kind, proto, _, address = found[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as uvicorn does)
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            why = "the port is in use (another program listens there; pick another --port)"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = "that address is not one of this host's (see --host)"
+        elif exc.errno == errno.EACCES:
+            why = "permission denied (ports below 1024 need privileges)"
+        else:
+            why = exc.strerror or type(exc).__name__
+        return f"cannot listen on {host}:{port}: {why}"
+    return None
+
+
 async def _with_watcher(bridge: Bridge, body: Any) -> None:
     watcher = StoreWatcher(bridge.store, bridge.queue)
     async with anyio.create_task_group() as group:
@@ -117,11 +146,26 @@ def open_bridge(home: Path, messaging: Messaging) -> Bridge:
 
 
 def configure_logging(verbose: bool) -> None:
+    """Log lines to stderr: warnings, and with *verbose* our own debug lines and every
+    library's info lines.  Below info, libraries log message bodies (the SDK each message,
+    ``sse_starlette`` each event it sends): a people's messages server logs no message text
+    at any level, so their debug records are dropped, whichever library or logger."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("hermes mcp serve: %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(_no_library_debug)
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG if verbose else logging.WARNING)
     if verbose:
         # The SDK logs every message body at debug; keep ours and its info lines.
-        logging.getLogger("mcp").setLevel(logging.INFO)
+        for name in _CHATTY:
+            logging.getLogger(name).setLevel(logging.INFO)
+
+
+_CHATTY = ("mcp", "sse_starlette", "starlette", "httpx2", "httpcore", "anyio")
+"""Libraries whose debug records are not even made (the filter drops any others')."""
+
+
+def _no_library_debug(record: logging.LogRecord) -> bool:
+    """Whether *record* may be written: any at info or above, and our own below it."""
+    return record.levelno >= logging.INFO or record.name.split(".", 1)[0] == "hermes_core"

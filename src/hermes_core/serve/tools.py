@@ -7,6 +7,7 @@ with ``isError`` and one sentence.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import logging
 from typing import TYPE_CHECKING, Annotated, Any
@@ -43,6 +44,7 @@ from hermes_core.serve.results import (
     PermissionResult,
     SendResult,
 )
+from hermes_core.serve.sent import SendInProgressError, SentMessages
 from hermes_core.sessions.models import Approval, Conversation, Message
 from hermes_core.sessions.store import ApprovalError, SessionStore
 
@@ -71,6 +73,14 @@ MAX_SEND_CHARS = 40_000
 
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
+
+
+_ROW_ID = 2**63 - 1  # SQLite's largest integer: a larger one raised OverflowError
+
+
+def _row_id(value: int) -> int:
+    """An id from a client, within SQLite's integers (no row has an id outside them)."""
+    return _clamp(value, -_ROW_ID - 1, _ROW_ID)
 
 
 def _text(value: str) -> str:
@@ -148,6 +158,7 @@ def _error(message: str) -> Exception:
 def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
     """Add the ten tools to *server* (an ``mcp.server.mcpserver.MCPServer``)."""
     store = bridge.store
+    sent: SentMessages[SendResult] = SentMessages()
 
     @server.tool()
     async def conversations_list(
@@ -203,6 +214,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
                 next_before_id=None,
             )
         limit = _clamp(limit, 1, 200)
+        before_id = None if before_id is None else _row_id(before_id)
         page = store.messages(session_key, limit=limit, before_id=before_id)
         chars = _clamp(max_chars, 100, 100_000)
         total = store.message_count(session_key)
@@ -222,6 +234,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
     ) -> Annotated[CallToolResult, AttachmentsResult]:
         """Fetch a message's attachments: images as image content, other files as embedded
         resources (each up to 8 MiB, 16 MiB in all; larger ones are listed, not sent)."""
+        message_id = _row_id(message_id)
         message = store.message(message_id)
         if message is None or message.session_key != session_key:
             raise _error(f"Message not found: {message_id}")
@@ -237,10 +250,12 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
                 size=item.size,
                 included=False,
             )
+            bound = min(MAX_ATTACHMENT_BYTES, max(budget, 0))
             try:
-                data = store.attachment_data(
-                    item, max_bytes=min(MAX_ATTACHMENT_BYTES, max(budget, 0))
-                )
+                if item.stored_inline:
+                    data = store.attachment_data(item, max_bytes=bound)
+                else:  # a file, read in a worker thread: a slow disk never holds the loop
+                    data = await asyncio.to_thread(store.attachment_data, item, max_bytes=bound)
             except ValueError as exc:
                 info.note = f"not included: {exc}"
                 infos.append(info)
@@ -310,37 +325,71 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
     async def messages_send(
         target: Annotated[str, Field(description="platform:chat_id, e.g. slack:general")],
         message: Annotated[str, Field(description="Plain text")],
+        send_key: Annotated[
+            str | None,
+            Field(
+                description="Any key of yours: a retry with the same key returns the first "
+                "answer (duplicate: true) and never sends twice",
+                max_length=200,
+            ),
+        ] = None,
     ) -> SendResult:
         """Send a text message through a configured messaging adapter (see channels_list)."""
         if not target.strip() or not message.strip():
             raise _error("Both target and message are required")
         if len(message) > MAX_SEND_CHARS:
             raise _error(f"The message is longer than {MAX_SEND_CHARS} characters")
+        if send_key is None:
+            return await _send(target, message)
+        try:
+            earlier = sent.begin(send_key)
+        except SendInProgressError:
+            raise _error(f"A send with send_key {send_key!r} is still under way") from None
+        if earlier is not None:
+            return earlier.model_copy(update={"duplicate": True})
+        answer: SendResult | None = None
+        try:
+            answer = await _send(target, message)
+            return answer
+        finally:
+            sent.finish(send_key, answer)
+
+    async def _send(target: str, message: str) -> SendResult:
         try:
             platform, chat_id, receipt = await anyio.to_thread.run_sync(
                 bridge.messaging.send, target, message
             )
         except SendError as exc:
             raise _error(str(exc)) from None
-        recorded = await anyio.to_thread.run_sync(
-            lambda: store.record_message(
-                f"{platform}:{chat_id}",
-                "assistant",
-                message,
-                author="hermes mcp serve",
-                platform=platform,
-                chat_id=chat_id,
-            )
-        )
         log.info("sent %d characters to %s:%s", len(message), platform, chat_id)
+        detail = _text(receipt.detail)
+        recorded_id: int | None = None
+        try:  # delivered: whatever happens to the record, the answer says it was sent
+            recorded = await anyio.to_thread.run_sync(
+                lambda: store.record_message(
+                    f"{platform}:{chat_id}",
+                    "assistant",
+                    message,
+                    author="hermes mcp serve",
+                    platform=platform,
+                    chat_id=chat_id,
+                )
+            )
+            recorded_id = recorded.id
+        except Exception as exc:  # noqa: BLE001 - sqlite3 errors (locked, disk full), OSError
+            log.warning("sent to %s:%s but not recorded in state.db: %s", platform, chat_id, exc)
+            note = (
+                f"sent, but not recorded in state.db ({type(exc).__name__}: {exc}); do not resend"
+            )
+            detail = f"{detail}; {note}" if detail else note
         return SendResult(
             sent=True,
             target=f"{platform}:{chat_id}",
             platform=platform,
             chat_id=chat_id,
             message_id=receipt.message_id,
-            detail=_text(receipt.detail),
-            recorded_message_id=recorded.id,
+            detail=_text(detail),
+            recorded_message_id=recorded_id,
         )
 
     @server.tool()
@@ -404,7 +453,9 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
         """Answer an open approval request; the waiting host receives the answer."""
         try:
             done = await anyio.to_thread.run_sync(
-                lambda: store.resolve_approval(id, decision, answer=answer, by="hermes mcp serve")
+                lambda: store.resolve_approval(
+                    _row_id(id), decision, answer=answer, by="hermes mcp serve"
+                )
             )
         except (ValueError, ApprovalError) as exc:
             raise _error(str(exc)) from None

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,9 +30,16 @@ from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.sessions.models import Approval
 from hermes_core.sessions.store import SessionStore
 
-__all__ = ["POLL_INTERVAL", "StoreElicitor", "ask"]
+__all__ = ["MAX_PENDING_PER_SERVER", "MAX_QUESTION_BYTES", "POLL_INTERVAL", "StoreElicitor", "ask"]
 
 POLL_INTERVAL = 0.2
+MAX_PENDING_PER_SERVER = 4
+"""How many of one server's questions may wait in the store at once; more are declined."""
+MAX_QUESTION_BYTES = 64 * 1024
+"""The largest question (its text and fields, as stored) put in the store; larger ones are
+declined, never stored."""
+
+log = logging.getLogger(__name__)
 
 
 async def ask(
@@ -82,8 +91,17 @@ class StoreElicitor:
 
     kind = "elicitation"
 
-    def __init__(self, store: SessionStore) -> None:
+    def __init__(
+        self,
+        store: SessionStore,
+        *,
+        max_pending: int = MAX_PENDING_PER_SERVER,
+        max_bytes: int = MAX_QUESTION_BYTES,
+    ) -> None:
         self.store = store
+        self.max_pending = max_pending
+        self.max_bytes = max_bytes
+        self._pending: dict[str, int] = {}  # server -> its questions waiting in the store
 
     def __repr__(self) -> str:
         return f"StoreElicitor({self.store!r})"
@@ -107,14 +125,40 @@ class StoreElicitor:
         }
         # The host's own yes/no questions (e.g. a write-capable tool of an untrusted server)
         # are told apart from a server's form questions.
-        kind = "tool_call" if request.kind == "approval" else self.kind
-        approval = await ask(
-            self.store,
-            kind,
-            server=request.server,
-            summary=request.message,
-            payload=payload,
-        )
+        kind = request.subject if request.kind == "approval" else self.kind
+        size = len(json.dumps(payload).encode()) + len(request.message.encode())
+        if size > self.max_bytes:
+            log.warning(
+                "MCP server '%s': a question of %d bytes was declined (more than %d; not stored)",
+                request.server,
+                size,
+                self.max_bytes,
+            )
+            return ElicitationAnswer("decline")
+        waiting = self._pending.get(request.server, 0)
+        if waiting >= self.max_pending:
+            log.warning(
+                "MCP server '%s': a question was declined: %d of its questions are already "
+                "waiting for an answer (the most at once)",
+                request.server,
+                waiting,
+            )
+            return ElicitationAnswer("decline")
+        self._pending[request.server] = waiting + 1
+        try:
+            approval = await ask(
+                self.store,
+                kind,
+                server=request.server,
+                summary=request.message,
+                payload=payload,
+            )
+        finally:
+            left = self._pending.get(request.server, 1) - 1
+            if left:
+                self._pending[request.server] = left
+            else:
+                self._pending.pop(request.server, None)
         if request.kind == "approval" and request.remember:
             # allow-always / deny on a tool call: the host keeps the decision for the tool
             # (allow-always: "always"; a plain deny stays a one-off).

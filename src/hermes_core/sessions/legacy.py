@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_core.regular_files import read_regular
 from hermes_core.sessions.models import Conversation
 
 __all__ = ["legacy_index_path", "read_legacy_index"]
@@ -29,8 +30,7 @@ def legacy_index_path(home: Path) -> Path:
 def read_legacy_index(path: Path) -> list[Conversation]:
     """The conversations listed in *path*, most recently updated first."""
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(_MAX_BYTES + 1)
+        raw = read_regular(path, _MAX_BYTES)  # a FIFO: refused at once, not waited on
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -43,6 +43,9 @@ def read_legacy_index(path: Path) -> list[Conversation]:
         data = json.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         log.warning("%s: not valid JSON (%s)", path, type(exc).__name__)
+        return []
+    except RecursionError:
+        log.warning("%s: nested too deeply to be a sessions index; not read", path)
         return []
     if not isinstance(data, dict):
         log.warning("%s: expected a JSON object of sessions", path)
@@ -74,7 +77,13 @@ def _conversation(key: str, entry: dict[str, Any]) -> Conversation:
 
 
 def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ("" if value is None else str(value))
+    """A text field: a string, or a number written as one; anything else (a list nested a
+    thousand deep, whose ``str()`` would recurse) is no text."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return ""
 
 
 def _count(value: Any) -> int:
@@ -82,11 +91,11 @@ def _count(value: Any) -> int:
 
 
 def _time(value: Any) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
-        try:
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
             return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return 0.0
+    except (ValueError, OverflowError, OSError):  # not a time, or one no clock reaches
+        return 0.0
     return 0.0

@@ -95,6 +95,7 @@ def migrate(conn: sqlite3.Connection, *, label: str = "state.db") -> int:
     """
     found = schema_version(conn)
     if found == SCHEMA_VERSION:
+        _check_tables(conn, found, label)
         return found
     if found > SCHEMA_VERSION:
         raise SchemaError(
@@ -110,6 +111,8 @@ def migrate(conn: sqlite3.Connection, *, label: str = "state.db") -> int:
                 f"{label} holds tables but no Hermes schema version; it is not a Hermes "
                 "state database (move it away and Hermes creates a new one)"
             )
+        if found > 0:
+            _check_tables(conn, found, label)
         for version in range(found + 1, SCHEMA_VERSION + 1):
             for statement in _statements(MIGRATIONS[version - 1]):
                 conn.execute(statement)
@@ -119,6 +122,25 @@ def migrate(conn: sqlite3.Connection, *, label: str = "state.db") -> int:
         conn.execute("ROLLBACK")
         raise
     return found
+
+
+_TABLES = {1: ("conversations", "messages"), 2: ("attachments", "approvals")}
+"""The tables each schema version made."""
+
+
+def _check_tables(conn: sqlite3.Connection, version: int, label: str) -> None:
+    """``SchemaError`` when a database that says it has a Hermes schema lacks its tables
+    (its ``user_version`` set by hand, or a damaged file): it is not used, and not changed."""
+    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    have = {str(r[0]) for r in rows}
+    wanted = [t for v in range(1, version + 1) for t in _TABLES.get(v, ())]
+    missing = [t for t in wanted if t not in have]
+    if missing:
+        raise SchemaError(
+            f"{label} says it has Hermes schema version {version} but lacks the tables "
+            f"{', '.join(missing)}; it is not a usable Hermes state database (move it away "
+            "and Hermes creates a new one)"
+        )
 
 
 def _has_foreign_tables(conn: sqlite3.Connection) -> bool:

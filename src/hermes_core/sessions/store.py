@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.home import hermes_home
+from hermes_core.regular_files import read_regular
 from hermes_core.sessions.connections import BUSY_TIMEOUT, ChangeProbe, StoreConnections
 from hermes_core.sessions.legacy import legacy_index_path, read_legacy_index
 from hermes_core.sessions.models import (
@@ -388,14 +389,14 @@ class SessionStore:
                 ).fetchone()["data"]
             return bytes(data)
         path = Path(attachment.path or "")
-        try:
-            with open(path, "rb") as fh:
-                size = os.fstat(fh.fileno()).st_size
-                if size > max_bytes:
-                    raise ValueError(f"{size} bytes, above the {max_bytes}-byte limit")
-                return fh.read(max_bytes + 1)[:max_bytes]
+        try:  # a FIFO or a device is refused at once (it would block the read for ever)
+            data = read_regular(path, max_bytes)
         except OSError as exc:
             raise ValueError(f"cannot read {path.name}: {exc.strerror or 'error'}") from None
+        if len(data) > max_bytes:
+            size = file_size(str(path)) or len(data)
+            raise ValueError(f"{size} bytes, above the {max_bytes}-byte limit")
+        return data
 
     # -- noticing changes -------------------------------------------------------------------
     def change_probe(self) -> ChangeProbe:
@@ -415,6 +416,7 @@ class SessionStore:
         :meth:`resolve_approval` (possibly from another process)."""
         stamp = time.time()
         with self._db.write() as conn:
+            _prune_approvals(conn, stamp)
             cursor = conn.execute(
                 "INSERT INTO approvals (kind, server, summary, payload, requested_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -502,3 +504,27 @@ class SessionStore:
                 (time.time(), by, approval_id),
             )
         return cursor.rowcount > 0
+
+
+APPROVALS_KEPT = 1000
+"""How many answered or expired approvals ``state.db`` keeps (the newest)."""
+APPROVAL_KEEP_SECONDS = 7 * 86400
+"""How long an answered or expired approval is kept."""
+STALE_PENDING_SECONDS = 86400
+"""A question still pending after this long has no one waiting for it: it expires."""
+
+
+def _prune_approvals(conn: sqlite3.Connection, now: float) -> None:
+    """Bound the approvals table before a question is added: stale pending questions
+    expire, and answered or expired ones go past :data:`APPROVAL_KEEP_SECONDS` or beyond the
+    newest :data:`APPROVALS_KEPT`."""
+    conn.execute(
+        "UPDATE approvals SET state = 'expired', resolved_at = ?, resolved_by = 'stale' "
+        "WHERE state = 'pending' AND requested_at < ?",
+        (now, now - STALE_PENDING_SECONDS),
+    )
+    conn.execute(
+        "DELETE FROM approvals WHERE state != 'pending' AND (resolved_at < ? OR id NOT IN "
+        "(SELECT id FROM approvals WHERE state != 'pending' ORDER BY id DESC LIMIT ?))",
+        (now - APPROVAL_KEEP_SECONDS, APPROVALS_KEPT),
+    )

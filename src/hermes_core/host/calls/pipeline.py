@@ -56,11 +56,15 @@ class CallPipeline:
         steps: Iterable[CallStep] = (),
         *,
         refused: Callable[[str], Result | None] | None = None,
+        unoffered: Callable[[str], str | None] | None = None,
     ) -> None:
         """*refused(name)* answers a call to a name that is not registered because something
-        holds the tool back (its pinned definition changed, the user blocked it)."""
+        holds the tool back (its pinned definition changed, the user blocked it);
+        *unoffered(name)* says why a name missing from the registry is not offered (the reason
+        ``hermes mcp status`` gives), or ``None``; the call is refused with it."""
         self._refused = refused
         self._registry = registry
+        self._unoffered = unoffered
         self._servers = servers
         self._steps: list[CallStep] = list(steps)
         # id(entry) -> (the entry, its server config, the chain); the entry is kept, so its
@@ -154,7 +158,12 @@ class CallPipeline:
         entry = self._registry.get(name)
         if entry is None:
             refusal = None if self._refused is None else self._refused(name)
-            return answered(refusal or {"error": f"unknown tool {name!r}"})
+            if refusal is not None:
+                return answered(refusal)
+            why = self._unoffered(name) if self._unoffered is not None else None
+            if why is not None:
+                return answered({"error": why, "state": "not_offered"})
+            return answered({"error": f"unknown tool {name!r}"})
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import socket
 import ssl
 import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, cast
+from urllib.parse import urlsplit
 
 from hermes_core._sdk_compat import is_sse_event_too_large, is_sse_stream_failure
 from hermes_core.host.connection.errors import ServerError
@@ -205,6 +207,27 @@ def _tls_failure(exc: BaseException) -> bool:
     return False
 
 
+def _in_chain(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of *kind* among *exc*, its causes and contexts."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, kind):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _lookup_failure(exc: BaseException) -> str | None:
+    """Why the server's host name did not resolve (a ``socket.gaierror`` under *exc*), or
+    ``None``: the name resolved, and the failure came after."""
+    found = _in_chain(exc, socket.gaierror)
+    if found is None:
+        return None
+    return str(getattr(found, "strerror", None) or found)
+
+
 def _is_hermes_oauth_error(exc: BaseException) -> bool:
     """Whether *exc* is an :class:`~hermes_core.auth.errors.OAuthError`.  Only a server with
     ``auth: oauth`` loads the auth package, so when it is not loaded no such error can exist:
@@ -257,7 +280,20 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
     )
     if isinstance(exc, network):
         detail = f"cannot connect to {url}: {text or name}"
-        if not isinstance(exc, httpx2.ConnectTimeout) and (spec.url or "").startswith("https:"):
+        unresolved = _lookup_failure(exc)
+        if unresolved is not None:
+            host = urlsplit(spec.url or "").hostname or "?"
+            return ConnectFailure(
+                f"cannot connect to {url}: the host name {host!r} did not resolve "
+                f"({unresolved}; check the url, or the network's DNS)",
+                Cause.NETWORK,
+            )
+        refused = _in_chain(exc, ConnectionRefusedError) is not None
+        if (
+            not isinstance(exc, httpx2.ConnectTimeout)
+            and not refused
+            and (spec.url or "").startswith("https:")
+        ):
             detail += (
                 " (the server dropped the connection; if it requires a client certificate, "
                 "set client_cert)"
