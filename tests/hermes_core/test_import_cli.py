@@ -120,7 +120,7 @@ def test_usage_errors_are_exit_2(user: dict[str, Path]) -> None:
     bad.write_text("{,}")
     broken = hermes(user, "mcp", "import", "cursor", "--path", str(bad))
     assert broken.returncode == 2
-    assert f"error: {bad}: not valid JSON with comments" in broken.stderr
+    assert f"error: {bad}:1: not valid JSON with comments" in broken.stderr
     assert "Traceback" not in broken.stderr
     missing = hermes(user, "mcp", "import", "windsurf")
     assert missing.returncode == 1

@@ -6,8 +6,8 @@ file replaces an earlier one of the same name, as in the client itself, and
 the replaced one is reported.  Project files are looked up in the current
 working directory.  JSON is read strictly where the client does (Claude Code,
 Claude Desktop) and as JSON with comments and trailing commas where the client
-allows them (Cursor, VS Code, Gemini CLI, Windsurf), with ``json5``; Codex's
-TOML with ``tomllib``.
+allows them (Cursor, VS Code, Gemini CLI, Windsurf), with :mod:`.jsonc` (linear time);
+Codex's TOML with ``tomllib``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from hermes_core.importing.jsonc import JsoncError, loads_jsonc
 from hermes_core.importing.model import ForeignServer, InputSpec, SourceError
 from hermes_core.importing.names import SOURCE_NAMES
 
@@ -330,12 +331,11 @@ def read_file(path: Path, source: Source) -> Any:
                 f"{path}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno}); "
                 f"{source.label} does not accept comments or trailing commas either"
             ) from None
-    import json5  # JSON with comments and trailing commas, as the client reads it
-
     try:
-        return json5.loads(text)
-    except ValueError as exc:
-        raise SourceError(f"{path}: not valid JSON with comments: {exc}") from None
+        return loads_jsonc(text)
+    except JsoncError as exc:
+        reason = f"not valid JSON with comments: {exc.message}"
+        raise SourceError(f"{path}:{exc.line}: {reason}") from None
 
 
 def read_servers(
