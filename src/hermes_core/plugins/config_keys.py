@@ -45,6 +45,7 @@ __all__ = [
     "fingerprint",
     "for_cli",
     "lookup",
+    "plugins_off",
     "read",
     "record",
     "recorded",
@@ -119,6 +120,22 @@ def for_cli(
     """The plugins' names as the ``hermes`` command loads them: remembered when nothing that
     decides them changed, else from *load()* (the applied manager), then remembered."""
     return lookup(home, no_plugins=no_plugins, load=load)[0]
+
+
+def plugins_off(home: Path, *, no_plugins: bool) -> str:
+    """Why some installed plugins are not loaded, in the host factory's words ("" when all
+    are), without loading them: ``--no-plugins``, or an installed plugin (entry point or
+    distribution) named in ``HERMES_DISABLE_PLUGINS``."""
+    if no_plugins:
+        return "plugins are off (--no-plugins)"
+    disabled = set(env_list("HERMES_DISABLE_PLUGINS"))
+    if not disabled:
+        return ""
+    entries = hermes_entry_points(home, strict=env_flag("HERMES_STRICT_PLUGINS"))
+    names = sorted({e.name for e in entries if e.name in disabled or e.dist_name in disabled})
+    if not names:
+        return ""
+    return f"plugin {', '.join(names)} is disabled (HERMES_DISABLE_PLUGINS)"
 
 
 def lookup(
