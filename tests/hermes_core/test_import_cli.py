@@ -144,7 +144,19 @@ def test_imported_everything_connects_and_lists_tools(user: dict[str, Path]) -> 
             }
         )
     )
-    (user["home"] / ".claude.json").unlink()
+    # Approved at Claude Code's prompt for this folder (an unapproved one imports disabled).
+    (user["home"] / ".claude.json").write_text(
+        json.dumps(
+            {
+                "projects": {
+                    str(user["project"]): {
+                        "enabledMcpjsonServers": ["everything"],
+                        "hasTrustDialogAccepted": True,
+                    }
+                }
+            }
+        )
+    )
     imported = hermes(user, "mcp", "import", "claude-code")
     assert imported.returncode == 0, imported.stdout + imported.stderr
     tools = hermes(user, "mcp", "tools", "everything")

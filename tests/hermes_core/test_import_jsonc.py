@@ -121,3 +121,9 @@ def test_reading_a_large_commented_cursor_config_takes_well_under_a_second(tmp_p
     servers, _ = read_servers(SOURCES["cursor"], paths=[config])
     assert time.perf_counter() - start < 2.0
     assert len(servers) == 2_500
+
+
+def test_a_comma_after_an_opening_bracket_is_not_a_trailing_comma() -> None:
+    for text in ("{,}", "[,]", '{"a": ,}', "[1,,]"):
+        with pytest.raises(JsoncError):
+            loads_jsonc(text)

@@ -42,13 +42,15 @@ def strip_jsonc(text: str) -> str:
     """*text* without its comments and trailing commas (line breaks kept)."""
     out: list[str] = []
     comma: int | None = None  # index in *out* of a comma that may turn out to be trailing
+    last = ""  # the last character outside comments and spaces
     i, n = 0, len(text)
 
-    def significant(char: str) -> None:
-        nonlocal comma
+    def significant(char: str, end: str) -> None:
+        nonlocal comma, last
         if comma is not None and char in "]}":
             out[comma] = " "
         comma = None
+        last = end
 
     while i < n:
         token = _TOKEN.match(text, i)
@@ -56,13 +58,15 @@ def strip_jsonc(text: str) -> str:
         kind, chunk = token.lastgroup, token.group()
         i = token.end()
         if kind == "run":
-            stripped = chunk.lstrip(_SPACE)
+            stripped = chunk.strip(_SPACE)
             if stripped:
-                significant(stripped[0])
+                significant(stripped[0], stripped[-1])
             out.append(chunk)
         elif kind == "comma":
-            significant(chunk)
-            comma = len(out)
+            # Trailing only after a value: "[,]" or "{,}" stay errors, as in the clients.
+            follows_value = last not in ("", "[", "{", ",", ":")
+            significant(chunk, chunk)
+            comma = len(out) if follows_value else None
             out.append(chunk)
         elif kind == "block":
             end = text.find("*/", i)
