@@ -209,6 +209,8 @@ def add(
     # One rule with import, install and export: a value that looks secret goes to .env (0600)
     # and config.yaml holds ${VAR} (hermes_core.config.secret_lift).
     try:
+        # The edit must be possible (an existing name without --replace …) before .env changes.
+        store.check_add(name, entry, replace=replace, kinds=factory.kinds)
         entry, secrets = _lifted(name, entry)
     except (ConfigError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
