@@ -159,7 +159,8 @@ def bench(session: nox.Session) -> None:
     overhead (stdio and Streamable HTTP), startup of 1/8/16/32 servers, the resident set with
     8 servers, registering a 3,300- and a 10,000-tool server, CLI start-up (`hermes --help`,
     `hermes mcp list`...); ratios as min-median-max over interleaved rounds, load average; then
-    the CLI's peak memory against hostile servers that send without end (bench_memory.py).
+    the CLI's peak memory against hostile servers that send without end (bench_memory.py), and
+    `hermes mcp import` of large commented client configs (bench_import.py).
     Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
     assert).  ``nox -s bench -- --quick`` for a short run; ``nox -s bench -- --readme
     docs/performance.md`` also writes both tables into docs/performance.md (section
@@ -175,6 +176,8 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_pipeline.py", *pipeline_args)
     # Its own table: the CLI's peak memory against servers that send without end.
     session.run("python", "benchmarks/bench_memory.py", *session.posargs)
+    # And one for `hermes mcp import` of large client configs with comments (linear time).
+    session.run("python", "benchmarks/bench_import.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -130,12 +130,12 @@ def test_add_writes_list_items_that_look_like_yaml_indicators(tmp_path: Path) ->
 
 
 def test_add_under_an_empty_mcp_servers_key_keeps_its_comments(tmp_path: Path) -> None:
-    text = "mcp_servers:   # none yet\n  # example:\n  #   command: x\nother: 1\n"
+    text = "mcp_servers:   # none yet\n  # example:\n  #   command: x\ntoolsets: 1\n"
     path = write(tmp_path, text)
     add_server("a", {"command": "x"}, path=path)
     assert path.read_text() == (
         "mcp_servers:   # none yet\n  # example:\n  #   command: x\n"
-        "  a:\n    command: x\nother: 1\n"
+        "  a:\n    command: x\ntoolsets: 1\n"
     )
 
 
@@ -246,7 +246,7 @@ def test_crlf_files_stay_crlf(tmp_path: Path) -> None:
 
 
 def test_flow_style_servers_fall_back_to_a_round_trip(tmp_path: Path) -> None:
-    text = "# top comment\nmcp_servers: {a: {command: x}}  # inline\nother: [1, 2]\n"
+    text = "# top comment\nmcp_servers: {a: {command: x}}  # inline\ntoolsets: [1, 2]\n"
     path = write(tmp_path, text)
     add_server("b", {"url": "https://b.example"}, path=path)
     new = path.read_text()
@@ -254,7 +254,7 @@ def test_flow_style_servers_fall_back_to_a_round_trip(tmp_path: Path) -> None:
     assert "# inline" in new
     config = load_config(path).config
     assert list(config.mcp_servers) == ["a", "b"]
-    assert config.model_extra == {"other": [1, 2]}
+    assert config.model_extra == {"toolsets": [1, 2]}
 
 
 def test_a_broken_file_is_never_overwritten(tmp_path: Path) -> None:

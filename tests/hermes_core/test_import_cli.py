@@ -120,7 +120,7 @@ def test_usage_errors_are_exit_2(user: dict[str, Path]) -> None:
     bad.write_text("{,}")
     broken = hermes(user, "mcp", "import", "cursor", "--path", str(bad))
     assert broken.returncode == 2
-    assert f"error: {bad}: not valid JSON with comments" in broken.stderr
+    assert f"error: {bad}:1: not valid JSON with comments" in broken.stderr
     assert "Traceback" not in broken.stderr
     missing = hermes(user, "mcp", "import", "windsurf")
     assert missing.returncode == 1
@@ -144,7 +144,19 @@ def test_imported_everything_connects_and_lists_tools(user: dict[str, Path]) -> 
             }
         )
     )
-    (user["home"] / ".claude.json").unlink()
+    # Approved at Claude Code's prompt for this folder (an unapproved one imports disabled).
+    (user["home"] / ".claude.json").write_text(
+        json.dumps(
+            {
+                "projects": {
+                    str(user["project"]): {
+                        "enabledMcpjsonServers": ["everything"],
+                        "hasTrustDialogAccepted": True,
+                    }
+                }
+            }
+        )
+    )
     imported = hermes(user, "mcp", "import", "claude-code")
     assert imported.returncode == 0, imported.stdout + imported.stderr
     tools = hermes(user, "mcp", "tools", "everything")

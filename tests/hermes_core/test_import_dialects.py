@@ -409,15 +409,17 @@ def test_claude_code_precedence_and_per_project_switches(tmp_path: Path) -> None
     assert files == [home / ".claude.json", project / ".mcp.json"]
     plan = build_plan(servers, existing={}, environ={}, dotenv={})
     written = {p.item.name: p.item.entry for p in plan.to_write()}
-    # local (projects.<folder>) > project (.mcp.json) > user (mcpServers)
+    # local (projects.<folder>) > project (.mcp.json) > user (mcpServers); but a .mcp.json
+    # server the user never approved (not in enabledMcpjsonServers) comes last: it never
+    # replaces the user's own entry of its name (issue 27, item 2).
     assert written == {
-        "github": {"command": "project-github", "enabled": False},
+        "github": {"command": "user-github", "enabled": False},
         "risky": {"command": "risky", "enabled": False},
         "db": {"command": "local-db"},
     }
     shadowed = {p.item.source.origin for p in plan.items if p.action == "shadowed"}
     assert shadowed == {
-        f"{home / '.claude.json'}: mcpServers.github",
+        f"{project / '.mcp.json'}: mcpServers.github",
         f"{project / '.mcp.json'}: mcpServers.db",
     }
     (risky,) = [p.item for p in plan.items if p.item.name == "risky"]

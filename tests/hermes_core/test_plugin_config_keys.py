@@ -79,9 +79,14 @@ def test_mcp_list_uses_the_record_until_a_plugin_is_installed_upgraded_or_remove
     # Nothing changed: the record is used, the plugin is not imported again.
     assert listed() == (0, out, "", 1)
 
-    # --no-plugins is another fingerprint: the plugin's key selects nothing there.
+    # --no-plugins is another fingerprint: the plugin's key selects nothing there, so that
+    # entry is not available (a warning) and the others are listed (issue 27, item 17).
     no_plugins = hermes_with(site, "--no-plugins", "mcp", "list", **env)
-    assert no_plugins.returncode == 2 and "mcp_servers.tagged" in no_plugins.stderr
+    assert no_plugins.returncode == 0, no_plugins.stderr
+    assert "warning: " in no_plugins.stderr and "mcp_servers.tagged" in no_plugins.stderr
+    assert "plugins are off (--no-plugins)" in no_plugins.stderr
+    assert "plain  [stdio]  node server.js" in no_plugins.stdout
+    assert "tagged" not in no_plugins.stdout
 
     # Reinstalled (an upgrade rewrites its metadata): loaded again, once.
     info = site / "launch_hermes-1.0.dist-info"
@@ -101,9 +106,12 @@ def test_mcp_list_uses_the_record_until_a_plugin_is_installed_upgraded_or_remove
     assert hermes_with(site, "plugins", "list", **env).returncode == 0
     assert listed()[0] == 0
 
-    # Disabled by HERMES_DISABLE_PLUGINS: its key selects nothing again.
+    # Disabled by HERMES_DISABLE_PLUGINS: its key selects nothing again; that entry is not
+    # available (a warning naming the plugin), the rest is listed.
     disabled = hermes_with(site, "mcp", "list", HERMES_DISABLE_PLUGINS="launch", **env)
-    assert disabled.returncode == 2 and "mcp_servers.tagged" in disabled.stderr
+    assert disabled.returncode == 0 and "mcp_servers.tagged" in disabled.stderr
+    assert "plugin launch is disabled (HERMES_DISABLE_PLUGINS)" in disabled.stderr
+    assert "plain  [stdio]" in disabled.stdout and "tagged" not in disabled.stdout
 
     # Removed: the record does not keep its key alive.
     shutil.rmtree(info)

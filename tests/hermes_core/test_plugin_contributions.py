@@ -440,6 +440,13 @@ def test_without_its_plugin_only_the_server_using_its_transport_fails(
         assert rows["wrapped"]["last_error"].startswith(reason + " — " + off)
         assert "mcp_servers.tagged: needs either 'command'" in rows["tagged"]["last_error"]
         assert f"warning: {reason} — {off}" in status.stderr
+        # `mcp list` warns and goes on too (it exited 2: issue 27, item 17), twice: the second
+        # run prints the record of the first.
+        for _ in range(2):
+            listed = hermes(site, home, *flags, "mcp", "list", "--json", **env)
+            assert listed.returncode == 0, listed.stderr
+            assert [row["server"] for row in json.loads(listed.stdout)] == ["plain"]
+            assert f"warning: {reason} — {off}" in listed.stderr
         if not flags:
             continue  # the other commands once (the same loading path)
 

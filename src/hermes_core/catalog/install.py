@@ -1,7 +1,9 @@
 """Installing an entry's code: clone, bootstrap, and the ``mcp_servers`` entry it becomes.
 
 A failed clone or bootstrap leaves nothing half-installed: a previous install
-is moved aside first and put back, the new folder is removed.  The bootstrap's
+is moved aside first and put back, the new folder is removed; :func:`installing` keeps the
+previous install aside until the caller's own next step (recording it in ``config.yaml``)
+succeeds too.  The bootstrap's
 output goes to a log file (``$HERMES_HOME/logs/mcp-install-<name>.log``).
 """
 
@@ -12,14 +14,21 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from hermes_core.catalog.manifest import INSTALL_DIR, Manifest
 from hermes_core.config.loader import hermes_home
 
-__all__ = ["InstallError", "install_code", "install_dir", "log_path", "server_entry"]
+__all__ = [
+    "InstallError",
+    "install_code",
+    "install_dir",
+    "installing",
+    "log_path",
+    "server_entry",
+]
 
 _SHA = re.compile(r"[0-9a-fA-F]{40}")
 
@@ -96,6 +105,34 @@ def install_code(
     *progress(step, steps, what)* is called before each step.  Raises
     :class:`InstallError` (or ``KeyboardInterrupt``) with nothing left behind.
     """
+    with installing(manifest, progress) as done:
+        return done
+
+
+@contextlib.contextmanager
+def installing(
+    manifest: Manifest, progress: Callable[[int, int, str], None]
+) -> Iterator[tuple[Path, Path]]:
+    """:func:`install_code` whose previous install is kept aside until the ``with`` block
+    succeeds: when anything in the block fails (the ``config.yaml`` edit that records the
+    install), the new folder is removed and the previous one put back."""
+    folder, log_file, previous = _install(manifest, progress)
+    try:
+        yield folder, log_file
+    except BaseException:
+        with contextlib.suppress(OSError):
+            shutil.rmtree(folder)
+        if previous is not None:
+            os.replace(previous, folder)
+        raise
+    if previous is not None:
+        shutil.rmtree(previous, ignore_errors=True)
+
+
+def _install(
+    manifest: Manifest, progress: Callable[[int, int, str], None]
+) -> tuple[Path, Path, Path | None]:
+    """Clone and bootstrap; returns (folder, log file, the previous install moved aside)."""
     folder = install_dir(manifest.name)
     log_file = log_path(manifest.name)
     folder.parent.mkdir(parents=True, exist_ok=True)
@@ -134,9 +171,7 @@ def install_code(
         if moved:
             os.replace(previous, folder)
         raise
-    if moved:
-        shutil.rmtree(previous, ignore_errors=True)
-    return folder, log_file
+    return folder, log_file, previous if moved else None
 
 
 def server_entry(manifest: Manifest, folder: Path | None) -> dict[str, Any]:

@@ -21,6 +21,7 @@ __all__ = [
     "EXIT_USAGE",
     "PluginLoader",
     "interactive",
+    "print_config_error",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_PLUGIN = 0, 1, 2, 3
@@ -38,3 +39,10 @@ def interactive() -> bool:
         return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def print_config_error(exc: Exception) -> None:
+    """A bad ``config.yaml``: every problem found in the file, one ``error:`` line each (a
+    :class:`~hermes_core.config.errors.ConfigError` carries the others in ``more``)."""
+    for problem in getattr(exc, "all", (exc,)):
+        print(f"error: {problem}", file=sys.stderr)

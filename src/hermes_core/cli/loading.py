@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from hermes_core.catalog.policy_entries import catalog_check
-from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.common import EXIT_USAGE, print_config_error
 from hermes_core.cli.stop import Stop
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError
@@ -37,7 +37,7 @@ def load(factory: HostFactory | None = None, *, strict: bool = True) -> LoadedCo
     try:
         loaded = factory.load_config(strict=strict)
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print_config_error(exc)
         raise Stop(EXIT_USAGE) from None
     for warning in loaded.warnings:
         print(f"warning: {warning}", file=sys.stderr)

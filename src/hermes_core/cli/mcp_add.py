@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import copy
 import dataclasses
 import os
 import re
@@ -15,9 +16,11 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoade
 from hermes_core.cli.disabled_save import say_runner_missing
 from hermes_core.cli.loading import factory_for
 from hermes_core.config import store
+from hermes_core.config.dotenv_file import dotenv_path
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
+from hermes_core.config.secret_lift import VariableNames, lift_secrets, store_secrets
 from hermes_core.home import hermes_home
 from hermes_core.host.factory import HostFactory
 from hermes_platform.runners import missing_runner
@@ -213,6 +216,15 @@ def add(
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    # One rule with import, install and export: a value that looks secret goes to .env (0600)
+    # and config.yaml holds ${VAR} (hermes_core.config.secret_lift).
+    try:
+        # The edit must be possible (an existing name without --replace …) before .env changes.
+        store.check_add(name, entry, replace=replace, kinds=factory.kinds)
+        entry, secrets = _lifted(name, entry)
+    except (ConfigError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     problem: str | None = None
     tool_count = 0
     if str(entry.get("auth", "")).lower() == "oauth":
@@ -237,6 +249,8 @@ def add(
         return EXIT_USAGE
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    if secrets:
+        print(f"secrets moved to {dotenv_path()} (mode 0600): {', '.join(sorted(secrets))}")
     if problem is not None:
         print(f"saved '{name}' disabled: the probe failed: {problem}")
         print(f"fix the entry, then `hermes mcp enable {name}`")
@@ -249,6 +263,17 @@ def add(
     if entry.get("auth") == "oauth":
         print(f"now authorise it: `hermes mcp login {name}`")
     return EXIT_OK
+
+
+def _lifted(name: str, entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """*entry* with its literal secrets replaced by ``${VAR}``, the values stored in ``.env``
+    first (so that the probe and the saved entry read them from there)."""
+    lifted = copy.deepcopy(entry)
+    names = VariableNames(os.environ, load_dotenv(dotenv_path()))
+    secrets = lift_secrets(name, lifted, names)
+    if secrets:
+        store_secrets(dotenv_path(), secrets)
+    return lifted, secrets
 
 
 def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:

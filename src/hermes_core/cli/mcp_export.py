@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader, print_config_error
 from hermes_core.cli.foreign_text import say
 from hermes_core.cli.loading import factory_for
 from hermes_core.config.models import ConfigError
@@ -29,7 +29,7 @@ def export(fmt: str, manager: HermesPluginManager | None = None) -> int:
     try:
         loaded = factory_for(manager).load_config()
     except ConfigError as exc:
-        say(f"error: {exc}", err=True)
+        print_config_error(exc)
         return EXIT_USAGE
     result = export_servers(loaded.config.mcp_servers, fmt)
     sys.stdout.write(result.text if result.text.endswith("\n") else result.text + "\n")

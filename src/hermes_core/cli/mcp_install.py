@@ -8,8 +8,10 @@ Reference: ``docs/catalog.md``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +42,12 @@ from hermes_core.cli.mcp_catalog import (
 from hermes_core.cli.prompts import Row, ask_value, checklist, confirm, interactive, shown
 from hermes_core.cli.stop import Stop
 from hermes_core.config import store
-from hermes_core.config.dotenv_file import update_dotenv
+from hermes_core.config.dotenv_file import dotenv_path, update_dotenv
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import validate_server
+from hermes_core.config.secret_lift import VariableNames, lift_secrets
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform.runners import missing_runner
 
@@ -76,6 +79,8 @@ def _plan(entry: Entry, manifest: Manifest) -> list[str]:
     for number, command in enumerate(manifest.install.bootstrap, 1):
         lines.append(f"  bootstrap {number}: {shown(command, 400)}")
     made = server_entry(manifest, folder if manifest.installs else None)
+    # Shown as it will be written: a literal secret as the ${VAR} that config.yaml will hold.
+    lift_secrets(entry.name, made, VariableNames(os.environ, load_dotenv()))
     if "command" in made:
         lines.append(
             f"  runs:      {shown(' '.join([made['command'], *made.get('args', [])]), 400)}"
@@ -177,42 +182,56 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
             if not confirm(f"Install '{entry.name}'?", default=False):
                 print("nothing was installed")
                 return EXIT_FAILED
-        keys = _ask_keys(manifest, assume_yes=assume_yes)
-        folder = None
-        if manifest.installs:
-
-            def progress(step: int, steps: int, what: str) -> None:
-                print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
-
-            try:
-                folder, log_file = mechanics.install_code(manifest, progress)
-            except mechanics.InstallError as exc:
-                log_file = mechanics.log_path(entry.name)
-                print_error(f"{exc}; nothing was installed")
-                _show_log_tail(log_file)
-                return EXIT_FAILED
-            print(f"installed into {folder} (log: {log_file})")
-        if keys:
-            update_dotenv(keys)
-            print(f"saved {', '.join(keys)} to $HERMES_HOME/.env (mode 0600)")
+        # Every precondition before anything on disk changes: config.yaml readable and
+        # editable for this entry (a duplicate key, a read-only file …), .env writable.
         _servers, raw = configured_servers(manager)
         previous = raw.get(entry.name) if isinstance(raw.get(entry.name), dict) else None
-        include, exclude = prior_filter(previous)
-        made = mechanics.server_entry(manifest, folder)
-        kept = {"tools": previous["tools"]} if previous and "tools" in previous else {}
-        made = {**made, **kept}
-        if manifest.tools.default_excluded is not None:
-            made = with_tools(
-                made, excluded_filter(include, exclude, manifest.tools.default_excluded)
-            )
+        target = install_dir(entry.name) if manifest.installs else None
         kinds = _kinds(manager)
-        runner = missing_runner(made.get("command"))
-        if runner is not None:
-            made = {**made, "enabled": False}
-        for warning in store.add_server(
-            entry.name, made, replace=previous is not None, kinds=kinds
-        ):
-            print(f"warning: {warning}", file=sys.stderr)
+        store.check_add(
+            entry.name,
+            _made(manifest, target, previous),
+            replace=previous is not None,
+            kinds=kinds,
+        )
+        _check_dotenv_writable()
+        keys = _ask_keys(manifest, assume_yes=assume_yes)
+        folder = None
+        with contextlib.ExitStack() as undo:
+            if manifest.installs:
+
+                def progress(step: int, steps: int, what: str) -> None:
+                    print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
+
+                try:
+                    folder, log_file = undo.enter_context(mechanics.installing(manifest, progress))
+                except mechanics.InstallError as exc:
+                    log_file = mechanics.log_path(entry.name)
+                    print_error(f"{exc}; nothing was installed")
+                    _show_log_tail(log_file)
+                    return EXIT_FAILED
+                print(f"installed into {folder} (log: {log_file})")
+            # A failure from here on puts back the previous install (the `with`) and .env.
+            undo.enter_context(_restoring(dotenv_path()))
+            made = _made(manifest, folder, previous)
+            # One rule with add, import and export: literal secrets go to .env, not config.
+            lifted = lift_secrets(entry.name, made, VariableNames(os.environ, load_dotenv()))
+            values = {**keys, **lifted}
+            if values:
+                update_dotenv(values)
+                print(f"saved {', '.join(values)} to $HERMES_HOME/.env (mode 0600)")
+            include, exclude = prior_filter(previous)
+            if manifest.tools.default_excluded is not None:
+                made = with_tools(
+                    made, excluded_filter(include, exclude, manifest.tools.default_excluded)
+                )
+            runner = missing_runner(made.get("command"))
+            if runner is not None:
+                made = {**made, "enabled": False}
+            for warning in store.add_server(
+                entry.name, made, replace=previous is not None, kinds=kinds
+            ):
+                print(f"warning: {warning}", file=sys.stderr)
         print(f"{'updated' if previous is not None else 'added'} mcp_servers.{entry.name}")
         code = EXIT_OK
         if runner is not None:  # as `hermes mcp add` does: disabled, exit 1
@@ -257,6 +276,40 @@ def _policy_check(manager: HermesPluginManager, name: str, manifest: Manifest) -
         raise Stop(EXIT_USAGE, str(exc)) from None
     if refused is not None:
         raise Stop(EXIT_FAILED, f"{refused}; nothing was installed")
+
+
+def _made(
+    manifest: Manifest, folder: Path | None, previous: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The entry an install writes (a previous entry's tool choice kept)."""
+    made = mechanics.server_entry(manifest, folder)
+    kept = {"tools": previous["tools"]} if previous and "tools" in previous else {}
+    return {**made, **kept}
+
+
+def _check_dotenv_writable() -> None:
+    path = dotenv_path()
+    folder = path.parent if path.parent.exists() else path.parent.parent
+    if (path.exists() and not os.access(path, os.W_OK)) or not os.access(folder, os.W_OK):
+        raise Stop(EXIT_USAGE, f"{path}: cannot write the file; nothing was installed")
+
+
+@contextlib.contextmanager
+def _restoring(path: Path) -> Iterator[None]:
+    """Put *path* (``.env``) back as it was when the block fails."""
+    try:
+        before: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        before = None
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            if before is None:
+                path.unlink(missing_ok=True)
+            else:
+                path.write_bytes(before)
+        raise
 
 
 def _show_log_tail(log_file: Path) -> None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader, print_config_error
 from hermes_core.cli.list_record import cache_file, key_for, print_rows, remember
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.loader import (
@@ -65,6 +65,7 @@ def list_servers(
                 }
             )
         warnings = [str(warning) for warning in loaded.warnings]
+        warnings += [str(problem) for _name, problem in loaded.unavailable]
         if record_key is not None:
             cache = cache_file(loaded.path.parent)
             remember(cache, record_key, str(loaded.path), rows, warnings)
@@ -100,12 +101,16 @@ def _load_listed(
         keys = config_keys.PluginConfigKeys.of(manager)
     else:
         keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
+    off = config_keys.plugins_off(hermes_home(), no_plugins=no_plugins)
+    # With plugins off, an entry only a plugin can read is left out with a warning (as
+    # `status` and `tools` do), never the whole listing.
+    kinds = dataclasses.replace(keys.kinds(), plugins_off=off)
     try:
-        loaded = load_config(kinds=keys.kinds())
+        loaded = load_config(kinds=kinds)
         check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
         check_interceptors(loaded, keys.interceptors)
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print_config_error(exc)
         raise Stop(EXIT_USAGE) from None
     record_key = None
     if fingerprint is not None and loaded.digest is not None:

@@ -43,6 +43,9 @@ class ServerKinds:
     settings: tuple[tuple[str, SettingsShape], ...] = ()
     """The settings models of transports and auth providers that carry one, keyed
     ``transport:<name>`` / ``auth:<name>`` (see :mod:`hermes_core.config.plugin_settings`)."""
+    blocks: tuple[str, ...] = ()
+    """Top-level keys plugins own: each registered call interceptor's settings block (named
+    after it), known keys of ``config.yaml`` besides Hermes core's and the agent's."""
 
     @classmethod
     def of(

@@ -27,6 +27,7 @@ from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.plugin_settings import SettingsShape
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
+from hermes_core.config.top_keys import unknown_key_reason
 from hermes_core.home import config_path, hermes_home
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import _line_of, _plain
@@ -221,6 +222,7 @@ def parse_config_text(
         )
     sampling, problems = _load_sampling(tree, path)
     errors.extend(problems)
+    errors.extend(_unknown_top_keys(tree, path, kinds.blocks if kinds is not None else ()))
     if errors and strict:
         raise _first(errors)
     config = HermesConfig.model_validate({**others, "mcp_servers": servers, "sampling": sampling})
@@ -259,6 +261,23 @@ def _load_sampling(
                 )
             )
         return None, problems
+
+
+def _unknown_top_keys(
+    tree: CommentedMap, path: str, blocks: Iterable[str] = ()
+) -> list[ConfigError]:
+    """Every top-level key that is neither Hermes core's, the agent's nor a plugin's *blocks*
+    (the call interceptors' settings), at its line."""
+    problems = []
+    owned = set(blocks)
+    for key in tree:
+        if str(key) in owned:
+            continue
+        reason = unknown_key_reason(str(key))
+        if reason is not None:
+            line = tree.lc.key(key)[0] + 1
+            problems.append(ConfigError(reason, path=path, line=line, key=str(key)))
+    return problems
 
 
 def _first(errors: list[ConfigError]) -> ConfigError:

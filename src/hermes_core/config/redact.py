@@ -22,6 +22,13 @@ _SECRET_FLAG = re.compile(r"(?i)(token|secret|key|password|passwd|auth|credentia
 # scheme://userinfo@  and  ?query / #fragment of a URL inside an argument.
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#@\s]*@")
 _URL_QUERY = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s?#]*)([?#])\S*")
+# A value that is only a reference (``${VAR}``) holds no secret: shown as written, so that what
+# is shown (the import's dry run, ``mcp list``) is what config.yaml holds.
+_REFERENCE = re.compile(r"\$\{[^}]*\}")
+
+
+def _hidden(value: str) -> str:
+    return value if _REFERENCE.fullmatch(value) else _REDACTED
 
 
 def _shown_urls(arg: str) -> str:
@@ -37,12 +44,12 @@ def shown_args(args: list[str]) -> list[str]:
     hide_next = False
     for arg in args:
         if hide_next:
-            shown.append(_REDACTED)
+            shown.append(_hidden(arg))
             hide_next = False
             continue
-        name, equals, _ = arg.partition("=")
+        name, equals, value = arg.partition("=")
         if equals and "://" not in name and _SECRET_FLAG.search(name):
-            shown.append(name + "=" + _REDACTED)
+            shown.append(name + "=" + _hidden(value))
             continue
         shown.append(_shown_urls(arg))
         hide_next = arg.startswith("-") and not equals and bool(_SECRET_FLAG.search(arg))

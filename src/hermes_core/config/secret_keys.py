@@ -17,8 +17,11 @@ __all__ = ["AUTH_SCHEME", "SECRET_KEY", "credentials_in", "is_secret_key"]
 
 SECRET_KEY = re.compile(
     r"(?i)(token|secret|passw|passphrase|api[_-]?key|apikey|private[_-]?key|access[_-]?key|"
-    r"credential|cookie|authorization|^auth$|[_-]key$|^key$|^pat$)"
+    r"credential|cookie|authorization|signature|(^|[_-])auth($|[_-])|[_-]key$|^key$|^pat$|^pwd$)"
 )
+"""A key, flag or parameter name that says its value is a credential (``…TOKEN``,
+``X-Custom-Auth``, ``client_secret``): the one pattern of import, add, install, export
+(:mod:`hermes_core.config.secret_lift`) and the ``secrets_guard`` interceptor."""
 #: ``Bearer <token>``, ``token <token>``, ``Basic <credentials>``.
 AUTH_SCHEME = re.compile(r"(?i)(bearer|token|basic)\s+(\S.*)")
 _URL = re.compile(r"(?i)[a-z][a-z0-9+.-]*://\S+")

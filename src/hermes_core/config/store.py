@@ -47,6 +47,7 @@ __all__ = [
     "LOCK_TIMEOUT",
     "add_server",
     "add_servers",
+    "check_add",
     "check_writable",
     "remove_server",
     "set_enabled",
@@ -125,6 +126,30 @@ def add_servers(
     if datas:
         _edit(target, AddServers(datas, replace))
     return tuple(warnings)
+
+
+def check_add(
+    name: str,
+    entry: Mapping[str, Any],
+    *,
+    path: str | os.PathLike[str] | None = None,
+    replace: bool = False,
+    kinds: ServerKinds | None = None,
+) -> None:
+    """:class:`ConfigError` (naming the file, nothing written) unless :func:`add_server` of
+    *entry* can be done now: the entry valid, the file readable, parseable and writable, the
+    edit possible (a duplicate key, an existing name without *replace* …).  For commands that
+    must check before they change anything else on disk (``hermes mcp install``)."""
+    target = _target(path)
+    label = str(target)
+    data = _entry_data(entry, label, name)
+    _, problems, _warnings = validate_server(name, data, path=label, kinds=kinds)
+    if problems:
+        raise ConfigError(
+            problems[0].reason, path=label, key=problems[0].key, more=tuple(problems[1:])
+        )
+    check_writable(target)
+    _plan(_read(target, label), label, AddServer(name, data, replace))
 
 
 def remove_server(name: str, *, path: str | os.PathLike[str] | None = None) -> None:

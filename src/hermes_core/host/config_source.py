@@ -3,6 +3,7 @@ providers and sampling backends (the built-in ones, or a plugin manager's)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -79,13 +80,16 @@ class ConfigSource:
         """The sampling backends as registered (``sampling_providers``: bound to their
         ``sampling_backends:`` settings by the last :meth:`load_config`)."""
         self.sampling_providers: dict[str, SamplingProvider] = dict(self.registered_sampling)
-        self.kinds = ServerKinds.of(self.transports, self.auth_providers, plugins_off)
         self.catalog_check: CatalogCheck | None = None
         """Whether an entry is what a catalog entry installs (the policy's ``catalog_only``);
         the ``hermes`` command sets it from the catalog, without it such a policy refuses all."""
         self._policy: tuple[Policy | None] | None = None
         self.interceptors: dict[str, CallInterceptor] = dict(
             builtin_interceptors() if interceptors is None else interceptors
+        )
+        self.kinds = dataclasses.replace(
+            ServerKinds.of(self.transports, self.auth_providers, plugins_off),
+            blocks=tuple(self.interceptors),
         )
         self.loaded: LoadedConfig | None = None
         """The config :meth:`load_config` read last (the interceptors' settings come from it)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.config.models import ServerConfig
+from hermes_core.config.secret_lift import lift_args, lift_urls, looks_secret_value
 from hermes_core.importing.model import EXPORT_FORMATS
 from hermes_core.importing.secrets import is_secret_key
 from hermes_core.importing.variables import Untranslatable, from_hermes, whole_reference
@@ -90,6 +91,7 @@ class _Writer:
         self.home = home
         self.inputs: list[dict[str, Any]] = []
         self.set = cfg.model_fields_set
+        self.claimed: dict[str, str] = {}
 
     def warn(self, key: str, reason: str) -> None:
         where = f"{self.name}.{key}" if key else self.name
@@ -109,8 +111,21 @@ class _Writer:
             self.result.variables.append(variable)
         return "${" + variable + "}"
 
+    def _claim(self, candidates: list[str], value: str) -> str:
+        """A literal secret of ``args``/``url`` as a reference (the value is never written);
+        two different values never share a variable."""
+        base = candidates[-1]
+        variable, number = base, 1
+        while self.claimed.get(variable, value) != value:
+            number += 1
+            variable = f"{base}_{number}"
+        self.claimed[variable] = value
+        if variable not in self.result.variables:
+            self.result.variables.append(variable)
+        return "${" + variable + "}"
+
     def _hide(self, key: str, value: str, *, header: bool = False) -> str:
-        if not is_secret_key(key) or "${" in value or not value:
+        if not (is_secret_key(key) or looks_secret_value(value)) or "${" in value or not value:
             return value
         if header and key.lower() == "authorization" and " " in value:
             scheme = value.split(" ", 1)[0]
@@ -180,7 +195,8 @@ class _Writer:
         if stdio:
             entry["command"] = self.text(cfg.command or "", "command")
             if cfg.args:
-                entry["args"] = [self.text(a, f"args[{i}]") for i, a in enumerate(cfg.args)]
+                args = lift_args(self.name, list(cfg.args), self._claim)
+                entry["args"] = [self.text(a, f"args[{i}]") for i, a in enumerate(args)]
             self.env(entry)
             if cfg.cwd is not None:
                 if self.fmt in ("codex", "vscode"):
@@ -188,7 +204,7 @@ class _Writer:
                 else:
                     raise self.leave("cwd", f"{self.fmt} has no working-folder setting")
         else:
-            entry["url"] = self.text(cfg.url or "", "url")
+            entry["url"] = self.text(lift_urls(self.name, cfg.url or "", self._claim), "url")
             self.headers(entry)
         self.auth(entry)
         self.tools(entry)

@@ -39,6 +39,11 @@ class ForeignServer:
     inputs: tuple[InputSpec, ...] = ()
     disabled_reason: str | None = None
     """Set when the client keeps this server switched off elsewhere (imported disabled)."""
+    project: bool = False
+    """From a project's file (``.mcp.json``, ``.cursor/mcp.json`` …): written by whoever wrote
+    the repository, so imported disabled unless the client's own record says the user
+    approved it (:attr:`approved`), and never in place of a user entry of the same name."""
+    approved: bool = False
 
     @property
     def origin(self) -> str:

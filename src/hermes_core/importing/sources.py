@@ -6,8 +6,8 @@ file replaces an earlier one of the same name, as in the client itself, and
 the replaced one is reported.  Project files are looked up in the current
 working directory.  JSON is read strictly where the client does (Claude Code,
 Claude Desktop) and as JSON with comments and trailing commas where the client
-allows them (Cursor, VS Code, Gemini CLI, Windsurf), with ``json5``; Codex's
-TOML with ``tomllib``.
+allows them (Cursor, VS Code, Gemini CLI, Windsurf), with :mod:`.jsonc` (linear time);
+Codex's TOML with ``tomllib``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from hermes_core.importing.jsonc import JsoncError, loads_jsonc
 from hermes_core.importing.model import ForeignServer, InputSpec, SourceError
 from hermes_core.importing.names import SOURCE_NAMES
 
@@ -201,6 +202,8 @@ def _finish_claude_code(
     disabled."""
     disabled: set[str] = set()
     declined: set[str] = set()
+    approved: set[str] = set()
+    approve_all = False
     for data in datas:
         projects = data.get("projects") if isinstance(data, dict) else None
         project = _project_key(projects, cwd) if isinstance(projects, dict) else None
@@ -208,6 +211,11 @@ def _finish_claude_code(
         if isinstance(settings, dict):
             disabled |= _names(settings.get("disabledMcpServers"))
             declined |= _names(settings.get("disabledMcpjsonServers"))
+            # What the user accepted at Claude Code's prompts, kept in their own ~/.claude.json
+            # (never the repository's .claude/settings.json, which its author writes).
+            approved |= _names(settings.get("enabledMcpjsonServers"))
+            trusted = settings.get("hasTrustDialogAccepted") is True
+            approve_all |= trusted and settings.get("enableAllProjectMcpServers") is True
 
     def rank(server: ForeignServer) -> int:
         if server.key.startswith("projects."):
@@ -216,6 +224,12 @@ def _finish_claude_code(
 
     adjusted = []
     for server in sorted(servers, key=rank):
+        if rank(server) == 1:
+            server = replace(
+                server,
+                project=True,
+                approved=server.name not in declined and (approve_all or server.name in approved),
+            )
         if server.name in disabled:
             server = replace(server, disabled_reason="in disabledMcpServers for this project")
         elif server.name in declined and rank(server) == 1:
@@ -330,12 +344,11 @@ def read_file(path: Path, source: Source) -> Any:
                 f"{path}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno}); "
                 f"{source.label} does not accept comments or trailing commas either"
             ) from None
-    import json5  # JSON with comments and trailing commas, as the client reads it
-
     try:
-        return json5.loads(text)
-    except ValueError as exc:
-        raise SourceError(f"{path}: not valid JSON with comments: {exc}") from None
+        return loads_jsonc(text)
+    except JsoncError as exc:
+        reason = f"not valid JSON with comments: {exc.message}"
+        raise SourceError(f"{path}:{exc.line}: {reason}") from None
 
 
 MAX_DEPTH = 100
@@ -394,7 +407,41 @@ def read_servers(
         if not isinstance(data, dict):
             raise SourceError(f"{file.path}: must hold a JSON object at the top")
         datas.append(data)
-        servers.extend(source.parse(file.path, data, here))
+        found = source.parse(file.path, data, here)
+        if file.project or _project_file(source, file.path, env, platform or sys.platform):
+            found = [replace(server, project=True) for server in found]
+        servers.extend(found)
     if source.finish is not None:
         servers = source.finish(servers, datas, here)
-    return servers, [f.path for f in files]
+    return _unapproved_last_word(servers), [f.path for f in files]
+
+
+def _project_file(source: Source, path: Path, environ: Mapping[str, str], platform: str) -> bool:
+    """Whether a ``--path`` file is a project's file of *source* (``.mcp.json``,
+    ``.cursor/mcp.json`` …) rather than one of the user's own."""
+    folder = _base(path)
+    files = source.files(environ, folder, platform)
+    user = {f.path.absolute() for f in files if not f.project}
+    project = {f.path.absolute() for f in files if f.project}
+    return path.absolute() in project - user
+
+
+def _unapproved_last_word(servers: list[ForeignServer]) -> list[ForeignServer]:
+    """A project's servers the user has not approved are imported disabled, with the reason,
+    and at the lowest precedence: one of them never replaces the user's own entry of the same
+    name (a repository could otherwise swap the command of a server the user trusts)."""
+    adjusted = []
+    for server in servers:
+        if server.project and not server.approved and server.disabled_reason is None:
+            server = replace(
+                server,
+                disabled_reason=(
+                    "it comes from the project's file, which whoever wrote the repository "
+                    "controls, and its approval is not recorded; check its command, then "
+                    f"`hermes mcp enable {server.name}`"
+                ),
+            )
+        adjusted.append(server)
+    # Stable: an unapproved project server goes before everything else, so any other entry of
+    # its name (user or local scope) comes later and wins.
+    return sorted(adjusted, key=lambda s: 0 if s.project and not s.approved else 1)

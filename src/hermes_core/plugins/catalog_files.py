@@ -104,13 +104,15 @@ def catalog_entry_from_text(text: str, where: str) -> CatalogManifest:
 
 
 def catalog_entries_from_package(
-    package: str, pattern: str = "catalog.yaml"
+    package: str, pattern: str = "catalog.yaml", *, names_from_files: bool = False
 ) -> list[CatalogManifest]:
     """The manifests inside an installed package whose file names match *pattern*.
 
     ``pattern`` is a file name or a glob relative to the package
     (``"catalog.yaml"``, ``"manifests/*.yaml"``).  A missing file is an error
-    naming it; Hermes reports it against your plugin.
+    naming it; Hermes reports it against your plugin.  With *names_from_files*, each entry
+    is named after its file (``filesystem.yaml`` → ``filesystem``; the manifest's ``name:``
+    must agree, or the catalog reports it): the names are decided by the package alone.
     """
     folder, _, glob = pattern.rpartition("/")
     root = resources.files(package)
@@ -122,6 +124,18 @@ def catalog_entries_from_package(
     )
     if not found and not any(ch in glob for ch in "*?["):
         raise FileNotFoundError(f"{prefix}{glob}: no such file in the package")
+    if names_from_files:
+        # The names come from the package's own files, never from the record in
+        # $HERMES_HOME/cache (a cache that anyone editing it could make lie): each file is
+        # named after its manifest's name: (the catalog checks the two agree).
+        return [
+            CatalogManifest(
+                name=Path(item.name).stem,
+                text=item.read_text(encoding="utf-8"),
+                where=prefix + item.name,
+            )
+            for item in found
+        ]
     return [
         catalog_entry_from_text(item.read_text(encoding="utf-8"), prefix + item.name)
         for item in found

@@ -46,6 +46,7 @@ __all__ = [
     "fingerprint",
     "for_cli",
     "lookup",
+    "plugins_off",
     "read",
     "record",
     "recorded",
@@ -125,7 +126,13 @@ class PluginConfigKeys:
 
     def kinds(self) -> ServerKinds:
         """What ``config.yaml`` is validated against (handed to the config loader)."""
-        return ServerKinds(self.transports, self.auth, self.auth_stdio, settings=self.settings)
+        return ServerKinds(
+            self.transports,
+            self.auth,
+            self.auth_stdio,
+            settings=self.settings,
+            blocks=self.interceptors,
+        )
 
 
 def env_flag(name: str) -> bool:
@@ -144,6 +151,22 @@ def for_cli(
     """The plugins' names as the ``hermes`` command loads them: remembered when nothing that
     decides them changed, else from *load()* (the applied manager), then remembered."""
     return lookup(home, no_plugins=no_plugins, load=load)[0]
+
+
+def plugins_off(home: Path, *, no_plugins: bool) -> str:
+    """Why some installed plugins are not loaded, in the host factory's words ("" when all
+    are), without loading them: ``--no-plugins``, or an installed plugin (entry point or
+    distribution) named in ``HERMES_DISABLE_PLUGINS``."""
+    if no_plugins:
+        return "plugins are off (--no-plugins)"
+    disabled = set(env_list("HERMES_DISABLE_PLUGINS"))
+    if not disabled:
+        return ""
+    entries = hermes_entry_points(home, strict=env_flag("HERMES_STRICT_PLUGINS"))
+    names = sorted({e.name for e in entries if e.name in disabled or e.dist_name in disabled})
+    if not names:
+        return ""
+    return f"plugin {', '.join(names)} is disabled (HERMES_DISABLE_PLUGINS)"
 
 
 def lookup(
