@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,17 +27,25 @@ description: A tiny server
 install:
   bootstrap: ["echo built >> marker.txt", "{extra}"]
 transport:
-  command: cat
-  args: ["${{INSTALL_DIR}}/marker.txt"]
+  command: {python}
+  args: ["{server}", "${{INSTALL_DIR}}/marker.txt"]
   env: {{API_TOKEN: literal-token-123, MODE: plain}}
 """
+
+
+#: A real MCP server (it ignores its argument), so install's probe of the entry succeeds.
+SERVER = Path(__file__).parents[1] / "servers" / "fidelity_server.py"
+
+
+def manifest(extra: str) -> str:
+    return MANIFEST.format(extra=extra, python=sys.executable, server=SERVER)
 
 
 def _setup(tmp_path: Path, extra: str = "true") -> tuple[Path, dict[str, str]]:
     home, catalog = tmp_path / "hermes", tmp_path / "catalog"
     home.mkdir()
     catalog.mkdir()
-    (catalog / "tiny.yaml").write_text(MANIFEST.format(extra=extra))
+    (catalog / "tiny.yaml").write_text(manifest(extra))
     return home, {"HERMES_HOME": str(home), "HERMES_CATALOG_PATH": str(catalog)}
 
 
@@ -77,7 +86,7 @@ def test_a_failure_after_the_bootstrap_puts_the_previous_install_back(tmp_path: 
     )
     (home / "config.yaml").write_text("mcp_servers: {}\n")
     first = tmp_path / "first.yaml"
-    first.write_text(MANIFEST.format(extra="true"))
+    first.write_text(manifest("true"))
     (Path(env["HERMES_CATALOG_PATH"]) / "tiny.yaml").write_bytes(first.read_bytes())
     assert _install(env)[0] == 0
     folder = home / "mcp-installs" / "tiny"
@@ -87,9 +96,9 @@ def test_a_failure_after_the_bootstrap_puts_the_previous_install_back(tmp_path: 
     before_env = (home / ".env").read_bytes()
 
     (Path(env["HERMES_CATALOG_PATH"]) / "tiny.yaml").write_text(
-        MANIFEST.format(
-            extra=r"printf '  tiny:\n    command: dup\n' >> \"$HERMES_HOME/config.yaml\""
-        ).replace("literal-token-123", "another-token-456")
+        manifest(r"printf '  tiny:\n    command: dup\n' >> \"$HERMES_HOME/config.yaml\"").replace(
+            "literal-token-123", "another-token-456"
+        )
     )
     code, _out, err = _install(env)
     assert code != 0
