@@ -128,7 +128,7 @@ def test_add_probe_enable_disable_remove_keep_comments(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        ([], "give --url <endpoint>, --command <cmd> or --preset <name>"),
+        ([], "give the server: `hermes mcp add NAME -- CMD ARGS…`, `hermes mcp add NAME URL`"),
         (["--preset", "nope"], "unknown MCP preset 'nope' (known: codex)"),
         (["--url", "http://127.0.0.1:9/mcp", "--env", "A=1"], "--env is only for stdio servers"),
         (["--command", "x", "--env", "novalue"], "invalid --env value (expected NAME=VALUE)"),
