@@ -524,6 +524,7 @@ def test_http_needs_the_bearer_token_and_refuses_missing_or_wrong_ones(tmp_path:
         done = run_hermes(
             "mcp",
             "call",
+            "--json",
             "mcp_hermes_conversations_list",
             "--args",
             '{"platform": "slack"}',

@@ -13,6 +13,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line
 from hermes_core.cli.stop import guard
+from hermes_core.cli.tool_lines import tool_lines, width
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -90,11 +91,9 @@ def tools(manager: HermesPluginManager, server: str | None, *, as_json: bool = F
         if as_json:
             print(json.dumps([e.__dict__ for e in entries], indent=2))
         else:
+            columns = width()
             for entry in entries:
-                summary = (
-                    entry.description.strip().splitlines()[0] if entry.description.strip() else ""
-                )
-                print(f"{entry.name}  ({entry.toolset})  {summary}")
+                print("\n".join(tool_lines(entry, columns)))
             for row in rows:
                 if not row.offered:
                     if not row.enabled:

@@ -13,12 +13,15 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
+from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
+from hermes_core.cli.call_result import result_text
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.sanitize import clean_text
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
@@ -32,7 +35,8 @@ PROGRESS_INTERVAL = 0.5
 
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp call TOOL [--args JSON] [--approvals …] [--server NAME] [-v]``."""
+    """``hermes mcp call TOOL [key=value …] [--args JSON] [--json] [--approvals …]
+    [--server NAME] [-v]``."""
     return call(
         plugins(),
         args.tool,
@@ -40,6 +44,8 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
         approvals=args.approvals,
         server=args.server,
         verbose=args.verbose,
+        pairs=args.pairs,
+        as_json=args.json,
     )
 
 
@@ -62,13 +68,17 @@ def _owners(tool: str, servers: Mapping[str, Any]) -> list[str]:
 def call(
     manager: HermesPluginManager,
     tool: str,
-    raw_args: str,
+    raw_args: str | None,
     *,
     approvals: str = "terminal",
     server: str | None = None,
     verbose: bool = False,
+    pairs: list[str] | None = None,
+    as_json: bool = False,
 ) -> int:
-    """Call one tool with JSON arguments and print the result as JSON.
+    """Call one tool and print its result: as text (:func:`result_text`), or the raw result
+    as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or *pairs*
+    (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
@@ -80,12 +90,10 @@ def call(
 
     def run() -> int:
         try:
-            arguments = json.loads(raw_args) if raw_args else {}
-        except json.JSONDecodeError as exc:
-            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        if not isinstance(arguments, dict):
-            print("error: --args must be a JSON object", file=sys.stderr)
+            words = parse_pairs(pairs or [])
+            given = arguments(raw_args, words, None) if not words else None
+        except ArgumentError as exc:
+            print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
         configured = load(factory_for(manager)).config.mcp_servers
         if server is not None:
@@ -96,15 +104,17 @@ def call(
                 enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
                 hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
                 result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
-                print(json.dumps(result, indent=2, ensure_ascii=False))
+                _show(result, as_json)
                 return EXIT_FAILED
 
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
-            if host.registry.get(tool) is None:
+            entry = host.registry.get(tool)
+            if entry is None:
                 return _missing_tool(host, tool), host.status()
+            values = given if given is not None else arguments(None, words, entry.input_schema)
             progress = _ProgressLine()
             try:
-                result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)
+                result: dict[str, Any] = await host.call_tool(tool, values, on_progress=progress)
             finally:
                 progress.done()
             return result, host.status()
@@ -114,13 +124,29 @@ def call(
         )
         with _server_logs_on_stderr(verbose):
             result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        _show(result, as_json)
         for row in rows:  # what the call cost, when the server asked the LLM
             if row.sampling and row.sampling.get("requests"):
                 print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return guard(run)
+
+
+def _show(result: dict[str, Any], as_json: bool) -> None:
+    """The result on stdout (JSON with *as_json*, else its text); an error, in text, on
+    stderr."""
+    if as_json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    if "error" in result:
+        print(f"error: {clean_text(str(result['error']))}", file=sys.stderr)
+        return
+    text = result_text(result)
+    if text:
+        print(text)
+    if result.get("isError"):
+        print("error: the tool reported an error (above)", file=sys.stderr)
 
 
 class _ProgressLine:
