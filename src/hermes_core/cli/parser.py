@@ -14,7 +14,7 @@ from typing import TypeAlias
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.parser_entries import add_entry_parsers
-from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
+from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
 
@@ -288,14 +288,17 @@ def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:
     exporter = mcp_commands.add_parser(
         "export",
         help="print the configured servers in another client's format",
-        description="Print config.yaml's servers for Claude Code (.mcp.json), Cursor "
-        "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
-        "variable references, never values; what the client cannot express is listed on stderr.",
+        description="Print config.yaml's servers for another client, named as for `hermes "
+        "mcp import`: Claude Code (.mcp.json), Claude Desktop, Cursor (mcp.json), VS Code "
+        "(.vscode/mcp.json), Codex (config.toml), Gemini CLI (settings.json) or Windsurf "
+        "(mcp_config.json). Secrets are written as variable references, never values; what "
+        "the client cannot express is listed on stderr.",
     )
     exporter.add_argument(
         "--format",
         required=True,
         choices=EXPORT_FORMATS,
+        type=lambda written: EXPORT_ALIASES.get(written, written),
         metavar="CLIENT",
         help=f"one of: {', '.join(EXPORT_FORMATS)}",
     )
