@@ -45,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words, after_dashes = split_server_args(list(sys.argv[1:] if argv is None else argv))
+    own = words[: words.index("--args")] if "--args" in words else words  # then: the server's
+    if "--no-color" in own:  # a global flag, taken anywhere before `--` (or `--args`)
+        words = [w for w in own if w != "--no-color"] + words[len(own) :]
+        os.environ["NO_COLOR"] = "1"
     args, extra = parser.parse_known_args(words)
     if extra and subcommand(args) == ("mcp", "call"):
         # `call TOOL a=1 --json b=2`: argparse ends the KEY=VALUE list at the flag

@@ -18,10 +18,11 @@ from hermes_core.cli.call_result import result_text
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.progress import Activity, spinner_allowed
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
-from hermes_core.sanitize import clean_text
+from hermes_core.sanitize import clean_line, clean_text
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
@@ -150,19 +151,27 @@ def _show(result: dict[str, Any], as_json: bool) -> None:
 
 
 class _ProgressLine:
-    """A call's progress on stderr: ``progress: 3/10 (30%) message``, at most one line per
+    """A call's progress on stderr: ``progress: 3/10 (30%) message``; on a terminal one line
+    that changes in place (a spinner), elsewhere at most one line per
     :data:`PROGRESS_INTERVAL` seconds (the last report always shows)."""
 
     def __init__(self) -> None:
         self._shown_at = 0.0
         self._pending: str | None = None
+        self._activity: Activity | None = None
 
     def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         line = f"progress: {progress:g}"
         if total:
             line += f"/{total:g} ({min(100.0, 100 * progress / total):.0f}%)"
         if message:
-            line += f" {message}"
+            line += f" {clean_line(message)[:200]}"
+        if spinner_allowed():
+            if self._activity is None:
+                self._activity = Activity(line, announce=False).__enter__()
+            self._activity.update(line)
+            self._pending = line  # kept on screen once the call ends
+            return
         now = time.monotonic()
         if now - self._shown_at < PROGRESS_INTERVAL:
             self._pending = line
@@ -171,6 +180,9 @@ class _ProgressLine:
         print(line, file=sys.stderr, flush=True)
 
     def done(self) -> None:
+        if self._activity is not None:
+            self._activity.__exit__(None, None, None)
+            self._activity = None
         if self._pending is not None:
             print(self._pending, file=sys.stderr, flush=True)
             self._pending = None

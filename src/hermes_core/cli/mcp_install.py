@@ -35,6 +35,7 @@ from hermes_core.cli.mcp_catalog import (
     found_catalog,
     print_error,
 )
+from hermes_core.cli.progress import Activity
 from hermes_core.cli.prompts import Row, ask_value, checklist, confirm, interactive, shown
 from hermes_core.cli.stop import Stop
 from hermes_core.config import store
@@ -152,16 +153,20 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         folder = None
         if manifest.installs:
 
-            def progress(step: int, steps: int, what: str) -> None:
-                print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
+            with Activity(f"installing '{entry.name}'…", announce=False) as activity:
 
-            try:
-                folder, log_file = mechanics.install_code(manifest, progress)
-            except mechanics.InstallError as exc:
-                log_file = mechanics.log_path(entry.name)
-                print_error(f"{exc}; nothing was installed")
-                _show_log_tail(log_file)
-                return EXIT_FAILED
+                def progress(step: int, steps: int, what: str) -> None:
+                    print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
+                    activity.update(f"[{step}/{steps}] {shown(what, 100)}…")
+
+                try:
+                    folder, log_file = mechanics.install_code(manifest, progress)
+                except mechanics.InstallError as exc:
+                    activity.__exit__(None, None, None)  # the spinner off before the error
+                    log_file = mechanics.log_path(entry.name)
+                    print_error(f"{exc}; nothing was installed")
+                    _show_log_tail(log_file)
+                    return EXIT_FAILED
             print(f"installed into {folder} (log: {log_file})")
         if keys:
             update_dotenv(keys)
@@ -256,7 +261,8 @@ def _choose_tools(
 ) -> int:
 
     print(f"asking '{name}' for its tools…", flush=True)
-    tools, problem = probe_tools(name, entry, manager)
+    with Activity(f"starting '{name}' to list its tools…", announce=False):
+        tools, problem = probe_tools(name, entry, manager)
     include, exclude = prior_filter(entry)
     default = manifest.tools.default_enabled if manifest is not None else None
     if problem is not None or not tools:

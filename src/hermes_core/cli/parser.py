@@ -41,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="load no external plugins (they are listed as disabled, never imported)",
     )
+    parser.add_argument(
+        "--no-color",
+        action="store_true",
+        help="no colour, anywhere on the line (as NO_COLOR=1; off a terminal there is none)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     apps = commands.add_parser("apps", help="application declarations on this machine")
