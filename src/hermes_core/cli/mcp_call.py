@@ -92,7 +92,9 @@ def call(
     def run() -> int:
         try:
             words = parse_pairs(pairs or [])
-            given = arguments(raw_args, words, None) if not words else None
+            given = arguments(raw_args, words, None)  # checked now; pairs read on the schema
+            if words:
+                given = None
         except ArgumentError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE

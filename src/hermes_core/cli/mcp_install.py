@@ -291,7 +291,8 @@ def _choose_tools(
             Row("@" + fam, f"({fam})", f"the generated tools {', '.join(members)}")
             for fam, members in families.items()
         ]
-        picked = set(checklist(f"Select tools for '{name}'", rows, checked))
+        count = f"{len(own)} tool{'s' if len(own) != 1 else ''}"  # the utility rows not counted
+        picked = set(checklist(f"Select tools for '{name}' ({count})", rows, checked))
     else:
         picked = checked
     chosen = filter_for_choice(names, [n for n in names if n in picked])
@@ -311,13 +312,13 @@ def configure(manager: HermesPluginManager, name: str) -> int:
     """The tool checklist again for a configured server, pre-checked with the current choice."""
 
     def run() -> int:
-        if not interactive():
-            raise Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
         _servers, raw = configured_servers(manager)
         entry = raw.get(name)
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict):  # said before asking for a terminal
             known = ", ".join(raw) or "none"
             raise Stop(EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})")
+        if not interactive():
+            raise Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
         found = found_catalog(manager, quiet=True)
         listed = found.entries.get(name)
         manifest = listed.manifest if listed is not None else None

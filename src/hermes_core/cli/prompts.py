@@ -1,8 +1,11 @@
 """Terminal questions for the catalog: yes/no, values, secrets, the tool checklist, menus.
 
-Built on questionary (prompt_toolkit): SPACE toggles, ENTER confirms, arrows
-move, Ctrl-C cancels.  Everything shown that came from a server or a manifest
-goes through :func:`shown` first (control and invisible characters removed).
+Built on questionary (prompt_toolkit): SPACE toggles, ENTER confirms (a yes/no
+needs its Enter too, and keys typed before a question appears are dropped, so a
+stray Enter never answers the next one), arrows move, Esc leaves a menu, Ctrl-C
+raises ``KeyboardInterrupt`` (the command ends with exit code 130).  Everything
+shown that came from a server or a manifest goes through :func:`shown` first
+(control and invisible characters removed).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import sys
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hermes_core.sanitize import strip_tags
 
@@ -46,10 +50,27 @@ def _width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
+def _drop_typeahead() -> None:
+    """Forget keys typed before the question is shown (an Enter meant for the last one)."""
+    try:
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
+
+
+def _asked(question: Any) -> Any:
+    """*question*'s answer; Ctrl-C raises ``KeyboardInterrupt`` (questionary's ``ask`` would
+    print "Cancelled by user" and return None)."""
+    _drop_typeahead()
+    return question.unsafe_ask()
+
+
 def confirm(question: str, default: bool = False) -> bool:
     import questionary
 
-    answer = questionary.confirm(question, default=default).ask()
+    answer = _asked(questionary.confirm(question, default=default, auto_enter=False))
     if answer is None:
         raise Cancelled
     return bool(answer)
@@ -59,9 +80,9 @@ def ask_value(prompt: str, *, secret: bool, default: str | None = None) -> str:
     import questionary
 
     if secret:
-        answer = questionary.password(prompt).ask()
+        answer = _asked(questionary.password(prompt))
     else:
-        answer = questionary.text(prompt, default=default or "").ask()
+        answer = _asked(questionary.text(prompt, default=default or ""))
     if answer is None:
         raise Cancelled
     return str(answer)
@@ -88,9 +109,9 @@ def checklist(title: str, rows: Sequence[Row], checked: set[str]) -> list[str]:
         )
         for r in rows
     ]
-    answer = questionary.checkbox(
-        title, choices=choices, instruction="(SPACE toggle, ENTER confirm)"
-    ).ask()
+    answer = _asked(
+        questionary.checkbox(title, choices=choices, instruction="(SPACE toggle, ENTER confirm)")
+    )
     if answer is None:
         raise Cancelled
     picked = set(answer)
@@ -110,11 +131,28 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         )
         for r in rows
     ]
-    answer = questionary.select(
+    question = questionary.select(
         title,
         choices=choices,
         instruction="(type to filter, ENTER choose, Esc leave)",
         use_search_filter=True,
         use_jk_keys=False,
-    ).ask()
+    )
+    _leave_on_escape(question)
+    answer = _asked(question)
     return None if answer is None else str(answer)
+
+
+def _leave_on_escape(question: Any) -> None:
+    """Esc ends *question* with no answer, as the menu's hint says (after prompt_toolkit's
+    short wait that tells a lone Esc from the start of an arrow key's sequence)."""
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    leave = KeyBindings()
+
+    @leave.add("escape")
+    def _leave(event: Any) -> None:
+        event.app.exit(result=None)
+
+    app = question.application
+    app.key_bindings = merge_key_bindings([app.key_bindings, leave])
