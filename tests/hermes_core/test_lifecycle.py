@@ -312,6 +312,7 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
         os.close(master)
         os.close(slave)
     assert "is untrusted and wants to run 'write'" in err and "Run it? [y/N]" in err
+    assert err.count("Run it?") == 1, err  # asked once, not "… Run it?" then "Run it? [y/N]"
     result = json.loads(out)
     if ran:
         assert child.returncode == 0 and result["content"][0]["text"] == "write: ok"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shutil
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,17 +60,23 @@ def _drop_typeahead() -> None:
         pass
 
 
-def _asked(question: Any) -> Any:
-    """*question*'s answer; Ctrl-C raises ``KeyboardInterrupt`` (questionary's ``ask`` would
-    print "Cancelled by user" and return None)."""
+def _asked(make: Callable[[], Any]) -> Any:
+    """The answer to the question *make* builds; Ctrl-C raises ``KeyboardInterrupt``
+    (questionary's ``ask`` would print "Cancelled by user" and return None).  Each question
+    starts afresh: keys typed for an earlier one are dropped, those the terminal still holds
+    and those prompt_toolkit kept back as type-ahead when the earlier question ended."""
+    from prompt_toolkit.application.current import get_app_session
+    from prompt_toolkit.input.typeahead import clear_typeahead
+
     _drop_typeahead()
-    return question.unsafe_ask()
+    clear_typeahead(get_app_session().input)
+    return make().unsafe_ask()
 
 
 def confirm(question: str, default: bool = False) -> bool:
     import questionary
 
-    answer = _asked(questionary.confirm(question, default=default, auto_enter=False))
+    answer = _asked(lambda: questionary.confirm(question, default=default, auto_enter=False))
     if answer is None:
         raise Cancelled
     return bool(answer)
@@ -80,9 +86,9 @@ def ask_value(prompt: str, *, secret: bool, default: str | None = None) -> str:
     import questionary
 
     if secret:
-        answer = _asked(questionary.password(prompt))
+        answer = _asked(lambda: questionary.password(prompt))
     else:
-        answer = _asked(questionary.text(prompt, default=default or ""))
+        answer = _asked(lambda: questionary.text(prompt, default=default or ""))
     if answer is None:
         raise Cancelled
     return str(answer)
@@ -110,7 +116,9 @@ def checklist(title: str, rows: Sequence[Row], checked: set[str]) -> list[str]:
         for r in rows
     ]
     answer = _asked(
-        questionary.checkbox(title, choices=choices, instruction="(SPACE toggle, ENTER confirm)")
+        lambda: questionary.checkbox(
+            title, choices=choices, instruction="(SPACE toggle, ENTER confirm)"
+        )
     )
     if answer is None:
         raise Cancelled
@@ -131,15 +139,18 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         )
         for r in rows
     ]
-    question = questionary.select(
-        title,
-        choices=choices,
-        instruction="(type to filter, ENTER choose, Esc leave)",
-        use_search_filter=True,
-        use_jk_keys=False,
-    )
-    _leave_on_escape(question)
-    answer = _asked(question)
+    def make() -> Any:
+        question = questionary.select(
+            title,
+            choices=choices,
+            instruction="(type to filter, ENTER choose, Esc leave)",
+            use_search_filter=True,
+            use_jk_keys=False,
+        )
+        _leave_on_escape(question)
+        return question
+
+    answer = _asked(make)
     return None if answer is None else str(answer)
 
 
