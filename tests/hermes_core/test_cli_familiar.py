@@ -39,7 +39,16 @@ def saved(home: Path) -> dict[str, Any]:
 
 def test_add_name_dashes_command_args_with_e(tmp_path: Path) -> None:
     added = hermes(
-        tmp_path, "mcp", "add", "hostile", "-e", "HERMES_X=1", "--", sys.executable, "-u", str(HOSTILE)
+        tmp_path,
+        "mcp",
+        "add",
+        "hostile",
+        "-e",
+        "HERMES_X=1",
+        "--",
+        sys.executable,
+        "-u",
+        str(HOSTILE),
     )
     assert added.returncode == 0, added.stderr
     assert added.stdout.strip() == "added 'hostile' (6 tools); new sessions will use it"
@@ -66,7 +75,9 @@ def test_add_name_url_with_t_and_h(tmp_path: Path) -> None:
         "--no-probe",
     )
     assert http.returncode == 0, http.stderr
-    sse = hermes(tmp_path, "mcp", "add", "-t", "sse", "old", "https://old.example/sse", "--no-probe")
+    sse = hermes(
+        tmp_path, "mcp", "add", "-t", "sse", "old", "https://old.example/sse", "--no-probe"
+    )
     assert sse.returncode == 0, sse.stderr
     stdio = hermes(tmp_path, "mcp", "add", "-t", "stdio", "local", "--no-probe", "--", "echo", "hi")
     assert stdio.returncode == 0, stdio.stderr
@@ -218,7 +229,9 @@ def test_get_shows_entry_state_tools_gate_and_error(tmp_path: Path) -> None:
     assert failed.returncode == 1 and "last error: command not found" in failed.stdout
     unknown = hermes(tmp_path, "mcp", "get", "hostle")
     assert unknown.returncode == 2
-    assert "no server named 'hostle'" in unknown.stderr and "did you mean 'hostile'?" in unknown.stderr
+    assert (
+        "no server named 'hostle'" in unknown.stderr and "did you mean 'hostile'?" in unknown.stderr
+    )
 
 
 # --------------------------------------------------------------------------- tools and call

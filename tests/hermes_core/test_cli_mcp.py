@@ -75,7 +75,9 @@ def test_tools_and_call(home: Path) -> None:
     assert listed.returncode == 0, listed.stderr
     assert "mcp_hostile_echo(text: str)\n    Echo the text.\n" in listed.stdout
     assert "mcp_hostile_hang" not in listed.stdout
-    called = hermes(home, "mcp", "call", "--json", "mcp_hostile_echo", "--args", '{"text": "hi there"}')
+    called = hermes(
+        home, "mcp", "call", "--json", "mcp_hostile_echo", "--args", '{"text": "hi there"}'
+    )
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["content"][0]["text"] == "hi there"
     bad = hermes(home, "mcp", "call", "--json", "mcp_hostile_echo", "--args", "{not json")

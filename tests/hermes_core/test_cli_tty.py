@@ -35,8 +35,7 @@ def env(tmp_path: Path) -> dict[str, str]:
         f"transport:\n  command: {sys.executable}\n  args: ['-u', {str(HOSTILE)!r}]\n"
     )
     (home / "config.yaml").write_text(
-        "mcp_servers:\n"
-        f"  fidelity: {{command: {sys.executable}, args: [{str(FIDELITY)!r}]}}\n"
+        f"mcp_servers:\n  fidelity: {{command: {sys.executable}, args: [{str(FIDELITY)!r}]}}\n"
     )
     base = {k: v for k, v in clean_env(os.environ).items() if k != "NO_COLOR"}
     return {

@@ -309,7 +309,9 @@ def test_cli_call_shows_progress_and_with_v_the_servers_logs(home: Path) -> None
     assert "\x1b" not in quiet.stderr and TAG_A not in quiet.stderr
     assert "MCP server log" not in quiet.stderr
 
-    loud = run_hermes("mcp", "call", "--json", "mcp_fidelity_slow", "-v", env={"HERMES_HOME": str(home)})
+    loud = run_hermes(
+        "mcp", "call", "--json", "mcp_fidelity_slow", "-v", env={"HERMES_HOME": str(home)}
+    )
     assert loud.returncode == 0, loud.stderr
     assert "INFO MCP server log [fidelity/worker]: starting the slow work" in loud.stderr
     assert 'WARNING MCP server log [fidelity]: {"disk": "nearly full"}' in loud.stderr

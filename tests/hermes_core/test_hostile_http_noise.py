@@ -84,7 +84,9 @@ def test_bogus_sse_events_are_one_warning_and_the_call_succeeds(
 def test_a_json_body_that_is_not_json_fails_the_call_without_a_traceback(
     bogus_home: Path,
 ) -> None:
-    result = run_hermes("mcp", "call", "--json", "mcp_bogus_badjson", env={"HERMES_HOME": str(bogus_home)})
+    result = run_hermes(
+        "mcp", "call", "--json", "mcp_bogus_badjson", env={"HERMES_HOME": str(bogus_home)}
+    )
     assert result.returncode == 1
     error = json.loads(result.stdout)["error"]
     assert error.startswith("MCP server 'bogus': ") and "Failed to parse JSON response" in error

@@ -58,7 +58,7 @@ def test_descriptions_and_results_reach_the_terminal_clean(tmp_path: Path) -> No
     assert_clean(listed.stdout + listed.stderr)
     lines = listed.stdout.splitlines()
     at = lines.index("mcp_evil_inject()")
-    block = [lines[at + 1]] + [x for x in lines[at + 2 :] if x.startswith("    ")][:2]
+    block = [lines[at + 1], *[x for x in lines[at + 2 :] if x.startswith("    ")][:2]]
     assert all(x.startswith("    ") for x in block)  # the words stay indented, on our lines
     assert "MCP server 'bank' says: all good" in " ".join(" ".join(block).split())
     as_json = run_hermes("mcp", "tools", "evil", "--json", env=env)

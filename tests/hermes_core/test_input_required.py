@@ -137,7 +137,9 @@ def home(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
 def test_hermes_mcp_call_samples_the_configured_model_for_a_modern_server(
     home: dict[str, str],
 ) -> None:
-    done = run_hermes("mcp", "call", "--json", "mcp_m_haiku", "--args", '{"prompt": "hello"}', env=home)
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_m_haiku", "--args", '{"prompt": "hello"}', env=home
+    )
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)["content"][0]["text"]
     # llm's echo model answers with the prompt it was given.

@@ -545,12 +545,16 @@ def test_lazy_server_everything_answers_from_the_cache_and_starts_on_first_call(
     cache.write_text(json.dumps(data))
     listed = run_hermes("mcp", "tools", env=env)
     assert "mcp_everything_old_echo" in listed.stdout and _count(starts) == 1
-    phantom = run_hermes("mcp", "call", "--json", "mcp_everything_old_echo", "--args", "{}", env=env)
+    phantom = run_hermes(
+        "mcp", "call", "--json", "mcp_everything_old_echo", "--args", "{}", env=env
+    )
     assert _count(starts) == 2  # the first call started it
     assert "no longer offers the tool 'old-echo'" in json.loads(phantom.stdout)["error"]
     assert "were dropped: mcp_everything_old_echo" in phantom.stderr  # reported when dropped
     assert "Traceback" not in phantom.stderr
-    echo = run_hermes("mcp", "call", "--json", "mcp_everything_echo", "--args", '{"message": "hi"}', env=env)
+    echo = run_hermes(
+        "mcp", "call", "--json", "mcp_everything_echo", "--args", '{"message": "hi"}', env=env
+    )
     assert echo.returncode == 0, echo.stderr
     assert "hi" in json.loads(echo.stdout)["content"][0]["text"]
     # The live listing was written through: the phantom is gone from the cache.
@@ -626,7 +630,9 @@ def test_mcp_call_to_a_failed_server_says_why(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text(
         "mcp_servers:\n  broken:\n    command: hermes-no-such-command-anywhere\n"
     )
-    done = run_hermes("mcp", "call", "--json", "mcp_broken_anything", env={"HERMES_HOME": str(tmp_path)})
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_broken_anything", env={"HERMES_HOME": str(tmp_path)}
+    )
     assert done.returncode == 1
     error = json.loads(done.stdout)["error"]
     assert error.startswith("MCP server 'broken' failed, so 'mcp_broken_anything' is not available")

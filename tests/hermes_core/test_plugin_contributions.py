@@ -341,7 +341,13 @@ def test_cli_hook_transport_selected_by_its_config_key(site: Path, home: Path) -
     assert listed.stderr == ""  # `launch:` is the transport's key, not an unknown key
 
     result = hermes(
-        site, home, "mcp", "call", "--json", "mcp_tagged_get_env", ACME_TAG_SOURCE="tag-from-the-env"
+        site,
+        home,
+        "mcp",
+        "call",
+        "--json",
+        "mcp_tagged_get_env",
+        ACME_TAG_SOURCE="tag-from-the-env",
     )
     assert result.returncode == 0, result.stderr
     env = json.loads(json.loads(result.stdout)["content"][0]["text"])
@@ -400,7 +406,11 @@ def test_an_unknown_transport_is_a_config_error_listing_the_registered_ones(
     site: Path, home: Path
 ) -> None:
     path = write_config(home, "mcp_servers:\n  wrapped:\n" + everything_stdio("env_stdoi"))
-    for command in (["mcp", "status"], ["mcp", "list"], ["mcp", "call", "--json", "mcp_wrapped_echo"]):
+    for command in (
+        ["mcp", "status"],
+        ["mcp", "list"],
+        ["mcp", "call", "--json", "mcp_wrapped_echo"],
+    ):
         result = hermes(site, home, *command)
         assert result.returncode == 2, command
         assert result.stderr == (
@@ -486,7 +496,9 @@ def test_cli_hook_auth_provider_header_reaches_the_server(
             settings="    acme_token:\n      token: ${SECURED_TOKEN}\n      scheme: Bearer\n",
         ),
     )
-    result = hermes(site, home, "mcp", "call", "--json", "mcp_secured_headers_seen", SECURED_TOKEN=TOKEN)
+    result = hermes(
+        site, home, "mcp", "call", "--json", "mcp_secured_headers_seen", SECURED_TOKEN=TOKEN
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     seen = json.loads(result.stdout)["content"][0]["text"].splitlines()
     assert f"authorization: Bearer {TOKEN}" in seen
@@ -510,7 +522,9 @@ def test_cli_hook_auth_provider_with_server_everything_over_http(
     result = hermes(site, home, "mcp", "tools", "secured")
     assert result.returncode == 0, result.stderr
     assert "mcp_secured_echo" in result.stdout
-    called = hermes(site, home, "mcp", "call", "--json", "mcp_secured_echo", "--args", '{"message": "hi"}')
+    called = hermes(
+        site, home, "mcp", "call", "--json", "mcp_secured_echo", "--args", '{"message": "hi"}'
+    )
     assert json.loads(called.stdout)["content"][0]["text"] == "Echo: hi"
     seen = log.read_text().splitlines()[before:]
     assert seen and set(seen) == {f"Bearer {TOKEN}"}  # every request server-everything got
@@ -660,7 +674,15 @@ def test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve(site: Path, 
         """,
     )
     channels = hermes(
-        site, home, "mcp", "call", "--json", "mcp_self_channels_list", "--args", "{}", OUTBOX=str(outbox)
+        site,
+        home,
+        "mcp",
+        "call",
+        "--json",
+        "mcp_self_channels_list",
+        "--args",
+        "{}",
+        OUTBOX=str(outbox),
     )
     assert channels.returncode == 0, channels.stdout + channels.stderr
     listed = json.loads(channels.stdout)["structuredContent"]["channels"]

@@ -225,7 +225,9 @@ def test_no_backend_installed_is_said_in_status(home: Path) -> None:
 
 
 def call_ours(home: Path, tool: str, args: dict[str, object]) -> object:
-    done = run_hermes("mcp", "call", "--json", f"mcp_s_{tool}", "--args", json.dumps(args), env=env(home))
+    done = run_hermes(
+        "mcp", "call", "--json", f"mcp_s_{tool}", "--args", json.dumps(args), env=env(home)
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(tool_text(done.stdout))
 
@@ -239,7 +241,9 @@ def test_tool_enabled_sampling_over_several_rounds_stops_at_max_tool_rounds(home
         "sampling:\n  model: echo\n  backend: llm\nmcp_servers:\n"
         + ours(sampling="{max_tool_rounds: 3}"),
     )
-    done = run_hermes("mcp", "call", "--json", "mcp_s_tool_loop", "--args", '{"rounds": 5}', env=env(home))
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_s_tool_loop", "--args", '{"rounds": 5}', env=env(home)
+    )
     assert done.returncode == 0, done.stderr
     assert (
         "# s sampling: model echo · 4 requests, 3 completed, 1 refused (tool_rounds 1), "
@@ -308,7 +312,9 @@ def test_a_disallowed_model_is_refused_and_an_allowed_hint_is_taken(home: Path) 
 @pytest.mark.slow
 def test_approval_ask_without_a_terminal_declines(home: Path) -> None:
     write(home, "sampling:\n  model: echo\n  approval: ask\nmcp_servers:\n" + ours())
-    done = run_hermes("mcp", "call", "--json", "mcp_s_ask", "--args", '{"prompt": "hi"}', env=env(home))
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_s_ask", "--args", '{"prompt": "hi"}', env=env(home)
+    )
     assert json.loads(tool_text(done.stdout)) == {
         "refused": -1,
         "reason": "declined",
@@ -517,7 +523,16 @@ def test_approval_ask_on_a_real_terminal(home: Path, typed: str, outcome: str) -
     base = clean_env(os.environ)
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "hermes_core", "mcp", "call", "--json", "mcp_s_ask", "--args", '{"prompt": "a poem"}'],
+        [
+            "-m",
+            "hermes_core",
+            "mcp",
+            "call",
+            "--json",
+            "mcp_s_ask",
+            "--args",
+            '{"prompt": "a poem"}',
+        ],
         env={**base, **env(home), "TERM": "xterm"},
         encoding="utf-8",
         timeout=90,

@@ -58,7 +58,7 @@ def _declares_string(schema: Any, key: str) -> bool:
     if not isinstance(prop, dict):
         return False
     kind = prop.get("type")
-    return kind == "string" or (isinstance(kind, list) and kind and set(kind) <= {"string"})
+    return kind == "string" or (isinstance(kind, list) and bool(kind) and set(kind) <= {"string"})
 
 
 def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str, Any]:

@@ -34,7 +34,9 @@ def _block(item: Any) -> str:
         return f"[{kind}: {mime}, {_size(item.get('data'))}]"
     if kind == "resource_link":
         name = clean_line(str(item.get("name") or ""))
-        return f"[resource link: {clean_line(str(item.get('uri', '')))}{f' ({name})' if name else ''}]"
+        return (
+            f"[resource link: {clean_line(str(item.get('uri', '')))}{f' ({name})' if name else ''}]"
+        )
     if kind == "resource" and isinstance(item.get("resource"), dict):
         resource = item["resource"]
         uri = clean_line(str(resource.get("uri", "")))

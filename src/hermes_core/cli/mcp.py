@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
-from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
 from hermes_core.cli.progress import paint
+from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
 from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
 

@@ -92,9 +92,8 @@ def call(
     def run() -> int:
         try:
             words = parse_pairs(pairs or [])
-            given = arguments(raw_args, words, None)  # checked now; pairs read on the schema
-            if words:
-                given = None
+            checked = arguments(raw_args, words, None)  # checked now; pairs read on the schema
+            given = None if words else checked
         except ArgumentError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE

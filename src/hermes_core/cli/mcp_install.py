@@ -152,7 +152,6 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         keys = _ask_keys(manifest, assume_yes=assume_yes)
         folder = None
         if manifest.installs:
-
             with Activity(f"installing '{entry.name}'…", announce=False) as activity:
 
                 def progress(step: int, steps: int, what: str) -> None:

@@ -4,13 +4,13 @@ subcommand that runs (so that a mistake is answered with that subcommand's own u
 from __future__ import annotations
 
 import argparse
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from hermes_core.importing.names import SOURCE_NAMES
 
 __all__ = ["add_entry_parsers", "leaf_parser"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
 
 def add_entry_parsers(commands: _Commands) -> None:
@@ -46,9 +46,7 @@ def add_entry_parsers(commands: _Commands) -> None:
     get.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def leaf_parser(
-    parser: argparse.ArgumentParser, words: tuple[str, ...]
-) -> argparse.ArgumentParser:
+def leaf_parser(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> argparse.ArgumentParser:
     """The parser of the subcommand *words* (``("mcp", "add")``), else the deepest found."""
     current = parser
     for word in words:

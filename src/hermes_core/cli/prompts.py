@@ -139,6 +139,7 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         )
         for r in rows
     ]
+
     def make() -> Any:
         question = questionary.select(
             title,

@@ -333,7 +333,7 @@ class _Writer:
         if tools.include is None and not tools.exclude:
             return
         if self.fmt == "windsurf" and tools.include is None:
-            self._names(entry, "exclude", "disabledTools", tools.exclude)
+            self._names(entry, "exclude", "disabledTools", list(tools.exclude or []))
             return
         if self.fmt not in ("codex", "gemini"):
             self.warn(
