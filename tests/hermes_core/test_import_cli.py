@@ -242,7 +242,7 @@ mcp_servers:
 
 def test_export_writes_references_never_secret_values(user: dict[str, Path]) -> None:
     (user["hermes"] / "config.yaml").write_text(EXPORT_CONFIG)
-    claude = hermes(user, "mcp", "export", "--format", "claude")
+    claude = hermes(user, "mcp", "export", "--format", "claude-code")
     assert claude.returncode == 0, claude.stderr
     assert "ghp_LITERAL" not in claude.stdout + claude.stderr
     data = json.loads(claude.stdout)["mcpServers"]
@@ -259,7 +259,7 @@ def test_export_writes_references_never_secret_values(user: dict[str, Path]) -> 
     assert data["legacy"] == {"type": "sse", "url": "https://legacy.example.com/sse"}
     assert "off" not in data
     assert "left out: off.enabled: disabled" in claude.stderr
-    assert "left out: remote.timeout: claude has no per-server timeout" in claude.stderr
+    assert "left out: remote.timeout: claude-code has no per-server timeout" in claude.stderr
     assert "set them where the client runs: GITHUB_PERSONAL_ACCESS_TOKEN" in claude.stderr
 
     vscode = json.loads(hermes(user, "mcp", "export", "--format", "vscode").stdout)

@@ -22,6 +22,7 @@ from hermes_core.cli.progress import Activity, spinner_allowed
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.sanitize import clean_line, clean_text
 from hermes_core.sessions import SessionStore, StoreElicitor
 
@@ -114,16 +115,21 @@ def call(
             if entry is None:
                 return _missing_tool(host, tool), host.status()
             values = given if given is not None else arguments(None, words, entry.input_schema)
-            progress = _ProgressLine()
             try:
                 result: dict[str, Any] = await host.call_tool(tool, values, on_progress=progress)
             finally:
                 progress.done()
             return result, host.status()
 
-        elicitor: StoreElicitor | TerminalElicitor = (
+        progress = _ProgressLine()
+        asker: StoreElicitor | TerminalElicitor = (
             StoreElicitor(SessionStore()) if approvals == "store" else TerminalElicitor()
         )
+
+        async def elicitor(request: ElicitationRequest) -> ElicitationAnswer:
+            progress.pause()  # a question is never drawn over by the progress spinner
+            return await asker(request)
+
         with _server_logs_on_stderr(verbose):
             result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
         _show(result, as_json)
@@ -180,10 +186,14 @@ class _ProgressLine:
         self._shown_at, self._pending = now, None
         print(line, file=sys.stderr, flush=True)
 
-    def done(self) -> None:
+    def pause(self) -> None:
+        """The spinner off (a question is asked); the next report draws it again."""
         if self._activity is not None:
             self._activity.__exit__(None, None, None)
             self._activity = None
+
+    def done(self) -> None:
+        self.pause()
         if self._pending is not None:
             print(self._pending, file=sys.stderr, flush=True)
             self._pending = None

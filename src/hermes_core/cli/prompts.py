@@ -115,9 +115,14 @@ def checklist(title: str, rows: Sequence[Row], checked: set[str]) -> list[str]:
         )
         for r in rows
     ]
+    # Erased when done: questionary's "done (N selections)" would count the utility rows too;
+    # the caller says what was chosen, in tools.
     answer = _asked(
         lambda: questionary.checkbox(
-            title, choices=choices, instruction="(SPACE toggle, ENTER confirm)"
+            title,
+            choices=choices,
+            instruction="(SPACE toggle, ENTER confirm)",
+            erase_when_done=True,
         )
     )
     if answer is None:
