@@ -175,7 +175,9 @@ def test_server_everything_lists_and_reads_the_roots_only_when_offered(tmp_path:
 
 def test_export_says_roots_are_left_out(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("mcp_servers:\n  s:\n    command: x\n    roots: [/a]\n")
-    proc = run_hermes("mcp", "export", "--format", "claude-code", env={"HERMES_HOME": str(tmp_path)})
+    proc = run_hermes(
+        "mcp", "export", "--format", "claude-code", env={"HERMES_HOME": str(tmp_path)}
+    )
     assert proc.returncode == 0, proc.stderr
     assert "s.roots: claude-code has no equivalent; left out" in proc.stderr
     assert "roots" not in proc.stdout
