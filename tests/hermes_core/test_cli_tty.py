@@ -119,6 +119,7 @@ def test_a_stray_enter_does_not_confirm_the_next_screen(env: dict[str, str]) -> 
     # what was chosen is counted in tools only: questionary's "done (N selections)" counted
     # the utility rows too, and is not shown
     assert "selections)" not in transcript.getvalue()
+    assert "starting 'hostile' to list its tools…" in transcript.getvalue()  # the spinner's
 
 
 @pytest.mark.parametrize("where", ["confirm", "picker", "checklist"])
