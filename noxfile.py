@@ -149,8 +149,7 @@ def demo(session: nox.Session) -> None:
     session.run("hermes", "apps", "check", "--explain", env=env, success_codes=[0, 1])
     session.run("hermes", "mcp", "status", env=env)
     session.run("hermes", "mcp", "tools", env=env)
-    scene = '{"scene": "lobby"}'
-    session.run("hermes", "mcp", "call", "mcp_acme_studio_render", "--args", scene, env=env)
+    session.run("hermes", "mcp", "call", "mcp_acme_studio_render", "scene=lobby", env=env)
 
 
 @nox.session(python=PYTHON)

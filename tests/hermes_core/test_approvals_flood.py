@@ -32,6 +32,7 @@ def flood(home: Path, count: int, size: int) -> dict[str, int]:
     done = run_hermes(
         "mcp",
         "call",
+        "--json",
         "mcp_asking_flood",
         "--args",
         json.dumps({"count": count, "size": size}),

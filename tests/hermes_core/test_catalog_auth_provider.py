@@ -99,7 +99,7 @@ def test_an_entry_installs_with_a_plugins_auth_provider(tmp_path: Path) -> None:
     written = (home / "config.yaml").read_text()
     assert "auth: acme_env" in written and "token: ${ACME_KEY}" in written, written
     assert "ACME_KEY=k-123" in (home / ".env").read_text()
-    called = hermes_with(site, "mcp", "call", "mcp_acme_whoami", "--args", "{}", **env)
+    called = hermes_with(site, "mcp", "call", "--json", "mcp_acme_whoami", "--args", "{}", **env)
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["content"][0]["text"] == "acme:k-123"
 

@@ -465,6 +465,9 @@ def test_unknown_names_no_terminal_and_bare_mcp(hermes: Run, home: Path) -> None
     assert not (home / "config.yaml").exists()
     bare = hermes("mcp")
     assert bare.returncode == 0 and "memory " in bare.stdout and "Install one:" in bare.stdout
+    configure = hermes("mcp", "configure", "memory")  # not configured: said first
+    assert configure.returncode == 2 and "no server named 'memory'" in configure.stderr
+    (home / "config.yaml").write_text("mcp_servers:\n  memory: {command: x}\n")
     configure = hermes("mcp", "configure", "memory")
     assert configure.returncode == 2 and "needs an interactive terminal" in configure.stderr
 

@@ -23,7 +23,7 @@ from support.home import clean_env
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
-DOWN, SPACE, ENTER, CTRL_C = "\x1b[B", " ", "\r", "\x03"
+DOWN, SPACE, ENTER, CTRL_C, ESC = "\x1b[B", " ", "\r", "\x03", "\x1b"
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_install_memory_pick_three_tools_then_configure(env: dict[str, str]) -> 
     child = spawn(env, "mcp", "install", "memory")
     child.expect("runs:      npx -y @modelcontextprotocol/server-memory@2026.8.31")
     child.expect(r"Install 'memory'\?")
-    child.send("y")
+    child.send("y" + ENTER)  # a yes/no needs its Enter
     child.expect("Select tools for 'memory'")
     child.expect(r"\(resources\)")  # the last row is drawn: every tool starts checked
     child.send("a")  # toggle all: nothing checked
@@ -152,10 +152,11 @@ def test_the_picker_lists_catalog_and_config_and_disables_a_server(
     child.expect(r"\(back\)")
     child.send(ENTER)  # the first action: install
     child.expect(r"Install 'cloudflare'\?")
-    child.send("y")
+    child.send("y" + ENTER)  # a yes/no needs its Enter
     child.expect(r"tools: all except \*delete\*")
     child.expect("MCP servers")
-    child.send(CTRL_C)
+    child.expect(r"\(quit\)")
+    child.send(ESC)  # leaves, as the hint says
     finish(child)
     text = config.read_text()
     assert text.startswith("# my servers\n")
@@ -178,7 +179,7 @@ def test_secrets_are_asked_with_hidden_input(env: dict[str, str]) -> None:
     transcript = io.StringIO()
     child.logfile_read = transcript
     child.expect(r"Install 'vault'\?")
-    child.send("y")
+    child.send("y" + ENTER)  # a yes/no needs its Enter
     child.expect(r"Vault token \(VAULT_TOKEN\):")
     child.send(secret + ENTER)
     child.expect("saved 'vault' disabled: needs vault-mcp")

@@ -102,7 +102,7 @@ def hermes(site: Path, home: Path, *args: str, **env: str) -> subprocess.Complet
 
 
 def call(site: Path, home: Path, tool: str, **arguments: object) -> tuple[int, dict[str, object]]:
-    done = hermes(site, home, "mcp", "call", tool, "--args", json.dumps(arguments))
+    done = hermes(site, home, "mcp", "call", "--json", tool, "--args", json.dumps(arguments))
     assert done.stdout, done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -188,7 +188,9 @@ def test_cli_an_unknown_interceptor_is_a_config_error_at_its_line(
             interceptors: [redact_email]
         """,
     )
-    done = hermes(site, home, "mcp", "call", "mcp_notes_read_note", "--args", '{"name": "a"}')
+    done = hermes(
+        site, home, "mcp", "call", "--json", "mcp_notes_read_note", "--args", '{"name": "a"}'
+    )
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"{path}:5" in done.stderr  # (SERVER is two lines: command and args)
     assert "no call interceptor named 'redact_email' (did you mean 'redact_emails'?)" in (

@@ -73,12 +73,14 @@ def test_dotenv_supplies_variables(home: Path) -> None:
 def test_tools_and_call(home: Path) -> None:
     listed = hermes(home, "mcp", "tools", "hostile")
     assert listed.returncode == 0, listed.stderr
-    assert "mcp_hostile_echo  (mcp-hostile)  Echo the text." in listed.stdout
+    assert "mcp_hostile_echo(text: str)\n    Echo the text.\n" in listed.stdout
     assert "mcp_hostile_hang" not in listed.stdout
-    called = hermes(home, "mcp", "call", "mcp_hostile_echo", "--args", '{"text": "hi there"}')
+    called = hermes(
+        home, "mcp", "call", "--json", "mcp_hostile_echo", "--args", '{"text": "hi there"}'
+    )
     assert called.returncode == 0, called.stderr
     assert json.loads(called.stdout)["content"][0]["text"] == "hi there"
-    bad = hermes(home, "mcp", "call", "mcp_hostile_echo", "--args", "{not json")
+    bad = hermes(home, "mcp", "call", "--json", "mcp_hostile_echo", "--args", "{not json")
     assert bad.returncode == 2 and "--args is not valid JSON" in bad.stderr
 
 
@@ -128,7 +130,7 @@ def test_add_probe_enable_disable_remove_keep_comments(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        ([], "give --url <endpoint>, --command <cmd> or --preset <name>"),
+        ([], "give the server: `hermes mcp add NAME -- CMD ARGS…`, `hermes mcp add NAME URL`"),
         (["--preset", "nope"], "unknown MCP preset 'nope' (known: codex)"),
         (["--url", "http://127.0.0.1:9/mcp", "--env", "A=1"], "--env is only for stdio servers"),
         (["--command", "x", "--env", "novalue"], "invalid --env value (expected NAME=VALUE)"),

@@ -66,7 +66,10 @@ def test_everything_after_double_dash_is_the_servers(tmp_path: Path) -> None:
     assert saved["tools"] == {"include": ["echo"]}
     listed = hermes(tmp_path, "mcp", "tools", "hostile")
     assert listed.returncode == 0, listed.stderr
-    assert [line.split()[0] for line in listed.stdout.splitlines()] == ["mcp_hostile_echo"]
+    assert listed.stdout.splitlines()[0] == "mcp_hostile_echo(text: str)"
+    assert [line for line in listed.stdout.splitlines() if line.startswith("mcp_")] == [
+        "mcp_hostile_echo(text: str)"
+    ]
 
 
 def test_repeated_arg_and_exclude(tmp_path: Path) -> None:

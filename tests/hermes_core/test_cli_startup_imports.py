@@ -38,6 +38,9 @@ HELP_MUST_NOT_IMPORT = {
     "hermes_core.plugin_yaml",
     "hermes_core.importing.sources",
     "hermes_core.catalog",
+    "rich",  # a terminal's spinner and colour only
+    "questionary",
+    "prompt_toolkit",
 }
 
 # Reading config.yaml needs ruamel, the pydantic models and the plugins (their transports add
@@ -54,6 +57,9 @@ LIST_MUST_NOT_IMPORT = {
     "hermes_core.config.store",
     "hermes_core.importing.sources",
     "hermes_core.catalog",
+    "rich",
+    "questionary",
+    "prompt_toolkit",
 }
 
 CONFIG = """\

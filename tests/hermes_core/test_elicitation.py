@@ -263,7 +263,7 @@ def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
     try:
         base = clean_env(os.environ)
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_asking_book"],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_asking_book"],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -295,7 +295,7 @@ def test_hermes_mcp_call_asks_on_the_terminal(tmp_path: Path) -> None:
 def test_hermes_mcp_call_without_a_terminal_declines(tmp_path: Path) -> None:
     from support.cli import run_hermes
 
-    done = run_hermes("mcp", "call", "mcp_asking_book", env=_config_home(tmp_path))
+    done = run_hermes("mcp", "call", "--json", "mcp_asking_book", env=_config_home(tmp_path))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "not booked (decline)"
     assert "declined (no terminal to ask on)" in done.stderr
@@ -310,7 +310,7 @@ def _ask_on_a_terminal(tmp_path: Path, tool: str, typed: bytes) -> tuple[int, st
     try:
         base = clean_env(os.environ)
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", tool],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", tool],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -305,7 +305,7 @@ def test_cli_tools_json_keeps_metadata_and_says_why_a_tool_is_missing(home: Path
 
 
 def test_cli_call_shows_progress_and_with_v_the_servers_logs(home: Path) -> None:
-    quiet = run_hermes("mcp", "call", "mcp_fidelity_slow", env={"HERMES_HOME": str(home)})
+    quiet = run_hermes("mcp", "call", "--json", "mcp_fidelity_slow", env={"HERMES_HOME": str(home)})
     assert quiet.returncode == 0, quiet.stderr
     assert json.loads(quiet.stdout)["content"][0]["text"] == "done"
     assert "progress: 1/3 (33%) step 1[31m" in quiet.stderr  # the first line shows at once
@@ -313,7 +313,9 @@ def test_cli_call_shows_progress_and_with_v_the_servers_logs(home: Path) -> None
     assert "\x1b" not in quiet.stderr and TAG_A not in quiet.stderr
     assert "MCP server log" not in quiet.stderr
 
-    loud = run_hermes("mcp", "call", "mcp_fidelity_slow", "-v", env={"HERMES_HOME": str(home)})
+    loud = run_hermes(
+        "mcp", "call", "--json", "mcp_fidelity_slow", "-v", env={"HERMES_HOME": str(home)}
+    )
     assert loud.returncode == 0, loud.stderr
     assert "INFO MCP server log [fidelity/worker]: starting the slow work" in loud.stderr
     assert 'WARNING MCP server log [fidelity]: {"disk": "nearly full"}' in loud.stderr
@@ -323,6 +325,7 @@ def test_cli_call_with_bad_utility_arguments_exits_1_with_the_reason(home: Path)
     done = run_hermes(
         "mcp",
         "call",
+        "--json",
         "mcp_fidelity_get_prompt",
         "--args",
         '{"name": "prompt-1", "arguments": "x"}',

@@ -62,7 +62,7 @@ def stdio_home(tmp_path: Path, **env: str) -> Path:
 @pytest.mark.process
 @pytest.mark.slow
 def test_an_endless_stdio_line_fails_the_server_with_bounded_memory(tmp_path: Path) -> None:
-    result, peak = peak_of_cli(stdio_home(tmp_path), "mcp", "call", "mcp_evil_flood")
+    result, peak = peak_of_cli(stdio_home(tmp_path), "mcp", "call", "--json", "mcp_evil_flood")
     assert result.returncode == 1, result.stderr
     error = json.loads(result.stdout)["error"]
     assert f"the server sent a message larger than max_message_bytes ({LIMIT} bytes)" in error
@@ -75,7 +75,7 @@ def test_an_endless_stdio_line_fails_the_server_with_bounded_memory(tmp_path: Pa
 @pytest.mark.slow
 def test_garbage_on_stdout_and_bogus_notifications_are_one_warning_each(tmp_path: Path) -> None:
     result = run_hermes(
-        "mcp", "call", "mcp_evil_garbage", env={"HERMES_HOME": str(stdio_home(tmp_path))}
+        "mcp", "call", "--json", "mcp_evil_garbage", env={"HERMES_HOME": str(stdio_home(tmp_path))}
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["content"][0]["text"] == "after garbage"
@@ -92,7 +92,7 @@ def test_garbage_on_stdout_and_bogus_notifications_are_one_warning_each(tmp_path
 def test_a_grandchild_does_not_outlive_the_host(tmp_path: Path) -> None:
     marker = tmp_path / "grandchild.pid"
     home = stdio_home(tmp_path, HOSTILE_PID_FILE=str(marker))
-    result = run_hermes("mcp", "call", "mcp_evil_spawn", env={"HERMES_HOME": str(home)})
+    result = run_hermes("mcp", "call", "--json", "mcp_evil_spawn", env={"HERMES_HOME": str(home)})
     assert result.returncode == 0, result.stderr
     pid = int(marker.read_text())
     deadline = time.monotonic() + 30  # the kill is done when the CLI exits; reaping is async

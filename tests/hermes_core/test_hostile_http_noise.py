@@ -69,7 +69,7 @@ def test_bogus_sse_events_are_one_warning_and_the_call_succeeds(
     any_bogus_home: Path, tool: str, warning: str
 ) -> None:
     env = {"HERMES_HOME": str(any_bogus_home)}
-    result = run_hermes("mcp", "call", f"mcp_bogus_{tool}", env=env)
+    result = run_hermes("mcp", "call", "--json", f"mcp_bogus_{tool}", env=env)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["content"][0]["text"] == "after the noise"
     assert "Traceback" not in result.stderr
@@ -84,7 +84,9 @@ def test_bogus_sse_events_are_one_warning_and_the_call_succeeds(
 def test_a_json_body_that_is_not_json_fails_the_call_without_a_traceback(
     bogus_home: Path,
 ) -> None:
-    result = run_hermes("mcp", "call", "mcp_bogus_badjson", env={"HERMES_HOME": str(bogus_home)})
+    result = run_hermes(
+        "mcp", "call", "--json", "mcp_bogus_badjson", env={"HERMES_HOME": str(bogus_home)}
+    )
     assert result.returncode == 1
     error = json.loads(result.stdout)["error"]
     assert error.startswith("MCP server 'bogus': ") and "Failed to parse JSON response" in error

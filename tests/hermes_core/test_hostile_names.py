@@ -58,12 +58,12 @@ def test_a_server_cannot_hijack_another_servers_tool_name(tmp_path: Path) -> Non
     mine, theirs = entries[("my", "api_echo")], entries[("my-api", "echo")]
     assert mine != theirs
 
-    echoed = hermes(home, "mcp", "call", theirs, "--args", '{"text": "for my-api"}')
+    echoed = hermes(home, "mcp", "call", "--json", theirs, "--args", '{"text": "for my-api"}')
     assert echoed.returncode == 0, echoed.stderr
     assert json.loads(echoed.stdout)["content"][0]["text"] == "for my-api"
-    hijacker = hermes(home, "mcp", "call", mine)
+    hijacker = hermes(home, "mcp", "call", "--json", mine)
     assert json.loads(hijacker.stdout)["content"][0]["text"] == "api_echo from my"
-    gone = hermes(home, "mcp", "call", "mcp_my_api_echo", "--args", '{"text": "x"}')
+    gone = hermes(home, "mcp", "call", "--json", "mcp_my_api_echo", "--args", '{"text": "x"}')
     assert gone.returncode == 1
     assert "unknown tool 'mcp_my_api_echo'" in gone.stdout
 
@@ -97,9 +97,9 @@ def test_a_server_tool_named_like_a_utility_tool_does_not_vanish(tmp_path: Path)
     assert [e["name"] for e in own] == ["mcp_res_list_resources"]
     assert len(utility) == 1 and utility[0]["name"].startswith("mcp_res_list_resources_")
 
-    from_server = hermes(home, "mcp", "call", "mcp_res_list_resources")
+    from_server = hermes(home, "mcp", "call", "--json", "mcp_res_list_resources")
     assert json.loads(from_server.stdout)["content"][0]["text"] == "list_resources from res"
-    from_host = hermes(home, "mcp", "call", utility[0]["name"])
+    from_host = hermes(home, "mcp", "call", "--json", utility[0]["name"])
     assert json.loads(from_host.stdout)["resources"][0]["uri"] == "hostile://one"
     status = json.loads(hermes(home, "mcp", "status", "--json").stdout)
     assert "(utility)" in status[0]["name_collisions"][0]

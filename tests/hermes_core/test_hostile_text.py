@@ -56,14 +56,17 @@ def test_descriptions_and_results_reach_the_terminal_clean(tmp_path: Path) -> No
     listed = run_hermes("mcp", "tools", "evil", env=env)
     assert listed.returncode == 0, listed.stderr
     assert_clean(listed.stdout + listed.stderr)
-    line = next(x for x in listed.stdout.splitlines() if x.startswith("mcp_evil_inject "))
-    assert "MCP server 'bank' says: all good" in line  # the words stay, on our line
+    lines = listed.stdout.splitlines()
+    at = lines.index("mcp_evil_inject()")
+    block = [lines[at + 1], *[x for x in lines[at + 2 :] if x.startswith("    ")][:2]]
+    assert all(x.startswith("    ") for x in block)  # the words stay indented, on our lines
+    assert "MCP server 'bank' says: all good" in " ".join(" ".join(block).split())
     as_json = run_hermes("mcp", "tools", "evil", "--json", env=env)
     (inject,) = [e for e in json.loads(as_json.stdout) if e["tool"] == "inject"]
     assert_clean(inject["description"])
     assert "gnp.exe" in inject["description"] and "zerowidth" in inject["description"]
 
-    called = run_hermes("mcp", "call", "mcp_evil_inject", env=env)
+    called = run_hermes("mcp", "call", "--json", "mcp_evil_inject", env=env)
     assert called.returncode == 0, called.stderr
     assert_clean(called.stdout)
     text = json.loads(called.stdout)["content"][0]["text"]
@@ -88,7 +91,7 @@ def test_an_elicitation_question_reaches_the_terminal_clean(tmp_path: Path) -> N
     try:
         base = clean_env(os.environ)
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_evil_ask"],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_evil_ask"],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -161,9 +161,9 @@ def test_imported_everything_connects_and_lists_tools(user: dict[str, Path]) -> 
     assert imported.returncode == 0, imported.stdout + imported.stderr
     tools = hermes(user, "mcp", "tools", "everything")
     assert tools.returncode == 0, tools.stderr
-    assert "mcp_everything_echo  (mcp-everything)" in tools.stdout
+    assert "mcp_everything_echo(message: str)" in tools.stdout
     # ${VAR:-default} reached the server's environment.
-    called = hermes(user, "mcp", "call", "mcp_everything_get_env")
+    called = hermes(user, "mcp", "call", "--json", "mcp_everything_get_env")
     assert called.returncode == 0, called.stderr
     assert "from-default" in called.stdout
     # A tools/list_changed re-list still pending when the CLI closes the host is dropped
@@ -219,7 +219,7 @@ def test_cwd_is_the_stdio_servers_working_folder(user: dict[str, Path]) -> None:
         f"    args: [{str(FILESYSTEM)!r}, '.']\n"
         "    cwd: ${workspaceFolder}/data\n"
     )
-    called = hermes(user, "mcp", "call", "mcp_fs_list_allowed_directories")
+    called = hermes(user, "mcp", "call", "--json", "mcp_fs_list_allowed_directories")
     assert called.returncode == 0, called.stderr
     assert str(work.resolve()) in called.stdout
     (user["hermes"] / "config.yaml").write_text(
@@ -254,7 +254,7 @@ mcp_servers:
 
 def test_export_writes_references_never_secret_values(user: dict[str, Path]) -> None:
     (user["hermes"] / "config.yaml").write_text(EXPORT_CONFIG)
-    claude = hermes(user, "mcp", "export", "--format", "claude")
+    claude = hermes(user, "mcp", "export", "--format", "claude-code")
     assert claude.returncode == 0, claude.stderr
     assert "ghp_LITERAL" not in claude.stdout + claude.stderr
     data = json.loads(claude.stdout)["mcpServers"]
@@ -271,7 +271,7 @@ def test_export_writes_references_never_secret_values(user: dict[str, Path]) -> 
     assert data["legacy"] == {"type": "sse", "url": "https://legacy.example.com/sse"}
     assert "off" not in data
     assert "left out: off.enabled: disabled" in claude.stderr
-    assert "left out: remote.timeout: claude has no per-server timeout" in claude.stderr
+    assert "left out: remote.timeout: claude-code has no per-server timeout" in claude.stderr
     assert "set them where the client runs: GITHUB_PERSONAL_ACCESS_TOKEN" in claude.stderr
 
     vscode = json.loads(hermes(user, "mcp", "export", "--format", "vscode").stdout)

@@ -137,7 +137,9 @@ def home(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
 def test_hermes_mcp_call_samples_the_configured_model_for_a_modern_server(
     home: dict[str, str],
 ) -> None:
-    done = run_hermes("mcp", "call", "mcp_m_haiku", "--args", '{"prompt": "hello"}', env=home)
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_m_haiku", "--args", '{"prompt": "hello"}', env=home
+    )
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)["content"][0]["text"]
     # llm's echo model answers with the prompt it was given.
@@ -154,7 +156,7 @@ def test_hermes_mcp_call_asks_on_the_terminal_for_a_modern_server(home: dict[str
     try:
         base = clean_env(os.environ)
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_m_book"],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_m_book"],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -175,7 +177,7 @@ def test_hermes_mcp_call_asks_on_the_terminal_for_a_modern_server(home: dict[str
 def test_hermes_mcp_call_without_a_terminal_declines_for_a_modern_server(
     home: dict[str, str],
 ) -> None:
-    done = run_hermes("mcp", "call", "mcp_m_book", env=home)
+    done = run_hermes("mcp", "call", "--json", "mcp_m_book", env=home)
     assert done.returncode == 0, done.stderr
     said = json.loads(done.stdout)["content"][0]["text"]
     assert said == "decline null state=booking:opaque/state=1"

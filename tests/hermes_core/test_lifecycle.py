@@ -299,7 +299,7 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
     try:
         base = clean_env(os.environ)
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_life_write"],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_life_write"],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -313,6 +313,7 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
         os.close(slave)
     assert "is untrusted and wants to run 'write'" in err
     assert "Run it? [y]es / [N]o / [a]lways / ne[v]er" in err
+    assert err.count("Run it?") == 1, err  # asked once, not "… Run it?" then "Run it? …"
     result = json.loads(out)
     if ran:
         assert child.returncode == 0 and result["content"][0]["text"] == "write: ok"
@@ -328,12 +329,12 @@ def test_hermes_mcp_call_asks_before_an_untrusted_write(
 def test_without_a_terminal_an_untrusted_write_is_not_run(tmp_path: Path) -> None:
     log = tmp_path / "events"
     env = _home(tmp_path, _lifecycle_entry(log, "    trust: UNTRUSTED\n"))
-    done = run_hermes("mcp", "call", "mcp_life_write", env=env)
+    done = run_hermes("mcp", "call", "--json", "mcp_life_write", env=env)
     assert done.returncode == 1
     assert json.loads(done.stdout)["state"] == "not_approved"
     assert "not run (no terminal to ask on)" in done.stderr
     assert "call write" not in events(log)
-    looked = run_hermes("mcp", "call", "mcp_life_look", env=env)
+    looked = run_hermes("mcp", "call", "--json", "mcp_life_look", env=env)
     assert looked.returncode == 0, looked.stderr
 
 
@@ -545,12 +546,16 @@ def test_lazy_server_everything_answers_from_the_cache_and_starts_on_first_call(
     cache.write_text(json.dumps(data))
     listed = run_hermes("mcp", "tools", env=env)
     assert "mcp_everything_old_echo" in listed.stdout and _count(starts) == 1
-    phantom = run_hermes("mcp", "call", "mcp_everything_old_echo", "--args", "{}", env=env)
+    phantom = run_hermes(
+        "mcp", "call", "--json", "mcp_everything_old_echo", "--args", "{}", env=env
+    )
     assert _count(starts) == 2  # the first call started it
     assert "no longer offers the tool 'old-echo'" in json.loads(phantom.stdout)["error"]
     assert "were dropped: mcp_everything_old_echo" in phantom.stderr  # reported when dropped
     assert "Traceback" not in phantom.stderr
-    echo = run_hermes("mcp", "call", "mcp_everything_echo", "--args", '{"message": "hi"}', env=env)
+    echo = run_hermes(
+        "mcp", "call", "--json", "mcp_everything_echo", "--args", '{"message": "hi"}', env=env
+    )
     assert echo.returncode == 0, echo.stderr
     assert "hi" in json.loads(echo.stdout)["content"][0]["text"]
     # The live listing was written through: the phantom is gone from the cache.
@@ -601,20 +606,20 @@ def test_mcp_call_starts_only_the_owning_server(tmp_path: Path) -> None:
         + _lifecycle_entry(tmp_path / "extra-events")
     )
     env = {"HERMES_HOME": str(tmp_path)}
-    done = run_hermes("mcp", "call", "mcp_life_look", env=env)
+    done = run_hermes("mcp", "call", "--json", "mcp_life_look", env=env)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["content"][0]["text"] == "look: ok"
     assert not hung.exists()  # the unrelated server was never started
     assert not (tmp_path / "extra-events").exists()  # nor the one whose prefix only overlaps
 
-    extra = run_hermes("mcp", "call", "mcp_life_extra_look", env=env)
+    extra = run_hermes("mcp", "call", "--json", "mcp_life_extra_look", env=env)
     assert extra.returncode == 0, extra.stderr  # both candidates start; the right one answers
     assert not hung.exists()
 
-    typo = run_hermes("mcp", "call", "mcp_life_lok", env=env)
+    typo = run_hermes("mcp", "call", "--json", "mcp_life_lok", env=env)
     assert typo.returncode == 1
     assert "did you mean mcp_life_look" in json.loads(typo.stdout)["error"]
-    nobody = run_hermes("mcp", "call", "mcp_nobody_x", env=env)
+    nobody = run_hermes("mcp", "call", "--json", "mcp_nobody_x", env=env)
     assert nobody.returncode == 1 and "no enabled server owns it" in nobody.stdout
     assert not hung.exists()
 
@@ -626,7 +631,9 @@ def test_mcp_call_to_a_failed_server_says_why(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text(
         "mcp_servers:\n  broken:\n    command: hermes-no-such-command-anywhere\n"
     )
-    done = run_hermes("mcp", "call", "mcp_broken_anything", env={"HERMES_HOME": str(tmp_path)})
+    done = run_hermes(
+        "mcp", "call", "--json", "mcp_broken_anything", env={"HERMES_HOME": str(tmp_path)}
+    )
     assert done.returncode == 1
     error = json.loads(done.stdout)["error"]
     assert error.startswith("MCP server 'broken' failed, so 'mcp_broken_anything' is not available")

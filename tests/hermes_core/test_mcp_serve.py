@@ -50,6 +50,8 @@ def test_the_sdk_client_calls_all_ten_tools(tmp_path: Path) -> None:
             assert {t.name for t in listed} == TEN and len(listed) == 10
             for tool in listed:
                 assert tool.description, tool.name
+                # dedented: no line carries the source's indentation
+                assert not any(line.startswith(" ") for line in tool.description.splitlines())
                 assert tool.input_schema["type"] == "object", tool.name
                 assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
 
@@ -524,6 +526,7 @@ def test_http_needs_the_bearer_token_and_refuses_missing_or_wrong_ones(tmp_path:
         done = run_hermes(
             "mcp",
             "call",
+            "--json",
             "mcp_hermes_conversations_list",
             "--args",
             '{"platform": "slack"}',

@@ -151,7 +151,7 @@ def test_a_good_bundle_installs_and_starts(hermes: Run, home: Path, tmp_path: Pa
     env_file = home / ".env"
     assert env_file.read_text() == 'NOTES_BUNDLE_PREFIX="hello "\nNOTES_BUNDLE_API_KEY=k-123\n'
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
-    called = hermes("mcp", "call", "mcp_notes_bundle_greet", "--args", '{"name": "Ada"}')
+    called = hermes("mcp", "call", "--json", "mcp_notes_bundle_greet", "--args", '{"name": "Ada"}')
     assert called.returncode == 0, called.stdout + called.stderr
     assert "hello Ada" in called.stdout
     # A newer file at the same place: update shows it and applies it.

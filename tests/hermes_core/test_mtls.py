@@ -287,7 +287,9 @@ def test_mtls_over_sse_through_the_cli(pki: Pki, tls_sse_url: str, tmp_path: Pat
         f"    client_cert: [{pki.client_cert}, {pki.client_key}]\n    connect_timeout: 20\n"
     )
     env = {"HERMES_HOME": str(tmp_path), "SSL_CERT_FILE": str(pki.ca)}
-    called = run_hermes("mcp", "call", "mcp_tls_hello", "--args", '{"name": "ada"}', env=env)
+    called = run_hermes(
+        "mcp", "call", "--json", "mcp_tls_hello", "--args", '{"name": "ada"}', env=env
+    )
     assert called.returncode == 0, called.stdout + called.stderr
     assert "hello ada over mutual TLS" in called.stdout
     # Without the certificate the TLS server refuses, and the error says what to set.

@@ -1004,7 +1004,7 @@ def test_the_readme_id_token_variable_is_sent_through_the_cli(
     )
     (home / ".env").write_text(f"XAA_SECRET={XAA_SECRET}\n")
     env = {"HERMES_HOME": str(home), "ACME_ID_TOKEN": ID_TOKEN}
-    done = run_hermes("mcp", "call", "mcp_acme_whoami", env=env)
+    done = run_hermes("mcp", "call", "--json", "mcp_acme_whoami", env=env)
     assert done.returncode == 0, done.stderr
     assert XAA_CLIENT in done.stdout
     [request] = idp.requests
@@ -1014,7 +1014,7 @@ def test_the_readme_id_token_variable_is_sent_through_the_cli(
     # A misspelt key is an error at file:line before anything connects (never ignored).
     text = (home / "config.yaml").read_text().replace("id_token:", "id_tokn:")
     (home / "config.yaml").write_text(text)
-    done = run_hermes("mcp", "call", "mcp_acme_whoami", env=env)
+    done = run_hermes("mcp", "call", "--json", "mcp_acme_whoami", env=env)
     assert done.returncode == 2
     assert "config.yaml:12: mcp_servers.acme.oauth.id_tokn: unknown key (did you mean " in (
         done.stderr

@@ -45,7 +45,7 @@ def saved(home: Path) -> dict[str, Any]:
 
 
 def whoami(home: Path) -> subprocess.CompletedProcess[str]:
-    return hermes(home, "mcp", "call", "mcp_acme_whoami")
+    return hermes(home, "mcp", "call", "--json", "mcp_acme_whoami")
 
 
 @pytest.fixture

@@ -48,13 +48,13 @@ def test_after_the_move_a_new_login_registers_with_the_new_server(
         f"mcp_servers:\n  acme:\n    url: {old.url}\n    auth: oauth\n"
     )
     assert hermes(tmp_path, "mcp", "login", "acme").returncode == 0
-    first = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami")
+    first = hermes(tmp_path, "mcp", "call", "--json", "mcp_acme_whoami")
     assert first.returncode == 0, first.stderr
     old_client = only_client(old)
     assert old_client in first.stdout
 
     old.move_to(new)
-    refused = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami")  # no terminal: no login
+    refused = hermes(tmp_path, "mcp", "call", "--json", "mcp_acme_whoami")  # no terminal: no login
     assert refused.returncode != 0
     assert "Run `hermes mcp login acme` in a terminal" in refused.stdout + refused.stderr
     assert sum(new.provider.calls.values()) == 0  # nothing was sent to the new server
@@ -69,7 +69,7 @@ def test_after_the_move_a_new_login_registers_with_the_new_server(
     assert saved["client_info"]["client_id"] == new_client
     assert saved["client_info"]["issuer"].rstrip("/") == new.base
 
-    after = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami")
+    after = hermes(tmp_path, "mcp", "call", "--json", "mcp_acme_whoami")
     assert after.returncode == 0, after.stderr
     assert new_client in after.stdout
 

@@ -65,7 +65,9 @@ def test_the_workload_token_file_is_exchanged_for_access(
     token_file = tmp_path / "workload.jwt"
     token_file.write_text(workload_jwt(server.base) + "\n")
     configure(tmp_path, server.url, "      assertion_file: ${WORKLOAD_TOKEN_FILE}\n")
-    called = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_TOKEN_FILE=str(token_file))
+    called = hermes(
+        tmp_path, "mcp", "call", "--json", "mcp_acme_whoami", WORKLOAD_TOKEN_FILE=str(token_file)
+    )
     assert called.returncode == 0, called.stderr
     assert "workload:ci-job-7" in called.stdout
     assert server.workload is not None
@@ -77,7 +79,9 @@ def test_the_workload_token_file_is_exchanged_for_access(
     # The platform rotated the file: the next exchange reads the new one.
     token_file.write_text(workload_jwt(server.base, subject="ci-job-8"))
     (tmp_path / "mcp-tokens" / "acme.json").unlink()
-    again = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_TOKEN_FILE=str(token_file))
+    again = hermes(
+        tmp_path, "mcp", "call", "--json", "mcp_acme_whoami", WORKLOAD_TOKEN_FILE=str(token_file)
+    )
     assert again.returncode == 0, again.stderr
     assert "workload:ci-job-8" in again.stdout
 
@@ -87,7 +91,7 @@ def test_a_refused_assertion_is_reported_once_never_retried(
 ) -> None:
     expired = workload_jwt(server.base, expires_in=-120)
     configure(tmp_path, server.url, "      assertion: ${WORKLOAD_JWT}\n")
-    called = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_JWT=expired)
+    called = hermes(tmp_path, "mcp", "call", "--json", "mcp_acme_whoami", WORKLOAD_JWT=expired)
     assert called.returncode != 0
     shown = called.stdout + called.stderr
     assert "the authorization server refused the workload token (invalid_grant" in shown
@@ -98,7 +102,7 @@ def test_a_refused_assertion_is_reported_once_never_retried(
 def test_a_token_for_another_audience_is_never_sent(tmp_path: Path, server: OAuthServer) -> None:
     configure(tmp_path, server.url, "      assertion: ${WORKLOAD_JWT}\n")
     elsewhere = workload_jwt("https://auth.other.example")
-    called = hermes(tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_JWT=elsewhere)
+    called = hermes(tmp_path, "mcp", "call", "--json", "mcp_acme_whoami", WORKLOAD_JWT=elsewhere)
     assert called.returncode != 0
     assert (
         f"names the authorization server {server.base}, but the workload token is for "
@@ -134,7 +138,12 @@ def test_a_workload_token_is_dpop_bound_where_the_server_offers_it(tmp_path: Pat
     try:
         configure(tmp_path, server.url, "      assertion: ${WORKLOAD_JWT}\n")
         called = hermes(
-            tmp_path, "mcp", "call", "mcp_acme_whoami", WORKLOAD_JWT=workload_jwt(server.base)
+            tmp_path,
+            "mcp",
+            "call",
+            "--json",
+            "mcp_acme_whoami",
+            WORKLOAD_JWT=workload_jwt(server.base),
         )
     finally:
         server.stop()

@@ -343,7 +343,13 @@ def test_cli_hook_transport_selected_by_its_config_key(site: Path, home: Path) -
     assert listed.stderr == ""  # `launch:` is the transport's key, not an unknown key
 
     result = hermes(
-        site, home, "mcp", "call", "mcp_tagged_get_env", ACME_TAG_SOURCE="tag-from-the-env"
+        site,
+        home,
+        "mcp",
+        "call",
+        "--json",
+        "mcp_tagged_get_env",
+        ACME_TAG_SOURCE="tag-from-the-env",
     )
     assert result.returncode == 0, result.stderr
     env = json.loads(json.loads(result.stdout)["content"][0]["text"])
@@ -370,7 +376,7 @@ def test_cli_hook_transport_selected_by_name_on_every_command(site: Path, home: 
     assert "mcp_wrapped_get_env" in tools.stdout
     tested = hermes(site, home, "mcp", "test", "wrapped")
     assert tested.returncode == 0, tested.stdout + tested.stderr
-    called = hermes(site, home, "mcp", "call", "mcp_wrapped_get_env")
+    called = hermes(site, home, "mcp", "call", "--json", "mcp_wrapped_get_env")
     env = json.loads(json.loads(called.stdout)["content"][0]["text"])
     assert env["ACME_TRANSPORT"] == "env_stdio"
     # status, tools, test and call: each opened the server through the plugin's transport
@@ -402,7 +408,11 @@ def test_an_unknown_transport_is_a_config_error_listing_the_registered_ones(
     site: Path, home: Path
 ) -> None:
     path = write_config(home, "mcp_servers:\n  wrapped:\n" + everything_stdio("env_stdoi"))
-    for command in (["mcp", "status"], ["mcp", "list"], ["mcp", "call", "mcp_wrapped_echo"]):
+    for command in (
+        ["mcp", "status"],
+        ["mcp", "list"],
+        ["mcp", "call", "--json", "mcp_wrapped_echo"],
+    ):
         result = hermes(site, home, *command)
         assert result.returncode == 2, command
         assert result.stderr == (
@@ -458,6 +468,7 @@ def test_without_its_plugin_only_the_server_using_its_transport_fails(
             *flags,
             "mcp",
             "call",
+            "--json",
             "mcp_plain_echo",
             "--args",
             '{"message": "hi"}',
@@ -465,7 +476,7 @@ def test_without_its_plugin_only_the_server_using_its_transport_fails(
         )
         assert called.returncode == 0, called.stderr
         assert json.loads(called.stdout)["content"][0]["text"] == "Echo: hi"
-        refused = hermes(site, home, *flags, "mcp", "call", "mcp_wrapped_echo", **env)
+        refused = hermes(site, home, *flags, "mcp", "call", "--json", "mcp_wrapped_echo", **env)
         assert refused.returncode != 0 and "unknown transport 'env_stdio'" in refused.stderr
     assert markers(home) == []  # the plugin's transport never ran
 
@@ -494,7 +505,9 @@ def test_cli_hook_auth_provider_header_reaches_the_server(
             settings="    acme_token:\n      token: ${SECURED_TOKEN}\n      scheme: Bearer\n",
         ),
     )
-    result = hermes(site, home, "mcp", "call", "mcp_secured_headers_seen", SECURED_TOKEN=TOKEN)
+    result = hermes(
+        site, home, "mcp", "call", "--json", "mcp_secured_headers_seen", SECURED_TOKEN=TOKEN
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     seen = json.loads(result.stdout)["content"][0]["text"].splitlines()
     assert f"authorization: Bearer {TOKEN}" in seen
@@ -518,7 +531,9 @@ def test_cli_hook_auth_provider_with_server_everything_over_http(
     result = hermes(site, home, "mcp", "tools", "secured")
     assert result.returncode == 0, result.stderr
     assert "mcp_secured_echo" in result.stdout
-    called = hermes(site, home, "mcp", "call", "mcp_secured_echo", "--args", '{"message": "hi"}')
+    called = hermes(
+        site, home, "mcp", "call", "--json", "mcp_secured_echo", "--args", '{"message": "hi"}'
+    )
     assert json.loads(called.stdout)["content"][0]["text"] == "Echo: hi"
     seen = log.read_text().splitlines()[before:]
     assert seen and set(seen) == {f"Bearer {TOKEN}"}  # every request server-everything got
@@ -602,7 +617,7 @@ def test_auth_on_a_stdio_server_is_an_error_unless_the_provider_serves_local_ser
         + everything_stdio()
         + "    auth: acme_env\n    acme_env: {variable: ACME_FROM_AUTH}\n",
     )
-    called = hermes(site, home, "mcp", "call", "mcp_local_get_env")
+    called = hermes(site, home, "mcp", "call", "--json", "mcp_local_get_env")
     assert called.returncode == 0, called.stderr
     env = json.loads(json.loads(called.stdout)["content"][0]["text"])
     assert env["ACME_FROM_AUTH"] == TOKEN
@@ -680,7 +695,15 @@ def test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve(site: Path, 
         """,
     )
     channels = hermes(
-        site, home, "mcp", "call", "mcp_self_channels_list", "--args", "{}", OUTBOX=str(outbox)
+        site,
+        home,
+        "mcp",
+        "call",
+        "--json",
+        "mcp_self_channels_list",
+        "--args",
+        "{}",
+        OUTBOX=str(outbox),
     )
     assert channels.returncode == 0, channels.stdout + channels.stderr
     listed = json.loads(channels.stdout)["structuredContent"]["channels"]
@@ -690,6 +713,7 @@ def test_cli_hook_messaging_platform_sends_through_hermes_mcp_serve(site: Path, 
         home,
         "mcp",
         "call",
+        "--json",
         "mcp_self_messages_send",
         "--args",
         json.dumps({"target": "notes:inbox", "message": "hello from a plugin"}),

@@ -179,6 +179,7 @@ def test_a_tool_is_called_through_the_socket_transport(
         site,
         "mcp",
         "call",
+        "--json",
         "mcp_acme_echo",
         "--args",
         '{"text": "via the socket"}',
@@ -284,7 +285,7 @@ def test_a_sampling_backend_gets_its_settings_from_config_yaml(tmp_path: Path) -
     (home / "config.yaml").write_text(config)
     env = {"HERMES_HOME": str(home), "GREETING": "Hello from config"}
     called = hermes_with(
-        site, "mcp", "call", "mcp_sampler_ask", "--args", '{"prompt": "hi"}', **env
+        site, "mcp", "call", "--json", "mcp_sampler_ask", "--args", '{"prompt": "hi"}', **env
     )
     assert called.returncode == 0, called.stderr
     outcome = json.loads(json.loads(called.stdout)["content"][0]["text"])

@@ -183,7 +183,7 @@ def test_a_config_cannot_widen_the_policy(tmp_path: Path) -> None:
     (tmp_path / "policy.yaml").write_text("deny:\n  tools: ['real/write']\n")
     tools = run_hermes("mcp", "tools", env=env_real)
     assert "mcp_real_look" in tools.stdout and "mcp_real_write" not in tools.stdout
-    called = run_hermes("mcp", "call", "mcp_real_write", "--args", "{}", env=env_real)
+    called = run_hermes("mcp", "call", "--json", "mcp_real_write", "--args", "{}", env=env_real)
     assert called.returncode == 1 and json.loads(called.stdout)["state"] == "policy"
     assert "deny.tools[0]" in json.loads(called.stdout)["error"]
 

@@ -116,7 +116,7 @@ def test_hermes_mcp_call_and_status_on_a_modern_http_server(
     (tmp_path / "config.yaml").write_text(f"mcp_servers:\n  web:\n    url: {modern_url}\n")
     env = {"HERMES_HOME": str(tmp_path)}
     done = run_hermes(
-        "mcp", "call", "mcp_web_region_seen", "--args", '{"region": "us-west1"}', env=env
+        "mcp", "call", "--json", "mcp_web_region_seen", "--args", '{"region": "us-west1"}', env=env
     )
     assert done.returncode == 0, done.stderr
     headers = seen(json.loads(done.stdout))

@@ -64,7 +64,9 @@ def test_a_handshake_era_server_receives_the_configured_roots(
         "mcp_servers:\n" + _entry("asking", ASKING, roots) + _entry("plain", ASKING, None)
     )
     env = {"HERMES_HOME": str(home), "NOTES": "/srv/team", "HOME": str(tmp_path / "me")}
-    said = json.loads(_said(run_hermes("mcp", "call", "mcp_asking_roots", env=env, cwd=workspace)))
+    said = json.loads(
+        _said(run_hermes("mcp", "call", "--json", "mcp_asking_roots", env=env, cwd=workspace))
+    )
     assert said == {
         "advertised": True,
         "roots": [
@@ -76,7 +78,9 @@ def test_a_handshake_era_server_receives_the_configured_roots(
     }
     # No roots: configured (the default): the capability is not advertised and a server that
     # asks anyway is refused with a clear message, not given the workspace.
-    said = json.loads(_said(run_hermes("mcp", "call", "mcp_plain_roots", env=env, cwd=workspace)))
+    said = json.loads(
+        _said(run_hermes("mcp", "call", "--json", "mcp_plain_roots", env=env, cwd=workspace))
+    )
     assert said == {"advertised": False, "refused": "List roots not supported"}
 
     status = run_hermes("mcp", "status", "--json", env=env, cwd=workspace)
@@ -99,7 +103,12 @@ def test_a_2026_server_gets_the_roots_in_an_input_required_round(
         "mcp_servers:\n" + _entry("modern", MODERN, '      - "${workspaceFolder}/src"\n')
     )
     proc = run_hermes(
-        "mcp", "call", "mcp_modern_roots", env={"HERMES_HOME": str(tmp_path)}, cwd=workspace
+        "mcp",
+        "call",
+        "--json",
+        "mcp_modern_roots",
+        env={"HERMES_HOME": str(tmp_path)},
+        cwd=workspace,
     )
     assert json.loads(_said(proc)) == [(workspace / "src").as_uri()]
 
@@ -160,13 +169,15 @@ def test_server_everything_lists_and_reads_the_roots_only_when_offered(tmp_path:
     config.write_text(
         "mcp_servers:\n" + entry + "    roots:\n      - path: /srv/app\n        name: App\n"
     )
-    said = _said(run_hermes("mcp", "call", "mcp_ev_get_roots_list", env=env))
+    said = _said(run_hermes("mcp", "call", "--json", "mcp_ev_get_roots_list", env=env))
     assert "1. App\n   URI: file:///srv/app" in said
 
 
 def test_export_says_roots_are_left_out(tmp_path: Path) -> None:
     (tmp_path / "config.yaml").write_text("mcp_servers:\n  s:\n    command: x\n    roots: [/a]\n")
-    proc = run_hermes("mcp", "export", "--format", "claude", env={"HERMES_HOME": str(tmp_path)})
+    proc = run_hermes(
+        "mcp", "export", "--format", "claude-code", env={"HERMES_HOME": str(tmp_path)}
+    )
     assert proc.returncode == 0, proc.stderr
-    assert "s.roots: claude has no equivalent; left out" in proc.stderr
+    assert "s.roots: claude-code has no equivalent; left out" in proc.stderr
     assert "roots" not in proc.stdout

@@ -102,7 +102,7 @@ def test_hermes_mcp_call_refuses_to_send_one_servers_token_to_another(tmp_path: 
     )
     env = {"HERMES_HOME": str(tmp_path)}
     arguments = json.dumps({"path": f"notes.txt; token={TOKEN}"})
-    refused = run_hermes("mcp", "call", "mcp_shift_write", "--args", arguments, env=env)
+    refused = run_hermes("mcp", "call", "--json", "mcp_shift_write", "--args", arguments, env=env)
     assert refused.returncode == 1, refused.stderr
     result = json.loads(refused.stdout)
     assert (
@@ -111,6 +111,6 @@ def test_hermes_mcp_call_refuses_to_send_one_servers_token_to_another(tmp_path: 
     )
     assert TOKEN not in refused.stdout + refused.stderr
     assert not shift_log.exists() or "call write" not in shift_log.read_text()
-    own = run_hermes("mcp", "call", "mcp_vault_write", "--args", arguments, env=env)
+    own = run_hermes("mcp", "call", "--json", "mcp_vault_write", "--args", arguments, env=env)
     assert own.returncode == 0, own.stderr
     assert "call write" in vault_log.read_text()

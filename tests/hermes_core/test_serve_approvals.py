@@ -54,6 +54,7 @@ def test_hermes_mcp_call_asks_through_the_store_and_a_serve_client_answers(
                 "hermes_core",
                 "mcp",
                 "call",
+                "--json",
                 "mcp_asking_book",
                 "--approvals",
                 "store",

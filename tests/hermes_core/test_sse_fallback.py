@@ -48,7 +48,7 @@ def test_a_url_without_transport_falls_back_to_sse(everything_sse: str, tmp_path
     )
     env = {"HERMES_HOME": str(tmp_path)}
     called = run_hermes(
-        "mcp", "call", "mcp_legacy_echo", "--args", '{"message": "over sse"}', env=env
+        "mcp", "call", "--json", "mcp_legacy_echo", "--args", '{"message": "over sse"}', env=env
     )
     assert called.returncode == 0, called.stdout + called.stderr
     assert json.loads(called.stdout)["content"][0]["text"] == "Echo: over sse"

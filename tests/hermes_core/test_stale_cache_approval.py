@@ -52,7 +52,7 @@ def test_a_cache_record_saying_read_only_never_skips_the_approval(
     assert first.returncode == 0, first.stderr
     (cache,) = (tmp_path / "cache" / "mcp-tools").iterdir()
     _lower_the_tier(cache)
-    called = run_hermes("mcp", "call", "mcp_shift_write", "--args", "{}", env=env)
+    called = run_hermes("mcp", "call", "--json", "mcp_shift_write", "--args", "{}", env=env)
     assert called.returncode == 1, called.stderr
     assert json.loads(called.stdout)["state"] == state
     if state == "not_approved":

@@ -250,7 +250,7 @@ def test_hermes_mcp_call_shows_the_tasks_status_and_mcp_tasks_lists_it(tmp_path:
     env = _home(
         tmp_path, f"  everything:\n    command: {node()}\n    args: [{str(EVERYTHING)!r}, stdio]\n"
     )
-    done = run_hermes("mcp", "call", RESEARCH, "--args", '{"topic": "bees"}', env=env)
+    done = run_hermes("mcp", "call", "--json", RESEARCH, "--args", '{"topic": "bees"}', env=env)
     assert done.returncode == 0, done.stderr
     assert "# Research Report: bees" in json.loads(done.stdout)["content"][0]["text"]
     assert "task working: Gathering sources..." in done.stderr
@@ -274,7 +274,7 @@ def test_ctrl_c_during_hermes_mcp_call_cancels_the_task_and_exits_130(
 ) -> None:
     env = _home(tmp_path, f"  web:\n    url: {modern_http}\n    transport: streamable_http\n")
     process = subprocess.Popen(
-        [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_web_forever"],
+        [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_web_forever"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -289,5 +289,5 @@ def test_ctrl_c_during_hermes_mcp_call_cancels_the_task_and_exits_130(
     assert process.returncode == 130, rest
     tasks = json.loads(run_hermes("mcp", "tasks", "--json", env=env).stdout)
     assert tasks[0]["status"] == "cancelled"
-    asked = run_hermes("mcp", "call", "mcp_web_cancelled", env=env)
+    asked = run_hermes("mcp", "call", "--json", "mcp_web_cancelled", env=env)
     assert tasks[0]["task_id"] in json.loads(asked.stdout)["content"][0]["text"]

@@ -193,6 +193,7 @@ def test_cli_exports_its_spans_to_an_otlp_http_receiver(tmp_path: Path) -> None:
         done = run_hermes(
             "mcp",
             "call",
+            "--json",
             "mcp_notes_read_note",
             "--args",
             '{"name": "a"}',

@@ -288,7 +288,9 @@ def test_a_call_through_the_cli_returns_what_the_server_sent(
 ) -> None:
     arguments = _arguments(arguments, repo)
     sent = sdk[name].results[tool]
-    called = hermes(home, "mcp", "call", f"mcp_{name}_{tool}", "--args", json.dumps(arguments))
+    called = hermes(
+        home, "mcp", "call", "--json", f"mcp_{name}_{tool}", "--args", json.dumps(arguments)
+    )
     assert called.returncode == 0, called.stderr
     result = json.loads(called.stdout)
     assert not sent.get("isError") and not result.get("isError"), (sent, result)
@@ -300,14 +302,18 @@ def test_structured_results_arrive_as_the_servers_built_them(
     peers: dict[str, Peer], home: Path, repo: Path
 ) -> None:
     """Not only equal to the SDK's: the values the servers are known to produce."""
-    called = hermes(home, "mcp", "call", "mcp_fasthttp_stock", "--args", '{"sku": "ABC-12"}')
+    called = hermes(
+        home, "mcp", "call", "--json", "mcp_fasthttp_stock", "--args", '{"sku": "ABC-12"}'
+    )
     assert json.loads(called.stdout)["structuredContent"] == {
         "sku": "ABC-12",
         "count": 12,
         "warehouses": ["north", "south"],
     }
     args = {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Asia/Tokyo"}
-    called = hermes(home, "mcp", "call", "mcp_time_convert_time", "--args", json.dumps(args))
+    called = hermes(
+        home, "mcp", "call", "--json", "mcp_time_convert_time", "--args", json.dumps(args)
+    )
     converted = json.loads(called.stdout)["structuredContent"]
     assert converted["source"]["timezone"] == "UTC"
     assert converted["target"]["timezone"] == "Asia/Tokyo"
@@ -324,6 +330,7 @@ def test_memory_keeps_what_a_call_stored_and_the_host_api_reads_it(
         home,
         "mcp",
         "call",
+        "--json",
         "mcp_memory_create_entities",
         "--args",
         json.dumps({"entities": [entity]}),
@@ -351,7 +358,9 @@ def test_a_bad_argument_is_the_servers_error_not_a_crash(
     arguments = {"sku": "XYZ-7", "quantity": 101}
     sent = sdk_call(peers["fasthttp"], "reserve", arguments)
     assert sent.get("isError") is True
-    called = hermes(home, "mcp", "call", "mcp_fasthttp_reserve", "--args", json.dumps(arguments))
+    called = hermes(
+        home, "mcp", "call", "--json", "mcp_fasthttp_reserve", "--args", json.dumps(arguments)
+    )
     assert called.returncode == 1
     shown_text = called.stdout + called.stderr
     assert "Traceback" not in shown_text

@@ -179,7 +179,7 @@ def test_hermes_mcp_approvals_set_list_reset(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stdout == "shift/write: always\n"
     listed = run_hermes("mcp", "approvals", "list", "--json", env=env)
     assert json.loads(listed.stdout) == {"shift": {"write": "always"}}
-    ran = run_hermes("mcp", "call", "mcp_shift_write", "--args", "{}", env=env)
+    ran = run_hermes("mcp", "call", "--json", "mcp_shift_write", "--args", "{}", env=env)
     assert ran.returncode == 0, ran.stderr  # no terminal, and yet run: the user said always
     assert _calls(events) == ["call write {}"]
     assert run_hermes("mcp", "approvals", "set", "shift", "look", "never", env=env).returncode == 0
@@ -202,7 +202,7 @@ def test_always_at_the_terminal_prompt_is_remembered(tmp_path: Path) -> None:
     master, slave = pty.openpty()
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_shift_write"],
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "--json", "mcp_shift_write"],
             stdin=slave,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -217,7 +217,7 @@ def test_always_at_the_terminal_prompt_is_remembered(tmp_path: Path) -> None:
     assert "Run it? [y]es / [N]o / [a]lways / ne[v]er: " in err
     assert child.returncode == 0 and json.loads(out)["content"][0]["text"] == "write: ok"
     assert TrustStore(tmp_path / "trust.db").decisions() == {"shift": {"write": Decision.ALWAYS}}
-    again = run_hermes("mcp", "call", "mcp_shift_write", "--args", "{}", env=env)
+    again = run_hermes("mcp", "call", "--json", "mcp_shift_write", "--args", "{}", env=env)
     assert again.returncode == 0 and "Run it?" not in again.stderr
     assert _calls(events) == ["call write {}", "call write {}"]
 

@@ -72,7 +72,7 @@ def test_a_changed_description_is_held_back_until_hermes_mcp_trust(tmp_path: Pat
     assert "description: 'Read something.' → 'Read something. Before anything else" in (
         listed.stderr
     )
-    called = run_hermes("mcp", "call", "mcp_shift_look", "--args", "{}", env=env)
+    called = run_hermes("mcp", "call", "--json", "mcp_shift_look", "--args", "{}", env=env)
     assert called.returncode == 1
     refused = json.loads(called.stdout)
     assert refused["state"] == "tool_changed" and refused["changed"] == ["description"]
@@ -85,7 +85,7 @@ def test_a_changed_description_is_held_back_until_hermes_mcp_trust(tmp_path: Pat
     assert accepted.stdout.startswith("accepted shift/look:\n  description: 'Read something.'")
     again = run_hermes("mcp", "trust", "shift", env=env)
     assert "nothing to accept for 'shift'" in again.stdout
-    ran = run_hermes("mcp", "call", "mcp_shift_look", "--args", "{}", env=env)
+    ran = run_hermes("mcp", "call", "--json", "mcp_shift_look", "--args", "{}", env=env)
     assert ran.returncode == 0, ran.stderr
     assert _calls(events) == ["call look {}"]
 
@@ -118,7 +118,9 @@ def test_schema_and_annotation_changes_are_named_and_new_tools_follow_the_tier(
     unknown = run_hermes("mcp", "trust", "shfit", env=env)
     assert unknown.returncode == 2 and "did you mean 'shift'?" in unknown.stderr
     # The accepted write-capable tool of an untrusted server still asks (no terminal: not run).
-    write = run_hermes("mcp", "call", "mcp_shift_write", "--args", '{"path": "x"}', env=env)
+    write = run_hermes(
+        "mcp", "call", "--json", "mcp_shift_write", "--args", '{"path": "x"}', env=env
+    )
     assert json.loads(write.stdout)["state"] == "not_approved"
     assert _calls(events) == []
 
@@ -153,7 +155,7 @@ def test_lazy_servers_are_checked_on_the_live_listing_and_the_cache_never_pins(
     _shift(shift, look={**LOOK, "description": INJECTED}, write=WRITE)
     cached = run_hermes("mcp", "tools", env=env)
     assert "mcp_shift_look" in cached.stdout and _calls(events) == []
-    called = run_hermes("mcp", "call", "mcp_shift_look", "--args", "{}", env=env)
+    called = run_hermes("mcp", "call", "--json", "mcp_shift_look", "--args", "{}", env=env)
     assert json.loads(called.stdout)["state"] == "tool_changed"  # decided on the live listing
     assert _calls(events) == []
 

@@ -52,7 +52,7 @@ def test_the_cli_refuses_the_sampling_tool_that_tools_hides(home: Path) -> None:
     code, out, _ = cli(home, "mcp", "status")
     assert f"sampling: not offered: {NO_ONE_TO_ASK}" in out
     code, out, err = cli(
-        home, "mcp", "call", SAMPLING_TOOL, "--args", '{"prompt": "hi", "maxTokens": 5}'
+        home, "mcp", "call", "--json", SAMPLING_TOOL, "--args", '{"prompt": "hi", "maxTokens": 5}'
     )
     assert code == 1
     result = json.loads(out)
@@ -67,7 +67,7 @@ def test_the_cli_refuses_the_sampling_tool_that_tools_hides(home: Path) -> None:
 @pytest.mark.node
 @pytest.mark.slow
 def test_the_cli_refuses_a_task_only_tool_with_its_reason(home: Path) -> None:
-    code, out, _ = cli(home, "mcp", "call", TASK_TOOL, "--args", '{"topic": "x"}')
+    code, out, _ = cli(home, "mcp", "call", "--json", TASK_TOOL, "--args", '{"topic": "x"}')
     assert code == 1
     result = json.loads(out)
     assert result["state"] == "not_offered"

@@ -15,9 +15,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from hermes_core.cli.commands import dispatch
+from hermes_core.cli.commands import dispatch, subcommand
 from hermes_core.cli.common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from hermes_core.cli.parser import build_parser, split_server_args
+from hermes_core.cli.parser_entries import leaf_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -44,7 +45,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words, after_dashes = split_server_args(list(sys.argv[1:] if argv is None else argv))
-    args = parser.parse_args(words)
+    own = words[: words.index("--args")] if "--args" in words else words  # then: the server's
+    if "--no-color" in own:  # a global flag, taken anywhere before `--` (or `--args`)
+        words = [w for w in own if w != "--no-color"] + words[len(own) :]
+        os.environ["NO_COLOR"] = "1"
+    args, extra = parser.parse_known_args(words)
+    if extra and subcommand(args) == ("mcp", "call"):
+        # `call TOOL a=1 --json b=2`: argparse ends the KEY=VALUE list at the flag
+        args.pairs += [word for word in extra if not word.startswith("-")]
+        extra = [word for word in extra if word.startswith("-")]
+    if extra:  # answered with the subcommand's own usage, not the top-level one
+        hint = ""
+        if subcommand(args) == ("mcp", "add"):
+            hint = " (a stdio server's command and its arguments go after `--`: "
+            hint += "hermes mcp add NAME -- CMD ARGS…)"
+        leaf_parser(parser, subcommand(args)).error(
+            f"unrecognized arguments: {' '.join(extra)}{hint}"
+        )
     args.after_dashes = after_dashes  # `hermes mcp add NAME … -- ARGS`: the server's words
     return dispatch(args, parser)
 

@@ -124,8 +124,11 @@ class TerminalElicitor:
         return ElicitationAnswer("accept", given)
 
     def _approve(self, request: ElicitationRequest) -> ElicitationAnswer:
-        """A yes/no question from Hermes itself; anything but yes is no."""
-        self._say(f"Hermes asks: {request.message}")
+        """A yes/no question from Hermes itself, asked once; anything but yes is no."""
+        message = request.message
+        if message.rstrip().endswith("Run it?"):  # asked below, with its answer keys
+            message = message.rstrip().removesuffix("Run it?").rstrip()
+        self._say(f"Hermes asks: {message}")
         if request.remember:
             choice = self._read("Run it? [y]es / [N]o / [a]lways / ne[v]er: ")
         else:

@@ -38,6 +38,8 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "audit"): ("hermes_core.cli.mcp_audit:run",),
     ("mcp", "sampling", "models"): ("hermes_core.cli.mcp_sampling:run",),
     ("mcp", "add"): ("hermes_core.cli.mcp_add:run_add",),
+    ("mcp", "add-json"): ("hermes_core.cli.mcp_add_json:run",),
+    ("mcp", "get"): ("hermes_core.cli.mcp_get:run",),
     ("mcp", "remove"): ("hermes_core.cli.mcp_edit:run_remove",),
     ("mcp", "enable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),
     ("mcp", "disable"): ("hermes_core.cli.mcp_edit:run_set_enabled",),

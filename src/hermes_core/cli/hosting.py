@@ -6,15 +6,18 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.progress import Activity
 from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
+    from hermes_core.host.spec import HostServer
     from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager
 
@@ -23,18 +26,47 @@ __all__ = ["with_host"]
 T = TypeVar("T")
 
 
-def _progress(quiet: bool) -> Callable[[str, str | None, float], None] | None:
-    if quiet:
-        return None
+#: Commands that may download the server before it starts (the first time, or when updated).
+_FETCHERS = ("npx", "uvx", "bunx", "pnpx", "pipx")
 
-    def show(name: str, error: str | None, seconds: float) -> None:
-        lines = (error or "").splitlines() or [""]
-        outcome = "connected" if error is None else f"failed: {lines[0]}"
-        print(f"  {name}: {outcome} ({seconds:.2f} s)", file=sys.stderr, flush=True)
-        for line in lines[1:]:  # a crashed server's stderr tail (already bounded)
-            print(f"    | {line.strip()}", file=sys.stderr, flush=True)
 
-    return show
+def _outcome(name: str, error: str | None, seconds: float) -> list[str]:
+    lines = (error or "").splitlines() or [""]
+    outcome = "connected" if error is None else f"failed: {lines[0]}"
+    # a crashed server's stderr tail (already bounded) follows
+    return [f"  {name}: {outcome} ({seconds:.2f} s)"] + [f"    | {x.strip()}" for x in lines[1:]]
+
+
+def _starting(servers: list[HostServer]) -> str:
+    text = f"connecting {len(servers)} server(s)…"
+    fetchers = sorted({Path(s.command or "").name for s in servers} & set(_FETCHERS))
+    if fetchers:
+        text += f" ({' and '.join(fetchers)} may be downloading a package first)"
+    return text
+
+
+async def _start(host: MCPHost, servers: list[HostServer], quiet: bool) -> None:
+    """Start the host: a spinner on a terminal; each server's outcome unless *quiet*."""
+    if not servers:
+        await host.start(None)
+        return
+    done: list[str] = []
+    with Activity(_starting(servers), announce=not quiet) as activity:
+
+        def show(name: str, error: str | None, seconds: float) -> None:
+            done.append(name)
+            if not quiet:
+                for line in _outcome(name, error, seconds):
+                    activity.line(line)
+            waiting = [s.name for s in servers if s.name not in done]
+            if waiting:
+                activity.update(
+                    f"connecting: {len(done)} of {len(servers)} done, waiting for "
+                    + ", ".join(waiting[:3])
+                    + (" …" if len(waiting) > 3 else "")
+                )
+
+        await host.start(show)
 
 
 def with_host(
@@ -65,14 +97,10 @@ def with_host(
         )
         raise Stop(EXIT_USAGE)
 
-    progress = _progress(quiet)
-
     async def main() -> T:
         host = factory.host(servers, elicitor=elicitor)
         try:
-            if servers and progress is not None:
-                print(f"connecting {len(servers)} server(s)…", file=sys.stderr, flush=True)
-            await host.start(progress)
+            await _start(host, [s for s in servers if s.enabled and not s.lazy], quiet)
             return await body(host)
         finally:
             await host.close()

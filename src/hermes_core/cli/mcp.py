@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
-from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line
+from hermes_core.cli.progress import paint
+from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
 from hermes_core.cli.stop import guard
+from hermes_core.cli.tool_lines import tool_lines, width
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -50,16 +52,21 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
         if as_json:
             print(json.dumps(rows, indent=2))
         else:
-            # One reason shared by every server (no backend, no model) is said once, at the end.
+            # Only servers that could ask are told about sampling (a host with no model set
+            # never asked for it); one reason shared by every server is said once, at the end.
+            for row in rows:
+                if not sampling_matters(row.get("sampling")):
+                    row["sampling"] = None
             infos = [r["sampling"] for r in rows if r.get("sampling")]
             shared = (
                 len(infos) > 1 and all(i == infos[0] for i in infos) and not infos[0]["offered"]
             )
             for row in rows:
-                mark = "ok" if row["offered"] else "--"
+                mark = paint("[ok]", "green") if row["offered"] else paint("[--]", "red")
+                app = "" if row["availability"] == "undeclared" else f"app: {row['availability']}  "
                 print(
-                    f"[{mark}] {row['server']}  [{row['transport']}]  {row['connection']}  "
-                    f"app: {row['availability']}  tools: {row['tools']}"
+                    f"{mark} {row['server']}  [{row['transport']}]  {row['connection']}  "
+                    f"{app}tools: {row['tools']}"
                     + (f"  protocol: {row['protocol']}" if row.get("protocol") else "")
                 )
                 if row["last_error"]:
@@ -104,11 +111,9 @@ def tools(
         if as_json:
             print(json.dumps([e.__dict__ for e in entries], indent=2))
         else:
+            columns = width()
             for entry in entries:
-                summary = (
-                    entry.description.strip().splitlines()[0] if entry.description.strip() else ""
-                )
-                print(f"{entry.name}  ({entry.toolset})  {summary}")
+                print("\n".join(tool_lines(entry, columns)))
             for row in rows:
                 if not row.offered:
                     if not row.enabled:

@@ -43,10 +43,11 @@ def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
     :func:`add`."""
     own = {o for a in args.add_parser._actions for o in a.option_strings}
     try:
+        command, url, after_dashes = _target(args)
         entry = build_entry(
-            command=args.server_command,
-            args=server_args(args.arg, args.args, args.after_dashes, own),
-            url=args.url,
+            command=command,
+            args=server_args(args.arg, args.args, after_dashes, own),
+            url=url,
             preset=args.preset,
             env=args.env,
             headers=args.header,
@@ -69,9 +70,38 @@ def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
     )
 
 
+#: ``-t`` values that only repeat what the entry's ``command``/``url`` selects anyway.
+_IMPLIED_TRANSPORTS = {"command": ("stdio",), "url": ("http", "streamable_http", "streamablehttp")}
+
+
+def _target(args: argparse.Namespace) -> tuple[str | None, str | None, list[str] | None]:
+    """The command, the URL and the server's words after ``--`` that *args* give, in either
+    form: ``--command C``/``--url U``, or Claude Code's ``NAME URL`` and ``NAME -- CMD ARGS…``
+    (the first word after ``--`` is the command when no other flag names one)."""
+    command, url, after_dashes = args.server_command, args.url, args.after_dashes
+    target = args.target
+    if target is not None:
+        if command or url or args.preset:
+            raise ValueError(f"give the server once: {target!r}, or --command/--url/--preset")
+        transport = (args.transport or "").lower().replace("-", "_")
+        if "://" in target or transport in ("http", "streamable_http", "sse"):
+            url = target
+        else:
+            command = target
+    if after_dashes is not None and not (command or url or args.preset):
+        if not after_dashes:
+            raise ValueError("nothing after `--`: give the server's command (-- CMD ARGS…)")
+        command, after_dashes = after_dashes[0], after_dashes[1:]
+    return command, url, after_dashes
+
+
 def _pairs(values: list[str], what: str, pattern: re.Pattern[str]) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for raw in values:
+        if what == "header" and ":" in raw and ("=" not in raw or raw.index(":") < raw.index("=")):
+            raw = raw.replace(":", "=", 1)  # curl's and Claude Code's `-H 'Name: value'`
+            key, value = raw.split("=", 1)
+            raw = f"{key}={value.lstrip()}"
         if "=" not in raw:
             raise ValueError(f"invalid --{what} value (expected NAME=VALUE)")
         key, value = raw.split("=", 1)
@@ -156,7 +186,10 @@ def build_entry(
             raise ValueError(f"unknown MCP preset {preset!r} (known: {', '.join(sorted(PRESETS))})")
         entry.update(PRESETS[preset])
     else:
-        raise ValueError("give --url <endpoint>, --command <cmd> or --preset <name>")
+        raise ValueError(
+            "give the server: `hermes mcp add NAME -- CMD ARGS…`, `hermes mcp add NAME URL`, "
+            "or --command <cmd>, --url <endpoint>, --preset <name>"
+        )
     if env:
         if "url" in entry:
             raise ValueError("--env is only for stdio servers (--command or a stdio preset)")
@@ -170,7 +203,9 @@ def build_entry(
     if auth is not None:
         entry["auth"] = auth
     if transport is not None:
-        entry["transport"] = transport
+        implied = _IMPLIED_TRANSPORTS["url" if "url" in entry else "command"]
+        if transport.lower().replace("-", "_") not in implied:
+            entry["transport"] = transport
     tools: dict[str, Any] = {}
     if include:
         tools["include"] = _names(include, "include")

@@ -13,14 +13,19 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
+from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
+from hermes_core.cli.call_result import result_text
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.progress import Activity, spinner_allowed
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.home import hermes_home
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+from hermes_core.sanitize import clean_line, clean_text
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
@@ -34,7 +39,8 @@ PROGRESS_INTERVAL = 0.5
 
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp call TOOL [--args JSON] [--approvals …] [--server NAME] [-v]``."""
+    """``hermes mcp call TOOL [key=value …] [--args JSON] [--json] [--approvals …]
+    [--server NAME] [-v]``."""
     return call(
         plugins(),
         args.tool,
@@ -42,6 +48,8 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
         approvals=args.approvals,
         server=args.server,
         verbose=args.verbose,
+        pairs=args.pairs,
+        as_json=args.json,
     )
 
 
@@ -64,13 +72,17 @@ def _owners(tool: str, servers: Mapping[str, Any]) -> list[str]:
 def call(
     manager: HermesPluginManager,
     tool: str,
-    raw_args: str,
+    raw_args: str | None,
     *,
     approvals: str = "terminal",
     server: str | None = None,
     verbose: bool = False,
+    pairs: list[str] | None = None,
+    as_json: bool = False,
 ) -> int:
-    """Call one tool with JSON arguments and print the result as JSON.
+    """Call one tool and print its result: as text (:func:`result_text`), or the raw result
+    as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or *pairs*
+    (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
@@ -82,12 +94,11 @@ def call(
 
     def run() -> int:
         try:
-            arguments = json.loads(raw_args) if raw_args else {}
-        except json.JSONDecodeError as exc:
-            print(f"error: --args is not valid JSON: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        if not isinstance(arguments, dict):
-            print("error: --args must be a JSON object", file=sys.stderr)
+            words = parse_pairs(pairs or [])
+            checked = arguments(raw_args, words, None)  # checked now; pairs read on the schema
+            given = None if words else checked
+        except ArgumentError as exc:
+            print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
         configured = load(factory_for(manager)).config.mcp_servers
         if server is not None:
@@ -98,29 +109,35 @@ def call(
                 enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
                 hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
                 result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
-                print(json.dumps(result, indent=2, ensure_ascii=False))
+                _show(result, as_json)
                 return EXIT_FAILED
 
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
-            if host.registry.get(tool) is None:
+            entry = host.registry.get(tool)
+            if entry is None:
                 held = host.refusal(tool)  # held back by a pin or a decision: say why
                 return held or _missing_tool(host, tool), host.status()
-            host.task_log.on_change(
-                TaskRecordFile(hermes_home() / TASKS_RECORD)
-            )  # for `hermes mcp tasks`
-            progress = _ProgressLine()
+            # The call's tasks, for `hermes mcp tasks`.
+            host.task_log.on_change(TaskRecordFile(hermes_home() / TASKS_RECORD))
+            values = given if given is not None else arguments(None, words, entry.input_schema)
             try:
-                result: dict[str, Any] = await host.call_tool(tool, arguments, on_progress=progress)
+                result: dict[str, Any] = await host.call_tool(tool, values, on_progress=progress)
             finally:
                 progress.done()
             return result, host.status()
 
-        elicitor: StoreElicitor | TerminalElicitor = (
+        progress = _ProgressLine()
+        asker: StoreElicitor | TerminalElicitor = (
             StoreElicitor(SessionStore()) if approvals == "store" else TerminalElicitor()
         )
+
+        async def elicitor(request: ElicitationRequest) -> ElicitationAnswer:
+            progress.pause()  # a question is never drawn over by the progress spinner
+            return await asker(request)
+
         with _server_logs_on_stderr(verbose):
             result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        _show(result, as_json)
         for row in rows:  # what the call cost, when the server asked the LLM
             if row.sampling and row.sampling.get("requests"):
                 print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
@@ -129,20 +146,44 @@ def call(
     return guard(run)
 
 
+def _show(result: dict[str, Any], as_json: bool) -> None:
+    """The result on stdout (JSON with *as_json*, else its text); an error, in text, on
+    stderr."""
+    if as_json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    if "error" in result:
+        print(f"error: {clean_text(str(result['error']))}", file=sys.stderr)
+        return
+    text = result_text(result)
+    if text:
+        print(text)
+    if result.get("isError"):
+        print("error: the tool reported an error (above)", file=sys.stderr)
+
+
 class _ProgressLine:
-    """A call's progress on stderr: ``progress: 3/10 (30%) message``, at most one line per
+    """A call's progress on stderr: ``progress: 3/10 (30%) message``; on a terminal one line
+    that changes in place (a spinner), elsewhere at most one line per
     :data:`PROGRESS_INTERVAL` seconds (the last report always shows)."""
 
     def __init__(self) -> None:
         self._shown_at = 0.0
         self._pending: str | None = None
+        self._activity: Activity | None = None
 
     def __call__(self, progress: float, total: float | None, message: str | None) -> None:
         line = f"progress: {progress:g}"
         if total:
             line += f"/{total:g} ({min(100.0, 100 * progress / total):.0f}%)"
         if message:
-            line += f" {message}"
+            line += f" {clean_line(message)[:200]}"
+        if spinner_allowed():
+            if self._activity is None:
+                self._activity = Activity(line, announce=False).__enter__()
+            self._activity.update(line)
+            self._pending = line  # kept on screen once the call ends
+            return
         now = time.monotonic()
         if now - self._shown_at < PROGRESS_INTERVAL:
             self._pending = line
@@ -150,7 +191,14 @@ class _ProgressLine:
         self._shown_at, self._pending = now, None
         print(line, file=sys.stderr, flush=True)
 
+    def pause(self) -> None:
+        """The spinner off (a question is asked); the next report draws it again."""
+        if self._activity is not None:
+            self._activity.__exit__(None, None, None)
+            self._activity = None
+
     def done(self) -> None:
+        self.pause()
         if self._pending is not None:
             print(self._pending, file=sys.stderr, flush=True)
             self._pending = None

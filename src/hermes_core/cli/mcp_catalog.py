@@ -15,7 +15,7 @@ from typing import Any
 
 from hermes_core.catalog.catalog import NEEDS_RUNNER, Catalog, Entry, load_catalog, state_of
 from hermes_core.catalog.suggest import suggestions
-from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for
 from hermes_core.cli.prompts import Cancelled, shown
 from hermes_core.cli.stop import Stop, guard
@@ -64,9 +64,12 @@ def catalog_guard(action: Callable[[], int]) -> int:
     except ConfigError as exc:
         print_error(str(exc))
         return EXIT_USAGE
-    except (Cancelled, KeyboardInterrupt):
+    except Cancelled:
         print("cancelled; nothing was changed", file=sys.stderr)
         return EXIT_FAILED
+    except KeyboardInterrupt:  # Ctrl-C: 130, as everywhere
+        print("cancelled; nothing was changed", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def found_catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catalog:

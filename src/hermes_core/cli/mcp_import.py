@@ -22,16 +22,15 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.foreign_text import clean, say
 from hermes_core.cli.loading import factory_for
+from hermes_core.cli.masked import masked_entry as _masked
 from hermes_core.config import store
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import config_path, parse_yaml, validate_server
-from hermes_core.config.models import ConfigError, display_url
-from hermes_core.config.redact import shown_args
+from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.importing.dotenv_update import update_dotenv
 from hermes_core.importing.model import InputSpec, Skip, SourceError
 from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
-from hermes_core.importing.secrets import is_secret_key, mask
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
 from hermes_core.plugin_yaml import _plain
@@ -57,20 +56,6 @@ def run_import_agent(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 # --------------------------------------------------------------------------- output
-
-
-def _masked(entry: dict[str, Any]) -> dict[str, Any]:
-    shown = dict(entry)
-    if "args" in shown:
-        shown["args"] = shown_args(list(shown["args"]))
-    if "url" in shown:
-        shown["url"] = display_url(shown["url"])
-    for key in ("env", "headers"):
-        if key in shown:
-            shown[key] = {k: mask(v) if is_secret_key(k) else v for k, v in shown[key].items()}
-    if isinstance(shown.get("oauth"), dict) and "client_secret" in shown["oauth"]:
-        shown["oauth"] = {**shown["oauth"], "client_secret": mask(shown["oauth"]["client_secret"])}
-    return shown
 
 
 def _yaml(entry: dict[str, Any], indent: str) -> str:

@@ -39,6 +39,7 @@ from hermes_core.cli.mcp_catalog import (
     found_catalog,
     print_error,
 )
+from hermes_core.cli.progress import Activity
 from hermes_core.cli.prompts import Row, ask_value, checklist, confirm, interactive, shown
 from hermes_core.cli.stop import Stop
 from hermes_core.config import store
@@ -199,17 +200,22 @@ def install(manager: HermesPluginManager, name: str, *, assume_yes: bool = False
         folder = None
         with contextlib.ExitStack() as undo:
             if manifest.installs:
+                with Activity(f"installing '{entry.name}'…", announce=False) as activity:
 
-                def progress(step: int, steps: int, what: str) -> None:
-                    print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
+                    def progress(step: int, steps: int, what: str) -> None:
+                        print(f"[{step}/{steps}] {shown(what, 300)}", flush=True)
+                        activity.update(f"[{step}/{steps}] {shown(what, 100)}…")
 
-                try:
-                    folder, log_file = undo.enter_context(mechanics.installing(manifest, progress))
-                except mechanics.InstallError as exc:
-                    log_file = mechanics.log_path(entry.name)
-                    print_error(f"{exc}; nothing was installed")
-                    _show_log_tail(log_file)
-                    return EXIT_FAILED
+                    try:
+                        folder, log_file = undo.enter_context(
+                            mechanics.installing(manifest, progress)
+                        )
+                    except mechanics.InstallError as exc:
+                        activity.__exit__(None, None, None)  # the spinner off before the error
+                        log_file = mechanics.log_path(entry.name)
+                        print_error(f"{exc}; nothing was installed")
+                        _show_log_tail(log_file)
+                        return EXIT_FAILED
                 print(f"installed into {folder} (log: {log_file})")
             # A failure from here on puts back the previous install (the `with`) and .env.
             undo.enter_context(_restoring(dotenv_path()))
@@ -387,7 +393,8 @@ def _choose_tools(
 ) -> int:
 
     print(f"asking '{name}' for its tools…", flush=True)
-    tools, problem = probe_tools(name, entry, manager)
+    with Activity(f"starting '{name}' to list its tools…", announce=False):
+        tools, problem = probe_tools(name, entry, manager)
     include, exclude = prior_filter(entry)
     default = manifest.tools.default_enabled if manifest is not None else None
     if problem is not None or not tools:
@@ -423,7 +430,8 @@ def _choose_tools(
             Row("@" + fam, f"({fam})", f"the generated tools {', '.join(members)}")
             for fam, members in families.items()
         ]
-        picked = set(checklist(f"Select tools for '{name}'", rows, checked))
+        count = f"{len(own)} tool{'s' if len(own) != 1 else ''}"  # the utility rows not counted
+        picked = set(checklist(f"Select tools for '{name}' ({count})", rows, checked))
     else:
         picked = checked
     chosen = filter_for_choice(names, [n for n in names if n in picked])
@@ -444,13 +452,13 @@ def configure(manager: HermesPluginManager, name: str) -> int:
     """The tool checklist again for a configured server, pre-checked with the current choice."""
 
     def run() -> int:
-        if not interactive():
-            raise Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
         _servers, raw = configured_servers(manager)
         entry = raw.get(name)
-        if not isinstance(entry, dict):
+        if not isinstance(entry, dict):  # said before asking for a terminal
             known = ", ".join(raw) or "none"
             raise Stop(EXIT_USAGE, f"no server named {name!r} in config.yaml (configured: {known})")
+        if not interactive():
+            raise Stop(EXIT_USAGE, "'hermes mcp configure' needs an interactive terminal")
         found = found_catalog(manager, quiet=True)
         listed = found.entries.get(name)
         manifest = listed.manifest if listed is not None else None

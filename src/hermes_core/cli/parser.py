@@ -13,7 +13,8 @@ from typing import TypeAlias
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
-from hermes_core.importing.names import EXPORT_FORMATS, SOURCE_NAMES
+from hermes_core.cli.parser_entries import add_entry_parsers
+from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
 
@@ -40,6 +41,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="load no external plugins (they are listed as disabled, never imported)",
     )
+    parser.add_argument(
+        "--no-color",
+        action="store_true",
+        help="no colour, anywhere on the line (as NO_COLOR=1; off a terminal there is none)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     apps = commands.add_parser("apps", help="application declarations on this machine")
@@ -62,22 +68,38 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.set_defaults(command_parser=mcp)
     mcp_commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", parser_class=_Parser)
     mcp_list = mcp_commands.add_parser("list", help="configured servers (no connection)")
-    mcp_list.add_argument("--json", action="store_true")
+    mcp_list.add_argument("--json", action="store_true", help="machine-readable output")
     mcp_status = mcp_commands.add_parser(
         "status", help="connect and show connection, app availability, tools and last error"
     )
-    mcp_status.add_argument("--json", action="store_true")
+    mcp_status.add_argument("--json", action="store_true", help="machine-readable output")
     mcp_tools = mcp_commands.add_parser("tools", help="the tools an agent sees")
     mcp_tools.add_argument("server", nargs="?", help="only this server")
-    mcp_tools.add_argument("--json", action="store_true")
+    mcp_tools.add_argument("--json", action="store_true", help="machine-readable output")
     mcp_tools.add_argument(
         "--search",
         metavar="TEXT",
         help="only the tools that best match TEXT, best first (the search `hermes chat` uses)",
     )
-    mcp_call = mcp_commands.add_parser("call", help="call a tool and print its result as JSON")
+    mcp_call = mcp_commands.add_parser(
+        "call",
+        help="call a tool: `hermes mcp call TOOL key=value …` (--json: the raw result)",
+        description="Call one tool and print its result: text content as text, images and "
+        "resources summarised (--json prints the raw result). Arguments are key=value pairs "
+        "(a value is read as JSON where it parses, else as a string; key:=JSON forces JSON) "
+        "or one --args JSON object.",
+    )
     mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
-    mcp_call.add_argument("--args", default="{}", help="arguments as a JSON object")
+    mcp_call.add_argument(
+        "pairs",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="one argument (repeat it); key:=JSON for a value that must be JSON",
+    )
+    mcp_call.add_argument("--args", default=None, help="arguments as a JSON object")
+    mcp_call.add_argument(
+        "--json", action="store_true", help="print the raw result (JSON), not its text"
+    )
     mcp_call.add_argument(
         "--approvals",
         choices=["terminal", "store"],
@@ -120,8 +142,18 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add = mcp_commands.add_parser(
         "add",
         help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
+        description="Add a server: `hermes mcp add NAME -- CMD ARGS…` (a stdio server: the "
+        "command is the first word after `--`), `hermes mcp add NAME URL` or "
+        "`hermes mcp add -t sse NAME URL` (an HTTP server). The server is started once to "
+        "list its tools; it is saved disabled when that fails.",
     )
-    mcp_add.add_argument("name")
+    mcp_add.add_argument("name", help="the server's name in config.yaml (A-Z a-z 0-9 _ . -)")
+    mcp_add.add_argument(
+        "target",
+        nargs="?",
+        metavar="URL",
+        help="an HTTP server's endpoint (as --url); a stdio server's command goes after `--`",
+    )
     how = mcp_add.add_mutually_exclusive_group()
     how.add_argument("--command", dest="server_command", help="a stdio server's command")
     how.add_argument("--url", help="an HTTP server's endpoint (Streamable HTTP, or SSE)")
@@ -133,8 +165,22 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="VALUE",
         help="one argument of the command (repeat it; --arg=-y for a value starting with -)",
     )
-    mcp_add.add_argument("--env", action="append", default=[], metavar="K=V")
-    mcp_add.add_argument("--header", action="append", default=[], metavar="K=V")
+    mcp_add.add_argument(
+        "-e",
+        "--env",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="an environment variable of a stdio server (repeat it)",
+    )
+    mcp_add.add_argument(
+        "-H",
+        "--header",
+        action="append",
+        default=[],
+        metavar="K=V",
+        help="an HTTP header sent to a URL server, 'K=V' or 'K: V' (repeat it)",
+    )
     mcp_add.add_argument(
         "--include",
         action="append",
@@ -149,16 +195,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAMES",
         help="hide these tools (names or globs, comma-separated or repeated)",
     )
-    mcp_add.add_argument("--connect-timeout", type=float)
+    mcp_add.add_argument(
+        "--connect-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="how long starting the server may take (default 30 s)",
+    )
     mcp_add.add_argument(
         "--auth",
         metavar="NAME",
         help="a registered auth provider: oauth (then `hermes mcp login`), headers, a plugin's",
     )
     mcp_add.add_argument(
+        "-t",
         "--transport",
         metavar="NAME",
-        help="a registered transport for the --command/--url entry (sse, a plugin's)",
+        help="stdio, http (Streamable HTTP), sse, or a plugin's transport (default: stdio for "
+        "a command, http for a URL)",
     )
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
@@ -169,12 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the command's arguments: the rest of the line (or put them after `--`)",
     )
     mcp_add.set_defaults(add_parser=mcp_add)
-    for verb, text in (("remove", "remove a server"), ("enable", "enable"), ("disable", "disable")):
-        edit = mcp_commands.add_parser(verb, help=f"{text} a server in config.yaml")
-        edit.add_argument("name")
+    for verb in ("remove", "enable", "disable"):
+        edit = mcp_commands.add_parser(verb, help=f"{verb} a server in config.yaml")
+        edit.add_argument("name", help="the server's name in config.yaml")
     mcp_test = mcp_commands.add_parser("test", help="connect one server, list its tools, time it")
-    mcp_test.add_argument("name")
-    mcp_test.add_argument("--json", action="store_true")
+    mcp_test.add_argument("name", help="the server's name in config.yaml")
+    mcp_test.add_argument("--json", action="store_true", help="machine-readable output")
     mcp_login = mcp_commands.add_parser(
         "login",
         help="log in to an `auth: oauth` server (browser; waits up to 5 minutes)",
@@ -182,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         "$HERMES_HOME/mcp-tokens/NAME.json (mode 0600). The saved tokens are replaced only "
         "when the new login succeeds.",
     )
-    mcp_login.add_argument("name")
+    mcp_login.add_argument("name", help="the server's name in config.yaml")
     document = mcp_commands.add_parser(
         "oauth-client-document",
         help="print the OAuth client ID metadata document to publish at URL",
@@ -191,8 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
         "offer URL as the client ID to authorization servers that support client ID metadata "
         "documents, and register dynamically with the others.",
     )
-    document.add_argument("url")
+    document.add_argument("url", help="the https address the document will be published at")
     document.add_argument("--client-name", default=None, help="shown on consent screens")
+    add_entry_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
     _add_trust_parsers(mcp_commands)
     _add_serve_parser(mcp_commands)
@@ -288,11 +342,20 @@ def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:
     exporter = mcp_commands.add_parser(
         "export",
         help="print the configured servers in another client's format",
-        description="Print config.yaml's servers for Claude Code (.mcp.json), Cursor "
-        "(mcp.json), VS Code (.vscode/mcp.json) or Codex (config.toml). Secrets are written as "
-        "variable references, never values; what the client cannot express is listed on stderr.",
+        description="Print config.yaml's servers for another client, named as for `hermes "
+        "mcp import`: Claude Code (.mcp.json), Claude Desktop, Cursor (mcp.json), VS Code "
+        "(.vscode/mcp.json), Codex (config.toml), Gemini CLI (settings.json) or Windsurf "
+        "(mcp_config.json). Secrets are written as variable references, never values; what "
+        "the client cannot express is listed on stderr.",
     )
-    exporter.add_argument("--format", required=True, choices=EXPORT_FORMATS)
+    exporter.add_argument(
+        "--format",
+        required=True,
+        choices=EXPORT_FORMATS,
+        type=lambda written: EXPORT_ALIASES.get(written, written),
+        metavar="CLIENT",
+        help=f"one of: {', '.join(EXPORT_FORMATS)}",
+    )
     agent = commands.add_parser(
         "import-agent",
         help="move another agent's MCP servers and skills into Hermes",
@@ -300,7 +363,7 @@ def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:
         "~/.claude/skills/*/SKILL.md into $HERMES_HOME/skills (an existing skill is never "
         "overwritten).",
     )
-    agent.add_argument("agent", choices=["claude-code"])
+    agent.add_argument("agent", choices=["claude-code"], help="the agent: claude-code")
     _import_flags(agent)
 
 
@@ -403,12 +466,12 @@ def _add_catalog_parsers(commands: _Commands) -> None:
     configure = commands.add_parser(
         "configure", help="choose a configured server's tools (a checklist; needs a terminal)"
     )
-    configure.add_argument("name")
+    configure.add_argument("name", help="the server's name in config.yaml")
     suggest = commands.add_parser(
         "suggest", help="catalog entries a text calls for (keywords, links)"
     )
-    suggest.add_argument("text", nargs="+")
-    suggest.add_argument("--json", action="store_true")
+    suggest.add_argument("text", nargs="+", help="the text: keywords, links")
+    suggest.add_argument("--json", action="store_true", help="machine-readable output")
     search = commands.add_parser(
         "search",
         help="search the MCP registries (unvetted servers) by name",

@@ -1,8 +1,11 @@
 """Terminal questions for the catalog: yes/no, values, secrets, the tool checklist, menus.
 
-Built on questionary (prompt_toolkit): SPACE toggles, ENTER confirms, arrows
-move, Ctrl-C cancels.  Everything shown that came from a server or a manifest
-goes through :func:`shown` first (control and invisible characters removed).
+Built on questionary (prompt_toolkit): SPACE toggles, ENTER confirms (a yes/no
+needs its Enter too, and keys typed before a question appears are dropped, so a
+stray Enter never answers the next one), arrows move, Esc leaves a menu, Ctrl-C
+raises ``KeyboardInterrupt`` (the command ends with exit code 130).  Everything
+shown that came from a server or a manifest goes through :func:`shown` first
+(control and invisible characters removed).
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from __future__ import annotations
 import shutil
 import sys
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hermes_core.sanitize import strip_tags
 
@@ -46,10 +50,33 @@ def _width() -> int:
     return shutil.get_terminal_size((100, 24)).columns
 
 
+def _drop_typeahead() -> None:
+    """Forget keys typed before the question is shown (an Enter meant for the last one)."""
+    try:
+        import termios
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
+
+
+def _asked(make: Callable[[], Any]) -> Any:
+    """The answer to the question *make* builds; Ctrl-C raises ``KeyboardInterrupt``
+    (questionary's ``ask`` would print "Cancelled by user" and return None).  Each question
+    starts afresh: keys typed for an earlier one are dropped, those the terminal still holds
+    and those prompt_toolkit kept back as type-ahead when the earlier question ended."""
+    from prompt_toolkit.application.current import get_app_session
+    from prompt_toolkit.input.typeahead import clear_typeahead
+
+    _drop_typeahead()
+    clear_typeahead(get_app_session().input)
+    return make().unsafe_ask()
+
+
 def confirm(question: str, default: bool = False) -> bool:
     import questionary
 
-    answer = questionary.confirm(question, default=default).ask()
+    answer = _asked(lambda: questionary.confirm(question, default=default, auto_enter=False))
     if answer is None:
         raise Cancelled
     return bool(answer)
@@ -59,9 +86,9 @@ def ask_value(prompt: str, *, secret: bool, default: str | None = None) -> str:
     import questionary
 
     if secret:
-        answer = questionary.password(prompt).ask()
+        answer = _asked(lambda: questionary.password(prompt))
     else:
-        answer = questionary.text(prompt, default=default or "").ask()
+        answer = _asked(lambda: questionary.text(prompt, default=default or ""))
     if answer is None:
         raise Cancelled
     return str(answer)
@@ -88,9 +115,16 @@ def checklist(title: str, rows: Sequence[Row], checked: set[str]) -> list[str]:
         )
         for r in rows
     ]
-    answer = questionary.checkbox(
-        title, choices=choices, instruction="(SPACE toggle, ENTER confirm)"
-    ).ask()
+    # Erased when done: questionary's "done (N selections)" would count the utility rows too;
+    # the caller says what was chosen, in tools.
+    answer = _asked(
+        lambda: questionary.checkbox(
+            title,
+            choices=choices,
+            instruction="(SPACE toggle, ENTER confirm)",
+            erase_when_done=True,
+        )
+    )
     if answer is None:
         raise Cancelled
     picked = set(answer)
@@ -110,11 +144,32 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         )
         for r in rows
     ]
-    answer = questionary.select(
-        title,
-        choices=choices,
-        instruction="(type to filter, ENTER choose, Esc leave)",
-        use_search_filter=True,
-        use_jk_keys=False,
-    ).ask()
+
+    def make() -> Any:
+        question = questionary.select(
+            title,
+            choices=choices,
+            instruction="(type to filter, ENTER choose, Esc leave)",
+            use_search_filter=True,
+            use_jk_keys=False,
+        )
+        _leave_on_escape(question)
+        return question
+
+    answer = _asked(make)
     return None if answer is None else str(answer)
+
+
+def _leave_on_escape(question: Any) -> None:
+    """Esc ends *question* with no answer, as the menu's hint says (after prompt_toolkit's
+    short wait that tells a lone Esc from the start of an arrow key's sequence)."""
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    leave = KeyBindings()
+
+    @leave.add("escape")
+    def _leave(event: Any) -> None:
+        event.app.exit(result=None)
+
+    app = question.application
+    app.key_bindings = merge_key_bindings([app.key_bindings, leave])

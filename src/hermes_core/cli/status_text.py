@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hermes_core.sampling.settings import NO_MODEL
 from hermes_core.sanitize import clean_line
 
-__all__ = ["lifecycle_lines", "roots_line", "sampling_line"]
+__all__ = ["lifecycle_lines", "roots_line", "sampling_line", "sampling_matters"]
 
 
 def lifecycle_lines(row: dict[str, Any]) -> list[str]:
@@ -58,6 +59,16 @@ def roots_line(roots: list[dict[str, Any]]) -> str:
         clean_line(root["path"]) + (f" ({clean_line(root['name'])})" if root.get("name") else "")
         for root in roots
     )
+
+
+def sampling_matters(info: dict[str, Any] | None) -> bool:
+    """Whether a server's sampling is worth a status line: it is offered, the server asked, or
+    it was set up and does not work; not when no model is configured (nothing asked for it)."""
+    if not info:
+        return False
+    if info["offered"] or info.get("requests"):
+        return True
+    return info.get("reason") != NO_MODEL
 
 
 def sampling_line(info: dict[str, Any]) -> str:

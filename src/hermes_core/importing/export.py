@@ -17,6 +17,7 @@ from typing import Any
 from hermes_core.config.models import ServerConfig
 from hermes_core.config.secret_lift import lift_args, lift_urls, looks_secret_value
 from hermes_core.importing.model import EXPORT_FORMATS
+from hermes_core.importing.names import EXPORT_ALIASES
 from hermes_core.importing.secrets import is_secret_key
 from hermes_core.importing.variables import Untranslatable, from_hermes, whole_reference
 
@@ -54,7 +55,8 @@ class _Leave(Exception):
 def export_servers(
     servers: Mapping[str, ServerConfig], fmt: str, *, home: str | None = None
 ) -> Exported:
-    """*servers* written for client *fmt* (one of :data:`FORMATS`)."""
+    """*servers* written for client *fmt* (one of :data:`FORMATS`, or an old alias)."""
+    fmt = EXPORT_ALIASES.get(fmt, fmt)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     result = Exported("")
@@ -134,7 +136,7 @@ class _Writer:
         return self._secret(key if not header else f"{self.name}_{key}", value)
 
     def text(self, value: str, key: str) -> str:
-        if self.fmt in ("claude", "codex"):
+        if self.fmt not in ("cursor", "vscode"):
             # Machine constants the client has no variable for.
             value = value.replace("${userHome}", self.home)
             value = value.replace("${pathSeparator}", os.sep).replace("${/}", os.sep)
@@ -186,7 +188,15 @@ class _Writer:
                 "transport", f"{cfg.transport} is a plugin's transport, which {self.fmt} cannot use"
             )
         stdio = cfg.transport == "stdio"
-        if self.fmt in ("claude", "vscode"):
+        if self.fmt == "claude-desktop" and not stdio:
+            raise self.leave(
+                "url",
+                "Claude Desktop's file holds stdio servers only (add a remote server as a "
+                "connector in its settings)",
+            )
+        if self.fmt == "windsurf" and cfg.transport == "sse":
+            raise self.leave("transport", "Windsurf's serverUrl speaks streamable HTTP, not SSE")
+        if self.fmt in ("claude-code", "vscode"):
             entry["type"] = "stdio" if stdio else ("sse" if cfg.transport == "sse" else "http")
         elif self.fmt == "cursor" and cfg.transport == "sse":
             entry["type"] = "sse"
@@ -199,12 +209,14 @@ class _Writer:
                 entry["args"] = [self.text(a, f"args[{i}]") for i, a in enumerate(args)]
             self.env(entry)
             if cfg.cwd is not None:
-                if self.fmt in ("codex", "vscode"):
+                if self.fmt in ("codex", "vscode", "gemini"):
                     entry["cwd"] = self.text(cfg.cwd, "cwd")
                 else:
                     raise self.leave("cwd", f"{self.fmt} has no working-folder setting")
         else:
-            entry["url"] = self.text(lift_urls(self.name, cfg.url or "", self._claim), "url")
+            entry[self._url_key()] = self.text(
+                lift_urls(self.name, cfg.url or "", self._claim), "url"
+            )
             self.headers(entry)
         self.auth(entry)
         self.tools(entry)
@@ -215,6 +227,11 @@ class _Writer:
             if key in self.set and getattr(cfg, key) not in (None, False, 0.0, {}, []):
                 self.warn(key, f"{self.fmt} has no equivalent; left out")
         return entry
+
+    def _url_key(self) -> str:
+        if self.fmt == "gemini":  # its `url` is SSE, `httpUrl` streamable HTTP
+            return "url" if self.cfg.transport == "sse" else "httpUrl"
+        return "serverUrl" if self.fmt == "windsurf" else "url"
 
     def env(self, entry: dict[str, Any]) -> None:
         env: dict[str, str] = {}
@@ -283,7 +300,7 @@ class _Writer:
         client_id = oauth.pop("client_id", None)
         secret = oauth.pop("client_secret", None)
         port = oauth.pop("redirect_port", None)
-        if self.fmt == "claude":
+        if self.fmt == "claude-code":
             block: dict[str, Any] = {}
             if client_id:
                 block["clientId"] = self.text(str(client_id), "oauth.client_id")
@@ -313,8 +330,19 @@ class _Writer:
             for key, value in (("client_id", client_id), ("client_secret", secret)):
                 if value:
                     self.warn(f"oauth.{key}", "Codex registers its own client; left out")
+        elif self.fmt == "gemini":
+            block = {"enabled": True}
+            if client_id:
+                block["clientId"] = self.text(str(client_id), "oauth.client_id")
+            if secret:
+                block["clientSecret"] = self.text(
+                    self._hide("client_secret", str(secret)), "oauth.client_secret"
+                )
+            if scopes:
+                block["scopes"] = list(scopes)
+            entry["oauth"] = block
         else:
-            self.warn("oauth", "VS Code runs the OAuth login itself; settings left out")
+            self.warn("oauth", f"{self.fmt} runs the OAuth login itself; settings left out")
         for key in oauth:
             self.warn(f"oauth.{key}", f"{self.fmt} has no equivalent; left out")
 
@@ -322,34 +350,41 @@ class _Writer:
         tools = self.cfg.tools
         if tools.include is None and not tools.exclude:
             return
-        if self.fmt != "codex":
+        if self.fmt == "windsurf" and tools.include is None:
+            self._names(entry, "exclude", "disabledTools", list(tools.exclude or []))
+            return
+        if self.fmt not in ("codex", "gemini"):
             self.warn(
                 "tools",
                 f"{self.fmt} has no per-server tool filter; left out: every tool of this "
                 "server will be offered there",
             )
             return
+        gemini = self.fmt == "gemini"
         for key, target, names in (
-            ("include", "enabled_tools", tools.include),
-            ("exclude", "disabled_tools", tools.exclude),
+            ("include", "includeTools" if gemini else "enabled_tools", tools.include),
+            ("exclude", "excludeTools" if gemini else "disabled_tools", tools.exclude),
         ):
             if names is None or (key == "exclude" and not names):
                 continue
             if key == "exclude" and tools.include is not None:
                 self.warn("tools.exclude", "include wins in Hermes; left out")
                 continue
-            plain = [n for n in names if _PLAIN_NAME.fullmatch(n)]
-            if len(plain) != len(names):
-                effect = (
-                    "fewer tools are allowed there"
-                    if key == "include"
-                    else "tools they match will be offered there"
-                )
-                self.warn(
-                    f"tools.{key}",
-                    f"Codex takes exact tool names, not globs; globs left out: {effect}",
-                )
-            entry[target] = plain
+            self._names(entry, key, target, names)
+
+    def _names(self, entry: dict[str, Any], key: str, target: str, names: list[str]) -> None:
+        plain = [n for n in names if _PLAIN_NAME.fullmatch(n)]
+        if len(plain) != len(names):
+            effect = (
+                "fewer tools are allowed there"
+                if key == "include"
+                else "tools they match will be offered there"
+            )
+            self.warn(
+                f"tools.{key}",
+                f"{self.fmt} takes exact tool names, not globs; globs left out: {effect}",
+            )
+        entry[target] = plain
 
     def timeouts(self, entry: dict[str, Any]) -> None:
         for key, target in (
@@ -358,8 +393,10 @@ class _Writer:
         ):
             if key not in self.set:
                 continue
+            value = getattr(self.cfg, key)
             if self.fmt == "codex":
-                value = getattr(self.cfg, key)
                 entry[target] = int(value) if float(value).is_integer() else value
+            elif self.fmt == "gemini" and key == "timeout":  # milliseconds
+                entry["timeout"] = round(float(value) * 1000)
             else:
                 self.warn(key, f"{self.fmt} has no per-server {key}; left out")

@@ -7,7 +7,7 @@ matches :data:`SOURCE_NAMES`.
 
 from __future__ import annotations
 
-__all__ = ["EXPORT_FORMATS", "SOURCE_NAMES"]
+__all__ = ["EXPORT_ALIASES", "EXPORT_FORMATS", "SOURCE_NAMES"]
 
 #: The clients ``hermes mcp import --from`` reads (the keys of ``sources.SOURCES``).
 SOURCE_NAMES = (
@@ -20,5 +20,8 @@ SOURCE_NAMES = (
     "windsurf",
 )
 
-#: The clients ``hermes mcp export --format`` writes for.
-EXPORT_FORMATS = ("claude", "cursor", "vscode", "codex")
+#: The clients ``hermes mcp export --format`` writes for: the same names as import's.
+EXPORT_FORMATS = SOURCE_NAMES
+
+#: Names ``hermes mcp export --format`` still accepts for backward compatibility.
+EXPORT_ALIASES = {"claude": "claude-code"}

@@ -166,8 +166,8 @@ def whole_reference(text: str) -> Reference | None:
 
 
 def from_hermes(text: str, target: str) -> str:
-    """A Hermes value written for client *target* (``claude``, ``cursor``, ``vscode``,
-    ``codex``); :class:`Untranslatable` when the client cannot express it."""
+    """A Hermes value written for client *target* (a name of :data:`DIALECTS`);
+    :class:`Untranslatable` when the client cannot express it."""
     out: list[str] = []
     pos = 0
     for match in _HERMES.finditer(text):
@@ -175,7 +175,7 @@ def from_hermes(text: str, target: str) -> str:
         pos = match.end()
         whole = match.group(0)
         if whole == "$${":
-            if target == "codex":
+            if target in ("codex", "claude-desktop"):  # they expand nothing: `${` is literal
                 out.append("${")
                 continue
             raise Untranslatable(f"a literal '${{' cannot be written for {target}")
@@ -192,12 +192,14 @@ def _export_placeholder(inner: str, whole: str, target: str) -> str:
     reference = whole_reference(whole)
     if reference is None:
         raise Untranslatable(f"'{whole}' is not a variable reference")
-    if target == "claude":
+    dialect = DIALECTS.get(target)
+    if target == "claude-code":
         if reference.default is not None:
             return "${" + reference.name + ":-" + reference.default + "}"
         return "${" + reference.name + "}"
-    if target in ("cursor", "vscode"):
+    if dialect is not None and (dialect.env or dialect.env_prefix):
         if reference.default is not None:
             raise Untranslatable(f"{target} has no default form for '{whole}'")
-        return "${env:" + reference.name + "}"
+        prefix = "env:" if dialect.env_prefix else ""
+        return "${" + prefix + reference.name + "}"
     raise Untranslatable(f"{target} does not expand variables inside text ('{whole}')")

@@ -9,10 +9,15 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from hermes_core.config.sampling import SamplingConfig
 
-__all__ = ["NO_BACKEND", "SamplingSettings", "merge_sampling", "unplannable"]
+__all__ = ["NO_BACKEND", "NO_MODEL", "SamplingSettings", "merge_sampling", "unplannable"]
 
 NO_BACKEND = "no sampling backend is installed (pip install hermes-llm)"
 """Why no server is offered sampling when no backend is registered."""
+NO_MODEL = (
+    "no model configured (set sampling.model or sampling.allowed_models; "
+    "`hermes mcp sampling models` lists them)"
+)
+"""Why no server is offered sampling when no model is configured (nothing asked for it)."""
 
 
 @dataclass(frozen=True)
@@ -53,14 +58,11 @@ def unplannable(settings: SamplingSettings, backends: Collection[str]) -> str | 
     ``llm`` and the provider SDKs it loads, about 0.5 s of CPU)."""
     if not settings.enabled:
         return "disabled (sampling.enabled: false)"
+    if settings.model is None and not settings.allowed_models:  # before the backends: the
+        return NO_MODEL  # usual case, and a host that never asked for sampling says this
     if not backends:
         return NO_BACKEND
     where = settings.backend
     if where is not None and where not in backends:
         return f"no sampling backend named {where!r} (installed: {', '.join(backends)})"
-    if settings.model is None and not settings.allowed_models:
-        return (
-            "no model configured (set sampling.model or sampling.allowed_models; "
-            "`hermes mcp sampling models` lists them)"
-        )
     return None

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import inspect
 import logging
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio
 from mcp.server.mcpserver.exceptions import ToolError
@@ -151,16 +153,31 @@ class Bridge:
         )
 
 
+_Tool = TypeVar("_Tool", bound=Callable[..., Any])
+
+
 def _error(message: str) -> Exception:
     return ToolError(message)
+
+
+def _dedented_tool(server: MCPServer[Any]) -> Callable[[_Tool], _Tool]:
+    """``server.tool()`` with the function's docstring dedented as its description (the SDK
+    sends ``__doc__`` as written, with the source's indentation)."""
+
+    def register(function: _Tool) -> _Tool:
+        server.tool(description=inspect.cleandoc(function.__doc__ or ""))(function)
+        return function
+
+    return register
 
 
 def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
     """Add the ten tools to *server* (an ``mcp.server.mcpserver.MCPServer``)."""
     store = bridge.store
     sent: SentMessages[SendResult] = SentMessages()
+    tool = _dedented_tool(server)
 
-    @server.tool()
+    @tool
     async def conversations_list(
         platform: Annotated[
             str | None, Field(description="Only this platform (telegram, slack, …)")
@@ -177,7 +194,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
         items = [ConversationInfo(**bridge.conversation_info(c)) for c in found]
         return ConversationsList(count=len(items), conversations=items)
 
-    @server.tool()
+    @tool
     async def conversation_get(
         session_key: Annotated[str, Field(description="From conversations_list")],
     ) -> ConversationDetail:
@@ -192,7 +209,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             last_message=bridge.message_info(last[0], 2000) if last else None,
         )
 
-    @server.tool()
+    @tool
     async def messages_read(
         session_key: Annotated[str, Field(description="From conversations_list")],
         limit: Annotated[int, Field(description="1-200 (clamped)")] = 50,
@@ -227,7 +244,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             next_before_id=page[0].id if earlier else None,
         )
 
-    @server.tool()
+    @tool
     async def attachments_fetch(
         session_key: Annotated[str, Field(description="The message's conversation")],
         message_id: Annotated[int, Field(description="From messages_read")],
@@ -286,7 +303,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             content=[summary, *content], structured_content=result.model_dump(mode="json")
         )
 
-    @server.tool()
+    @tool
     async def events_poll(
         after_cursor: Annotated[int, Field(description="The next_cursor of the last call")] = 0,
         session_key: Annotated[str | None, Field(description="Only this conversation")] = None,
@@ -302,7 +319,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             missed=page.missed,
         )
 
-    @server.tool()
+    @tool
     async def events_wait(
         after_cursor: Annotated[int, Field(description="The next_cursor of the last call")] = 0,
         session_key: Annotated[str | None, Field(description="Only this conversation")] = None,
@@ -321,7 +338,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             missed=page.missed,
         )
 
-    @server.tool()
+    @tool
     async def messages_send(
         target: Annotated[str, Field(description="platform:chat_id, e.g. slack:general")],
         message: Annotated[str, Field(description="Plain text")],
@@ -392,7 +409,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
             recorded_message_id=recorded_id,
         )
 
-    @server.tool()
+    @tool
     async def channels_list(
         platform: Annotated[str | None, Field(description="Only this platform")] = None,
     ) -> ChannelsList:
@@ -434,14 +451,14 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
         items = list(channels.values())
         return ChannelsList(count=len(items), channels=items, note=note)
 
-    @server.tool()
+    @tool
     async def permissions_list_open() -> ApprovalsList:
         """Approval requests waiting for an answer (e.g. an MCP server's question to the user
         that the host recorded in state.db)."""
         found = [bridge.approval_info(a) for a in store.open_approvals()]
         return ApprovalsList(count=len(found), approvals=found)
 
-    @server.tool()
+    @tool
     async def permissions_respond(
         id: Annotated[int, Field(description="From permissions_list_open")],
         decision: Annotated[str, Field(description="allow-once, allow-always or deny")],

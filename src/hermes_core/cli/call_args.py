@@ -1,0 +1,88 @@
+"""``hermes mcp call TOOL key=value …``: the arguments of a call from ``key=value`` words
+(as httpie reads them) or one ``--args`` JSON object.
+
+``key=value``: the value is read as JSON where it parses (``n=3``, ``on=true``,
+``tags='["a","b"]'``), else it is the text as written; a parameter the tool declares as a
+string always takes the text as written (``id=007``, ``text=true``).  ``key:=value`` forces
+JSON (an error when it does not parse)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ArgumentError", "Pair", "arguments", "parse_pairs"]
+
+
+class ArgumentError(ValueError):
+    """A call's arguments that cannot be read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    key: str
+    text: str
+    forced_json: bool
+
+
+def parse_pairs(words: list[str]) -> list[Pair]:
+    """The ``key=value`` / ``key:=json`` words, checked (no key twice, none empty)."""
+    pairs: list[Pair] = []
+    seen: set[str] = set()
+    for word in words:
+        if "=" not in word:
+            raise ArgumentError(
+                f"{word!r} is not an argument: write key=value (or key:=JSON, or --args JSON)"
+            )
+        key, text = word.split("=", 1)
+        forced = key.endswith(":")
+        key = key.removesuffix(":")
+        if not key:
+            raise ArgumentError(f"{word!r} has no name before '='")
+        if key in seen:
+            raise ArgumentError(f"argument {key!r} is given twice")
+        seen.add(key)
+        if forced:
+            try:
+                json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ArgumentError(f"{key}:= needs a JSON value: {exc}") from None
+        pairs.append(Pair(key, text, forced))
+    return pairs
+
+
+def _declares_string(schema: Any, key: str) -> bool:
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    prop = props.get(key) if isinstance(props, dict) else None
+    if not isinstance(prop, dict):
+        return False
+    kind = prop.get("type")
+    return kind == "string" or (isinstance(kind, list) and bool(kind) and set(kind) <= {"string"})
+
+
+def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str, Any]:
+    """The call's arguments: ``--args`` *raw_json*, or *pairs* read against the tool's input
+    *schema*; both at once is an error."""
+    if raw_json is not None and pairs:
+        raise ArgumentError("give the arguments one way: key=value words or --args JSON")
+    if raw_json is not None:
+        try:
+            value = json.loads(raw_json) if raw_json.strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ArgumentError(f"--args is not valid JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise ArgumentError("--args must be a JSON object")
+        return value
+    result: dict[str, Any] = {}
+    for pair in pairs:
+        if pair.forced_json:
+            result[pair.key] = json.loads(pair.text)
+        elif _declares_string(schema, pair.key):
+            result[pair.key] = pair.text
+        else:
+            try:
+                result[pair.key] = json.loads(pair.text)
+            except json.JSONDecodeError:
+                result[pair.key] = pair.text
+    return result
