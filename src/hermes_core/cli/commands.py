@@ -44,6 +44,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "export"): ("hermes_core.cli.mcp_export:run",),
     ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
+    ("mcp", "proxy"): ("hermes_core.cli.mcp_proxy:run",),
     ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
     ("mcp", "install"): ("hermes_core.cli.mcp_install:run_install",),
     ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),

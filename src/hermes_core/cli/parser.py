@@ -179,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     document.add_argument("--client-name", default=None, help="shown on consent screens")
     _add_import_parsers(mcp_commands, commands)
     _add_serve_parser(mcp_commands)
+    _add_proxy_parser(mcp_commands)
     _add_catalog_parsers(mcp_commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
@@ -295,6 +296,29 @@ def _add_serve_parser(commands: _Commands) -> None:
     parser.add_argument(
         "--new-token", action="store_true", help="--http: replace the stored bearer token"
     )
+
+
+def _add_proxy_parser(commands: _Commands) -> None:
+    """Add ``proxy`` to ``hermes mcp``."""
+    parser = commands.add_parser(
+        "proxy",
+        help="serve every configured server's tools to another agent (stdio; --http)",
+        description="Run Hermes as one MCP server offering the configured servers' tools "
+        "(mcp_<server>_<tool>), resources and prompts, with Hermes's filters, gates, trust "
+        "tiers and approvals. Profiles (proxy.profiles in config.yaml) narrow what is "
+        "offered. --http needs a bearer token: $HERMES_HOME/proxy-token (printed once, when "
+        "created), or a profile's own token. See docs/proxy.md.",
+    )
+    parser.add_argument("--profile", metavar="NAME", help="serve only this profile")
+    parser.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP on HOST (default 127.0.0.1) and PORT, not stdio",
+    )
+    parser.add_argument(
+        "--new-token", action="store_true", help="replace the stored token (with --http)"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
 
 
 def _add_catalog_parsers(commands: _Commands) -> None:

@@ -25,9 +25,12 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
-def load_or_create_token(home: Path, *, renew: bool = False) -> tuple[str, bool]:
-    """``(token, created)``: the stored token, or a new one written with mode 0600."""
-    path = home / TOKEN_FILE
+def load_or_create_token(
+    home: Path, *, renew: bool = False, name: str = TOKEN_FILE
+) -> tuple[str, bool]:
+    """``(token, created)``: the token stored in ``home/name``, or a new one written with
+    mode 0600 (``hermes mcp proxy`` keeps its own, ``proxy-token``)."""
+    path = home / name
     if not renew:
         with contextlib.suppress(FileNotFoundError):
             token = path.read_text(encoding="ascii").strip()
@@ -35,7 +38,7 @@ def load_or_create_token(home: Path, *, renew: bool = False) -> tuple[str, bool]
                 return token, False
     token = secrets.token_urlsafe(32)
     home.mkdir(parents=True, mode=0o700, exist_ok=True)
-    tmp = home / f".{TOKEN_FILE}.{os.getpid()}.tmp"
+    tmp = home / f".{name}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="ascii") as fh:

@@ -116,9 +116,11 @@ def open_bridge(home: Path, messaging: Messaging) -> Bridge:
     return Bridge(SessionStore(home / "state.db"), EventQueue(), messaging)
 
 
-def configure_logging(verbose: bool) -> None:
+def configure_logging(verbose: bool, command: str = "serve") -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("hermes mcp serve: %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        logging.Formatter(f"hermes mcp {command}: %(levelname)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(logging.DEBUG if verbose else logging.WARNING)

@@ -1,0 +1,269 @@
+"""``hermes mcp proxy``: the host's servers offered to another agent as one MCP server.
+
+The downstream client sees exactly what :meth:`MCPHost.tools` offers (``mcp_<server>_<tool>``
+names, the servers' ``tools:`` filters, sanitised text, the availability gates), narrowed by a
+:class:`~hermes_core.serve.proxy.profiles.Profile`; every call goes through
+:meth:`MCPHost.call_tool`, so the circuit breaker, the trust tiers and the approvals apply.
+A name the profile hides is an unknown tool, whether it was listed or guessed.
+
+Forwarded: the host's tool list changing (an upstream ``list_changed``, a server connecting or
+going) becomes ``notifications/tools/list_changed`` downstream (2025-11-25 sessions) and a
+``ToolsListChanged`` event on ``subscriptions/listen`` streams (2026-07-28); a call's progress
+goes to the downstream caller's progress token; a downstream cancel cancels the upstream call
+(the call's task is cancelled, and the host's client sends ``notifications/cancelled``).
+Resources and prompts are served by the servers' utility tools, namespaced as the tools are:
+a prompt ``mcp_<server>_<prompt>``, a resource ``hermes://<server>/<quoted URI>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import urllib.parse
+import weakref
+from typing import TYPE_CHECKING, Any
+
+import mcp_types as types
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+
+from hermes_core import __version__
+from hermes_core.host.naming import sanitize_component
+from hermes_core.host.registry import ToolEntry
+from hermes_core.sanitize import sanitize_value
+from hermes_core.serve.proxy.downstream import Downstream, DownstreamElicitor
+from hermes_core.serve.proxy.profiles import Profile
+
+if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
+
+__all__ = ["RESOURCE_SCHEME", "ProxyServer"]
+
+log = logging.getLogger(__name__)
+RESOURCE_SCHEME = "hermes"
+INVALID_PARAMS = -32602
+INSTRUCTIONS = (
+    "Hermes proxies the MCP servers configured on this machine: each tool is named "
+    "mcp_<server>_<tool>; calls are gated, filtered and approved by the Hermes host."
+)
+
+
+class ProxyServer:
+    """The lowlevel ``Server`` over *host*, narrowed by *profile*."""
+
+    def __init__(
+        self, host: MCPHost, profile: Profile, elicitor: DownstreamElicitor | None = None
+    ) -> None:
+        """*elicitor*: the one the host was built with, told which client each call is of."""
+        self.host = host
+        self.elicitor = elicitor or DownstreamElicitor()
+        self.profile = profile
+        self.bus = InMemorySubscriptionBus()
+        self._sessions: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+        self._pending: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._prompts: dict[str, tuple[str, str]] = {}
+        self.server: Server[Any] = Server(
+            "hermes-proxy",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+            on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt,
+            on_subscriptions_listen=ListenHandler(self.bus),
+        )
+        self._unlisten = host.registry.add_listener(self._registry_changed)
+
+    def options(self) -> Any:
+        return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+    def close(self) -> None:
+        self._unlisten()
+
+    # -- what the profile sees ---------------------------------------------------------
+    def entries(self) -> list[ToolEntry]:
+        keeps = self.profile.keeps
+        return [e for e in self.host.tools() if keeps(e.server, e.name)]
+
+    def find(self, name: str) -> ToolEntry | None:
+        """The offered entry named *name*: registered, its server passing its gate, kept by
+        the profile; anything else is unknown (however the name was learned)."""
+        entry = self.host.registry.get(name)
+        if entry is None or not self.profile.keeps(entry.server, entry.name):
+            return None
+        return entry if self.host.gate.check(entry.server) else None
+
+    # -- list_changed ------------------------------------------------------------------
+    def _remember(self, ctx: Any) -> None:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        session = ctx.session
+        connection = getattr(session, "_connection", session)  # the SDK keeps it private
+        self._sessions[id(connection)] = session
+
+    def _registry_changed(self) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._schedule()
+        else:
+            loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.get_running_loop().create_task(self._announce())
+
+    async def _announce(self) -> None:
+        await asyncio.sleep(0)  # a burst of changes is one notification
+        await self.bus.publish(ToolsListChanged())
+        for key, session in list(self._sessions.items()):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:  # noqa: BLE001 - a gone client: forget it
+                log.debug("tools/list_changed not delivered; dropping the session", exc_info=True)
+                self._sessions.pop(key, None)
+
+    # -- tools -------------------------------------------------------------------------
+    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        self._remember(ctx)
+        return types.ListToolsResult(tools=[_tool(e) for e in self.entries()])
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Any:
+        self._remember(ctx)
+        entry = self.find(params.name)
+        if entry is None:
+            return _error_result(f"unknown tool {params.name!r}")
+        downstream = Downstream(ctx.session)
+        progress: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
+
+        def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.put_nowait((done, total, message))
+
+        async def forward() -> None:
+            while (item := await progress.get()) is not None:
+                try:
+                    await ctx.session.report_progress(*item)
+                except Exception:  # noqa: BLE001 - a client that cannot hear it
+                    log.debug("progress not delivered", exc_info=True)
+
+        forwarder = asyncio.get_running_loop().create_task(forward())
+        try:
+            with self.elicitor.calling(entry.server, downstream):
+                result = await self.host.call_tool(
+                    entry.name, params.arguments or {}, on_progress=on_progress
+                )
+        finally:
+            progress.put_nowait(None)
+            try:
+                await asyncio.shield(forwarder)
+            except asyncio.CancelledError:
+                forwarder.cancel()
+                raise
+        return _call_result(result)
+
+    # -- resources and prompts ---------------------------------------------------------
+    def _utility(self, tool: str) -> list[ToolEntry]:
+        return [e for e in self.entries() if e.utility and e.tool == tool]
+
+    async def _list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+        self._remember(ctx)
+        resources = []
+        for entry in self._utility("list_resources"):
+            listed = await self.host.call_tool(entry.name, {})
+            for item in listed.get("resources", ()) if "error" not in listed else ():
+                if not isinstance(item, dict) or not isinstance(item.get("uri"), str):
+                    continue
+                quoted = urllib.parse.quote(item["uri"], safe="")
+                server = urllib.parse.quote(entry.server, safe="")
+                resources.append(
+                    {
+                        **item,
+                        "uri": f"{RESOURCE_SCHEME}://{server}/{quoted}",
+                        "name": f"mcp_{sanitize_component(entry.server)}_{item.get('name', '')}",
+                    }
+                )
+        return types.ListResourcesResult.model_validate({"resources": resources})
+
+    async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+        self._remember(ctx)
+        parsed = urllib.parse.urlsplit(str(params.uri))
+        server = urllib.parse.unquote(parsed.netloc)
+        original = urllib.parse.unquote(parsed.path.removeprefix("/"))
+        reader = [e for e in self._utility("read_resource") if e.server == server]
+        if parsed.scheme != RESOURCE_SCHEME or not reader or not original:
+            raise MCPError(INVALID_PARAMS, f"unknown resource {str(params.uri)!r}")
+        result = await self.host.call_tool(reader[0].name, {"uri": original})
+        if "error" in result:
+            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        for item in result.get("contents", ()):
+            if isinstance(item, dict):
+                item["uri"] = str(params.uri)
+        return types.ReadResourceResult.model_validate(result)
+
+    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        self._remember(ctx)
+        prompts = []
+        names: dict[str, tuple[str, str]] = {}
+        for entry in self._utility("list_prompts"):
+            listed = await self.host.call_tool(entry.name, {})
+            for item in listed.get("prompts", ()) if "error" not in listed else ():
+                if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                    continue
+                name = f"mcp_{sanitize_component(entry.server)}_{item['name']}"
+                names[name] = (entry.server, item["name"])
+                prompts.append({**item, "name": name})
+        self._prompts = names
+        return types.ListPromptsResult.model_validate({"prompts": prompts})
+
+    async def _get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> Any:
+        self._remember(ctx)
+        if params.name not in self._prompts:
+            await self._list_prompts(ctx, None)
+        found = self._prompts.get(params.name)
+        getter = [e for e in self._utility("get_prompt") if found and e.server == found[0]]
+        if found is None or not getter:
+            raise MCPError(INVALID_PARAMS, f"unknown prompt {params.name!r}")
+        arguments: dict[str, Any] = {"name": found[1]}
+        if params.arguments:
+            arguments["arguments"] = dict(params.arguments)
+        result = await self.host.call_tool(getter[0].name, arguments)
+        if "error" in result:
+            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        return types.GetPromptResult.model_validate(result)
+
+
+def _tool(entry: ToolEntry) -> types.Tool:
+    data: dict[str, Any] = {
+        "name": entry.name,
+        "description": entry.description,
+        "inputSchema": entry.input_schema,
+    }
+    if entry.title:
+        data["title"] = entry.title
+    if entry.annotations:
+        data["annotations"] = entry.annotations
+    if entry.output_schema:
+        data["outputSchema"] = entry.output_schema
+    return types.Tool.model_validate(sanitize_value(data))
+
+
+def _error_result(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def _call_result(result: dict[str, Any]) -> types.CallToolResult:
+    """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
+    not connected, breaker open, not approved) as an error result saying so."""
+    if "error" in result and "content" not in result:
+        return _error_result(str(result["error"]))
+    data = {k: v for k, v in result.items() if k != "resultType"}
+    return types.CallToolResult.model_validate(data)
