@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sys
 from typing import TYPE_CHECKING
 
@@ -95,10 +96,8 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
         file=sys.stderr,
         flush=True,
     )
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_http(factory, wanted, tokens, host, port, args.verbose))
-    except KeyboardInterrupt:
-        pass
     return EXIT_OK
 
 
@@ -138,4 +137,3 @@ async def _http(
                 proxy.close()
     finally:
         await host.close()
-

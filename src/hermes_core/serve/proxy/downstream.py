@@ -20,8 +20,6 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-import mcp_types as types
-
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
 __all__ = ["Downstream", "DownstreamElicitor", "current_downstream"]
@@ -46,9 +44,7 @@ class Downstream:
         schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
-        answer = await self.session.elicit_form(
-            request.message, types.ElicitRequestedSchema.model_validate(schema)
-        )
+        answer = await self.session.elicit_form(request.message, schema)
         action = answer.action if answer.action in _ACTIONS else "decline"
         return ElicitationAnswer(action, dict(answer.content or {}) if action == "accept" else None)
 

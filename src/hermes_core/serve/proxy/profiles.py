@@ -57,9 +57,7 @@ class Profile:
         """Whether the host's tool *name* (of *server*) is offered through this profile."""
         if not self.keeps_server(server):
             return False
-        if self.include is not None and not any(
-            fnmatch.fnmatchcase(name, p) for p in self.include
-        ):
+        if self.include is not None and not any(fnmatch.fnmatchcase(name, p) for p in self.include):
             return False
         return not any(fnmatch.fnmatchcase(name, p) for p in self.exclude)
 
@@ -151,7 +149,9 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
                         f"{key}.servers", f"no server named {server!r} in mcp_servers{hint}"
                     )
         tools = read.mapping(entry.get("tools") or {}, f"{key}.tools", _TOOLS_KEYS)
-        include = read.names(tools["include"], f"{key}.tools.include") if "include" in tools else None
+        include = (
+            read.names(tools["include"], f"{key}.tools.include") if "include" in tools else None
+        )
         exclude = read.names(tools["exclude"], f"{key}.tools.exclude") if "exclude" in tools else ()
         token = entry.get("token")
         if token is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import urllib.parse
-import weakref
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
@@ -43,6 +43,8 @@ __all__ = ["RESOURCE_SCHEME", "ProxyServer"]
 log = logging.getLogger(__name__)
 RESOURCE_SCHEME = "hermes"
 INVALID_PARAMS = -32602
+#: How many downstream connections are told of tool list changes (the oldest is forgotten).
+MAX_LISTENERS = 1024
 INSTRUCTIONS = (
     "Hermes proxies the MCP servers configured on this machine: each tool is named "
     "mcp_<server>_<tool>; calls are gated, filtered and approved by the Hermes host."
@@ -60,7 +62,8 @@ class ProxyServer:
         self.elicitor = elicitor or DownstreamElicitor()
         self.profile = profile
         self.bus = InMemorySubscriptionBus()
-        self._sessions: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+        self._sessions: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        """id(connection) -> (connection, a session of it): who hears list_changed."""
         self._pending: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prompts: dict[str, tuple[str, str]] = {}
@@ -103,7 +106,11 @@ class ProxyServer:
             self._loop = asyncio.get_running_loop()
         session = ctx.session
         connection = getattr(session, "_connection", session)  # the SDK keeps it private
-        self._sessions[id(connection)] = session
+        key = id(connection)
+        if key not in self._sessions:
+            self._sessions[key] = (connection, session)
+            while len(self._sessions) > MAX_LISTENERS:
+                self._sessions.popitem(last=False)
 
     def _registry_changed(self) -> None:
         loop = self._loop
@@ -125,10 +132,10 @@ class ProxyServer:
     async def _announce(self) -> None:
         await asyncio.sleep(0)  # a burst of changes is one notification
         await self.bus.publish(ToolsListChanged())
-        for key, session in list(self._sessions.items()):
+        for key, (_, session) in list(self._sessions.items()):
             try:
                 await session.send_tool_list_changed()
-            except Exception:  # noqa: BLE001 - a gone client: forget it
+            except Exception:
                 log.debug("tools/list_changed not delivered; dropping the session", exc_info=True)
                 self._sessions.pop(key, None)
 
@@ -152,7 +159,7 @@ class ProxyServer:
             while (item := await progress.get()) is not None:
                 try:
                     await ctx.session.report_progress(*item)
-                except Exception:  # noqa: BLE001 - a client that cannot hear it
+                except Exception:
                     log.debug("progress not delivered", exc_info=True)
 
         forwarder = asyncio.get_running_loop().create_task(forward())
