@@ -45,6 +45,8 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
     ("mcp", "proxy"): ("hermes_core.cli.mcp_proxy:run",),
+    ("mcp", "up"): ("hermes_core.cli.mcp_up:run_up",),
+    ("mcp", "down"): ("hermes_core.cli.mcp_up:run_down",),
     ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
     ("mcp", "install"): ("hermes_core.cli.mcp_install:run_install",),
     ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),

@@ -180,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_import_parsers(mcp_commands, commands)
     _add_serve_parser(mcp_commands)
     _add_proxy_parser(mcp_commands)
+    _add_warm_parsers(mcp_commands)
     _add_catalog_parsers(mcp_commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
@@ -319,6 +320,24 @@ def _add_proxy_parser(commands: _Commands) -> None:
         "--new-token", action="store_true", help="replace the stored token (with --http)"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+
+
+def _add_warm_parsers(commands: _Commands) -> None:
+    """Add ``up`` and ``down`` to ``hermes mcp``."""
+    up = commands.add_parser(
+        "up",
+        help="start a warm host in the background: status/tools/call/test use it",
+        description="Start every configured server once, in a background host for this "
+        "HERMES_HOME (socket $HERMES_HOME/run/host.sock, mode 0600; log "
+        "$HERMES_HOME/logs/warm-host.log). While it runs, `hermes mcp status`, `tools`, "
+        "`call` and `test` use it instead of starting the servers again (HERMES_WARM=0 "
+        "turns that off). It follows config.yaml edits. `hermes mcp down` stops it.",
+    )
+    up.add_argument(
+        "--http", metavar="[HOST:]PORT", help="also serve `hermes mcp proxy` over HTTP"
+    )
+    up.add_argument("--foreground", action="store_true", help=argparse.SUPPRESS)
+    commands.add_parser("down", help="stop the warm host and every server it started")
 
 
 def _add_catalog_parsers(commands: _Commands) -> None:

@@ -18,15 +18,24 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
-__all__ = ["Downstream", "DownstreamElicitor", "current_downstream"]
+__all__ = ["Asker", "Downstream", "DownstreamElicitor", "current_downstream"]
 
 log = logging.getLogger(__name__)
 
 _ACTIONS = ("accept", "decline", "cancel")
+
+
+class Asker(Protocol):
+    """Whoever a call's questions go to: a downstream MCP client, a warm host's CLI client."""
+
+    @property
+    def can_elicit(self) -> bool: ...
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer: ...
 
 
 class Downstream:
@@ -49,7 +58,7 @@ class Downstream:
         return ElicitationAnswer(action, dict(answer.content or {}) if action == "accept" else None)
 
 
-current_downstream: contextvars.ContextVar[Downstream | None] = contextvars.ContextVar(
+current_downstream: contextvars.ContextVar[Asker | None] = contextvars.ContextVar(
     "hermes_proxy_downstream", default=None
 )
 
@@ -58,11 +67,11 @@ class DownstreamElicitor:
     """The host's elicitor behind the proxy (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self.active: dict[str, list[Downstream]] = {}
+        self.active: dict[str, list[Asker]] = {}
         """Server -> the downstream callers with a call in flight to it (oldest first)."""
 
     @contextlib.contextmanager
-    def calling(self, server: str, caller: Downstream) -> Iterator[None]:
+    def calling(self, server: str, caller: Asker) -> Iterator[None]:
         """*caller* has a call in flight to *server* (and is the one to ask) meanwhile."""
         callers = self.active.setdefault(server, [])
         callers.append(caller)
