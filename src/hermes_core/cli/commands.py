@@ -32,7 +32,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
     ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),
     ("mcp", "test"): ("hermes_core.cli.mcp:run_test",),
-    ("mcp", "call"): ("hermes_core.cli.mcp_call:run",),
+    ("mcp", "call"): ("hermes_core.cli.mcp_call_warm:run", "hermes_core.cli.mcp_call:run"),
     ("mcp", "sampling", "models"): ("hermes_core.cli.mcp_sampling:run",),
     ("mcp", "add"): ("hermes_core.cli.mcp_add:run_add",),
     ("mcp", "remove"): ("hermes_core.cli.mcp_edit:run_remove",),

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
+from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
@@ -79,6 +80,11 @@ class ProxyServer:
             on_get_prompt=self._get_prompt,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
+        # The SDK's OpenTelemetry span per message is a cost on every call and exports
+        # nothing here (the host traces its own calls): off, as the SDK documents.
+        self.server.middleware[:] = [
+            m for m in self.server.middleware if type(m) is not OpenTelemetryMiddleware
+        ]
         self._unlisten = host.registry.add_listener(self._registry_changed)
 
     def options(self) -> Any:

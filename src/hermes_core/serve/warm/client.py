@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from hermes_core.host.status import ServerStatus
     from hermes_core.offers.elicitation import Elicitor
 
-__all__ = ["RemoteHost", "WarmHostGone", "stop_warm_host"]
+__all__ = ["RemoteHost", "WarmHostGone", "answer_question", "stop_warm_host"]
 
 
 class WarmHostGone(Exception):
@@ -136,27 +136,33 @@ class RemoteHost:
                     done, total, text = (list(answer["progress"]) + [None, None, None])[:3]
                     on_progress(float(done), total, text)
                 elif "ask" in answer:
-                    await write_message(writer, {"answer": await self._ask(answer["ask"])})
+                    reply = await answer_question(self._elicitor, answer["ask"])
+                    await write_message(writer, {"answer": reply})
         finally:
             writer.close()
         raise WarmHostGone("the warm host closed the connection during the call")
 
-    async def _ask(self, question: dict[str, Any]) -> dict[str, Any]:
-        if self._elicitor is None:
-            return {"action": "decline"}
-        fields = tuple(ElicitationField(**f) for f in question.get("fields", ()))
-        request = ElicitationRequest(
-            server=str(question.get("server", "")),
-            message=str(question.get("message", "")),
-            fields=fields,
-            schema=question.get("schema") or {},
-            kind="approval" if question.get("kind") == "approval" else "form",
-        )
-        answer = await self._elicitor(request)
-        return {"action": answer.action, "content": dict(answer.content or {})}
-
     async def close(self) -> None:
         return None
+
+
+async def answer_question(elicitor: Elicitor | None, question: Any) -> dict[str, Any]:
+    """The warm host's question (an ``{"ask": ...}``) put to *elicitor*; the reply to send."""
+    if elicitor is None or not isinstance(question, dict):
+        return {"action": "decline"}
+    try:
+        fields = tuple(ElicitationField(**f) for f in question.get("fields", ()))
+    except TypeError:
+        return {"action": "decline"}
+    request = ElicitationRequest(
+        server=str(question.get("server", "")),
+        message=str(question.get("message", "")),
+        fields=fields,
+        schema=question.get("schema") or {},
+        kind="approval" if question.get("kind") == "approval" else "form",
+    )
+    answer = await elicitor(request)
+    return {"action": answer.action, "content": dict(answer.content or {})}
 
 
 async def stop_warm_host(paths: WarmPaths) -> int | None:
