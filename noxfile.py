@@ -172,6 +172,8 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_host.py", *session.posargs)
     # Its own table: the CLI's peak memory against servers that send without end.
     session.run("python", "benchmarks/bench_memory.py", *session.posargs)
+    # Its own table: hermes mcp proxy and the warm host (docs/proxy.md).
+    session.run("python", "benchmarks/bench_proxy.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
