@@ -151,8 +151,16 @@ async def fastmcp_per_call(rounds: int, block: int) -> dict[str, float] | None:
 def cli_call(env: dict[str, str]) -> float:
     t0 = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_everything_echo", "--args",
-         '{"message": "ping"}'],
+        [
+            sys.executable,
+            "-m",
+            "hermes_core",
+            "mcp",
+            "call",
+            "mcp_everything_echo",
+            "--args",
+            '{"message": "ping"}',
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -175,8 +183,9 @@ def warm_vs_cold(home: Path, repeats: int) -> dict[str, float]:
     try:
         warm = [cli_call(env) for _ in range(repeats)]
     finally:
-        subprocess.run([sys.executable, "-m", "hermes_core", "mcp", "down"], env=env,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "hermes_core", "mcp", "down"], env=env, capture_output=True
+        )
     return {"cold": statistics.median(cold), "warm": statistics.median(warm)}
 
 

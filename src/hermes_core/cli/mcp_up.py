@@ -19,11 +19,18 @@ from hermes_core.cli.mcp_proxy import PROXY_TOKEN_FILE, parse_http
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
+from hermes_core.serve.http_auth import load_or_create_token
+from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.proxy.profiles import EVERYTHING
+from hermes_core.serve.proxy.server import ProxyServer
+from hermes_core.serve.proxy.transport import serve_http
 from hermes_core.serve.warm.client import stop_warm_host
+from hermes_core.serve.warm.daemon import WarmHost
 from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
+    from hermes_core.host.host import MCPHost
     from hermes_core.host.spec import HostServer
 
 __all__ = ["READY", "START_TIMEOUT", "run_down", "run_up"]
@@ -104,9 +111,8 @@ def _start_background(args: argparse.Namespace, paths: WarmPaths) -> int:
             child.kill()
         print(f"error: the warm host did not start; see {paths.log}", file=sys.stderr)
         return EXIT_FAILED
-    print(
-        f"hermes mcp up: warm host running (pid {child.pid}; socket {paths.socket}; log {paths.log})"
-    )
+    where = f"socket {paths.socket}; log {paths.log}"
+    print(f"hermes mcp up: warm host running (pid {child.pid}; {where})")
     return EXIT_OK
 
 
@@ -116,9 +122,6 @@ async def _serve(
     paths: WarmPaths,
     address: tuple[str, int] | None,
 ) -> None:
-    from hermes_core.serve.proxy.downstream import DownstreamElicitor
-    from hermes_core.serve.warm.daemon import WarmHost
-
     elicitor = DownstreamElicitor()
     host = factory.host(servers, elicitor=elicitor)
     warm = WarmHost(host, paths, elicitor)
@@ -147,14 +150,11 @@ async def _serve(
         await host.close()
 
 
-async def _serve_http(host: object, elicitor: object, address: tuple[str, int]) -> None:
-    from hermes_core.serve.http_auth import load_or_create_token
-    from hermes_core.serve.proxy.profiles import EVERYTHING
-    from hermes_core.serve.proxy.server import ProxyServer
-    from hermes_core.serve.proxy.transport import serve_http
-
+async def _serve_http(
+    host: MCPHost, elicitor: DownstreamElicitor, address: tuple[str, int]
+) -> None:
     token, _ = load_or_create_token(hermes_home(), name=PROXY_TOKEN_FILE)
-    proxy = ProxyServer(host, EVERYTHING, elicitor)  # type: ignore[arg-type]
+    proxy = ProxyServer(host, EVERYTHING, elicitor)
     print(
         f"hermes mcp up: proxy on http://{address[0]}:{address[1]}/mcp "
         f"(token in {hermes_home() / PROXY_TOKEN_FILE})",

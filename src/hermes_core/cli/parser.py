@@ -333,9 +333,7 @@ def _add_warm_parsers(commands: _Commands) -> None:
         "`call` and `test` use it instead of starting the servers again (HERMES_WARM=0 "
         "turns that off). It follows config.yaml edits. `hermes mcp down` stops it.",
     )
-    up.add_argument(
-        "--http", metavar="[HOST:]PORT", help="also serve `hermes mcp proxy` over HTTP"
-    )
+    up.add_argument("--http", metavar="[HOST:]PORT", help="also serve `hermes mcp proxy` over HTTP")
     up.add_argument("--foreground", action="store_true", help=argparse.SUPPRESS)
     commands.add_parser("down", help="stop the warm host and every server it started")
 

@@ -26,8 +26,6 @@ __all__ = ["Asker", "Downstream", "DownstreamElicitor", "current_downstream"]
 
 log = logging.getLogger(__name__)
 
-_ACTIONS = ("accept", "decline", "cancel")
-
 
 class Asker(Protocol):
     """Whoever a call's questions go to: a downstream MCP client, a warm host's CLI client."""
@@ -54,8 +52,9 @@ class Downstream:
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
         answer = await self.session.elicit_form(request.message, schema)
-        action = answer.action if answer.action in _ACTIONS else "decline"
-        return ElicitationAnswer(action, dict(answer.content or {}) if action == "accept" else None)
+        if answer.action == "accept":
+            return ElicitationAnswer("accept", dict(answer.content or {}))
+        return ElicitationAnswer("cancel" if answer.action == "cancel" else "decline")
 
 
 current_downstream: contextvars.ContextVar[Asker | None] = contextvars.ContextVar(

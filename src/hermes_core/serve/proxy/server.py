@@ -156,13 +156,13 @@ class ProxyServer:
         if entry is None:
             return _error_result(f"unknown tool {params.name!r}")
         downstream = Downstream(ctx.session)
-        progress: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
+        reports: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
 
-        def on_progress(done: float, total: float | None, message: str | None) -> None:
-            progress.put_nowait((done, total, message))
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.put_nowait((progress, total, message))
 
         async def forward() -> None:
-            while (item := await progress.get()) is not None:
+            while (item := await reports.get()) is not None:
                 try:
                     await ctx.session.report_progress(*item)
                 except Exception:
@@ -175,7 +175,7 @@ class ProxyServer:
                     entry.name, params.arguments or {}, on_progress=on_progress
                 )
         finally:
-            progress.put_nowait(None)
+            reports.put_nowait(None)
             try:
                 await asyncio.shield(forwarder)
             except asyncio.CancelledError:

@@ -133,7 +133,7 @@ class RemoteHost:
                     result = answer["result"]
                     return result if isinstance(result, dict) else {"error": "bad answer"}
                 if "progress" in answer and on_progress is not None:
-                    done, total, text = (list(answer["progress"]) + [None, None, None])[:3]
+                    done, total, text = [*answer["progress"], None, None, None][:3]
                     on_progress(float(done), total, text)
                 elif "ask" in answer:
                     reply = await answer_question(self._elicitor, answer["ask"])

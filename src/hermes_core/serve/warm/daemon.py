@@ -161,10 +161,10 @@ class WarmHost:
             arguments = {}
         answers: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         caller = _SocketCaller(writer, answers, bool(message.get("ask")))
-        progress: asyncio.Queue[list[Any] | None] = asyncio.Queue()
+        reports: asyncio.Queue[list[Any] | None] = asyncio.Queue()
 
-        def on_progress(done: float, total: float | None, text: str | None) -> None:
-            progress.put_nowait([done, total, text])
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.put_nowait([progress, total, message])
 
         async def run() -> dict[str, Any]:
             entry = self.host.registry.get(name)
@@ -180,7 +180,7 @@ class WarmHost:
             answers.put_nowait(None)
 
         async def forward() -> None:
-            while (item := await progress.get()) is not None:
+            while (item := await reports.get()) is not None:
                 await write_message(writer, {"progress": item})
 
         call = asyncio.ensure_future(run())
@@ -193,7 +193,7 @@ class WarmHost:
             raise
         finally:
             listener.cancel()
-            progress.put_nowait(None)
+            reports.put_nowait(None)
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await forwarder
         await write_message(writer, {"result": result})
