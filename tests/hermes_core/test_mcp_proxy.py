@@ -266,6 +266,8 @@ def test_http_a_token_per_profile_and_none_without_one(tmp_path: Path) -> None:
                 return exc.code
 
         assert status(None) == 401 and status("wrong") == 401 and status(token + "x") == 401
+        printed = (tmp_path / "proxy.err").read_text()
+        assert "profiles: (all), readers" in printed and token not in printed
 
         async def scenario() -> None:
             async with http_session(url, main) as session:
@@ -280,4 +282,27 @@ def test_http_a_token_per_profile_and_none_without_one(tmp_path: Path) -> None:
 
         asyncio.run(scenario())
     finally:
-        stop(proc)  # type: ignore[arg-type]
+        stop(proc)
+
+
+def test_a_server_that_fails_costs_only_its_own_tools(tmp_path: Path) -> None:
+    import sys
+
+    write_config(
+        tmp_path,
+        servers={
+            "up": {"command": sys.executable, "args": [str(UPSTREAM)]},
+            "broken": {"command": sys.executable, "args": ["-c", "raise SystemExit(3)"]},
+        },
+    )
+
+    async def scenario() -> None:
+        async with proxy_session(tmp_path) as session:
+            names = {t.name for t in (await session.list_tools()).tools}
+            assert "mcp_up_peek" in names
+            assert not any(name.startswith("mcp_broken_") for name in names)
+            assert text_of(await session.call_tool("mcp_up_peek", {})) == "peeked"
+            gone = await session.call_tool("mcp_broken_anything", {})
+            assert gone.is_error and "unknown tool" in text_of(gone)
+
+    asyncio.run(scenario())

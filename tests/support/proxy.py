@@ -92,14 +92,15 @@ async def http_session(url: str, token: str | None, **client: Any) -> AsyncItera
         yield session
 
 
-def start_http(home: Path, port: int, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        proxy_argv("--http", str(port), *args),
-        env=proxy_env(home),
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
+def start_http(home: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
+    """``hermes mcp proxy --http PORT ARGS``; its stderr goes to ``home/proxy.err``."""
+    with open(home / "proxy.err", "wb") as errlog:
+        return subprocess.Popen(
+            proxy_argv("--http", str(port), *args),
+            env=proxy_env(home),
+            stderr=errlog,
+            stdout=subprocess.DEVNULL,
+        )
 
 
 def text_of(result: Any) -> str:

@@ -156,6 +156,17 @@ class ProxyServer:
         if entry is None:
             return _error_result(f"unknown tool {params.name!r}")
         downstream = Downstream(ctx.session)
+        with self.elicitor.calling(entry.server, downstream):
+            if not _wants_progress(ctx):  # the usual call: no forwarding task at all
+                result = await self.host.call_tool(entry.name, params.arguments or {})
+            else:
+                result = await self._with_progress(ctx, entry, params.arguments or {})
+        return _call_result(result)
+
+    async def _with_progress(
+        self, ctx: Any, entry: ToolEntry, arguments: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The call, its progress reports sent to the caller in order as they come."""
         reports: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
 
         def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -170,10 +181,7 @@ class ProxyServer:
 
         forwarder = asyncio.get_running_loop().create_task(forward())
         try:
-            with self.elicitor.calling(entry.server, downstream):
-                result = await self.host.call_tool(
-                    entry.name, params.arguments or {}, on_progress=on_progress
-                )
+            return await self.host.call_tool(entry.name, arguments, on_progress=on_progress)
         finally:
             reports.put_nowait(None)
             try:
@@ -181,7 +189,6 @@ class ProxyServer:
             except asyncio.CancelledError:
                 forwarder.cancel()
                 raise
-        return _call_result(result)
 
     # -- resources and prompts ---------------------------------------------------------
     def _utility(self, tool: str) -> list[ToolEntry]:
@@ -252,6 +259,13 @@ class ProxyServer:
         if "error" in result:
             raise MCPError(INVALID_PARAMS, str(result["error"]))
         return types.GetPromptResult.model_validate(result)
+
+
+def _wants_progress(ctx: Any) -> bool:
+    meta = ctx.meta
+    if not meta:
+        return False
+    return meta.get("progress_token") is not None or meta.get("progressToken") is not None
 
 
 def _tool(entry: ToolEntry) -> types.Tool:
