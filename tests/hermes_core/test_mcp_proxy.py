@@ -163,8 +163,17 @@ def test_list_changed_progress_and_cancel_are_forwarded(tmp_path: Path) -> None:
         seen.append((progress, total, message))
         progressed.set()
 
+    logged = asyncio.Event()
+    logs: list[Any] = []
+
+    async def on_log(params: Any) -> None:
+        logs.append(params)
+        logged.set()
+
     async def scenario() -> None:
-        async with proxy_session(tmp_path, message_handler=on_message) as session:
+        async with proxy_session(
+            tmp_path, message_handler=on_message, logging_callback=on_log
+        ) as session:
             before = {t.name for t in (await session.list_tools()).tools}
             assert "mcp_modern_grown" not in before
             await session.call_tool("mcp_modern_grow", {})
@@ -182,6 +191,11 @@ def test_list_changed_progress_and_cancel_are_forwarded(tmp_path: Path) -> None:
                 await call
             told = await session.call_tool("mcp_up_cancelled", {})
             assert text_of(told) == "cancelled 1"
+            # An upstream log message reaches the client, cleaned, under mcp_<server>.
+            assert text_of(await session.call_tool("mcp_up_chatter", {})) == "chattered"
+            await asyncio.wait_for(logged.wait(), 60)
+            assert logs[0].logger == "mcp_up" and logs[0].level == "info"
+            assert "chatter" in logs[0].data and "\x1b" not in logs[0].data
 
     asyncio.run(scenario())
 

@@ -3,7 +3,7 @@
 ``hang`` reports progress once, then waits until it is cancelled; ``cancelled`` waits (up to
 60 s) until a ``hang`` was cancelled and says how many were; ``note`` (not read-only) writes
 nothing but says it ran; ``peek`` is read-only; ``ask`` (read-only) asks the user (elicitation);
-``shout`` returns text with a TAG character and an escape sequence.
+``chatter`` logs one message; ``shout`` returns text with a TAG character and an escape sequence.
 """
 
 from __future__ import annotations
@@ -63,6 +63,13 @@ async def ask(ctx: Context) -> str:
     if answer.action != "accept":
         return f"no colour ({answer.action})"
     return f"colour {answer.data.colour}"
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+async def chatter(ctx: Context) -> str:
+    """Log one message, then answer."""
+    await ctx.info("chatter\x1b[2J says hi")
+    return "chattered"
 
 
 @server.tool()

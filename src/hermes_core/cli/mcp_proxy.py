@@ -108,6 +108,7 @@ async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profi
         await host.start()
         host.watch_config()
         proxy = ProxyServer(host, profile, elicitor)
+        proxy.forward_logs()
         try:
             await serve_stdio(proxy)
         finally:
@@ -130,6 +131,8 @@ async def _http(
         await host.start()
         host.watch_config()
         proxies = {token: ProxyServer(host, p, elicitor) for token, p in tokens.items()}
+        for proxy in proxies.values():
+            proxy.forward_logs()
         try:
             await serve_http(proxies, host=address, port=port, verbose=verbose)
         finally:

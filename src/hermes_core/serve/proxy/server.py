@@ -34,6 +34,7 @@ from hermes_core.host.naming import sanitize_component
 from hermes_core.host.registry import ToolEntry
 from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.proxy.downstream import Downstream, DownstreamElicitor
+from hermes_core.serve.proxy.logs import LogForwarder
 from hermes_core.serve.proxy.profiles import Profile
 
 if TYPE_CHECKING:
@@ -68,6 +69,7 @@ class ProxyServer:
         self._pending: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prompts: dict[str, tuple[str, str]] = {}
+        self._logs: LogForwarder | None = None
         self.server: Server[Any] = Server(
             "hermes-proxy",
             version=__version__,
@@ -87,11 +89,25 @@ class ProxyServer:
         ]
         self._unlisten = host.registry.add_listener(self._registry_changed)
 
+    def forward_logs(self) -> None:
+        """Send upstream servers' log messages to the downstream clients (see :mod:`.logs`)."""
+        forwarder = LogForwarder(
+            asyncio.get_running_loop(), lambda: [s for _, s in self._sessions.values()]
+        )
+        root = logging.getLogger("hermes.mcp")
+        root.addHandler(forwarder)
+        if root.getEffectiveLevel() > logging.INFO:
+            root.setLevel(logging.INFO)
+        self._logs = forwarder
+
     def options(self) -> Any:
         return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
 
     def close(self) -> None:
         self._unlisten()
+        if self._logs is not None:
+            logging.getLogger("hermes.mcp").removeHandler(self._logs)
+            self._logs.close()
 
     # -- what the profile sees ---------------------------------------------------------
     def entries(self) -> list[ToolEntry]:
