@@ -126,15 +126,19 @@ FastMCP.as_proxy(config, name="proxy").run(show_banner=False)
 """
 
 
-async def fastmcp_per_call(rounds: int, block: int) -> dict[str, float] | None:
-    try:
-        import fastmcp  # noqa: F401
-    except ImportError:
+def has_fastmcp(python: str) -> bool:
+    done = subprocess.run([python, "-c", "import fastmcp"], capture_output=True)
+    return done.returncode == 0
+
+
+async def fastmcp_per_call(python: str, rounds: int, block: int) -> dict[str, float] | None:
+    """*python* runs ``FastMCP.as_proxy`` (an interpreter with fastmcp; none: skipped)."""
+    if not has_fastmcp(python):
         return None
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     async with (
         sdk_stdio(node(), [str(EVERYTHING), "stdio"], env) as direct_session,
-        sdk_stdio(sys.executable, ["-c", FASTMCP_PROXY, node(), str(EVERYTHING)], env) as prox,
+        sdk_stdio(python, ["-c", FASTMCP_PROXY, node(), str(EVERYTHING)], env) as prox,
     ):
         names = {t.name for t in (await prox.list_tools()).tools}
         tool = "echo" if "echo" in names else next(n for n in names if n.endswith("echo"))
@@ -240,6 +244,11 @@ async def http_clients(home: Path, count: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--fastmcp-python",
+        default=sys.executable,
+        help="the interpreter that runs FastMCP.as_proxy (default: this one)",
+    )
     args = parser.parse_args()
     rounds, block, repeats = (4, 20, 2) if args.quick else (10, 50, 5)
     with tempfile.TemporaryDirectory(prefix="hermes-bench-proxy-") as tmp:
@@ -247,7 +256,7 @@ def main() -> int:
         write_home(home)
         print(f"load average before: {os.getloadavg()}", flush=True)
         ours = asyncio.run(per_call(home, rounds, block))
-        theirs = asyncio.run(fastmcp_per_call(rounds, block))
+        theirs = asyncio.run(fastmcp_per_call(args.fastmcp_python, rounds, block))
         warm = warm_vs_cold(home, repeats)
         crowd = asyncio.run(http_clients(home, 50))
         print(f"load average after:  {os.getloadavg()}")
