@@ -122,7 +122,12 @@ FASTMCP_PROXY = """
 import sys
 from fastmcp import FastMCP
 config = {"mcpServers": {"everything": {"command": sys.argv[1], "args": [sys.argv[2], "stdio"]}}}
-FastMCP.as_proxy(config, name="proxy").run(show_banner=False)
+if hasattr(FastMCP, "as_proxy"):
+    proxy = FastMCP.as_proxy(config, name="proxy")
+else:  # fastmcp 3+: as_proxy became fastmcp.server.create_proxy
+    from fastmcp.server import create_proxy
+    proxy = create_proxy(config, name="proxy")
+proxy.run(show_banner=False)
 """
 
 
