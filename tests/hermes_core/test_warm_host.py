@@ -128,3 +128,24 @@ def test_a_config_edit_reloads_the_warm_host(home: dict[str, str]) -> None:
         if names == {"up2"}:
             break
     assert names == {"up2"}
+
+
+def test_a_warm_calls_approval_is_asked_on_the_calling_terminal(tmp_path: Path) -> None:
+    write_config(
+        tmp_path,
+        servers={"up": {"command": sys.executable, "args": [str(UPSTREAM)], "trust": "untrusted"}},
+    )
+    env = {"HERMES_HOME": str(tmp_path)}
+    assert run_hermes("mcp", "up", env=env).returncode == 0
+    try:
+        # No terminal here: the question reaches this CLI (not the warm host's log) and is
+        # declined by it, so the call fails closed, as a cold call does.
+        called = run_hermes("mcp", "call", "mcp_up_note", "--args", '{"text": "x"}', env=env)
+        assert WARM in called.stderr and called.returncode == 1
+        assert "is untrusted and wants to run 'note'" in called.stderr
+        assert "not run (no terminal to ask on)" in called.stderr
+        assert "was NOT run: the user declined" in json.loads(called.stdout)["error"]
+        peeked = run_hermes("mcp", "call", "mcp_up_peek", env=env)
+        assert peeked.returncode == 0 and "untrusted" not in peeked.stderr
+    finally:
+        run_hermes("mcp", "down", env=env)
