@@ -177,6 +177,8 @@ def bench(session: nox.Session) -> None:
     session.run("python", "benchmarks/bench_memory.py", *session.posargs)
     # And one for `hermes mcp import` of large client configs with comments (linear time).
     session.run("python", "benchmarks/bench_import.py", *session.posargs)
+    # Its own table: hermes mcp proxy and the warm host (docs/proxy.md).
+    session.run("python", "benchmarks/bench_proxy.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)

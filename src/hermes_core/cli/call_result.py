@@ -6,11 +6,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import sys
 from typing import Any
 
 from hermes_core.sanitize import clean_line, clean_text
 
-__all__ = ["result_text"]
+__all__ = ["result_text", "show_result"]
 
 
 def _size(data: Any) -> str:
@@ -56,3 +57,19 @@ def result_text(result: dict[str, Any]) -> str:
     if not blocks and "structuredContent" in result:
         return json.dumps(result["structuredContent"], indent=2, ensure_ascii=False)
     return "\n".join(blocks)
+
+
+def show_result(result: dict[str, Any], *, as_json: bool) -> None:
+    """A call's result on stdout (the raw JSON with *as_json*, else its text); an error, in
+    text, on stderr.  ``hermes mcp call``'s output, cold or on the warm host."""
+    if as_json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    if "error" in result:
+        print(f"error: {clean_text(str(result['error']))}", file=sys.stderr)
+        return
+    text = result_text(result)
+    if text:
+        print(text)
+    if result.get("isError"):
+        print("error: the tool reported an error (above)", file=sys.stderr)

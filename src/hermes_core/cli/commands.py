@@ -33,7 +33,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
     ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),
     ("mcp", "test"): ("hermes_core.cli.mcp:run_test",),
-    ("mcp", "call"): ("hermes_core.cli.mcp_call:run",),
+    ("mcp", "call"): ("hermes_core.cli.mcp_call_warm:run", "hermes_core.cli.mcp_call:run"),
     ("mcp", "tasks"): ("hermes_core.cli.mcp_tasks:run",),
     ("mcp", "audit"): ("hermes_core.cli.mcp_audit:run",),
     ("mcp", "sampling", "models"): ("hermes_core.cli.mcp_sampling:run",),
@@ -53,6 +53,9 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "approvals", "reset"): ("hermes_core.cli.mcp_trust:run_approvals",),
     ("import-agent",): ("hermes_core.cli.mcp_import:run_import_agent",),
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
+    ("mcp", "proxy"): ("hermes_core.cli.mcp_proxy:run",),
+    ("mcp", "up"): ("hermes_core.cli.mcp_up:run_up",),
+    ("mcp", "down"): ("hermes_core.cli.mcp_up:run_down",),
     ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
     ("mcp", "install"): (
         "hermes_core.cli.mcp_registry_install:run",

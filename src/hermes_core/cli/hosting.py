@@ -4,6 +4,7 @@ shares (``status``, ``tools``, ``test``, ``call``)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -14,6 +15,9 @@ from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.progress import Activity
 from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
+from hermes_core.home import hermes_home
+from hermes_core.serve.warm.client import RemoteHost
+from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -69,6 +73,28 @@ async def _start(host: MCPHost, servers: list[HostServer], quiet: bool) -> None:
         await host.start(show)
 
 
+def _warm(
+    servers: list[Any], wanted: list[str] | None, elicitor: Elicitor | None
+) -> Callable[[Callable[[Any], Coroutine[Any, Any, T]]], Coroutine[Any, Any, T]] | None:
+    """The warm host's runner of a body, when ``hermes mcp up`` runs for this home (and
+    ``HERMES_WARM`` is not ``0``); a stale socket is cleaned and said so."""
+    if os.environ.get("HERMES_WARM", "").strip() == "0":
+        return None
+    paths = WarmPaths(hermes_home())
+    state, pid = probe(paths)
+    if state is WarmState.STALE:
+        print(f"note: removed a stale warm host socket (pid {pid} is gone)", file=sys.stderr)
+    if state is not WarmState.UP:
+        return None
+    names = [s.name for s in servers] if wanted is not None else None
+    print(f"using the warm host (pid {pid}; `hermes mcp down` stops it)", file=sys.stderr)
+
+    async def run(body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+        return await body(await RemoteHost.connect(paths, names, elicitor))
+
+    return run
+
+
 def with_host(
     manager: HermesPluginManager,
     body: Callable[[MCPHost], Coroutine[Any, Any, T]],
@@ -78,7 +104,9 @@ def with_host(
     elicitor: Elicitor | None = None,
 ) -> T:
     """Start the configured servers (*only* these, when given), run *body* on the host, close
-    it; a bad file or an unknown name prints its error and stops with exit code 2."""
+    it; a bad file or an unknown name prints its error and stops with exit code 2.  While a
+    warm host runs (``hermes mcp up``), *body* runs on it instead (one line on stderr says
+    so)."""
     factory = factory_for(manager)
     loaded = load(factory)
     try:
@@ -96,6 +124,10 @@ def with_host(
             file=sys.stderr,
         )
         raise Stop(EXIT_USAGE)
+
+    remote = _warm(servers, wanted, elicitor)
+    if remote is not None:
+        return asyncio.run(remote(body))
 
     async def main() -> T:
         host = factory.host(servers, elicitor=elicitor)

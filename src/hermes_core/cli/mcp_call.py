@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
-import json
 import logging
 import sys
 import time
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
-from hermes_core.cli.call_result import result_text
+from hermes_core.cli.call_result import show_result
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
@@ -25,7 +24,7 @@ from hermes_core.home import hermes_home
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
-from hermes_core.sanitize import clean_line, clean_text
+from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SessionStore, StoreElicitor
 
 if TYPE_CHECKING:
@@ -109,7 +108,7 @@ def call(
                 enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
                 hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
                 result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
-                _show(result, as_json)
+                show_result(result, as_json=as_json)
                 return EXIT_FAILED
 
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
@@ -137,29 +136,13 @@ def call(
 
         with _server_logs_on_stderr(verbose):
             result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
-        _show(result, as_json)
+        show_result(result, as_json=as_json)
         for row in rows:  # what the call cost, when the server asked the LLM
             if row.sampling and row.sampling.get("requests"):
                 print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return guard(run)
-
-
-def _show(result: dict[str, Any], as_json: bool) -> None:
-    """The result on stdout (JSON with *as_json*, else its text); an error, in text, on
-    stderr."""
-    if as_json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
-        return
-    if "error" in result:
-        print(f"error: {clean_text(str(result['error']))}", file=sys.stderr)
-        return
-    text = result_text(result)
-    if text:
-        print(text)
-    if result.get("isError"):
-        print("error: the tool reported an error (above)", file=sys.stderr)
 
 
 class _ProgressLine:

@@ -250,6 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_import_parsers(mcp_commands, commands)
     _add_trust_parsers(mcp_commands)
     _add_serve_parser(mcp_commands)
+    _add_proxy_parser(mcp_commands)
+    _add_warm_parsers(mcp_commands)
     _add_catalog_parsers(mcp_commands)
 
     _add_chat_parser(commands)
@@ -441,6 +443,45 @@ def _add_serve_parser(commands: _Commands) -> None:
     parser.add_argument(
         "--new-token", action="store_true", help="--http: replace the stored bearer token"
     )
+
+
+def _add_proxy_parser(commands: _Commands) -> None:
+    """Add ``proxy`` to ``hermes mcp``."""
+    parser = commands.add_parser(
+        "proxy",
+        help="serve every configured server's tools to another agent (stdio; --http)",
+        description="Run Hermes as one MCP server offering the configured servers' tools "
+        "(mcp_<server>_<tool>), resources and prompts, with Hermes's filters, gates, trust "
+        "tiers and approvals. Profiles (proxy.profiles in config.yaml) narrow what is "
+        "offered. --http needs a bearer token: $HERMES_HOME/proxy-token (printed once, when "
+        "created), or a profile's own token. See docs/proxy.md.",
+    )
+    parser.add_argument("--profile", metavar="NAME", help="serve only this profile")
+    parser.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP on HOST (default 127.0.0.1) and PORT, not stdio",
+    )
+    parser.add_argument(
+        "--new-token", action="store_true", help="replace the stored token (with --http)"
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
+
+
+def _add_warm_parsers(commands: _Commands) -> None:
+    """Add ``up`` and ``down`` to ``hermes mcp``."""
+    up = commands.add_parser(
+        "up",
+        help="start a warm host in the background: status/tools/call/test use it",
+        description="Start every configured server once, in a background host for this "
+        "HERMES_HOME (socket $HERMES_HOME/run/host.sock, mode 0600; log "
+        "$HERMES_HOME/logs/warm-host.log). While it runs, `hermes mcp status`, `tools`, "
+        "`call` and `test` use it instead of starting the servers again (HERMES_WARM=0 "
+        "turns that off). It follows config.yaml edits. `hermes mcp down` stops it.",
+    )
+    up.add_argument("--http", metavar="[HOST:]PORT", help="also serve `hermes mcp proxy` over HTTP")
+    up.add_argument("--foreground", action="store_true", help=argparse.SUPPRESS)
+    commands.add_parser("down", help="stop the warm host and every server it started")
 
 
 def _add_catalog_parsers(commands: _Commands) -> None:

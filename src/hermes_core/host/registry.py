@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,6 +53,22 @@ class ToolRegistry:
         self._owned: dict[str, dict[str, ToolEntry]] = {}  # server -> its names -> entries
         self._runs: dict[str, tuple[ToolEntry, ...]] = {}  # server -> sorted, built on demand
         self._all: tuple[ToolEntry, ...] | None = ()
+        self._listeners: list[Callable[[], None]] = []
+
+    def add_listener(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call *listener* (no arguments, quick, must not raise) after each change of the
+        registered names; returns the function that removes it (``hermes mcp proxy``)."""
+        self._listeners.append(listener)
+
+        def remove() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return remove
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
 
     def replace_server(self, server: str, entries: list[ToolEntry]) -> tuple[list[str], list[str]]:
         """Make *entries* the server's tools; returns (added, removed) names.
@@ -83,6 +100,8 @@ class ToolRegistry:
                 if not self._owned.get(name, True):
                     del self._owned[name]
             self._all = None  # merged again on the next listing
+        if new != old and self._listeners:
+            self._changed()
         return sorted(new - old), sorted(old - new)
 
     def replace_all(
@@ -116,6 +135,8 @@ class ToolRegistry:
             after = {e.name for e in entries.get(server, [])}
             if before != after:
                 changes[server] = (sorted(after - before), sorted(before - after))
+        if changes and self._listeners:
+            self._changed()
         return changes
 
     def drop_server(self, server: str) -> list[str]:

@@ -35,23 +35,28 @@ _MAX_TOKEN_BYTES = 4096
 
 
 def load_or_create_token(
-    home: Path, *, renew: bool = False, say: Callable[[str], None] | None = None
+    home: Path,
+    *,
+    renew: bool = False,
+    say: Callable[[str], None] | None = None,
+    name: str = TOKEN_FILE,
 ) -> tuple[str, bool]:
-    """``(token, created)``: the stored token, or a new one written with mode 0600.
+    """``(token, created)``: the token stored in ``home/name`` (``hermes mcp proxy`` keeps its
+    own, ``proxy-token``), or a new one written with mode 0600.
 
     The stored file is opened without following a link and without blocking (a FIFO),
     and used only when it is a regular file of this user; one readable or writable by
     others is made 0600 first, and *say* is told so.  A new token goes to a temporary file
     created exclusively (``O_EXCL``, no link followed: a link planted at its name is never
     written through), then replaces the token file."""
-    path = home / TOKEN_FILE
+    path = home / name
     if not renew:
         token = _stored(path, say)
         if token is not None:
             return token, False
     token = secrets.token_urlsafe(32)
     home.mkdir(parents=True, mode=0o700, exist_ok=True)
-    tmp = home / f".{TOKEN_FILE}.{secrets.token_hex(8)}.tmp"
+    tmp = home / f".{name}.{secrets.token_hex(8)}.tmp"
     flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(tmp, flags, 0o600)
     try:

@@ -145,13 +145,16 @@ def open_bridge(home: Path, messaging: Messaging) -> Bridge:
     return Bridge(SessionStore(home / "state.db"), EventQueue(), messaging)
 
 
-def configure_logging(verbose: bool) -> None:
+def configure_logging(verbose: bool, command: str = "serve") -> None:
     """Log lines to stderr: warnings, and with *verbose* our own debug lines and every
     library's info lines.  Below info, libraries log message bodies (the SDK each message,
     ``sse_starlette`` each event it sends): a people's messages server logs no message text
-    at any level, so their debug records are dropped, whichever library or logger."""
+    at any level, so their debug records are dropped, whichever library or logger.  *command*
+    names the line's source (``serve``, ``proxy``, ``up``)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("hermes mcp serve: %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        logging.Formatter(f"hermes mcp {command}: %(levelname)s %(name)s: %(message)s")
+    )
     handler.addFilter(_no_library_debug)
     root = logging.getLogger()
     root.handlers[:] = [handler]

@@ -1,0 +1,142 @@
+"""``hermes mcp proxy [--profile NAME] [--http [HOST:]PORT [--new-token]] [-v]``: every
+configured server's tools, resources and prompts, served as one MCP server (docs/proxy.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+from typing import TYPE_CHECKING
+
+from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.stop import Stop, guard
+from hermes_core.config.models import ConfigError
+from hermes_core.home import hermes_home
+from hermes_core.serve.http_auth import load_or_create_token
+from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
+from hermes_core.serve.proxy.server import ProxyServer
+from hermes_core.serve.proxy.transport import serve_http, serve_stdio
+from hermes_core.serve.server import configure_logging, is_loopback
+
+if TYPE_CHECKING:
+    from hermes_core.host.factory import HostFactory
+    from hermes_core.host.spec import HostServer
+
+__all__ = ["PROXY_TOKEN_FILE", "parse_http", "run"]
+
+#: Where the token of the proxy's unnamed (everything) profile lives, mode 0600.
+PROXY_TOKEN_FILE = "proxy-token"
+
+
+def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    """``hermes mcp proxy``."""
+    return guard(lambda: _proxy(args, plugins))
+
+
+def parse_http(text: str) -> tuple[str, int]:
+    """``[HOST:]PORT`` (``[::1]:8080`` for IPv6) as ``(host, port)``; the host defaults to
+    127.0.0.1.  ``ValueError`` says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "127.0.0.1", text
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--http wants [HOST:]PORT with PORT 1-65535 (got {text!r})")
+    return host, int(port)
+
+
+def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    if args.new_token and args.http is None:
+        raise Stop(EXIT_USAGE, "--new-token goes with --http")
+    address = None
+    if args.http is not None:
+        try:
+            address = parse_http(args.http)
+        except ValueError as exc:
+            raise Stop(EXIT_USAGE, str(exc)) from None
+    configure_logging(args.verbose, "proxy")
+    factory = factory_for(plugins())
+    loaded = load(factory)
+    try:
+        profiles = load_proxy_config(loaded)
+        chosen = profiles.profile(args.profile, loaded)
+        servers = factory.servers(loaded)
+    except ConfigError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
+    served = [chosen]
+    if address is not None and args.profile is None:
+        served += [p for p in profiles.profiles.values() if p.token]
+    wanted = [s for s in servers if any(p.keeps_server(s.name) for p in served)]
+    if address is None:
+        asyncio.run(_stdio(factory, wanted, chosen))
+        return EXIT_OK
+    host, port = address
+    token, created = load_or_create_token(
+        hermes_home(), renew=args.new_token, name=PROXY_TOKEN_FILE
+    )
+    where = hermes_home() / PROXY_TOKEN_FILE
+    if created:
+        print(
+            f"hermes mcp proxy: new bearer token (saved to {where}, mode 0600; shown once):\n"
+            f"  {token}",
+            file=sys.stderr,
+        )
+    else:
+        print(f"hermes mcp proxy: bearer token in {where}", file=sys.stderr)
+    tokens = {token: chosen} | {p.token: p for p in served[1:] if p.token}
+    scope = "loopback only" if is_loopback(host) else "REACHABLE FROM THE NETWORK"
+    url_host = f"[{host}]" if ":" in host else host
+    named = ", ".join(p.name for p in tokens.values())
+    print(
+        f"hermes mcp proxy: http://{url_host}:{port}/mcp ({scope}; profiles: {named}; "
+        "Authorization: Bearer <token> required)",
+        file=sys.stderr,
+        flush=True,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_http(factory, wanted, tokens, host, port, args.verbose))
+    return EXIT_OK
+
+
+async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profile) -> None:
+    elicitor = DownstreamElicitor()
+    host = factory.host(servers, elicitor=elicitor)
+    try:
+        await host.start()
+        host.watch_config()
+        proxy = ProxyServer(host, profile, elicitor)
+        proxy.forward_logs()
+        try:
+            await serve_stdio(proxy)
+        finally:
+            proxy.close()
+    finally:
+        await host.close()
+
+
+async def _http(
+    factory: HostFactory,
+    servers: list[HostServer],
+    tokens: dict[str, Profile],
+    address: str,
+    port: int,
+    verbose: bool,
+) -> None:
+    elicitor = DownstreamElicitor()
+    host = factory.host(servers, elicitor=elicitor)
+    try:
+        await host.start()
+        host.watch_config()
+        proxies = {token: ProxyServer(host, p, elicitor) for token, p in tokens.items()}
+        for proxy in proxies.values():
+            proxy.forward_logs()
+        try:
+            await serve_http(proxies, host=address, port=port, verbose=verbose)
+        finally:
+            for proxy in proxies.values():
+                proxy.close()
+    finally:
+        await host.close()

@@ -1,0 +1,95 @@
+"""The downstream client of ``hermes mcp proxy`` as the host's elicitor.
+
+The host asks questions through one :data:`~hermes_core.offers.elicitation.Elicitor`: an
+upstream server's ``elicitation/create``, and the approval of a write-capable tool of an
+untrusted server.  Behind the proxy, the person to ask is the downstream client's user, so
+:class:`DownstreamElicitor` sends the question to the client whose call it belongs to, when
+that client declared the elicitation capability (form mode).  A client that did not, or a
+question that belongs to no call, is declined: an approval then fails closed ("not run").
+
+The approval is asked in the call's own task (:data:`current_downstream`); an upstream
+server's question arrives on the host's session task, so it goes to the client with a call
+in flight to that server (the latest one, when several are).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+
+__all__ = ["Asker", "Downstream", "DownstreamElicitor", "current_downstream"]
+
+log = logging.getLogger(__name__)
+
+
+class Asker(Protocol):
+    """Whoever a call's questions go to: a downstream MCP client, a warm host's CLI client."""
+
+    @property
+    def can_elicit(self) -> bool: ...
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer: ...
+
+
+class Downstream:
+    """One downstream request's client: its session and what it declared."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    @property
+    def can_elicit(self) -> bool:
+        caps = self.session.client_capabilities
+        return caps is not None and caps.elicitation is not None
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
+        schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
+        schema.setdefault("type", "object")
+        schema.setdefault("properties", {})
+        answer = await self.session.elicit_form(request.message, schema)
+        if answer.action == "accept":
+            return ElicitationAnswer("accept", dict(answer.content or {}))
+        return ElicitationAnswer("cancel" if answer.action == "cancel" else "decline")
+
+
+current_downstream: contextvars.ContextVar[Asker | None] = contextvars.ContextVar(
+    "hermes_proxy_downstream", default=None
+)
+
+
+class DownstreamElicitor:
+    """The host's elicitor behind the proxy (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.active: dict[str, list[Asker]] = {}
+        """Server -> the downstream callers with a call in flight to it (oldest first)."""
+
+    @contextlib.contextmanager
+    def calling(self, server: str, caller: Asker) -> Iterator[None]:
+        """*caller* has a call in flight to *server* (and is the one to ask) meanwhile."""
+        callers = self.active.setdefault(server, [])
+        callers.append(caller)
+        token = current_downstream.set(caller)
+        try:
+            yield
+        finally:
+            current_downstream.reset(token)
+            callers.remove(caller)
+            if not callers:
+                self.active.pop(server, None)
+
+    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+        target = current_downstream.get()
+        if target is None:
+            callers = self.active.get(request.server)
+            target = callers[-1] if callers else None
+        if target is None or not target.can_elicit:
+            why = "no downstream caller" if target is None else "it cannot elicit"
+            log.info("MCP server '%s': question declined (%s)", request.server, why)
+            return ElicitationAnswer("decline")
+        return await target.elicit(request)

@@ -1,0 +1,312 @@
+"""``hermes mcp proxy``: the host's servers offered to another agent as one MCP server.
+
+The downstream client sees exactly what :meth:`MCPHost.tools` offers (``mcp_<server>_<tool>``
+names, the servers' ``tools:`` filters, sanitised text, the availability gates), narrowed by a
+:class:`~hermes_core.serve.proxy.profiles.Profile`; every call goes through
+:meth:`MCPHost.call_tool`, so the circuit breaker, the trust tiers and the approvals apply.
+A name the profile hides is an unknown tool, whether it was listed or guessed.
+
+Forwarded: the host's tool list changing (an upstream ``list_changed``, a server connecting or
+going) becomes ``notifications/tools/list_changed`` downstream (2025-11-25 sessions) and a
+``ToolsListChanged`` event on ``subscriptions/listen`` streams (2026-07-28); a call's progress
+goes to the downstream caller's progress token; a downstream cancel cancels the upstream call
+(the call's task is cancelled, and the host's client sends ``notifications/cancelled``).
+Resources and prompts are served by the servers' utility tools, namespaced as the tools are:
+a prompt ``mcp_<server>_<prompt>``, a resource ``hermes://<server>/<quoted URI>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import urllib.parse
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import mcp_types as types
+from mcp.server._otel import OpenTelemetryMiddleware
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.shared.exceptions import MCPError
+
+from hermes_core import __version__
+from hermes_core.host.naming import sanitize_component
+from hermes_core.host.registry import ToolEntry
+from hermes_core.sanitize import sanitize_value
+from hermes_core.serve.proxy.downstream import Downstream, DownstreamElicitor
+from hermes_core.serve.proxy.logs import LogForwarder
+from hermes_core.serve.proxy.profiles import Profile
+
+if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
+
+__all__ = ["RESOURCE_SCHEME", "ProxyServer"]
+
+log = logging.getLogger(__name__)
+RESOURCE_SCHEME = "hermes"
+INVALID_PARAMS = -32602
+#: How many downstream connections are told of tool list changes (the oldest is forgotten).
+MAX_LISTENERS = 1024
+INSTRUCTIONS = (
+    "Hermes proxies the MCP servers configured on this machine: each tool is named "
+    "mcp_<server>_<tool>; calls are gated, filtered and approved by the Hermes host."
+)
+
+
+class ProxyServer:
+    """The lowlevel ``Server`` over *host*, narrowed by *profile*."""
+
+    def __init__(
+        self, host: MCPHost, profile: Profile, elicitor: DownstreamElicitor | None = None
+    ) -> None:
+        """*elicitor*: the one the host was built with, told which client each call is of."""
+        self.host = host
+        self.elicitor = elicitor or DownstreamElicitor()
+        self.profile = profile
+        self.bus = InMemorySubscriptionBus()
+        self._sessions: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        """id(connection) -> (connection, a session of it): who hears list_changed."""
+        self._pending: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._prompts: dict[str, tuple[str, str]] = {}
+        self._logs: LogForwarder | None = None
+        self.server: Server[Any] = Server(
+            "hermes-proxy",
+            version=__version__,
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_resources=self._list_resources,
+            on_read_resource=self._read_resource,
+            on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt,
+            on_subscriptions_listen=ListenHandler(self.bus),
+        )
+        # The SDK's OpenTelemetry span per message is a cost on every call and exports
+        # nothing here (the host traces its own calls): off, as the SDK documents.
+        self.server.middleware[:] = [
+            m for m in self.server.middleware if type(m) is not OpenTelemetryMiddleware
+        ]
+        self._unlisten = host.registry.add_listener(self._registry_changed)
+
+    def forward_logs(self) -> None:
+        """Send upstream servers' log messages to the downstream clients (see :mod:`.logs`)."""
+        forwarder = LogForwarder(
+            asyncio.get_running_loop(), lambda: [s for _, s in self._sessions.values()]
+        )
+        root = logging.getLogger("hermes.mcp")
+        root.addHandler(forwarder)
+        if root.getEffectiveLevel() > logging.INFO:
+            root.setLevel(logging.INFO)
+        self._logs = forwarder
+
+    def options(self) -> Any:
+        return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
+
+    def close(self) -> None:
+        self._unlisten()
+        if self._logs is not None:
+            logging.getLogger("hermes.mcp").removeHandler(self._logs)
+            self._logs.close()
+
+    # -- what the profile sees ---------------------------------------------------------
+    def entries(self) -> list[ToolEntry]:
+        keeps = self.profile.keeps
+        return [e for e in self.host.tools() if keeps(e.server, e.name)]
+
+    def find(self, name: str) -> ToolEntry | None:
+        """The offered entry named *name*: registered, its server passing its gate, kept by
+        the profile; anything else is unknown (however the name was learned)."""
+        entry = self.host.registry.get(name)
+        if entry is None or not self.profile.keeps(entry.server, entry.name):
+            return None
+        return entry if self.host.gate.check(entry.server) else None
+
+    # -- list_changed ------------------------------------------------------------------
+    def _remember(self, ctx: Any) -> None:
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        session = ctx.session
+        connection = getattr(session, "_connection", session)  # the SDK keeps it private
+        key = id(connection)
+        if key not in self._sessions:
+            self._sessions[key] = (connection, session)
+            while len(self._sessions) > MAX_LISTENERS:
+                self._sessions.popitem(last=False)
+
+    def _registry_changed(self) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._schedule()
+        else:
+            loop.call_soon_threadsafe(self._schedule)
+
+    def _schedule(self) -> None:
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.get_running_loop().create_task(self._announce())
+
+    async def _announce(self) -> None:
+        await asyncio.sleep(0)  # a burst of changes is one notification
+        await self.bus.publish(ToolsListChanged())
+        for key, (_, session) in list(self._sessions.items()):
+            try:
+                await session.send_tool_list_changed()
+            except Exception:
+                log.debug("tools/list_changed not delivered; dropping the session", exc_info=True)
+                self._sessions.pop(key, None)
+
+    # -- tools -------------------------------------------------------------------------
+    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        self._remember(ctx)
+        return types.ListToolsResult(tools=[_tool(e) for e in self.entries()])
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Any:
+        self._remember(ctx)
+        entry = self.find(params.name)
+        if entry is None:
+            return _error_result(f"unknown tool {params.name!r}")
+        downstream = Downstream(ctx.session)
+        with self.elicitor.calling(entry.server, downstream):
+            if not _wants_progress(ctx):  # the usual call: no forwarding task at all
+                result = await self.host.call_tool(entry.name, params.arguments or {})
+            else:
+                result = await self._with_progress(ctx, entry, params.arguments or {})
+        return _call_result(result)
+
+    async def _with_progress(
+        self, ctx: Any, entry: ToolEntry, arguments: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The call, its progress reports sent to the caller in order as they come."""
+        reports: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
+
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.put_nowait((progress, total, message))
+
+        async def forward() -> None:
+            while (item := await reports.get()) is not None:
+                try:
+                    await ctx.session.report_progress(*item)
+                except Exception:
+                    log.debug("progress not delivered", exc_info=True)
+
+        forwarder = asyncio.get_running_loop().create_task(forward())
+        try:
+            return await self.host.call_tool(entry.name, arguments, on_progress=on_progress)
+        finally:
+            reports.put_nowait(None)
+            try:
+                await asyncio.shield(forwarder)
+            except asyncio.CancelledError:
+                forwarder.cancel()
+                raise
+
+    # -- resources and prompts ---------------------------------------------------------
+    def _utility(self, tool: str) -> list[ToolEntry]:
+        return [e for e in self.entries() if e.utility and e.tool == tool]
+
+    async def _list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+        self._remember(ctx)
+        resources = []
+        for entry in self._utility("list_resources"):
+            listed = await self.host.call_tool(entry.name, {})
+            for item in listed.get("resources", ()) if "error" not in listed else ():
+                if not isinstance(item, dict) or not isinstance(item.get("uri"), str):
+                    continue
+                quoted = urllib.parse.quote(item["uri"], safe="")
+                server = urllib.parse.quote(entry.server, safe="")
+                resources.append(
+                    {
+                        **item,
+                        "uri": f"{RESOURCE_SCHEME}://{server}/{quoted}",
+                        "name": f"mcp_{sanitize_component(entry.server)}_{item.get('name', '')}",
+                    }
+                )
+        return types.ListResourcesResult.model_validate({"resources": resources})
+
+    async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+        self._remember(ctx)
+        parsed = urllib.parse.urlsplit(str(params.uri))
+        server = urllib.parse.unquote(parsed.netloc)
+        original = urllib.parse.unquote(parsed.path.removeprefix("/"))
+        reader = [e for e in self._utility("read_resource") if e.server == server]
+        if parsed.scheme != RESOURCE_SCHEME or not reader or not original:
+            raise MCPError(INVALID_PARAMS, f"unknown resource {str(params.uri)!r}")
+        result = await self.host.call_tool(reader[0].name, {"uri": original})
+        if "error" in result:
+            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        for item in result.get("contents", ()):
+            if isinstance(item, dict):
+                item["uri"] = str(params.uri)
+        return types.ReadResourceResult.model_validate(result)
+
+    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+        self._remember(ctx)
+        prompts = []
+        names: dict[str, tuple[str, str]] = {}
+        for entry in self._utility("list_prompts"):
+            listed = await self.host.call_tool(entry.name, {})
+            for item in listed.get("prompts", ()) if "error" not in listed else ():
+                if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                    continue
+                name = f"mcp_{sanitize_component(entry.server)}_{item['name']}"
+                names[name] = (entry.server, item["name"])
+                prompts.append({**item, "name": name})
+        self._prompts = names
+        return types.ListPromptsResult.model_validate({"prompts": prompts})
+
+    async def _get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> Any:
+        self._remember(ctx)
+        if params.name not in self._prompts:
+            await self._list_prompts(ctx, None)
+        found = self._prompts.get(params.name)
+        getter = [e for e in self._utility("get_prompt") if found and e.server == found[0]]
+        if found is None or not getter:
+            raise MCPError(INVALID_PARAMS, f"unknown prompt {params.name!r}")
+        arguments: dict[str, Any] = {"name": found[1]}
+        if params.arguments:
+            arguments["arguments"] = dict(params.arguments)
+        result = await self.host.call_tool(getter[0].name, arguments)
+        if "error" in result:
+            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        return types.GetPromptResult.model_validate(result)
+
+
+def _wants_progress(ctx: Any) -> bool:
+    meta = ctx.meta
+    if not meta:
+        return False
+    return meta.get("progress_token") is not None or meta.get("progressToken") is not None
+
+
+def _tool(entry: ToolEntry) -> types.Tool:
+    data: dict[str, Any] = {
+        "name": entry.name,
+        "description": entry.description,
+        "inputSchema": entry.input_schema,
+    }
+    if entry.title:
+        data["title"] = entry.title
+    if entry.annotations:
+        data["annotations"] = entry.annotations
+    if entry.output_schema:
+        data["outputSchema"] = entry.output_schema
+    return types.Tool.model_validate(sanitize_value(data))
+
+
+def _error_result(text: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+
+def _call_result(result: dict[str, Any]) -> types.CallToolResult:
+    """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
+    not connected, breaker open, not approved) as an error result saying so."""
+    if "error" in result and "content" not in result:
+        return _error_result(str(result["error"]))
+    data = {k: v for k, v in result.items() if k != "resultType"}
+    return types.CallToolResult.model_validate(data)

@@ -1,0 +1,94 @@
+"""The proxy's transports: stdio (one client), and Streamable HTTP with a bearer token per
+profile (the rules of ``hermes mcp serve --http``: a token on every request, loopback by
+default, the SDK's Host/Origin checks on loopback, its request body limit).
+
+Over HTTP each token selects one :class:`ProxyServer` (a profile); a request whose token is
+none of them gets 401 and reaches no server.  The tokens are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+from collections.abc import Mapping
+from typing import Any
+
+from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.proxy.server import ProxyServer
+
+__all__ = ["TokenRouter", "serve_http", "serve_stdio"]
+
+_UNAUTHORIZED = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
+
+
+async def serve_stdio(proxy: ProxyServer) -> None:
+    """Serve *proxy* on this process's stdin/stdout until the client closes it."""
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await proxy.server.run(read, write, proxy.options())
+
+
+class TokenRouter:
+    """ASGI app: the bearer token picks the profile's app; no match is 401."""
+
+    def __init__(self, apps: Mapping[str, Any]) -> None:
+        self._apps = [(f"Bearer {token}".encode(), app) for token, app in apps.items()]
+
+    def __repr__(self) -> str:
+        return f"TokenRouter({len(self._apps)} profiles, tokens ***)"
+
+    def _app(self, scope: Scope) -> Any:
+        given = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
+        if len(given) != 1:
+            return None
+        found = None
+        for expected, app in self._apps:  # every token compared: no timing of the match
+            if hmac.compare_digest(given[0], expected):
+                found = app
+        return found
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope.get("type")
+        if kind not in ("http", "websocket"):
+            return
+        app = self._app(scope)
+        if app is not None:
+            await app(scope, receive, send)
+            return
+        if kind == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"www-authenticate", b'Bearer realm="hermes"'),
+                    (b"content-length", str(len(_UNAUTHORIZED)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": _UNAUTHORIZED})
+
+
+async def serve_http(
+    proxies: Mapping[str, ProxyServer], *, host: str, port: int, verbose: bool = False
+) -> None:
+    """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``."""
+    import uvicorn
+
+    apps = {token: proxy.server.streamable_http_app(host=host) for token, proxy in proxies.items()}
+    config = uvicorn.Config(
+        TokenRouter(apps),
+        host=host,
+        port=port,
+        log_level="debug" if verbose else "warning",
+        access_log=verbose,
+        lifespan="off",
+    )
+    async with contextlib.AsyncExitStack() as stack:
+        for proxy in proxies.values():
+            await stack.enter_async_context(proxy.server.session_manager.run())
+        await uvicorn.Server(config).serve()

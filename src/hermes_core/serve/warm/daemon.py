@@ -1,0 +1,199 @@
+"""The warm host: one :class:`MCPHost` kept running for a ``HERMES_HOME``, answering the CLI
+over a Unix socket (``hermes mcp up``; :mod:`.protocol` is the wire).
+
+The socket is created under a 0177 umask (mode 0600: only this user), in ``run/`` (0700).
+The host follows ``config.yaml`` edits (:meth:`MCPHost.watch_config`).  A call's questions
+(an upstream server's elicitation, the approval of an untrusted write) go back to the CLI
+client that made the call, when it said it can ask (``"ask": true``), else they are
+declined and the approval fails closed.  A client that goes away mid-call cancels the call.
+``{"op": "stop"}`` closes every server and removes the socket and pid file, then answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.warm.paths import WarmPaths
+from hermes_core.serve.warm.protocol import (
+    MAX_LINE,
+    entry_data,
+    read_message,
+    row_data,
+    write_message,
+)
+
+if TYPE_CHECKING:
+    from hermes_core.host.host import MCPHost
+
+__all__ = ["WarmHost"]
+
+log = logging.getLogger(__name__)
+_ACTIONS = ("accept", "decline", "cancel")
+
+
+class _SocketCaller:
+    """A CLI client with a call in flight: asks its questions over the connection."""
+
+    def __init__(
+        self, writer: asyncio.StreamWriter, answers: asyncio.Queue[dict[str, Any] | None], ask: bool
+    ) -> None:
+        self._writer = writer
+        self._answers = answers
+        self._ask = ask
+        self._lock = asyncio.Lock()
+
+    @property
+    def can_elicit(self) -> bool:
+        return self._ask
+
+    async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
+        async with self._lock:  # one question at a time on one connection
+            question = asdict(request)
+            question["schema"] = dict(request.schema)
+            await write_message(self._writer, {"ask": question})
+            answer = await self._answers.get()
+        if not answer:
+            return ElicitationAnswer("cancel")
+        action = answer.get("action")
+        content = answer.get("content")
+        if action not in _ACTIONS:
+            return ElicitationAnswer("decline")
+        return ElicitationAnswer(action, content if isinstance(content, dict) else None)
+
+
+class WarmHost:
+    """Serves *host* on *paths*' socket until stopped."""
+
+    def __init__(self, host: MCPHost, paths: WarmPaths, elicitor: DownstreamElicitor) -> None:
+        self.host = host
+        self.paths = paths
+        self.elicitor = elicitor
+        self._stop = asyncio.Event()
+        self._clients: set[asyncio.Task[Any]] = set()
+
+    async def serve(self, ready: Callable[[], None]) -> None:
+        """Listen, write the pid file, call *ready*, and serve until a client says stop."""
+        run_dir = self.paths.run_dir
+        run_dir.mkdir(parents=True, mode=0o700, exist_ok=True)
+        os.chmod(run_dir, 0o700)
+        self.paths.clean()
+        previous = os.umask(0o177)
+        try:
+            server = await asyncio.start_unix_server(
+                self._client, path=str(self.paths.socket), limit=MAX_LINE
+            )
+        finally:
+            os.umask(previous)
+        tmp = self.paths.pid_file.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(f"{os.getpid()}\n")
+        os.replace(tmp, self.paths.pid_file)
+        try:
+            async with server:
+                ready()
+                await self._stop.wait()
+        finally:
+            self.paths.clean()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._clients.add(task)
+        try:
+            while (message := await read_message(reader)) is not None:
+                if message.get("op") == "stop":
+                    await self.host.close()  # every server stopped before the answer
+                    self.paths.clean()
+                    await write_message(writer, {"ok": True, "pid": os.getpid()})
+                    self.stop()
+                    return
+                await self._answer(message, reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            if task is not None:
+                self._clients.discard(task)
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _answer(
+        self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        op = message.get("op")
+        if op == "snapshot":
+            host = self.host
+            await write_message(
+                writer,
+                {
+                    "pid": os.getpid(),
+                    "status": [row_data(r) for r in host.status()],
+                    "tools": [entry_data(e) for e in host.tools(include_gated=True)],
+                    "offered": [e.name for e in host.tools()],
+                    "unoffered": host.unoffered_tools,
+                },
+            )
+        elif op == "wake":
+            woke = await self.host.wake(str(message.get("name")))
+            await write_message(writer, {"result": woke})
+        elif op == "call":
+            await self._call(message, reader, writer)
+        else:
+            await write_message(writer, {"error": f"unknown op {op!r}"})
+
+    async def _call(
+        self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        name = str(message.get("name"))
+        arguments = message.get("arguments")
+        if not isinstance(arguments, dict):
+            arguments = {}
+        answers: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        caller = _SocketCaller(writer, answers, bool(message.get("ask")))
+        reports: asyncio.Queue[list[Any] | None] = asyncio.Queue()
+
+        def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.put_nowait([progress, total, message])
+
+        async def run() -> dict[str, Any]:
+            entry = self.host.registry.get(name)
+            server = entry.server if entry is not None else ""
+            with self.elicitor.calling(server, caller):
+                return await self.host.call_tool(name, arguments, on_progress=on_progress)
+
+        async def listen() -> None:  # answers to questions; the end of the stream cancels
+            while (got := await read_message(reader)) is not None:
+                answer = got.get("answer")
+                answers.put_nowait(answer if isinstance(answer, dict) else None)
+            call.cancel()
+            answers.put_nowait(None)
+
+        async def forward() -> None:
+            while (item := await reports.get()) is not None:
+                await write_message(writer, {"progress": item})
+
+        call = asyncio.ensure_future(run())
+        listener = asyncio.ensure_future(listen())
+        forwarder = asyncio.ensure_future(forward())
+        try:
+            result = await call
+        except asyncio.CancelledError:
+            log.info("the CLI client went away: the call to %r was cancelled", name)
+            raise
+        finally:
+            listener.cancel()
+            reports.put_nowait(None)
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await forwarder
+        await write_message(writer, {"result": result})
