@@ -59,7 +59,12 @@ class Pages:
         try:
             said = await self.hosting.edit(name, action)
         except EditError as exc:
-            return self._page("MCP servers", servers_body(self.hosting.rows(), self.keys.csrf), "/", error=str(exc))
+            return self._page(
+                "MCP servers",
+                servers_body(self.hosting.rows(), self.keys.csrf),
+                "/",
+                error=str(exc),
+            )
         return self._back("/", said)
 
     def _tools(self, extra: str = "", error: str = "") -> HTMLResponse:
@@ -117,7 +122,9 @@ class Pages:
             found = await asyncio.to_thread(checklist, self.hosting.manager, name)
         except InstallRefused as exc:
             return self._page(f"Configure {name}", "", "/catalog", error=str(exc))
-        return self._page(f"Configure {name}", checklist_body(name, found, self.keys.csrf), "/catalog")
+        return self._page(
+            f"Configure {name}", checklist_body(name, found, self.keys.csrf), "/catalog"
+        )
 
     async def choose(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -158,7 +165,9 @@ class Pages:
         try:
             answer = answer_of(item, form) if decision != "deny" else None
             done = await asyncio.to_thread(
-                lambda: store.resolve_approval(approval_id, decision, answer=answer, by="hermes dashboard")
+                lambda: store.resolve_approval(
+                    approval_id, decision, answer=answer, by="hermes dashboard"
+                )
             )
         except (ValueError, ApprovalError) as exc:
             return self._back("/pending", f"error: {exc}")

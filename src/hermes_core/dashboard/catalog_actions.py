@@ -109,7 +109,9 @@ def install(manager: HermesPluginManager, name: str, given: Mapping[str, str]) -
     if made.get("auth") == "oauth":
         done.append(f"sign in with `hermes mcp login {name}`, then choose its tools here")
     if manifest.auth.sign_in is not None:
-        done.append(f"sign in to {manifest.auth.sign_in.provider} first: {manifest.auth.sign_in.run}")
+        done.append(
+            f"sign in to {manifest.auth.sign_in.provider} first: {manifest.auth.sign_in.run}"
+        )
     return done
 
 
@@ -153,5 +155,6 @@ def apply_choice(
     if updated != entry:
         store.add_server(name, updated, replace=True)
     if "include" in chosen:
-        return f"'{name}': {len(chosen['include'])} tools enabled ({', '.join(chosen['include']) or 'none'})"
+        picked_names = ", ".join(chosen["include"]) or "none"
+        return f"'{name}': {len(chosen['include'])} tools enabled ({picked_names})"
     return f"'{name}': all tools enabled"

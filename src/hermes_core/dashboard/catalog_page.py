@@ -81,7 +81,9 @@ def _install_form(entry: Entry, csrf: str, dotenv: Mapping[str, str]) -> str:
     )
 
 
-def catalog_body(found: Catalog, servers: Mapping[str, Any], names: Mapping[str, str], csrf: str) -> str:
+def catalog_body(
+    found: Catalog, servers: Mapping[str, Any], names: Mapping[str, str], csrf: str
+) -> str:
     """One block per entry, then the manifests left out."""
     dotenv = load_dotenv()
     parts = []
@@ -99,7 +101,10 @@ def catalog_body(found: Catalog, servers: Mapping[str, Any], names: Mapping[str,
             head += f'<p class="{cls}">{esc(state.detail)}</p>'
         body = ""
         if entry.manifest is not None:
-            rows = "".join(f"<tr><th>{esc(k)}</th><td>{v}</td></tr>" for k, v in _details(entry.manifest, dotenv))
+            rows = "".join(
+                f"<tr><th>{esc(k)}</th><td>{v}</td></tr>"
+                for k, v in _details(entry.manifest, dotenv)
+            )
             body = f'<table class="details">{rows}</table>'
             if entry.name not in servers and state.offerable:
                 body += _install_form(entry, csrf, dotenv)
@@ -134,7 +139,8 @@ def checklist_body(name: str, found: Checklist, csrf: str) -> str:
         on = " checked" if value in found.checked else ""
         rows.append(
             f'<label><input type="checkbox" name="pick" value="{esc(value)}"{on}> '
-            f"<code>{esc(label)}</code> <span class=muted>{esc(tool.description, 300)}</span></label>"
+            f"<code>{esc(label)}</code> "
+            f"<span class=muted>{esc(tool.description, 300)}</span></label>"
         )
     return (
         f'<form method="post" action="/catalog/{quote(name, safe="")}/configure">'

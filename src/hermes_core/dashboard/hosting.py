@@ -46,7 +46,11 @@ class Hosting:
             self.problem = str(exc)
             return []
         self.problem = None
-        self.warnings = [*loaded.warnings, *(problem for _name, problem in loaded.unavailable)]
+        self.warnings = [
+            *map(str, loaded.warnings),
+            *map(str, loaded.errors),
+            *(str(problem) for _name, problem in loaded.unavailable),
+        ]
         return servers
 
     async def start(self) -> None:

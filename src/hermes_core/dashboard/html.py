@@ -61,7 +61,7 @@ def frame(title: str, body: str, *, active: str, notice: str = "", error: str = 
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         f"<title>{esc(title)} · Hermes</title>"
         '<link rel="stylesheet" href="/static/style.css"></head>'
-        f'<body><header><strong>Hermes</strong><nav>{nav}</nav></header><main>'
+        f"<body><header><strong>Hermes</strong><nav>{nav}</nav></header><main>"
         f"<h1>{esc(title)}</h1>{said}{body}</main>"
         '<script src="/static/live.js"></script></body></html>'
     )
@@ -76,7 +76,8 @@ main{padding:1em 1.5em;max-width:1400px}
 table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em;background:#fff}
 th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
 th{background:#eef1f6}
-pre{white-space:pre-wrap;background:#f3f3f3;padding:.5em;margin:.2em 0;max-height:24em;overflow:auto}
+pre{white-space:pre-wrap;background:#f3f3f3;padding:.5em;margin:.2em 0;max-height:24em;
+overflow:auto}
 .inline{display:inline}
 button{margin:.1em .2em;cursor:pointer}
 button.danger{color:#a00}

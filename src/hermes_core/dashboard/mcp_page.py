@@ -37,9 +37,8 @@ def _error(row: dict[str, Any]) -> str:
 def _buttons(row: dict[str, Any], csrf: str) -> str:
     name = quote(row["server"], safe="")
     toggle = "disable" if row["enabled"] else "enable"
-    return (
-        button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf)
-        + button_form(f"/servers/{name}/remove", "Remove", csrf, danger=True)
+    return button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf) + button_form(
+        f"/servers/{name}/remove", "Remove", csrf, danger=True
     )
 
 
@@ -55,13 +54,19 @@ def servers_body(rows: list[dict[str, Any]], csrf: str) -> str:
                 f"<strong>{esc(row['server'])}</strong>"
                 + ("" if row["enabled"] else " <span class=muted>(disabled)</span>"),
                 f'<span data-state-of="{esc(row["server"])}" class="state-{state}">{state}</span>'
-                + (f"<div class=muted>protocol {esc(row['protocol'])}</div>"
-                   if row.get("protocol") else ""),
+                + (
+                    f"<div class=muted>protocol {esc(row['protocol'])}</div>"
+                    if row.get("protocol")
+                    else ""
+                ),
                 esc(row["transport"]),
                 _gate(row),
                 f'<span data-tools-of="{esc(row["server"])}">{esc(row["tools"])}</span>'
-                + (f" <span class=muted>({row['filtered_out']} filtered out)</span>"
-                   if row.get("filtered_out") else ""),
+                + (
+                    f" <span class=muted>({row['filtered_out']} filtered out)</span>"
+                    if row.get("filtered_out")
+                    else ""
+                ),
                 esc(row.get("trust", "full")),
                 _error(row),
                 _buttons(row, csrf),

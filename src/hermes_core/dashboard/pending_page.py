@@ -36,7 +36,11 @@ def _field(field: Mapping[str, Any]) -> str:
         widget = f'<input type="{kind}" step="any" name="{name}" value="{value}">'
     need = " <span class=warn>*</span>" if field.get("required") else ""
     title = field.get("title") or field.get("name")
-    hint = f" <span class=muted>{esc(field.get('description'))}</span>" if field.get("description") else ""
+    hint = (
+        f" <span class=muted>{esc(field.get('description'))}</span>"
+        if field.get("description")
+        else ""
+    )
     return f"<label>{esc(title)}{need} {widget}{hint}</label>"
 
 

@@ -45,12 +45,13 @@ def _kind(prop: Mapping[str, Any]) -> tuple[str, bool, tuple[Any, ...]]:
             kind, _inner, choices = _kind(real[0])
             return kind, nullable, choices
         return "json", nullable, ()
-    kind = prop.get("type")
+    declared = prop.get("type")
+    kind = declared if isinstance(declared, str) else "json"
     nullable = False
-    if isinstance(kind, list):
-        nullable = "null" in kind
-        rest = [k for k in kind if k != "null"]
-        kind = rest[0] if len(rest) == 1 else "json"
+    if isinstance(declared, list):
+        nullable = "null" in declared
+        rest = [k for k in declared if k != "null"]
+        kind = str(rest[0]) if len(rest) == 1 else "json"
     if isinstance(prop.get("enum"), list) and prop["enum"]:
         return "enum", nullable or None in prop["enum"], tuple(prop["enum"])
     if kind in ("string", "integer", "number", "boolean"):
@@ -110,13 +111,16 @@ def form_fields(schema: Mapping[str, Any]) -> str:
             if field.nullable
             else ""
         )
-        hint = f" <span class=muted>{esc(field.description, 300)}</span>" if field.description else ""
+        hint = (
+            f" <span class=muted>{esc(field.description, 300)}</span>" if field.description else ""
+        )
         parts.append(
             f"<label><code>{esc(field.name)}</code> ({esc(field.kind)}){need} "
             f"{_input(field)}{null}{hint}</label>"
         )
     parts.append(
-        f'<details><summary>arguments as JSON (replaces the fields)</summary><textarea name="{JSON_FIELD}" '
+        "<details><summary>arguments as JSON (replaces the fields)</summary>"
+        f'<textarea name="{JSON_FIELD}" '
         'rows="4" cols="70" placeholder="{}"></textarea></details>'
     )
     return "".join(parts)

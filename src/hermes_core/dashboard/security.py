@@ -100,9 +100,7 @@ class Door:
             await self._login(scope, send)
             return
         if not self._has_session(scope):
-            await _reply(
-                send, 401, "unauthorized: open the URL `hermes dashboard` printed", []
-            )
+            await _reply(send, 401, "unauthorized: open the URL `hermes dashboard` printed", [])
             return
         if scope.get("method") == "POST":
             body = await self._body(receive)
