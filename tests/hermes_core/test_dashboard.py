@@ -1,0 +1,272 @@
+"""``hermes dashboard`` in a real browser (chromium through playwright): the pages against
+``hermes mcp status --json`` / ``catalog --json``, a tool called through its form, a local
+catalog entry installed, a pending question answered, and the door (token, Origin, Host,
+CSRF).  A screenshot of each page goes to ``.cache/dashboard-screenshots/``."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from support.cli import run_hermes
+from support.dashboard import Dashboard, chromium, running_dashboard, screenshot
+
+pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
+
+SERVERS = Path(__file__).parents[1] / "servers"
+DASH = str(SERVERS / "dashboard_server.py")
+ASKING = str(SERVERS / "asking_server.py")
+SECRET = "s3cret-value-never-shown"
+
+
+def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        textwrap.dedent(
+            f"""\
+            # my servers (this comment stays)
+            mcp_servers:
+              dash:  # the test server
+                command: {json.dumps(sys.executable)}
+                args: [{json.dumps(DASH)}]
+              asking:
+                command: {json.dumps(sys.executable)}
+                args: [{json.dumps(ASKING)}]
+              broken:
+                command: /nonexistent/hermes-test-server
+            """
+        )
+    )
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    (catalog / "localdash.yaml").write_text(
+        textwrap.dedent(
+            f"""\
+            manifest_version: 1
+            name: localdash
+            description: The dashboard test server, from a local catalog folder
+            homepage: https://example.com/localdash
+            transport:
+              command: {json.dumps(sys.executable)}
+              args: [{json.dumps(DASH)}]
+              env:
+                DASH_KEY: "${{DASH_KEY}}"
+            auth:
+              keys:
+                - name: DASH_KEY
+                  prompt: The test key
+            notes: Runs tests/servers/dashboard_server.py.
+            """
+        )
+    )
+    return home, {"HERMES_CATALOG_PATH": str(catalog)}
+
+
+def _login(browser: object, dash: Dashboard) -> object:
+    context = browser.new_context()  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(dash.url)
+    assert page.url == dash.base + "/"
+    return page
+
+
+def _hermes_json(dash: Dashboard, *args: str) -> object:
+    done = run_hermes(*args, "--json", env={"HERMES_HOME": str(dash.home), **_extra(dash)})
+    return json.loads(done.stdout)
+
+
+def _extra(dash: Dashboard) -> dict[str, str]:
+    return {"HERMES_CATALOG_PATH": dash.env["HERMES_CATALOG_PATH"]}
+
+
+def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
+    home, extra = _home(tmp_path)
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        page = _login(browser, dash)
+        status = _hermes_json(dash, "mcp", "status")
+        assert isinstance(status, list)
+        for row in status:
+            cell = page.locator(f'[data-state-of="{row["server"]}"]')
+            assert cell.inner_text() == row["connection"], row["server"]
+            assert page.locator(f'[data-tools-of="{row["server"]}"]').inner_text() == str(
+                row["tools"]
+            )
+        shown = page.locator("table.servers tbody tr").count()
+        assert shown == len(status) == 3
+        broken = page.locator("tr", has=page.locator('[data-state-of="broken"]'))
+        assert "nonexistent" in broken.inner_text()
+        screenshot(page, "mcp")
+
+        page.click("text=Catalog")
+        catalog = _hermes_json(dash, "mcp", "catalog")
+        assert isinstance(catalog, dict)
+        for entry in catalog["entries"]:
+            state = page.locator(f'[data-entry-state="{entry["name"]}"]')
+            assert state.inner_text() == entry["state"], entry["name"]
+        local = page.locator("#entry-localdash")
+        text = local.inner_text()
+        assert "stdio" in text and "keys" in text and DASH in text
+        assert "DASH_KEY" in text and "unset" in text
+        link = local.locator('a[href="https://example.com/localdash"]')
+        assert link.count() == 1
+        screenshot(page, "catalog")
+
+
+def test_a_tool_is_called_through_its_form(tmp_path: Path) -> None:
+    home, extra = _home(tmp_path)
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        page = _login(browser, dash)
+        page.click("text=Tools")
+        echo = page.locator(".tool", has=page.locator("#tool-mcp_dash_echo"))
+        assert "Echo a text" in echo.inner_text()
+        wipe = page.locator(".tool", has=page.locator("#tool-mcp_dash_wipe"))
+        assert "destructiveHint=true" in wipe.inner_text()
+        echo.locator('input[name="a:text"]').fill("hello")
+        echo.locator('input[name="a:times"]').fill("2")
+        echo.locator("button", has_text="Call").click()
+        assert page.locator(".result-text").first.inner_text() == "hello hello [times=2]"
+        screenshot(page, "tools")
+
+        echo = page.locator(".tool", has=page.locator("#tool-mcp_dash_echo"))
+        echo.locator('input[name="a:text"]').fill("once")
+        echo.locator('input[name="n:times"]').check()  # the nullable argument sent as null
+        echo.locator("button", has_text="Call").click()
+        assert page.locator(".result-text").first.inner_text() == "once [times=None]"
+
+        pixel = page.locator(".tool", has=page.locator("#tool-mcp_dash_pixel"))
+        pixel.locator("button", has_text="Call").click()
+        image = page.locator("img.result")
+        assert image.count() == 1
+        assert page.evaluate("document.querySelector('img.result').naturalWidth") == 1
+
+
+def test_a_local_catalog_entry_is_installed_and_its_tools_chosen(tmp_path: Path) -> None:
+    home, extra = _home(tmp_path)
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        page = _login(browser, dash)
+        page.click("text=Catalog")
+        entry = page.locator("#entry-localdash")
+        entry.locator('input[name="key:DASH_KEY"]').fill(SECRET)
+        assert entry.locator('input[name="key:DASH_KEY"]').get_attribute("type") == "password"
+        entry.locator("button", has_text="Install").click()
+        assert page.url.endswith("/catalog/localdash/configure")
+        assert "added mcp_servers.localdash" in page.inner_text(".notice")
+        dotenv = home / ".env"
+        assert f"DASH_KEY={SECRET}" in dotenv.read_text() or SECRET in dotenv.read_text()
+        assert stat.S_IMODE(dotenv.stat().st_mode) == 0o600
+        config = (home / "config.yaml").read_text()
+        assert "# my servers (this comment stays)" in config and "# the test server" in config
+        assert SECRET not in config
+        page.locator('input[name="pick"][value="wipe"]').uncheck()
+        screenshot(page, "configure")
+        page.locator("button", has_text="Save").click()
+        assert "2 tools enabled (echo, pixel)" in page.inner_text(".notice")
+        listed = run_hermes("mcp", "list", "--json", env={"HERMES_HOME": str(home), **extra})
+        assert listed.returncode == 0, listed.stderr
+        assert SECRET not in listed.stdout
+        config = (home / "config.yaml").read_text()
+        assert "localdash" in config and "include" in config
+        state = page.locator('[data-entry-state="localdash"]')
+        assert state.inner_text() == "installed (enabled)"
+        for path in ("/", "/catalog", "/tools"):
+            page.goto(dash.base + path)
+            assert SECRET not in page.content()
+
+
+def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
+    home, extra = _home(tmp_path)
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        page = _login(browser, dash)
+        page.click("text=Pending")
+        assert "Nothing is waiting" in page.inner_text("#pending-list")
+        call = subprocess.Popen(
+            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_asking_book"]
+            + ["--approvals", "store", "--server", "asking"],
+            env=dash.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            card = page.locator(".approval")  # arrives by polling: the page is not reloaded
+            card.wait_for(timeout=60_000)
+            assert "Which table should I book?" in card.inner_text()
+            assert page.inner_text("#pending-count") == "1"
+            card.locator('input[name="f:name"]').fill("Ada")
+            screenshot(page, "pending")
+            card.locator("button", has_text="Accept").click()
+            assert "allowed (allow-once)" in page.inner_text(".notice")
+            out, err = call.communicate(timeout=120)
+        finally:
+            if call.poll() is None:
+                call.kill()
+                call.communicate()
+        assert call.returncode == 0, err
+        text = json.loads(out)["content"][0]["text"]
+        assert json.loads(text.removeprefix("booked ")) == {
+            "name": "Ada",
+            "guests": 2,
+            "terrace": False,
+            "mood": "quiet",
+        }
+
+
+def _request(
+    dash: Dashboard,
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: str | None = None,
+) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", dash.port, timeout=60)
+    conn.request(method, path, body=body, headers={"Host": f"127.0.0.1:{dash.port}", **headers})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response
+
+
+def test_the_door_refuses_no_token_a_foreign_origin_or_host_and_a_form_without_csrf(
+    tmp_path: Path,
+) -> None:
+    home, extra = _home(tmp_path)
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        stranger = browser.new_context().new_page()
+        assert stranger.goto(dash.base + "/").status == 401
+        page = _login(browser, dash)
+        assert stranger.goto(dash.url).status == 401  # the token works once
+        cookie = next(c for c in page.context.cookies() if c["name"] == "hermes_dashboard")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+        jar = {"Cookie": f"hermes_dashboard={cookie['value']}"}
+        assert _request(dash, "GET", "/", jar).status == 200
+        assert _request(dash, "GET", "/", {}).status == 401
+        assert _request(dash, "GET", "/", {**jar, "Origin": "http://evil.example"}).status == 403
+        assert _request(dash, "GET", "/", {**jar, "Host": "evil.example"}).status == 403
+        form = {**jar, "Content-Type": "application/x-www-form-urlencoded"}
+        assert _request(dash, "POST", "/servers/dash/disable", form, "x=1").status == 403
+        assert _request(dash, "POST", "/servers/dash/disable", form, "csrf=wrong").status == 403
+        assert "enabled: false" not in (home / "config.yaml").read_text()
+        # The page's own button carries its token: disabling works, comments are kept.
+        row = page.locator("tr", has=page.locator('[data-state-of="dash"]'))
+        row.locator("button", has_text="Disable").click()
+        assert "'dash' disabled" in page.inner_text(".notice")
+        config = (home / "config.yaml").read_text()
+        assert "# the test server" in config and "enabled: false" in config
+        listed = run_hermes("mcp", "list", "--json", env={"HERMES_HOME": str(home), **extra})
+        rows = {r["name"]: r for r in json.loads(listed.stdout)} if listed.stdout else {}
+        if rows:
+            assert rows["dash"]["enabled"] is False
+        page.locator("tr", has=page.locator('[data-state-of="dash"]')).locator(
+            "button", has_text="Enable"
+        ).click()
+        assert "'dash' enabled" in page.inner_text(".notice")
+        assert os.path.exists(home / "config.yaml")
