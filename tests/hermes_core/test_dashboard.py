@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import stat
 import subprocess
 import sys
@@ -262,11 +261,13 @@ def test_the_door_refuses_no_token_a_foreign_origin_or_host_and_a_form_without_c
         config = (home / "config.yaml").read_text()
         assert "# the test server" in config and "enabled: false" in config
         listed = run_hermes("mcp", "list", "--json", env={"HERMES_HOME": str(home), **extra})
-        rows = {r["name"]: r for r in json.loads(listed.stdout)} if listed.stdout else {}
-        if rows:
-            assert rows["dash"]["enabled"] is False
+        assert listed.returncode == 0, listed.stderr
+        rows = {r["server"]: r for r in json.loads(listed.stdout)}
+        assert rows["dash"]["enabled"] is False
+        assert page.locator('[data-state-of="dash"]').inner_text() != "connected"
         page.locator("tr", has=page.locator('[data-state-of="dash"]')).locator(
             "button", has_text="Enable"
         ).click()
         assert "'dash' enabled" in page.inner_text(".notice")
-        assert os.path.exists(home / "config.yaml")
+        assert "enabled: false" not in (home / "config.yaml").read_text()
+        assert page.locator('[data-state-of="dash"]').inner_text() == "connected"

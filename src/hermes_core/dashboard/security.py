@@ -118,7 +118,7 @@ class Door:
                     *message.get("headers", []),
                     (b"content-security-policy", _CSP.encode()),
                     (b"x-frame-options", b"DENY"),
-                    (b"referrer-policy", b"no-referrer"),
+                    (b"referrer-policy", b"same-origin"),
                     (b"x-content-type-options", b"nosniff"),
                     (b"cache-control", b"no-store"),
                 ]
