@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import socket
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
 from support.cli import run_hermes
 from support.dashboard import Dashboard, chromium, running_dashboard, screenshot
+from support.home import clean_env
 
 pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
 
 SERVERS = Path(__file__).parents[1] / "servers"
 DASH = str(SERVERS / "dashboard_server.py")
 ASKING = str(SERVERS / "asking_server.py")
+HERMES = [sys.executable, "-m", "hermes_core"]
 SECRET = "s3cret-value-never-shown"
 
 
@@ -188,8 +193,7 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
         page.click("text=Pending")
         assert "Nothing is waiting" in page.inner_text("#pending-list")
         call = subprocess.Popen(
-            [sys.executable, "-m", "hermes_core", "mcp", "call", "mcp_asking_book"]
-            + ["--approvals", "store", "--server", "asking"],
+            [*HERMES, "mcp", "call", "mcp_asking_book", "--approvals", "store"],
             env=dash.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -217,6 +221,51 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
             "terrace": False,
             "mood": "quiet",
         }
+
+
+def test_the_browser_opens_on_the_login_url_unless_no_open(tmp_path: Path) -> None:
+    home, _extra = _home(tmp_path)
+    (home / "config.yaml").write_text("mcp_servers: {}\n")
+    fifo = tmp_path / "opened"
+    os.mkfifo(fifo)
+    fake = tmp_path / "browser.py"
+    fake.write_text(f"import sys\nopen({str(fifo)!r}, 'w').write(sys.argv[1])\n")
+    env = clean_env(
+        os.environ, {"HERMES_HOME": str(home), "BROWSER": f"{sys.executable} {fake} %s"}
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hermes_core", "dashboard", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        got: list[str] = []
+        reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+        reader.start()
+        reader.join(60)
+        assert process.stdout is not None
+        printed = process.stdout.readline().strip()
+        assert got == [printed], "the browser was not opened on the printed URL"
+        dash = Dashboard(process, printed, home, env)
+        assert _request(dash, "GET", printed.split(str(dash.port), 1)[1], {}).status == 303
+    finally:
+        process.terminate()
+        process.communicate(timeout=20)
+
+
+def test_a_port_already_taken_is_one_error_and_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = run_hermes(
+            "dashboard", "--port", str(port), "--no-open", env={"HERMES_HOME": str(tmp_path)}
+        )
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
+    assert "Traceback" not in done.stderr and done.stdout == ""
 
 
 def _request(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import sys
+import threading
 import webbrowser
 
 import uvicorn
@@ -51,8 +52,8 @@ def serve(manager: HermesPluginManager, sock: socket.socket, *, open_browser: bo
     app = build_app(Hosting(manager, sessions), keys, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
-    if open_browser:
-        webbrowser.open(url)
+    if open_browser:  # in a thread: a browser command may wait for the page it opens
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
     try:
         asyncio.run(server.serve(sockets=[sock]))
     except KeyboardInterrupt:
