@@ -47,6 +47,9 @@ def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
                 args: [{json.dumps(ASKING)}]
               broken:
                 command: /nonexistent/hermes-test-server
+              acme-studio:  # gated by the example plugin's app declaration (not installed)
+                command: {json.dumps(sys.executable)}
+                args: [{json.dumps(DASH)}]
             """
         )
     )
@@ -72,7 +75,8 @@ def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
             """
         )
     )
-    return home, {"HERMES_CATALOG_PATH": str(catalog)}
+    # Without the venv's bin on PATH, the example plugin's `acme-studio` app is not found here.
+    return home, {"HERMES_CATALOG_PATH": str(catalog), "PATH": "/usr/bin:/bin"}
 
 
 def _login(browser: object, dash: Dashboard) -> object:
@@ -89,7 +93,7 @@ def _hermes_json(dash: Dashboard, *args: str) -> object:
 
 
 def _extra(dash: Dashboard) -> dict[str, str]:
-    return {"HERMES_CATALOG_PATH": dash.env["HERMES_CATALOG_PATH"]}
+    return {k: dash.env[k] for k in ("HERMES_CATALOG_PATH", "PATH")}
 
 
 def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
@@ -105,7 +109,18 @@ def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
                 row["tools"]
             )
         shown = page.locator("table.servers tbody tr").count()
-        assert shown == len(status) == 3
+        assert shown == len(status) == 4
+        # The app gate's reasoning is what `hermes apps check --explain` prints.
+        (checked,) = _hermes_json(dash, "apps", "check", "--explain")["servers"]  # type: ignore[index]
+        gated = page.locator("tr", has=page.locator('[data-state-of="acme-studio"]'))
+        assert checked["sentence"] in gated.inner_text()
+        gated.locator("summary", has_text="why").click()
+        why = gated.locator("details pre").inner_text()
+        assert f"state: {checked['state']} (offerable: no)" in why
+        for location in checked["explain"]["locations"]:
+            for candidate in location["candidates"]:
+                mark = "found    " if candidate["present"] else "not found"
+                assert f"{mark} {candidate['path']}" in why
         broken = page.locator("tr", has=page.locator('[data-state-of="broken"]'))
         assert "nonexistent" in broken.inner_text()
         screenshot(page, "mcp")
@@ -134,6 +149,9 @@ def test_a_tool_is_called_through_its_form(tmp_path: Path) -> None:
         assert "Echo a text" in echo.inner_text()
         wipe = page.locator(".tool", has=page.locator("#tool-mcp_dash_wipe"))
         assert "destructiveHint=true" in wipe.inner_text()
+        gated = page.locator(".gated", has=page.locator("#tool-mcp_acme_studio_echo"))
+        assert "not offered: Acme Studio is not installed" in gated.inner_text()
+        assert gated.locator("button").count() == 0
         echo.locator('input[name="a:text"]').fill("hello")
         echo.locator('input[name="a:times"]').fill("2")
         echo.locator("button", has_text="Call").click()
