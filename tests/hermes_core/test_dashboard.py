@@ -75,6 +75,28 @@ def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
             """
         )
     )
+    (catalog / "gitdash.yaml").write_text(
+        textwrap.dedent(
+            """\
+            manifest_version: 1
+            name: gitdash
+            description: A server built from a git repository (never installed here)
+            source:
+              git: https://git.example.com/acme/gitdash.git
+              ref: v1.2.0
+            install:
+              bootstrap: ["python -m venv .venv", ".venv/bin/pip install ."]
+            transport:
+              url: https://gitdash.example.com/mcp
+              headers:
+                X-Team: "${GITDASH_TEAM}"
+            auth: oauth
+            """
+        )
+    )
+    (catalog / "futuredash.yaml").write_text(
+        "manifest_version: 2\nname: futuredash\ndescription: Written for a newer Hermes\n"
+    )
     # Without the venv's bin on PATH, the example plugin's `acme-studio` app is not found here.
     return home, {"HERMES_CATALOG_PATH": str(catalog), "PATH": "/usr/bin:/bin"}
 
@@ -137,6 +159,15 @@ def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
         assert "DASH_KEY" in text and "unset" in text
         link = local.locator('a[href="https://example.com/localdash"]')
         assert link.count() == 1
+        built = page.locator("#entry-gitdash")
+        text = built.inner_text()
+        assert "https://gitdash.example.com/mcp" in text and "OAuth sign-in" in text
+        assert "v1.2.0" in text and ".venv/bin/pip install ." in text
+        assert "X-Team: (value hidden)" in text
+        assert built.locator('a[href="https://git.example.com/acme/gitdash.git"]').count() == 1
+        newer = page.locator("#entry-futuredash")
+        assert "requires a newer Hermes (manifest_version 2)" in newer.inner_text()
+        assert newer.locator("button", has_text="Install").count() == 0
         screenshot(page, "catalog")
 
 
