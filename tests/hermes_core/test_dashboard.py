@@ -47,6 +47,9 @@ def _home(tmp_path: Path) -> tuple[Path, dict[str, str]]:
                 args: [{json.dumps(ASKING)}]
               broken:
                 command: /nonexistent/hermes-test-server
+              crashy:  # dies at once, saying why on stderr (with a terminal escape)
+                command: {json.dumps(sys.executable)}
+                args: ["-c", "import sys; sys.stderr.write('boom \\x1b[31mred\\n'); sys.exit(3)"]
               acme-studio:  # gated by the example plugin's app declaration (not installed)
                 command: {json.dumps(sys.executable)}
                 args: [{json.dumps(DASH)}]
@@ -131,7 +134,13 @@ def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
                 row["tools"]
             )
         shown = page.locator("table.servers tbody tr").count()
-        assert shown == len(status) == 4
+        assert shown == len(status) == 5
+        crashed = next(r for r in status if r["server"] == "crashy")
+        assert any("boom" in line for line in crashed["failure"]["stderr_tail"])
+        crashy = page.locator("tr", has=page.locator('[data-state-of="crashy"]'))
+        crashy.locator("summary", has_text="stderr tail").click()
+        tail = crashy.locator("details pre").inner_text()
+        assert "boom" in tail and "red" in tail and "\x1b" not in tail
         # The app gate's reasoning is what `hermes apps check --explain` prints.
         (checked,) = _hermes_json(dash, "apps", "check", "--explain")["servers"]  # type: ignore[index]
         gated = page.locator("tr", has=page.locator('[data-state-of="acme-studio"]'))
