@@ -217,6 +217,11 @@ def test_a_local_catalog_entry_is_installed_and_its_tools_chosen(tmp_path: Path)
         page = _login(browser, dash)
         page.click("text=Catalog")
         entry = page.locator("#entry-localdash")
+        before = (home / "config.yaml").read_text()
+        entry.locator("button", has_text="Install").click()  # without its required key
+        assert page.inner_text(".error") == "DASH_KEY is required; nothing was installed"
+        assert (home / "config.yaml").read_text() == before and not (home / ".env").exists()
+        entry = page.locator("#entry-localdash")
         entry.locator('input[name="key:DASH_KEY"]').fill(SECRET)
         assert entry.locator('input[name="key:DASH_KEY"]').get_attribute("type") == "password"
         entry.locator("button", has_text="Install").click()
@@ -279,6 +284,22 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
             "terrace": False,
             "mood": "quiet",
         }
+
+
+def test_a_broken_server_entry_is_said_on_the_page_with_its_file_and_line(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text("mcp_servers:\n  bad:\n    comand: x\n")
+    with running_dashboard(home) as dash:
+        login = _request(dash, "GET", "/login?token=" + dash.url.split("token=", 1)[1], {})
+        cookie = login.getheader("set-cookie", "").split(";", 1)[0]
+        conn = http.client.HTTPConnection("127.0.0.1", dash.port, timeout=60)
+        conn.request("GET", "/", headers={"Cookie": cookie})
+        page = conn.getresponse().read().decode()
+        conn.close()
+    said = page.split('<p class="warn">', 1)[1].split("</p>", 1)[0]
+    assert said.startswith(f"{home / 'config.yaml'}:2: mcp_servers.bad: ")
+    assert "Traceback" not in page
 
 
 def test_the_browser_opens_on_the_login_url_unless_no_open(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from hermes_core.catalog.catalog import load_catalog
+from hermes_core.config.models import ConfigError
 from hermes_core.dashboard.catalog_actions import InstallRefused, apply_choice, checklist, install
 from hermes_core.dashboard.catalog_page import catalog_body, checklist_body
 from hermes_core.dashboard.hosting import EditError, Hosting
@@ -24,6 +25,7 @@ from hermes_core.dashboard.pending_page import answer_of, pending_list
 from hermes_core.dashboard.schema_form import ArgumentError, arguments
 from hermes_core.dashboard.security import Door, Secrets
 from hermes_core.dashboard.tools_page import result_html, tools_body
+from hermes_core.plugins.errors import PluginError
 from hermes_core.sessions.store import ApprovalError
 
 __all__ = ["build_app"]
@@ -36,11 +38,14 @@ class Pages:
         self.hosting = hosting
         self.keys = keys
         self.notices: list[str] = []
+        self.errors: list[str] = []
+        """What the next page shows after a redirect (one browser session)."""
 
     def _page(self, title: str, body: str, active: str, *, error: str = "") -> HTMLResponse:
         notice = " · ".join(self.notices)
+        problems = [*self.errors, *([self.hosting.problem] if self.hosting.problem else [])]
         self.notices.clear()
-        problems = [self.hosting.problem] if self.hosting.problem else []
+        self.errors.clear()
         return HTMLResponse(
             frame(title, body, active=active, notice=notice, error=error or " ".join(problems))
         )
@@ -93,10 +98,10 @@ class Pages:
 
     async def catalog(self, request: Request) -> Response:
         manager = self.hosting.manager
-        found = await asyncio.to_thread(load_catalog, manager)
         try:
+            found = await asyncio.to_thread(load_catalog, manager)
             servers = self.hosting.configured()
-        except EditError as exc:
+        except (EditError, PluginError) as exc:
             return self._page("Catalog", "", "/catalog", error=str(exc))
         body = catalog_body(found, servers, manager.display_names, self.keys.csrf)
         return self._page("Catalog", body, "/catalog")
@@ -107,20 +112,20 @@ class Pages:
         keys = {k.removeprefix("key:"): v[-1] for k, v in form.items() if k.startswith("key:")}
         try:
             done = await asyncio.to_thread(install, self.hosting.manager, name, keys)
-        except InstallRefused as exc:
+        except (InstallRefused, ConfigError, PluginError) as exc:
             return self._back_error(str(exc))
         await self.hosting.reload()
         return self._back(f"/catalog/{quote(name, safe='')}/configure", "; ".join(done))
 
-    def _back_error(self, said: str) -> Response:
-        self.notices.append("error: " + said)
-        return RedirectResponse("/catalog", status_code=303)
+    def _back_error(self, said: str, where: str = "/catalog") -> Response:
+        self.errors.append(said)
+        return RedirectResponse(where, status_code=303)
 
     async def configure(self, request: Request) -> Response:
         name = request.path_params["name"]
         try:
             found = await asyncio.to_thread(checklist, self.hosting.manager, name)
-        except InstallRefused as exc:
+        except (InstallRefused, ConfigError, PluginError) as exc:
             return self._page(f"Configure {name}", "", "/catalog", error=str(exc))
         return self._page(
             f"Configure {name}", checklist_body(name, found, self.keys.csrf), "/catalog"
@@ -138,7 +143,7 @@ class Pages:
                 form.get("family", []),
                 set(form.get("pick", [])),
             )
-        except InstallRefused as exc:
+        except (InstallRefused, ConfigError, PluginError) as exc:
             return self._back_error(str(exc))
         await self.hosting.reload()
         return self._back("/catalog", said)
@@ -160,7 +165,7 @@ class Pages:
         store = self.hosting.sessions
         item = await asyncio.to_thread(store.approval, approval_id)
         if item is None:
-            return self._back("/pending", f"error: no question #{approval_id}")
+            return self._back_error(f"no question #{approval_id}", "/pending")
         decision = (form.get("decision") or [""])[-1]
         try:
             answer = answer_of(item, form) if decision != "deny" else None
@@ -170,7 +175,7 @@ class Pages:
                 )
             )
         except (ValueError, ApprovalError) as exc:
-            return self._back("/pending", f"error: {exc}")
+            return self._back_error(str(exc), "/pending")
         return self._back("/pending", f"#{done.id} {done.state} ({done.decision})")
 
     async def state(self, request: Request) -> Response:
