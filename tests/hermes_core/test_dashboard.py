@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from support.cli import run_hermes
 from support.dashboard import Dashboard, chromium, running_dashboard, screenshot
@@ -399,3 +400,7 @@ def test_the_door_refuses_no_token_a_foreign_origin_or_host_and_a_form_without_c
         assert "'dash' enabled" in page.inner_text(".notice")
         assert "enabled: false" not in (home / "config.yaml").read_text()
         assert page.locator('[data-state-of="dash"]').inner_text() == "connected"
+        # An edit made elsewhere reaches the open page without a reload (polling).
+        disabled = run_hermes("mcp", "disable", "dash", env={"HERMES_HOME": str(home), **extra})
+        assert disabled.returncode == 0, disabled.stderr
+        expect(page.locator('[data-state-of="dash"]')).not_to_have_text("connected", timeout=60_000)

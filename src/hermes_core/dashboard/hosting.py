@@ -1,6 +1,6 @@
 """The dashboard's host: built like every ``hermes mcp`` command builds one
 (:class:`~hermes_core.host.factory.HostFactory` with the plugins), started with the page and
-reloaded after each edit of ``config.yaml``.  Servers' questions go to ``state.db`` (the
+reloaded after each edit of ``config.yaml`` (its own at once, others' within seconds).  Servers' questions go to ``state.db`` (the
 Pending page answers them, as a ``hermes mcp serve`` client would)."""
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ class Hosting:
             servers = self._servers()
             self.host = self.factory.host(servers, elicitor=StoreElicitor(self.sessions))
             await self.host.start()
+            # Edits made elsewhere (`hermes mcp add`, an editor) are followed too.
+            self.host.watch_config(load=self._servers, display_names=self.manager.display_names)
 
     async def reload(self) -> None:
         """Apply config.yaml as it is now (after an edit here or elsewhere)."""

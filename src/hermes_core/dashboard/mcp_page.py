@@ -37,8 +37,10 @@ def _error(row: dict[str, Any]) -> str:
 def _buttons(row: dict[str, Any], csrf: str) -> str:
     name = quote(row["server"], safe="")
     toggle = "disable" if row["enabled"] else "enable"
-    return button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf) + button_form(
-        f"/servers/{name}/remove", "Remove", csrf, danger=True
+    return (
+        button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf)
+        + button_form(f"/servers/{name}/remove", "Remove", csrf, danger=True)
+        + f' <a href="/catalog/{name}/configure">choose tools</a>'
     )
 
 
