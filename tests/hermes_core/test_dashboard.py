@@ -372,9 +372,10 @@ def test_the_door_refuses_no_token_a_foreign_origin_or_host_and_a_form_without_c
         assert stranger.goto(dash.base + "/").status == 401
         page = _login(browser, dash)
         assert stranger.goto(dash.url).status == 401  # the token works once
-        cookie = next(c for c in page.context.cookies() if c["name"] == "hermes_dashboard")
+        name = f"hermes_dashboard_{dash.port}"
+        cookie = next(c for c in page.context.cookies() if c["name"] == name)
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
-        jar = {"Cookie": f"hermes_dashboard={cookie['value']}"}
+        jar = {"Cookie": f"{name}={cookie['value']}"}
         assert _request(dash, "GET", "/", jar).status == 200
         assert _request(dash, "GET", "/", {}).status == 401
         assert _request(dash, "GET", "/", {**jar, "Origin": "http://evil.example"}).status == 403

@@ -1,7 +1,8 @@
 """The dashboard's host: built like every ``hermes mcp`` command builds one
 (:class:`~hermes_core.host.factory.HostFactory` with the plugins), started with the page and
-reloaded after each edit of ``config.yaml`` (its own at once, others' within seconds).  Servers' questions go to ``state.db`` (the
-Pending page answers them, as a ``hermes mcp serve`` client would)."""
+reloaded after each edit of ``config.yaml`` (its own at once, others' within seconds).
+Servers' questions go to ``state.db`` (the Pending page answers them, as a
+``hermes mcp serve`` client would)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,13 @@
 """The dashboard's door: a one-time token for a cookie, Host/Origin checks, CSRF on every POST.
 
 ``hermes dashboard`` prints ``http://127.0.0.1:PORT/login?token=…`` once.  The first request
-with that token gets a session cookie (``HttpOnly; SameSite=Strict``) and a redirect to ``/``;
-the token is then spent (a second use gets 401).  Every other request needs the cookie: 401
-without it.  A ``Host`` other than ``127.0.0.1:PORT`` / ``localhost:PORT`` (DNS rebinding: a
-foreign name resolving to 127.0.0.1) or an ``Origin`` other than the page's own gets 403.  A
-POST must carry the session's CSRF token as the form field ``csrf`` (or the ``X-CSRF-Token``
-header): 403 without it.  Each body is read here, bounded, and handed on unchanged.
+with that token gets a session cookie (``hermes_dashboard_PORT``; ``HttpOnly;
+SameSite=Strict``) and a redirect to ``/``; the token is then spent (a second use gets 401).
+Every other request needs the cookie: 401 without it.  A ``Host`` other than
+``127.0.0.1:PORT`` / ``localhost:PORT`` (DNS rebinding: a foreign name resolving to
+127.0.0.1) or an ``Origin`` other than the page's own gets 403.  A POST must carry the
+session's CSRF token as the form field ``csrf`` (or the ``X-CSRF-Token`` header): 403
+without it.  Each body is read here, bounded, and handed on unchanged.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class Door:
         self.keys = keys
         self.hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
         self.origins = {f"http://{host}" for host in self.hosts}
+        # Cookies are not kept apart by port: each dashboard has its own name.
+        self.cookie = f"{COOKIE}_{port}"
 
     def __repr__(self) -> str:
         return "Door(***)"
@@ -132,7 +135,7 @@ class Door:
         if len(given) != 1 or not self.keys.spend(given[0]):
             await _reply(send, 401, "unauthorized: this login link is wrong or already used", [])
             return
-        cookie = f"{COOKIE}={self.keys.session}; HttpOnly; SameSite=Strict; Path=/"
+        cookie = f"{self.cookie}={self.keys.session}; HttpOnly; SameSite=Strict; Path=/"
         await _reply(
             send, 303, "logged in", [(b"location", b"/"), (b"set-cookie", cookie.encode())]
         )
@@ -144,8 +147,8 @@ class Door:
                 jar.load(raw)
             except Exception:  # noqa: BLE001 - a malformed cookie header is no session
                 continue
-            if COOKIE in jar and hmac.compare_digest(
-                jar[COOKIE].value.encode(), self.keys.session.encode()
+            if self.cookie in jar and hmac.compare_digest(
+                jar[self.cookie].value.encode(), self.keys.session.encode()
             ):
                 return True
         return False
