@@ -346,6 +346,8 @@ def test_a_port_already_taken_is_one_error_and_exit_2(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}: ")
     assert "Traceback" not in done.stderr and done.stdout == ""
+    done = run_hermes("dashboard", "--port", "70000", env={"HERMES_HOME": str(tmp_path)})
+    assert (done.returncode, done.stderr) == (2, "error: --port 70000: a port is 0 to 65535\n")
 
 
 def _request(

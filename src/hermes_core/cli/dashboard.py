@@ -13,6 +13,9 @@ __all__ = ["run"]
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """Bind 127.0.0.1:PORT, print the login URL first, serve until Ctrl-C."""
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port {args.port}: a port is 0 to 65535", file=sys.stderr)
+        return EXIT_USAGE
     try:
         sock = bind(args.port)
     except OSError as exc:

@@ -264,7 +264,10 @@ def _add_dashboard_parser(commands: _Commands) -> None:
         "login token) on the first line; the browser opens unless --no-open. Ctrl-C stops.",
     )
     dashboard.add_argument(
-        "--port", type=int, default=DEFAULT_DASHBOARD_PORT, help="port on 127.0.0.1 (0: any free)"
+        "--port",
+        type=int,
+        default=DEFAULT_DASHBOARD_PORT,
+        help=f"port on 127.0.0.1 (default {DEFAULT_DASHBOARD_PORT}; 0: any free one)",
     )
     dashboard.add_argument("--no-open", action="store_true", help="do not open a browser")
 
