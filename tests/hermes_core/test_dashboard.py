@@ -350,6 +350,41 @@ def test_a_port_already_taken_is_one_error_and_exit_2(tmp_path: Path) -> None:
     assert (done.returncode, done.stderr) == (2, "error: --port 70000: a port is 0 to 65535\n")
 
 
+def test_an_untrusted_server_s_write_call_is_denied_from_the_page(tmp_path: Path) -> None:
+    home, extra = _home(tmp_path)
+    with (home / "config.yaml").open("a") as config:
+        config.write(
+            f"  guarded:\n    command: {json.dumps(sys.executable)}\n"
+            f"    args: [{json.dumps(DASH)}]\n    trust: untrusted\n"
+        )
+    with running_dashboard(home, extra) as dash, chromium() as browser:
+        page = _login(browser, dash)
+        row = page.locator("tr", has=page.locator('[data-state-of="guarded"]'))
+        assert "untrusted" in row.inner_text()
+        page.click("text=Pending")
+        call = subprocess.Popen(
+            [*HERMES, "mcp", "call", "mcp_guarded_wipe", "--approvals", "store"],
+            env=dash.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            card = page.locator(".approval")
+            card.wait_for(timeout=60_000)
+            assert "tool_call from guarded" in card.inner_text()
+            assert card.locator("button", has_text="Allow always").count() == 1
+            card.locator("button", has_text="Deny").click()
+            assert "denied (deny)" in page.inner_text(".notice")
+            out, err = call.communicate(timeout=120)
+        finally:
+            if call.poll() is None:
+                call.kill()
+                call.communicate()
+    assert "not_approved" in out, (out, err)  # nothing reached the server
+    assert "key set" not in out and "key unset" not in out
+
+
 def _request(
     dash: Dashboard,
     method: str,
