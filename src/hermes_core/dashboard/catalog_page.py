@@ -119,31 +119,38 @@ def catalog_body(
     return "".join(parts) or "<p>The catalog is empty.</p>"
 
 
+def _box(value: str, label: str, about: str, checked: bool) -> str:
+    on = " checked" if checked else ""
+    return (
+        f'<label><input type="checkbox" name="pick" value="{esc(value)}"{on}> '
+        f"<code>{esc(label)}</code> <span class=muted>{esc(about, 300)}</span></label>"
+    )
+
+
 def checklist_body(name: str, found: Checklist, csrf: str) -> str:
-    """The tool checklist of ``hermes mcp configure``, as a form."""
+    """The tool checklist of ``hermes mcp configure``, as a form: the server's own tools,
+    then one box per family of generated utility tools (resources, prompts)."""
     if found.problem is not None:
         return f'<p class="error">could not list the tools of {esc(name)}: {esc(found.problem)}</p>'
-    rows = []
-    hidden = []
-    families: set[str] = set()
+    own = [t for t in found.tools if t.family is None]
+    families: dict[str, list[str]] = {}
     for tool in found.tools:
-        value = tool.name if tool.family is None else "@" + tool.family
-        if tool.family is None:
-            hidden.append(f'<input type="hidden" name="all" value="{esc(tool.name)}">')
-        elif tool.family in families:
-            continue
-        else:
-            families.add(tool.family)
-            hidden.append(f'<input type="hidden" name="family" value="{esc(tool.family)}">')
-        label = tool.name if tool.family is None else f"({tool.family}: {tool.name}…)"
-        on = " checked" if value in found.checked else ""
-        rows.append(
-            f'<label><input type="checkbox" name="pick" value="{esc(value)}"{on}> '
-            f"<code>{esc(label)}</code> "
-            f"<span class=muted>{esc(tool.description, 300)}</span></label>"
+        if tool.family is not None:
+            families.setdefault(tool.family, []).append(tool.name)
+    hidden = [f'<input type="hidden" name="all" value="{esc(t.name)}">' for t in own]
+    hidden += [f'<input type="hidden" name="family" value="{esc(f)}">' for f in families]
+    boxes = [_box(t.name, t.name, t.description, t.name in found.checked) for t in own]
+    boxes += [
+        _box(
+            "@" + fam,
+            f"({fam})",
+            f"the generated tools {', '.join(members)}",
+            "@" + fam in found.checked,
         )
+        for fam, members in families.items()
+    ]
     return (
-        f'<form method="post" action="/catalog/{quote(name, safe="")}/configure">'
-        f'<input type="hidden" name="csrf" value="{esc(csrf)}">{"".join(hidden)}{"".join(rows)}'
-        "<button type=submit>Save</button></form>"
+        f'<div class="tool"><form method="post" action="/catalog/{quote(name, safe="")}/configure">'
+        f'<input type="hidden" name="csrf" value="{esc(csrf)}">{"".join(hidden)}{"".join(boxes)}'
+        "<button type=submit>Save</button></form></div>"
     )
