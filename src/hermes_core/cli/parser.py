@@ -24,6 +24,9 @@ _Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 #: ``hermes mcp serve --http``'s default port.
 DEFAULT_SERVE_PORT = 8765
 
+#: ``hermes dashboard``'s default port.
+DEFAULT_DASHBOARD_PORT = 8766
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
@@ -255,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_catalog_parsers(mcp_commands)
 
     _add_chat_parser(commands)
+    _add_dashboard_parser(commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
@@ -323,6 +327,23 @@ def _add_chat_parser(commands: _Commands) -> None:
     chat.add_argument(
         "-q", "--query", metavar="PROMPT", help="one turn with PROMPT, then exit (no prompt loop)"
     )
+
+
+def _add_dashboard_parser(commands: _Commands) -> None:
+    """Add ``hermes dashboard``."""
+    dashboard = commands.add_parser(
+        "dashboard",
+        help="a local web page: servers, gates, tools, the catalog, pending questions",
+        description="Serve the dashboard on 127.0.0.1 and print its URL (with a one-time "
+        "login token) on the first line; the browser opens unless --no-open. Ctrl-C stops.",
+    )
+    dashboard.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_DASHBOARD_PORT,
+        help=f"port on 127.0.0.1 (default {DEFAULT_DASHBOARD_PORT}; 0: any free one)",
+    )
+    dashboard.add_argument("--no-open", action="store_true", help="do not open a browser")
 
 
 def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:

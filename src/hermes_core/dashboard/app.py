@@ -1,0 +1,224 @@
+"""The dashboard's Starlette application: the pages, their POST actions and ``/api/state``
+(what the pages poll for live updates), behind :class:`~.security.Door`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from hermes_core.catalog.catalog import load_catalog
+from hermes_core.config.models import ConfigError
+from hermes_core.dashboard.catalog_actions import InstallRefused, apply_choice, checklist, install
+from hermes_core.dashboard.catalog_page import catalog_body, checklist_body
+from hermes_core.dashboard.hosting import EditError, Hosting
+from hermes_core.dashboard.html import SCRIPT, STYLE, esc, frame
+from hermes_core.dashboard.mcp_page import servers_body
+from hermes_core.dashboard.pending_page import answer_of, pending_list
+from hermes_core.dashboard.schema_form import ArgumentError, arguments
+from hermes_core.dashboard.security import Door, Secrets
+from hermes_core.dashboard.tools_page import result_html, tools_body
+from hermes_core.plugins.errors import PluginError
+from hermes_core.sessions.store import ApprovalError
+
+__all__ = ["build_app"]
+
+
+class Pages:
+    """The handlers; each page is rendered whole on the server."""
+
+    def __init__(self, hosting: Hosting, keys: Secrets) -> None:
+        self.hosting = hosting
+        self.keys = keys
+        self.notices: list[str] = []
+        self.errors: list[str] = []
+        """What the next page shows after a redirect (one browser session)."""
+
+    def _page(self, title: str, body: str, active: str, *, error: str = "") -> HTMLResponse:
+        notice = " · ".join(self.notices)
+        problems = [*self.errors, *([self.hosting.problem] if self.hosting.problem else [])]
+        self.notices.clear()
+        self.errors.clear()
+        return HTMLResponse(
+            frame(title, body, active=active, notice=notice, error=error or " ".join(problems))
+        )
+
+    def _back(self, where: str, said: str) -> Response:
+        self.notices.append(said)
+        return RedirectResponse(where, status_code=303)
+
+    async def servers(self, request: Request) -> Response:
+        warnings = "".join(f'<p class="warn">{esc(w)}</p>' for w in self.hosting.warnings)
+        body = warnings + servers_body(self.hosting.rows(), self.keys.csrf)
+        return self._page("MCP servers", body, "/")
+
+    async def edit(self, request: Request) -> Response:
+        name, action = request.path_params["name"], request.path_params["action"]
+        try:
+            said = await self.hosting.edit(name, action)
+        except EditError as exc:
+            return self._page(
+                "MCP servers",
+                servers_body(self.hosting.rows(), self.keys.csrf),
+                "/",
+                error=str(exc),
+            )
+        return self._back("/", said)
+
+    def _tools(self, extra: str = "", error: str = "") -> HTMLResponse:
+        host = self.hosting.host
+        entries = host.tools(include_gated=True) if host else []
+        unoffered = host.unoffered_tools if host else {}
+        body = extra + tools_body(entries, self.hosting.rows(), unoffered, self.keys.csrf)
+        return self._page("Tools", body, "/tools", error=error)
+
+    async def tools(self, request: Request) -> Response:
+        return self._tools()
+
+    async def call(self, request: Request) -> Response:
+        form = {k: v[-1] for k, v in parse_qs((await request.body()).decode()).items()}
+        host = self.hosting.host
+        name = form.get("tool", "")
+        entry = next((e for e in host.tools() if e.name == name), None) if host else None
+        if host is None or entry is None:
+            return self._tools(error=f"no offered tool named {name!r}")
+        try:
+            args = arguments(entry.input_schema, form)
+        except ArgumentError as exc:
+            return self._tools(error=str(exc))
+        result = await host.call_tool(name, args)
+        return self._tools(extra=result_html(name, result))
+
+    async def catalog(self, request: Request) -> Response:
+        manager = self.hosting.manager
+        try:
+            found = await asyncio.to_thread(load_catalog, manager)
+            servers = self.hosting.configured()
+        except (EditError, PluginError) as exc:
+            return self._page("Catalog", "", "/catalog", error=str(exc))
+        body = catalog_body(found, servers, manager.display_names, self.keys.csrf)
+        return self._page("Catalog", body, "/catalog")
+
+    async def install(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        form = parse_qs((await request.body()).decode())
+        keys = {k.removeprefix("key:"): v[-1] for k, v in form.items() if k.startswith("key:")}
+        try:
+            done = await asyncio.to_thread(install, self.hosting.manager, name, keys)
+        except (InstallRefused, ConfigError, PluginError) as exc:
+            return self._back_error(str(exc))
+        await self.hosting.reload()
+        return self._back(f"/catalog/{quote(name, safe='')}/configure", "; ".join(done))
+
+    def _back_error(self, said: str, where: str = "/catalog") -> Response:
+        self.errors.append(said)
+        return RedirectResponse(where, status_code=303)
+
+    async def configure(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            found = await asyncio.to_thread(checklist, self.hosting.manager, name)
+        except (InstallRefused, ConfigError, PluginError) as exc:
+            return self._page(f"Configure {name}", "", "/catalog", error=str(exc))
+        return self._page(
+            f"Configure {name}", checklist_body(name, found, self.keys.csrf), "/catalog"
+        )
+
+    async def choose(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        form = parse_qs((await request.body()).decode())
+        try:
+            said = await asyncio.to_thread(
+                apply_choice,
+                self.hosting.manager,
+                name,
+                form.get("all", []),
+                form.get("family", []),
+                set(form.get("pick", [])),
+            )
+        except (InstallRefused, ConfigError, PluginError) as exc:
+            return self._back_error(str(exc))
+        await self.hosting.reload()
+        return self._back("/catalog", said)
+
+    def _open(self) -> list[Any]:
+        return self.hosting.sessions.open_approvals()
+
+    async def pending(self, request: Request) -> Response:
+        items = await asyncio.to_thread(self._open)
+        return self._page("Pending questions", pending_list(items, self.keys.csrf), "/pending")
+
+    async def pending_fragment(self, request: Request) -> Response:
+        items = await asyncio.to_thread(self._open)
+        return HTMLResponse(pending_list(items, self.keys.csrf))
+
+    async def answer(self, request: Request) -> Response:
+        approval_id = int(request.path_params["id"])
+        form = parse_qs((await request.body()).decode())
+        store = self.hosting.sessions
+        item = await asyncio.to_thread(store.approval, approval_id)
+        if item is None:
+            return self._back_error(f"no question #{approval_id}", "/pending")
+        decision = (form.get("decision") or [""])[-1]
+        try:
+            answer = answer_of(item, form) if decision != "deny" else None
+            done = await asyncio.to_thread(
+                lambda: store.resolve_approval(
+                    approval_id, decision, answer=answer, by="hermes dashboard"
+                )
+            )
+        except (ValueError, ApprovalError) as exc:
+            return self._back_error(str(exc), "/pending")
+        return self._back("/pending", f"#{done.id} {done.state} ({done.decision})")
+
+    async def state(self, request: Request) -> Response:
+        rows = [
+            {k: r[k] for k in ("server", "connection", "enabled", "offered", "tools")}
+            for r in self.hosting.rows()
+        ]
+        items = await asyncio.to_thread(self._open)
+        return JSONResponse({"servers": rows, "pending": [a.id for a in items]})
+
+    async def style(self, request: Request) -> Response:
+        return Response(STYLE, media_type="text/css")
+
+    async def script(self, request: Request) -> Response:
+        return Response(SCRIPT, media_type="text/javascript")
+
+
+def build_app(hosting: Hosting, keys: Secrets, port: int) -> Door:
+    """The application for *hosting*, behind the door for *port*."""
+    pages = Pages(hosting, keys)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        await hosting.start()
+        try:
+            yield
+        finally:
+            await hosting.close()
+
+    routes = [
+        Route("/", pages.servers),
+        Route("/servers/{name}/{action}", pages.edit, methods=["POST"]),
+        Route("/tools", pages.tools),
+        Route("/tools/call", pages.call, methods=["POST"]),
+        Route("/catalog", pages.catalog),
+        Route("/catalog/{name}/install", pages.install, methods=["POST"]),
+        Route("/catalog/{name}/configure", pages.configure),
+        Route("/catalog/{name}/configure", pages.choose, methods=["POST"]),
+        Route("/pending", pages.pending),
+        Route("/pending/list", pages.pending_fragment),
+        Route("/pending/{id:int}", pages.answer, methods=["POST"]),
+        Route("/api/state", pages.state),
+        Route("/static/style.css", pages.style),
+        Route("/static/live.js", pages.script),
+    ]
+    return Door(Starlette(routes=routes, lifespan=lifespan), keys, port)

@@ -1,0 +1,81 @@
+"""The MCP page: every configured server with its state, transport, app gate (and why), tool
+count, trust tier, last error and stderr tail, and its enable/disable/remove buttons."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from hermes_core.dashboard.gates import gate_lines
+from hermes_core.dashboard.html import button_form, esc, table
+
+__all__ = ["servers_body"]
+
+
+def _gate(row: dict[str, Any]) -> str:
+    lines = gate_lines(row["server"])
+    said = esc(row.get("gate") or row.get("availability") or "")
+    if lines is None:
+        return f"{said}<div class=muted>no app declared</div>" if said else "no app declared"
+    return (
+        f"{said}<details><summary>why</summary><pre>{esc(chr(10).join(lines), 8000)}</pre>"
+        "</details>"
+    )
+
+
+def _error(row: dict[str, Any]) -> str:
+    parts = []
+    if row.get("last_error"):
+        parts.append(f"<pre>{esc(row['last_error'], 2000)}</pre>")
+    tail = (row.get("failure") or {}).get("stderr_tail") or []
+    if tail:
+        text = "\n".join(str(line) for line in tail[-20:])
+        parts.append(f"<details><summary>stderr tail</summary><pre>{esc(text)}</pre></details>")
+    return "".join(parts) or "-"
+
+
+def _buttons(row: dict[str, Any], csrf: str) -> str:
+    name = quote(row["server"], safe="")
+    toggle = "disable" if row["enabled"] else "enable"
+    return (
+        button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf)
+        + button_form(f"/servers/{name}/remove", "Remove", csrf, danger=True)
+        + f' <a href="/catalog/{name}/configure">choose tools</a>'
+    )
+
+
+def servers_body(rows: list[dict[str, Any]], csrf: str) -> str:
+    """The table of servers (``hermes mcp status``'s rows)."""
+    if not rows:
+        return "<p>No server is configured. Add one from the <a href=/catalog>catalog</a>.</p>"
+    cells = []
+    for row in rows:
+        state = esc(row["connection"])
+        cells.append(
+            [
+                f"<strong>{esc(row['server'])}</strong>"
+                + ("" if row["enabled"] else " <span class=muted>(disabled)</span>"),
+                f'<span data-state-of="{esc(row["server"])}" class="state-{state}">{state}</span>'
+                + (
+                    f"<div class=muted>protocol {esc(row['protocol'])}</div>"
+                    if row.get("protocol")
+                    else ""
+                ),
+                esc(row["transport"]),
+                _gate(row),
+                f'<span data-tools-of="{esc(row["server"])}">{esc(row["tools"])}</span>'
+                + (
+                    f" <span class=muted>({row['filtered_out']} filtered out)</span>"
+                    if row.get("filtered_out")
+                    else ""
+                ),
+                esc(row.get("trust", "full")),
+                _error(row),
+                _buttons(row, csrf),
+            ]
+        )
+    return table(
+        ["Server", "State", "Transport", "App gate", "Tools", "Trust", "Last error", ""],
+        cells,
+        "servers",
+    )

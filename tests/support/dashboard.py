@@ -1,0 +1,99 @@
+"""``hermes dashboard`` as a user runs it (a subprocess on a throwaway home), and a real
+browser on it: Debian's chromium driven by playwright (never downloaded, never skipped)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.home import clean_env
+
+#: Where the browser tests leave a screenshot of each page (a test artifact).
+SCREENSHOTS = Path(__file__).resolve().parents[2] / ".cache" / "dashboard-screenshots"
+CHROMIUM = os.environ.get("HERMES_TEST_CHROMIUM", "/usr/bin/chromium")
+
+
+@dataclass
+class Dashboard:
+    process: subprocess.Popen[str]
+    url: str
+    """The login URL printed on the first line (its token works once)."""
+    home: Path
+    env: dict[str, str]
+
+    @property
+    def base(self) -> str:
+        return self.url.split("/login", 1)[0]
+
+    @property
+    def port(self) -> int:
+        return int(self.base.rsplit(":", 1)[1])
+
+
+def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(process.stdout.readline()), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    reader.join(timeout)
+    if not got or not got[0].strip():
+        process.kill()
+        _out, err = process.communicate(timeout=10)
+        raise AssertionError(f"hermes dashboard printed no URL; stderr:\n{err}")
+    return got[0].strip()
+
+
+@contextlib.contextmanager
+def running_dashboard(home: Path, extra: dict[str, str] | None = None) -> Iterator[Dashboard]:
+    env = clean_env(os.environ, {"HERMES_HOME": str(home), **(extra or {})})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hermes_core", "dashboard", "--port", "0", "--no-open"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        yield Dashboard(process, _first_line(process, 60), home, env)
+    finally:
+        process.terminate()
+        try:
+            process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """A headless chromium; a clear failure (never a skip) when it is not installed."""
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        pytest.fail(
+            f"no chromium at {CHROMIUM}: the dashboard's browser tests need Debian's chromium "
+            "(`apt-get install chromium`; .ci/run installs it)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=["--no-sandbox"],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
