@@ -25,6 +25,8 @@ from hermes_core.dashboard.pending_page import answer_of, pending_list
 from hermes_core.dashboard.schema_form import ArgumentError, arguments
 from hermes_core.dashboard.security import Door, Secrets
 from hermes_core.dashboard.tools_page import result_html, tools_body
+from hermes_core.dashboard.trust_page import changed_body
+from hermes_core.host.trust.store import TrustStoreError
 from hermes_core.plugins.errors import PluginError
 from hermes_core.sessions.store import ApprovalError
 
@@ -76,8 +78,25 @@ class Pages:
         host = self.hosting.host
         entries = host.tools(include_gated=True) if host else []
         unoffered = host.unoffered_tools if host else {}
-        body = extra + tools_body(entries, self.hosting.rows(), unoffered, self.keys.csrf)
+        held = changed_body(self.hosting.factory.trust_store(), self.keys.csrf)
+        body = extra + held + tools_body(entries, self.hosting.rows(), unoffered, self.keys.csrf)
         return self._page("Tools", body, "/tools", error=error)
+
+    async def trust(self, request: Request) -> Response:
+        """Accept the changed definition of one tool (``hermes mcp trust SERVER TOOL``)."""
+        server = request.path_params["server"]
+        form = {k: v[-1] for k, v in parse_qs((await request.body()).decode()).items()}
+        tool = form.get("tool", "")
+        try:
+            accepted = self.hosting.factory.trust_store().accept(server, [tool])
+        except TrustStoreError as exc:
+            return self._tools(error=str(exc))
+        if not accepted:
+            return self._tools(error=f"no change of {tool!r} waits for {server!r}")
+        host = self.hosting.host
+        if host is not None and server in {row["server"] for row in self.hosting.rows()}:
+            await host.refresh_tools(server)  # offered again at once, with the new definition
+        return self._back("/tools", f"accepted {server}/{tool}: its new definition is pinned")
 
     async def tools(self, request: Request) -> Response:
         return self._tools()
@@ -210,6 +229,7 @@ def build_app(hosting: Hosting, keys: Secrets, port: int) -> Door:
         Route("/servers/{name}/{action}", pages.edit, methods=["POST"]),
         Route("/tools", pages.tools),
         Route("/tools/call", pages.call, methods=["POST"]),
+        Route("/trust/{server}", pages.trust, methods=["POST"]),
         Route("/catalog", pages.catalog),
         Route("/catalog/{name}/install", pages.install, methods=["POST"]),
         Route("/catalog/{name}/configure", pages.configure),

@@ -1,0 +1,44 @@
+"""The dashboard's part of trust that holds over time: the tools held back because their
+definition changed since it was pinned, each with what changed and an Accept button that does
+what ``hermes mcp trust SERVER TOOL`` does (see docs/trust.md)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from hermes_core.dashboard.html import esc
+from hermes_core.host.trust.definitions import changes
+from hermes_core.host.trust.store import TrustStore, TrustStoreError
+
+__all__ = ["changed_body"]
+
+
+def changed_body(store: TrustStore, csrf: str) -> str:
+    """The changed definitions waiting for the user, or ``""`` when none waits."""
+    try:
+        waiting = store.changes()
+    except TrustStoreError as exc:
+        return f'<p class="error">the trust state cannot be read: {esc(str(exc))}</p>'
+    if not waiting:
+        return ""
+    parts = [
+        "<h2>Changed since first seen</h2>",
+        '<p class="warn">These tools are not offered: their definition is not the one pinned '
+        "when they were first seen. Check what changed, then accept it (as "
+        "<code>hermes mcp trust SERVER TOOL</code> does).</p>",
+    ]
+    for server, tools in sorted(waiting.items()):
+        pins = store.pins(server)
+        for tool, pin in sorted(tools.items()):
+            before = pins[tool].definition if tool in pins else {}
+            lines = changes(before, pin.definition or {})
+            listed = "".join(f"<li><code>{esc(line)}</code></li>" for line in lines)
+            parts.append(
+                f'<div class="tool changed" data-changed="{esc(server)}/{esc(tool)}">'
+                f"<h3><code>{esc(server)}</code> / <code>{esc(tool)}</code></h3><ul>{listed}</ul>"
+                f'<form method="post" action="/trust/{quote(server, safe="")}" class="inline">'
+                f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
+                f'<input type="hidden" name="tool" value="{esc(tool)}">'
+                '<button type="submit">Accept the new definition</button></form></div>'
+            )
+    return "".join(parts)
