@@ -430,7 +430,7 @@ def test_on_a_terminal_the_secret_is_asked_hidden(data: Path, home: Path, tmp_pa
     transcript = io.StringIO()
     child.logfile_read = transcript
     child.expect(r"Install 'vault' \(unvetted\)\?")
-    child.send("y")
+    child.send("y\r")  # a yes/no needs its Enter
     child.expect(r"Key \(VAULT_X_API_KEY\):")
     secret = "hunter2-registry-secret"
     child.send(secret + "\r")

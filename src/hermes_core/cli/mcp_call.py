@@ -130,9 +130,7 @@ def call(
             StoreElicitor(SessionStore()) if approvals == "store" else TerminalElicitor()
         )
 
-        async def elicitor(request: ElicitationRequest) -> ElicitationAnswer:
-            progress.pause()  # a question is never drawn over by the progress spinner
-            return await asker(request)
+        elicitor = _Pausing(asker, progress.pause)
 
         with _server_logs_on_stderr(verbose):
             result, rows = with_host(manager, body, only=owners, quiet=True, elicitor=elicitor)
@@ -143,6 +141,25 @@ def call(
         return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
 
     return guard(run)
+
+
+class _Pausing:
+    """The call's elicitor: the progress display paused before each question (never drawn
+    over by the spinner); it can ask whoever *asker* can (``can_ask``: no terminal, no
+    sampling that needs an approval is offered)."""
+
+    def __init__(self, asker: Any, pause: Any) -> None:
+        self._asker = asker
+        self._pause = pause
+
+    @property
+    def can_ask(self) -> bool:
+        return bool(getattr(self._asker, "can_ask", True))
+
+    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+        self._pause()
+        answer: ElicitationAnswer = await self._asker(request)
+        return answer
 
 
 class _ProgressLine:

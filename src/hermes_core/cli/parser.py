@@ -416,8 +416,10 @@ def _add_trust_parsers(mcp_commands: _Commands) -> None:
         "description, schemas or annotations change later is held back (not offered, calls "
         "refused) until accepted here. Without TOOL, every waiting change of SERVER is accepted.",
     )
-    trust.add_argument("name", metavar="SERVER")
-    trust.add_argument("tools", nargs="*", metavar="TOOL")
+    trust.add_argument("name", metavar="SERVER", help="the server whose tools changed")
+    trust.add_argument(
+        "tools", nargs="*", metavar="TOOL", help="only these tools (default: every waiting one)"
+    )
     trust.add_argument("--json", action="store_true", help="machine-readable output")
     approvals = mcp_commands.add_parser(
         "approvals",
@@ -430,15 +432,15 @@ def _add_trust_parsers(mcp_commands: _Commands) -> None:
         dest="approvals_command", metavar="COMMAND", parser_class=_Parser
     )
     listing = verbs.add_parser("list", help="the remembered decisions")
-    listing.add_argument("name", nargs="?", metavar="SERVER")
+    listing.add_argument("name", nargs="?", metavar="SERVER", help="only this server's")
     listing.add_argument("--json", action="store_true", help="machine-readable output")
     setting = verbs.add_parser("set", help="remember a decision for one tool")
-    setting.add_argument("name", metavar="SERVER")
+    setting.add_argument("name", metavar="SERVER", help="the server of the tool")
     setting.add_argument("tool", metavar="TOOL", help="the tool's name on its server")
     setting.add_argument("decision", metavar="DECISION", help="ask, always or never")
     reset = verbs.add_parser("reset", help="forget the decisions of a server (or of one tool)")
-    reset.add_argument("name", metavar="SERVER")
-    reset.add_argument("tool", nargs="?", metavar="TOOL")
+    reset.add_argument("name", metavar="SERVER", help="the server whose decisions to forget")
+    reset.add_argument("tool", nargs="?", metavar="TOOL", help="only this tool's decision")
 
 
 def _add_serve_parser(commands: _Commands) -> None:

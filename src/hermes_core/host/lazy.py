@@ -9,12 +9,14 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from hermes_core._sdk_compat import TASKS_EXTENSION
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.connection_state import is_lazy, mark_lazy
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.listing import checked_tool
 from hermes_core.host.optional import read_schema_cache, write_schema_cache
 from hermes_core.host.spec import HostServer
+from hermes_core.host.tasks.support import runs_tool_tasks
 
 __all__ = ["LazyServers", "write_listing_cache"]
 
@@ -61,6 +63,9 @@ class LazyServers:
             tools=types.ToolsCapability() if flags.get("tools") else None,
             resources=types.ResourcesCapability() if flags.get("resources") else None,
             prompts=types.PromptsCapability() if flags.get("prompts") else None,
+            # Task-only tools are listed as the server offered them; a call wakes the server
+            # and is decided on its live listing (never on this record).
+            extensions={TASKS_EXTENSION: {}} if flags.get("tool_tasks") else None,
         )
         self._register(server, tools, caps)
         mark_lazy(connection)
@@ -118,6 +123,7 @@ def write_listing_cache(
         "tools": caps is None or caps.tools is not None,
         "resources": caps is not None and caps.resources is not None,
         "prompts": caps is not None and caps.prompts is not None,
+        "tool_tasks": runs_tool_tasks(caps),
     }
     try:
         write_schema_cache(config.schema_cache, config.fingerprint, tools, flags, ttl_ms=ttl)
