@@ -257,7 +257,7 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
         page.click("text=Pending")
         assert "Nothing is waiting" in page.inner_text("#pending-list")
         call = subprocess.Popen(
-            [*HERMES, "mcp", "call", "mcp_asking_book", "--approvals", "store"],
+            [*HERMES, "mcp", "call", "--json", "mcp_asking_book", "--approvals", "store"],
             env=dash.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -363,7 +363,7 @@ def test_an_untrusted_server_s_write_call_is_denied_from_the_page(tmp_path: Path
         assert "untrusted" in row.inner_text()
         page.click("text=Pending")
         call = subprocess.Popen(
-            [*HERMES, "mcp", "call", "mcp_guarded_wipe", "--approvals", "store"],
+            [*HERMES, "mcp", "call", "--json", "mcp_guarded_wipe", "--approvals", "store"],
             env=dash.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -437,7 +437,8 @@ def test_the_door_refuses_no_token_a_foreign_origin_or_host_and_a_form_without_c
         ).click()
         assert "'dash' enabled" in page.inner_text(".notice")
         assert "enabled: false" not in (home / "config.yaml").read_text()
-        assert page.locator('[data-state-of="dash"]').inner_text() == "connected"
+        # The server starts again in the background: wait for the live update to say so.
+        expect(page.locator('[data-state-of="dash"]')).to_have_text("connected", timeout=60_000)
         # An edit made elsewhere reaches the open page without a reload (polling).
         disabled = run_hermes("mcp", "disable", "dash", env={"HERMES_HOME": str(home), **extra})
         assert disabled.returncode == 0, disabled.stderr

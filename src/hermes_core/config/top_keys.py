@@ -17,7 +17,7 @@ __all__ = ["AGENT_KEYS", "CORE_KEYS", "KNOWN_KEYS", "unknown_key_reason"]
 #: What Hermes core reads: the servers, host-wide sampling defaults and the sampling backends'
 #: settings, ``hermes mcp serve``'s messaging platforms, the agent's ``timeouts.mcp.tool_call``,
 #: the call interceptors and their blocks (``audit``, ``results``, the result budget), the MCP
-#: registries, and ``hermes chat``'s model and tool search.
+#: registries, ``hermes chat``'s model and tool search, and ``hermes mcp proxy``'s profiles.
 CORE_KEYS: tuple[str, ...] = (
     "mcp_servers",
     "sampling",
@@ -32,6 +32,7 @@ CORE_KEYS: tuple[str, ...] = (
     "model",
     "tool_search",
     "tool_search_budget",
+    "proxy",
 )
 
 #: The Hermes agent's sections of the same file (read by the agent, kept as they are here).
