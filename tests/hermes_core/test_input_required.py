@@ -19,7 +19,7 @@ import pytest
 
 from hermes_core.host.connection import INPUT_REQUIRED_MAX_ROUNDS
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+from support.approvers import Answers
 from support.cli import run_hermes
 from support.home import clean_env
 
@@ -30,19 +30,6 @@ ASKING = str(Path(__file__).parents[1] / "servers" / "modern_asking_server.py")
 
 def asking(name: str = "m") -> HostServer:
     return HostServer(name, command=sys.executable, args=[ASKING])
-
-
-class Answers:
-    """An elicitor that records each question and answers from a table (field → value)."""
-
-    def __init__(self, **values: object) -> None:
-        self.values = values
-        self.asked: list[str] = []
-
-    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
-        self.asked.append(request.message)
-        fields = {f.name for f in request.fields}
-        return ElicitationAnswer("accept", {k: v for k, v in self.values.items() if k in fields})
 
 
 def text(result: dict[str, object]) -> str:

@@ -26,9 +26,9 @@ import pytest
 from hermes_core._sdk_compat import send_raw_request
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.tasks import TaskStatus
-from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from servers.net import PORT, free_port, http_server, wait_for_port
 from servers.reference import EVERYTHING, LOOPBACK, node
+from support.approvers import Answers
 from support.cli import run_hermes
 from support.home import clean_env
 
@@ -44,19 +44,6 @@ def everything(**kwargs: Any) -> HostServer:
 
 def modern(**kwargs: Any) -> HostServer:
     return HostServer("m", command=sys.executable, args=[MODERN_TASKS], **kwargs)
-
-
-class Answers:
-    """An elicitor that answers every question with *values* and records the questions."""
-
-    def __init__(self, **values: object) -> None:
-        self.values = values
-        self.asked: list[str] = []
-
-    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
-        self.asked.append(request.message)
-        fields = {f.name for f in request.fields}
-        return ElicitationAnswer("accept", {k: v for k, v in self.values.items() if k in fields})
 
 
 def text(result: dict[str, Any]) -> str:

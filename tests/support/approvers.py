@@ -22,3 +22,17 @@ class Approver:
         if self.action is None:
             await asyncio.Event().wait()  # never answers
         return ElicitationAnswer(self.action)  # type: ignore[arg-type]
+
+
+class Answers:
+    """An elicitor that records each question and answers every form from a table (field →
+    value): the scripted user of the tests where a server asks."""
+
+    def __init__(self, **values: object) -> None:
+        self.values = values
+        self.asked: list[str] = []
+
+    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+        self.asked.append(request.message)
+        fields = {f.name for f in request.fields}
+        return ElicitationAnswer("accept", {k: v for k, v in self.values.items() if k in fields})
