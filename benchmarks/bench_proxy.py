@@ -8,7 +8,8 @@
 
 * **Per call through the proxy**: the raw ``mcp`` SDK client calling server-everything's
   ``echo`` through ``hermes mcp proxy`` (a subprocess, stdio) against ``MCPHost.call_tool``
-  on the same server directly, in alternating blocks; goal: ≤ 1.3×.  Beside it, where
+  on the same server directly (the host the proxy runs, built from the same config.yaml), in
+  alternating blocks; goal: ≤ 1.3×.  Beside it, where
   fastmcp is installed (``nox -s bench`` installs it), the same figure for
   ``FastMCP.as_proxy`` in front of the same server (raw SDK client through it, against the raw
   SDK client on the server directly).
@@ -44,6 +45,8 @@ from servers.net import free_port, wait_for_port  # noqa: E402
 from servers.reference import EVERYTHING, node  # noqa: E402
 
 ECHO = {"message": "ping"}
+#: What a host's child needs of the bench's environment to run ``hermes mcp proxy``.
+PASSED = ("HERMES_HOME", "PYTHONPATH")
 
 
 def write_home(home: Path) -> None:
@@ -96,14 +99,39 @@ async def blocks(
     return {side: statistics.median(values) for side, values in medians.items()}
 
 
+def config_host(home: Path) -> Any:
+    """The host ``hermes mcp proxy`` runs, built the same way from *home*'s config.yaml (the
+    same call pipeline: audit log, interceptors, gates), in this process."""
+    from hermes_core.cli.loading import factory_for, load
+
+    previous = os.environ.get("HERMES_HOME")
+    os.environ["HERMES_HOME"] = str(home)
+    try:
+        factory = factory_for(None)
+        return factory.host(factory.servers(load(factory)))
+    finally:
+        if previous is None:
+            os.environ.pop("HERMES_HOME", None)
+        else:
+            os.environ["HERMES_HOME"] = previous
+
+
 async def per_call(home: Path, rounds: int, block: int) -> dict[str, float]:
+    """Seconds per call: ``direct`` (MCPHost), ``proxy`` (the raw SDK client through the
+    proxy) and, for information, ``host_proxy`` (an MCPHost whose one server is the proxy:
+    the same client on both sides, so the difference is the proxy's hop alone)."""
     from hermes_core.host.host import HostServer, MCPHost
 
-    host = MCPHost([HostServer("everything", command=node(), args=[str(EVERYTHING), "stdio"])])
+    host = config_host(home)
     await host.start()
     argv = ["-m", "hermes_core", "mcp", "proxy"]
+    env = env_for(home)
+    client_host = MCPHost(
+        [HostServer("p", command=sys.executable, args=argv, env={k: env[k] for k in PASSED})]
+    )
+    await client_host.start()
     try:
-        async with sdk_stdio(sys.executable, argv, env_for(home)) as proxied:
+        async with sdk_stdio(sys.executable, argv, env) as proxied:
 
             async def direct() -> Any:
                 result = await host.call_tool("mcp_everything_echo", ECHO)
@@ -113,8 +141,14 @@ async def per_call(home: Path, rounds: int, block: int) -> dict[str, float]:
                 result = await proxied.call_tool("mcp_everything_echo", ECHO)
                 assert result.content[0].text == "Echo: ping", result
 
-            return await blocks({"direct": direct, "proxy": through}, rounds, block)
+            async def host_through() -> Any:
+                result = await client_host.call_tool("mcp_p_mcp_everything_echo", ECHO)
+                assert result["content"][0]["text"] == "Echo: ping", result
+
+            sides = {"direct": direct, "proxy": through, "host_proxy": host_through}
+            return await blocks(sides, rounds, block)
     finally:
+        await client_host.close()
         await host.close()
 
 
@@ -266,6 +300,7 @@ def main() -> int:
         crowd = asyncio.run(http_clients(home, 50))
         print(f"load average after:  {os.getloadavg()}")
     ratio = ours["proxy"] / ours["direct"]
+    hop = ours["host_proxy"] / ours["direct"]
     speedup = warm["cold"] / warm["warm"]
     rows = [
         (
@@ -273,6 +308,12 @@ def main() -> int:
             f"{ours['proxy'] * 1e3:.3f} ms vs {ours['direct'] * 1e3:.3f} ms = {ratio:.2f}x",
             "<= 1.3x",
             ratio <= 1.3,
+        ),
+        (
+            "per call, MCPHost through the proxy vs MCPHost",
+            f"{ours['host_proxy'] * 1e3:.3f} ms vs {ours['direct'] * 1e3:.3f} ms = {hop:.2f}x",
+            "(the hop alone)",
+            None,
         ),
     ]
     if theirs is not None:

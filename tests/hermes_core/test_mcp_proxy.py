@@ -13,6 +13,7 @@ import pytest
 from hermes_core.host.host import MCPHost
 from hermes_core.host.spec import HostServer
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.proxy.sampling import DownstreamSampler
 from support.cli import run_hermes
 from support.proxy import (
     MODERN,
@@ -53,8 +54,11 @@ def test_the_proxy_offers_the_hosts_tools_and_calls_them_through_the_host(
             HostServer("modern", command=sys.executable, args=[str(MODERN)]),
             HostServer("up", command=sys.executable, args=[str(UPSTREAM)]),
         ]
-        # The proxy's host can ask (the downstream client), so servers offer asking tools.
-        async with MCPHost(servers, elicitor=DownstreamElicitor()) as host:
+        # The proxy's host can ask and sample (through the downstream client), so servers
+        # offer their asking and sampling tools.
+        elicitor = DownstreamElicitor()
+        router = DownstreamSampler(elicitor)
+        async with MCPHost(servers, elicitor=elicitor, sampling_router=router) as host:
             return {entry.name for entry in host.tools()}
 
     async def scenario() -> None:
@@ -168,7 +172,8 @@ def test_list_changed_progress_and_cancel_are_forwarded(tmp_path: Path) -> None:
 
     async def on_log(params: Any) -> None:
         logs.append(params)
-        logged.set()
+        if "chatter" in params.data:
+            logged.set()
 
     async def scenario() -> None:
         async with proxy_session(
@@ -194,8 +199,9 @@ def test_list_changed_progress_and_cancel_are_forwarded(tmp_path: Path) -> None:
             # An upstream log message reaches the client, cleaned, under mcp_<server>.
             assert text_of(await session.call_tool("mcp_up_chatter", {})) == "chattered"
             await asyncio.wait_for(logged.wait(), 60)
-            assert logs[0].logger == "mcp_up" and logs[0].level == "info"
-            assert "chatter" in logs[0].data and "\x1b" not in logs[0].data
+            (chatter,) = [log for log in logs if "chatter" in log.data]
+            assert chatter.logger == "mcp_up" and chatter.level == "info"
+            assert "\x1b" not in chatter.data
 
     asyncio.run(scenario())
 

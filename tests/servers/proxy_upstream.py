@@ -1,9 +1,10 @@
 """An MCP server (``mcp`` SDK, stdio) behind ``hermes mcp proxy`` in the tests.
 
-``hang`` reports progress once, then waits until it is cancelled; ``cancelled`` waits (up to
-60 s) until a ``hang`` was cancelled and says how many were; ``note`` (not read-only) writes
-nothing but says it ran; ``peek`` is read-only; ``ask`` (read-only) asks the user (elicitation);
-``chatter`` logs one message; ``shout`` returns text with a TAG character and an escape sequence.
+``hang`` reports progress once and logs "hang started", then waits until it is cancelled;
+``cancelled`` waits (up to 60 s) until a ``hang`` was cancelled and says how many were;
+``note`` (not read-only) writes nothing but says it ran; ``peek`` is read-only; ``ask``
+(read-only) asks the user (elicitation); ``chatter`` logs one message; ``shout`` returns text
+with a TAG character and an escape sequence.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ async def hang(ctx: Context) -> str:
     """Wait until cancelled."""
     global _count
     await ctx.report_progress(1, 2, "waiting")
+    await ctx.info("hang started")  # seen by a client that asked for no progress
     try:
         await anyio.sleep_forever()
     except anyio.get_cancelled_exc_class():

@@ -84,7 +84,7 @@ async def http_session(url: str, token: str | None, **client: Any) -> AsyncItera
 
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with (
-        httpx2.AsyncClient(headers=headers, trust_env=False) as http,
+        httpx2.AsyncClient(headers=headers, trust_env=False, timeout=300) as http,
         streamable_http_client(url, http_client=http) as (read, write),
         ClientSession(read, write, **client) as session,
     ):

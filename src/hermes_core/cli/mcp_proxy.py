@@ -15,7 +15,7 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.serve.http_auth import load_or_create_token
-from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.proxy.backing import backing_host
 from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.proxy.transport import serve_http, serve_stdio
@@ -102,8 +102,7 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profile) -> None:
-    elicitor = DownstreamElicitor()
-    host = factory.host(servers, elicitor=elicitor)
+    host, elicitor = backing_host(factory, servers)
     try:
         await host.start()
         host.watch_config()
@@ -125,8 +124,7 @@ async def _http(
     port: int,
     verbose: bool,
 ) -> None:
-    elicitor = DownstreamElicitor()
-    host = factory.host(servers, elicitor=elicitor)
+    host, elicitor = backing_host(factory, servers)
     try:
         await host.start()
         host.watch_config()

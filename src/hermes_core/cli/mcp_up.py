@@ -20,6 +20,7 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.serve.http_auth import load_or_create_token
+from hermes_core.serve.proxy.backing import backing_host
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.proxy.profiles import EVERYTHING
 from hermes_core.serve.proxy.server import ProxyServer
@@ -122,8 +123,7 @@ async def _serve(
     paths: WarmPaths,
     address: tuple[str, int] | None,
 ) -> None:
-    elicitor = DownstreamElicitor()
-    host = factory.host(servers, elicitor=elicitor)
+    host, elicitor = backing_host(factory, servers, forward_sampling=address is not None)
     warm = WarmHost(host, paths, elicitor)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

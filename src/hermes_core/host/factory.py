@@ -25,6 +25,7 @@ from hermes_core.host.spec import HostServer
 from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.trust.store import TrustStore
 from hermes_core.offers.elicitation import Elicitor
+from hermes_core.sampling.route import SamplingRouter
 
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
 
@@ -34,11 +35,15 @@ class HostFactory(ConfigSource):
     builds :class:`~hermes_core.host.host.MCPHost` (or its blocking twin) from it."""
 
     def host(
-        self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
+        self,
+        servers: list[HostServer] | None = None,
+        *,
+        elicitor: Elicitor | None = None,
+        sampling_router: SamplingRouter | None = None,
     ) -> MCPHost:
         """An :class:`MCPHost` for *servers* (default: :meth:`servers`) that opens every
         connection through the registered transports; its ``watch_config`` reloads
-        through this factory."""
+        through this factory.  *elicitor* and *sampling_router*: see :class:`MCPHost`."""
         chosen = self.servers() if servers is None else servers
         return MCPHost(
             chosen,
@@ -48,6 +53,7 @@ class HostFactory(ConfigSource):
             sampling_providers=self.sampling_providers,
             trust=self.trust_store(),
             interceptors=self.interceptor_table(),
+            sampling_router=sampling_router,
         )
 
     def trust_store(self) -> TrustStore:

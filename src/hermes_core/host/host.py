@@ -68,6 +68,7 @@ from hermes_core.host.tool_search import ToolSearchIndex
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.host.unoffered import UnofferedReasons
 from hermes_core.offers.elicitation import Elicitor
+from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
@@ -98,6 +99,7 @@ class MCPHost:
         trust: TrustStore | None = None,
         interceptors: Mapping[str, ActiveInterceptor] | None = None,
         telemetry: bool | None = None,
+        sampling_router: SamplingRouter | None = None,
     ) -> None:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
@@ -111,6 +113,9 @@ class MCPHost:
         *sampling_providers* are the LLM backends for ``sampling/createMessage`` (the plugin
         manager's ``sampling_providers()``); without one, no server is offered sampling.
         *sampling_clock* drives the sampling rate limits' sliding windows (tests pass a fake).
+        *sampling_router* picks each server's sampling callback instead (every server is then
+        offered sampling; :mod:`hermes_core.sampling.route`): ``hermes mcp proxy``'s
+        sends a request to the downstream client when it can sample.
 
         *clock* drives the circuit breakers (injectable for tests).
 
@@ -136,7 +141,9 @@ class MCPHost:
         self.gate = ServerGate(self._is_connected)
         self._tasks = TaskSupervisor("MCP host")
         """Owns every background task of the host and of its connections (see supervisor)."""
-        self._offers = ClientOffers(elicitor, sampling_providers, sampling_clock)
+        self._offers = ClientOffers(
+            elicitor, sampling_providers, sampling_clock, sampling_router=sampling_router
+        )
         self._screen = None if trust is None else trust_screen(trust)
         self._unoffered = UnofferedReasons(
             lambda: [name for name in self._servers if self._is_connected(name)],

@@ -105,6 +105,7 @@ class ServerRunner:
         elicitation: ElicitationHandler | None,
         sampling: SamplingHandler | None,
     ) -> ServerConnection:
+        callback, capabilities = self._offers.sampling_callback(name, server, sampling)
         return ServerConnection(
             name,
             server,
@@ -113,8 +114,8 @@ class ServerRunner:
             opener=self._openers.get(server.transport),
             elicitation_callback=elicitation,
             sse_opener=self._openers.get("sse") if server.sse_fallback else None,
-            sampling_callback=sampling,
-            sampling_capabilities=sampling.capabilities if sampling is not None else None,
+            sampling_callback=callback,
+            sampling_capabilities=capabilities,
             list_roots_callback=RootsHandler(name, server.roots) if server.roots else None,
             tasks=self._tasks,
             task_log=self._task_log,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.host.optional import model_catalog_class, sampling_handler_class
 from hermes_core.host.spec import HostServer
 from hermes_core.offers.elicitation import ElicitationHandler, Elicitor
+from hermes_core.sampling.route import SamplingRouter
 from hermes_core.sampling.settings import unplannable
 
 if TYPE_CHECKING:
@@ -30,8 +31,10 @@ class ClientOffers:
         elicitor: Elicitor | None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         sampling_clock: Callable[[], float] = time.monotonic,
+        sampling_router: SamplingRouter | None = None,
     ) -> None:
         self.elicitor = elicitor
+        self.sampling_router = sampling_router
         self.sampling_providers = dict(sampling_providers or {})
         self._catalog: ModelCatalog | None = None
         self._catalog_lock = asyncio.Lock()
@@ -98,6 +101,19 @@ class ClientOffers:
             )
             self._samplings[name] = handler
         return handler
+
+    def sampling_callback(
+        self, name: str, server: HostServer, own: SamplingHandler | None
+    ) -> tuple[Any, Any]:
+        """The server's sampling callback and the capability advertised with it: the host's
+        own handler, or what the router makes of it (see :mod:`hermes_core.sampling.route`);
+        ``(None, None)``: no sampling offered."""
+        if self.sampling_router is None or not server.sampling.enabled:
+            return own, own.capabilities if own is not None else None
+        from mcp import types
+
+        capabilities = own.capabilities if own is not None else types.SamplingCapability()
+        return self.sampling_router.callback(name, own, server.sampling), capabilities
 
     def sampling_status(self, name: str) -> dict[str, Any] | None:
         handler = self._samplings.get(name)

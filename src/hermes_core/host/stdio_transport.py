@@ -239,11 +239,14 @@ class PipeSender:
         self._closed = False
 
     async def send(self, item: Any) -> None:
+        await self.send_text(item.message.model_dump_json(by_alias=True, exclude_unset=True))
+
+    async def send_text(self, line: str) -> None:
+        """Send one message already framed as JSON text (one line, no ``\n``)."""
         if self._closed:
             import anyio
 
             raise anyio.ClosedResourceError
-        line = item.message.model_dump_json(by_alias=True, exclude_unset=True)
         transport = self._writer.transport
         if self._scheduled:
             self._pending.append(line)  # written with the others sent this turn

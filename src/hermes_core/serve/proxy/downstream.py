@@ -18,11 +18,14 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
+
+import mcp_types as types
+from mcp.shared.message import ServerMessageMetadata
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
-__all__ = ["Asker", "Downstream", "DownstreamElicitor", "current_downstream"]
+__all__ = ["Asker", "Downstream", "DownstreamElicitor", "Sampler", "current_downstream"]
 
 log = logging.getLogger(__name__)
 
@@ -36,22 +39,61 @@ class Asker(Protocol):
     async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer: ...
 
 
-class Downstream:
-    """One downstream request's client: its session and what it declared."""
+@runtime_checkable
+class Sampler(Protocol):
+    """A caller that can answer an upstream server's sampling requests itself."""
 
-    def __init__(self, session: Any) -> None:
+    @property
+    def can_sample(self) -> bool: ...
+
+    async def sample(self, params: Any, timeout: float) -> Any: ...
+
+
+class Downstream:
+    """One downstream request's client: its session and what it declared.  *request_id*:
+    the request's own id, so that a question rides that request's stream (Streamable HTTP);
+    ``None``: the connection's own channel (stdio)."""
+
+    def __init__(self, session: Any, request_id: Any = None) -> None:
         self.session = session
+        self.request_id = request_id
+
+    def _capability(self, name: str) -> bool:
+        caps = self.session.client_capabilities
+        return caps is not None and getattr(caps, name, None) is not None
 
     @property
     def can_elicit(self) -> bool:
-        caps = self.session.client_capabilities
-        return caps is not None and caps.elicitation is not None
+        return self._capability("elicitation")
+
+    @property
+    def can_sample(self) -> bool:
+        return self._capability("sampling")
+
+    def _metadata(self) -> Any:
+        if self.request_id is None:
+            return None
+        return ServerMessageMetadata(related_request_id=self.request_id)
+
+    async def sample(self, params: Any, timeout: float) -> Any:
+        """Send *params* (``CreateMessageRequestParams``) to the client; its result."""
+        result_type = (
+            types.CreateMessageResultWithTools if params.tools else types.CreateMessageResult
+        )
+        return await self.session.send_request(
+            types.CreateMessageRequest(params=params),
+            result_type,
+            request_read_timeout_seconds=timeout,
+            metadata=self._metadata(),
+        )
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
         schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
         schema.setdefault("type", "object")
         schema.setdefault("properties", {})
-        answer = await self.session.elicit_form(request.message, schema)
+        answer = await self.session.elicit_form(
+            request.message, schema, related_request_id=self.request_id
+        )
         if answer.action == "accept":
             return ElicitationAnswer("accept", dict(answer.content or {}))
         return ElicitationAnswer("cancel" if answer.action == "cancel" else "decline")
@@ -83,11 +125,17 @@ class DownstreamElicitor:
             if not callers:
                 self.active.pop(server, None)
 
-    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+    def caller_for(self, server: str) -> Asker | None:
+        """Who a question of *server* goes to: the call's own caller when asked in its task,
+        else the latest caller with a call in flight to *server*; ``None``: nobody."""
         target = current_downstream.get()
         if target is None:
-            callers = self.active.get(request.server)
+            callers = self.active.get(server)
             target = callers[-1] if callers else None
+        return target
+
+    async def __call__(self, request: ElicitationRequest) -> ElicitationAnswer:
+        target = self.caller_for(request.server)
         if target is None or not target.can_elicit:
             why = "no downstream caller" if target is None else "it cannot elicit"
             log.info("MCP server '%s': question declined (%s)", request.server, why)

@@ -28,12 +28,14 @@ from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hermes_core import __version__
 from hermes_core.host.naming import sanitize_component
 from hermes_core.host.registry import ToolEntry
 from hermes_core.sanitize import sanitize_value
-from hermes_core.serve.proxy.downstream import Downstream, DownstreamElicitor
+from hermes_core.serve.proxy.downstream import Asker, Downstream, DownstreamElicitor
+from hermes_core.serve.proxy.input_rounds import HeldCalls, RoundAsker
 from hermes_core.serve.proxy.logs import LogForwarder
 from hermes_core.serve.proxy.profiles import Profile
 
@@ -70,6 +72,8 @@ class ProxyServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prompts: dict[str, tuple[str, str]] = {}
         self._logs: LogForwarder | None = None
+        self.held = HeldCalls()
+        """The 2026-07-28 calls waiting for their clients' answers (:mod:`.input_rounds`)."""
         self.server: Server[Any] = Server(
             "hermes-proxy",
             version=__version__,
@@ -87,6 +91,7 @@ class ProxyServer:
         self.server.middleware[:] = [
             m for m in self.server.middleware if type(m) is not OpenTelemetryMiddleware
         ]
+        self.server.middleware.append(self._remember_initialize)
         self._unlisten = host.registry.add_listener(self._registry_changed)
 
     def forward_logs(self) -> None:
@@ -105,6 +110,7 @@ class ProxyServer:
 
     def close(self) -> None:
         self._unlisten()
+        self.held.close()
         if self._logs is not None:
             logging.getLogger("hermes.mcp").removeHandler(self._logs)
             self._logs.close()
@@ -126,13 +132,25 @@ class ProxyServer:
     def _remember(self, ctx: Any) -> None:
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
+        if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return  # a connection per request: its client listens on subscriptions/listen
         session = ctx.session
         connection = getattr(session, "_connection", session)  # the SDK keeps it private
         key = id(connection)
-        if key not in self._sessions:
-            self._sessions[key] = (connection, session)
-            while len(self._sessions) > MAX_LISTENERS:
-                self._sessions.popitem(last=False)
+        known = key in self._sessions
+        self._sessions[key] = (connection, session)  # its newest request's session
+        if known:
+            self._sessions.move_to_end(key)
+        while len(self._sessions) > MAX_LISTENERS:
+            self._sessions.popitem(last=False)
+
+    async def _remember_initialize(self, ctx: Any, call_next: Any) -> Any:
+        """Middleware: a connection is remembered from its handshake on, so one that calls
+        tools without listing them hears of list changes too."""
+        result = await call_next(ctx)
+        if ctx.method == "initialize":
+            self._remember(ctx)
+        return result
 
     def _registry_changed(self) -> None:
         loop = self._loop
@@ -168,16 +186,41 @@ class ProxyServer:
 
     async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Any:
         self._remember(ctx)
-        entry = self.find(params.name)
+        progress = ctx if _wants_progress(ctx) else None
+        arguments = params.arguments or {}
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            caller = Downstream(ctx.session, ctx.request_id)
+            return await self.answer(params.name, arguments, caller, progress)
+        # 2026-07-28: what the call asks of its caller goes out as input_required rounds.
+        if params.request_state is not None:
+            return await self.held.resume(
+                params.name, arguments, params.request_state, params.input_responses
+            )
+        asker = RoundAsker(ctx.session.client_capabilities)
+        run = self.answer(params.name, arguments, asker, progress)
+        return await self.held.start(params.name, arguments, asker, run)
+
+    async def answer(
+        self, name: str, arguments: dict[str, Any], caller: Asker, progress: Any = None
+    ) -> types.CallToolResult:
+        """The downstream call of tool *name*, through the host's call pipeline; *caller* is
+        asked the call's questions; *progress*: the request context whose progress token
+        hears the call's progress reports (``None``: none asked for)."""
+        entry = self.find(name)
         if entry is None:
-            return _error_result(f"unknown tool {params.name!r}")
-        downstream = Downstream(ctx.session)
-        with self.elicitor.calling(entry.server, downstream):
-            if not _wants_progress(ctx):  # the usual call: no forwarding task at all
-                result = await self.host.call_tool(entry.name, params.arguments or {})
+            return _error_result(f"unknown tool {name!r}")
+        with self.elicitor.calling(entry.server, caller):
+            if progress is None:  # the usual call: no forwarding task at all
+                result = await self.host.call_tool(entry.name, arguments)
             else:
-                result = await self._with_progress(ctx, entry, params.arguments or {})
+                result = await self._with_progress(progress, entry, arguments)
         return _call_result(result)
+
+    def latest_session(self) -> Any:
+        """The session of the connection heard from last (``None``: none yet)."""
+        if not self._sessions:
+            return None
+        return next(reversed(self._sessions.values()))[1]
 
     async def _with_progress(
         self, ctx: Any, entry: ToolEntry, arguments: dict[str, Any]

@@ -13,8 +13,12 @@ import hmac
 from collections.abc import Mapping
 from typing import Any
 
+from hermes_core.host.stdio_transport import PipeSender
 from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.proxy.disconnects import CancelOnDisconnect
+from hermes_core.serve.proxy.fast_calls import FastCalls
 from hermes_core.serve.proxy.server import ProxyServer
+from hermes_core.serve.stdio_pipes import stdio_pipes
 
 __all__ = ["TokenRouter", "serve_http", "serve_stdio"]
 
@@ -22,7 +26,23 @@ _UNAUTHORIZED = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
 
 
 async def serve_stdio(proxy: ProxyServer) -> None:
-    """Serve *proxy* on this process's stdin/stdout until the client closes it."""
+    """Serve *proxy* on this process's stdin/stdout until the client closes it: on asyncio
+    pipes (:mod:`~hermes_core.serve.stdio_pipes`), or the SDK's transport where stdin or
+    stdout is a regular file."""
+    fast: list[FastCalls] = []
+
+    def hot_path(sender: PipeSender) -> FastCalls:
+        fast.append(FastCalls(proxy, sender.send_text))
+        return fast[-1]
+
+    async with stdio_pipes(intercept=hot_path) as streams:
+        if streams is not None:
+            try:
+                await proxy.server.run(*streams, proxy.options())
+            finally:
+                for calls in fast:
+                    calls.close()
+            return
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read, write):
@@ -79,7 +99,10 @@ async def serve_http(
     """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``."""
     import uvicorn
 
-    apps = {token: proxy.server.streamable_http_app(host=host) for token, proxy in proxies.items()}
+    apps = {
+        token: CancelOnDisconnect(proxy.server.streamable_http_app(host=host))
+        for token, proxy in proxies.items()
+    }
     config = uvicorn.Config(
         TokenRouter(apps),
         host=host,
