@@ -316,8 +316,10 @@ def test_a_server_that_fails_costs_only_its_own_tools(tmp_path: Path) -> None:
         },
     )
 
+    errlog = tmp_path / "proxy.err"
+
     async def scenario() -> None:
-        async with proxy_session(tmp_path) as session:
+        async with proxy_session(tmp_path, errlog=errlog) as session:
             names = {t.name for t in (await session.list_tools()).tools}
             assert "mcp_up_peek" in names
             assert not any(name.startswith("mcp_broken_") for name in names)
@@ -326,3 +328,7 @@ def test_a_server_that_fails_costs_only_its_own_tools(tmp_path: Path) -> None:
             assert gone.is_error and "unknown tool" in text_of(gone)
 
     asyncio.run(scenario())
+    # The client sees only that the tools are missing: the proxy's stderr says why.
+    said = errlog.read_text()
+    assert "hermes mcp proxy: server 'broken' offers no tools: " in said, said
+    assert "hermes mcp proxy: 1 of 2 servers offer their tools" in said

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
@@ -15,7 +16,7 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.serve.http_auth import load_or_create_token
-from hermes_core.serve.proxy.backing import backing_host
+from hermes_core.serve.proxy.backing import backing_host, startup_report
 from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.proxy.transport import serve_http, serve_stdio
@@ -23,6 +24,7 @@ from hermes_core.serve.server import configure_logging, is_loopback
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
+    from hermes_core.host.host import MCPHost
     from hermes_core.host.spec import HostServer
 
 __all__ = ["PROXY_TOKEN_FILE", "parse_http", "run"]
@@ -106,6 +108,7 @@ async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profi
     try:
         await host.start()
         host.watch_config()
+        _report(host, profile.keeps_server)
         proxy = ProxyServer(host, profile, elicitor)
         proxy.forward_logs()
         try:
@@ -128,6 +131,7 @@ async def _http(
     try:
         await host.start()
         host.watch_config()
+        _report(host, lambda name: any(p.keeps_server(name) for p in tokens.values()))
         proxies = {token: ProxyServer(host, p, elicitor) for token, p in tokens.items()}
         for proxy in proxies.values():
             proxy.forward_logs()
@@ -138,3 +142,8 @@ async def _http(
                 proxy.close()
     finally:
         await host.close()
+
+
+def _report(host: MCPHost, keeps: Callable[[str], bool]) -> None:
+    for line in startup_report(host, keeps):
+        print(f"hermes mcp proxy: {line}", file=sys.stderr, flush=True)

@@ -4,8 +4,10 @@ sampled (:class:`~.sampling.DownstreamSampler`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hermes_core.sanitize import clean_line
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.proxy.sampling import DownstreamSampler
 
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
     from hermes_core.host.spec import HostServer
 
-__all__ = ["backing_host"]
+__all__ = ["backing_host", "startup_report"]
 
 
 def backing_host(
@@ -28,3 +30,21 @@ def backing_host(
     router = DownstreamSampler(elicitor) if forward_sampling else None
     host = factory.host(servers, elicitor=elicitor, sampling_router=router)
     return host, elicitor
+
+
+def startup_report(host: MCPHost, keeps: Callable[[str], bool]) -> list[str]:
+    """What the proxy tells its stderr once its servers are up: each server of the profile
+    (*keeps*) that offers nothing, and why (the client sees only that its tools are missing),
+    then how much is offered."""
+    rows = [row for row in host.status() if row.enabled and keeps(row.server)]
+    lines = []
+    for row in rows:
+        if row.offered:
+            continue
+        why = row.last_error or row.gate or f"not connected ({row.connection})"
+        if row.gate and row.last_error:
+            why = f"{row.last_error}; {row.gate}"
+        lines.append(f"server '{row.server}' offers no tools: {clean_line(why)}")
+    offering = sum(1 for row in rows if row.offered)
+    lines.append(f"{offering} of {len(rows)} servers offer their tools")
+    return lines
