@@ -10,19 +10,19 @@ import json
 import socket
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from servers.net import free_port, stop, wait_for_port
 from support.proxy import (
     UPSTREAM,
     http_session,
     proxy_argv,
     proxy_env,
     proxy_session,
-    start_http,
+    running_http,
     text_of,
     write_config,
 )
@@ -87,12 +87,9 @@ def test_an_http_client_that_drops_its_connection_cancels_the_call(
     import httpx2
 
     _config(tmp_path)
-    port = free_port()
-    proc = start_http(tmp_path, port)
-    try:
-        wait_for_port(port, 60)
-        token = (tmp_path / "proxy-token").read_text().strip()
-        url = f"http://127.0.0.1:{port}/mcp"
+    with running_http(tmp_path) as (url, token):
+        port = urllib.parse.urlsplit(url).port
+        assert port is not None
         headers = {
             "Authorization": f"Bearer {token}",
             "Accept": "application/json, text/event-stream",
@@ -136,8 +133,6 @@ def test_an_http_client_that_drops_its_connection_cancels_the_call(
         # `cancelled` runs only after `hang` ended (`up` runs one call at a time), and says
         # whether it was cancelled; without the cancel it would wait for ever.
         assert asyncio.run(asyncio.wait_for(told(), 60)) == "cancelled 1"
-    finally:
-        stop(proc)
 
 
 def test_the_stdio_wire_survives_garbage_and_answers_calls_in_full(tmp_path: Path) -> None:

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from servers.net import free_port, stop, wait_for_port
-from support.proxy import SERVERS, http_session, proxy_session, start_http, text_of, write_config
+from support.proxy import SERVERS, http_session, proxy_session, running_http, text_of, write_config
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
@@ -92,22 +91,15 @@ def test_without_a_sampling_client_or_a_model_the_request_is_refused(tmp_path: P
 @pytest.mark.network
 def test_sampling_is_forwarded_over_http_on_the_calls_own_stream(tmp_path: Path) -> None:
     _config(tmp_path)
-    port = free_port()
-    proc = start_http(tmp_path, port)
     model = Downstream()
-    try:
-        wait_for_port(port, 60)
-        token = (tmp_path / "proxy-token").read_text().strip()
 
-        async def scenario() -> None:
-            url = f"http://127.0.0.1:{port}/mcp"
-            async with http_session(url, token, sampling_callback=model) as session:
-                outcome = _outcome(await session.call_tool("mcp_sampler_ask", {"prompt": "web"}))
-                assert outcome["text"] == "downstream heard: web"
-            async with http_session(url, token) as session:  # this one cannot sample
-                outcome = _outcome(await session.call_tool("mcp_sampler_ask", {"prompt": "x"}))
-                assert outcome["reason"] == "unavailable"
+    async def scenario(url: str, token: str) -> None:
+        async with http_session(url, token, sampling_callback=model) as session:
+            outcome = _outcome(await session.call_tool("mcp_sampler_ask", {"prompt": "web"}))
+            assert outcome["text"] == "downstream heard: web"
+        async with http_session(url, token) as session:  # this one cannot sample
+            outcome = _outcome(await session.call_tool("mcp_sampler_ask", {"prompt": "x"}))
+            assert outcome["reason"] == "unavailable"
 
-        asyncio.run(scenario())
-    finally:
-        stop(proc)
+    with running_http(tmp_path) as (url, token):
+        asyncio.run(scenario(url, token))

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from servers.net import free_port, stop, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.proxy import (
     MODERN,
@@ -23,7 +22,7 @@ from support.proxy import (
     UPSTREAM,
     proxy_argv,
     proxy_env,
-    start_http,
+    running_http,
     text_of,
     write_config,
 )
@@ -143,40 +142,25 @@ def test_a_request_state_opens_only_its_own_call(tmp_path: Path) -> None:
             assert isinstance(first, types.InputRequiredResult) and first.request_state
             (key,) = first.input_requests
             accept = {key: types.ElicitResult(action="accept", content={})}
-            # Another tool's arguments, or a forged state, open nothing.
-            with pytest.raises(MCPError, match="requestState"):
-                await session.call_tool(
+
+            async def retry(text: str, state: str) -> Any:
+                return await session.call_tool(
                     "mcp_up_note",
-                    {"text": "b"},
+                    {"text": text},
                     input_responses=accept,
-                    request_state=first.request_state,
+                    request_state=state,
                     allow_input_required=True,
                 )
+
+            # Other arguments, or a forged state, open nothing.
             with pytest.raises(MCPError, match="requestState"):
-                await session.call_tool(
-                    "mcp_up_note",
-                    {"text": "a"},
-                    input_responses=accept,
-                    request_state="forged",
-                    allow_input_required=True,
-                )
-            done = await session.call_tool(
-                "mcp_up_note",
-                {"text": "a"},
-                input_responses=accept,
-                request_state=first.request_state,
-                allow_input_required=True,
-            )
-            assert text_of(done) == "noted a"
+                await retry("b", first.request_state)
+            with pytest.raises(MCPError, match="requestState"):
+                await retry("a", "forged")
+            assert text_of(await retry("a", first.request_state)) == "noted a"
             # A state is good for one retry.
             with pytest.raises(MCPError, match="requestState"):
-                await session.call_tool(
-                    "mcp_up_note",
-                    {"text": "a"},
-                    input_responses=accept,
-                    request_state=first.request_state,
-                    allow_input_required=True,
-                )
+                await retry("a", first.request_state)
 
     asyncio.run(scenario())
 
@@ -188,25 +172,19 @@ def test_a_modern_client_over_http(tmp_path: Path) -> None:
     from mcp.client.streamable_http import streamable_http_client
 
     _config(tmp_path)
-    port = free_port()
-    proc = start_http(tmp_path, port)
     user = User()
-    try:
-        wait_for_port(port, 60)
-        token = (tmp_path / "proxy-token").read_text().strip()
 
-        async def scenario() -> None:
-            headers = {"Authorization": f"Bearer {token}"}
-            async with httpx2.AsyncClient(headers=headers, trust_env=False, timeout=60) as http:
-                transport = streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http)
-                async with Client(
-                    transport, elicitation_callback=user.elicit, sampling_callback=user.sample
-                ) as client:
-                    assert client.protocol_version == "2026-07-28"
-                    names = {t.name for t in (await client.list_tools()).tools}
-                    assert {"mcp_up_note", "mcp_modern_echo"} <= names
-                    await _questions_go_to_the_caller(client, user)
+    async def scenario(url: str, token: str) -> None:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with httpx2.AsyncClient(headers=headers, trust_env=False, timeout=60) as http:
+            transport = streamable_http_client(url, http_client=http)
+            async with Client(
+                transport, elicitation_callback=user.elicit, sampling_callback=user.sample
+            ) as client:
+                assert client.protocol_version == "2026-07-28"
+                names = {t.name for t in (await client.list_tools()).tools}
+                assert {"mcp_up_note", "mcp_modern_echo"} <= names
+                await _questions_go_to_the_caller(client, user)
 
-        asyncio.run(scenario())
-    finally:
-        stop(proc)
+    with running_http(tmp_path) as (url, token):
+        asyncio.run(scenario(url, token))

@@ -8,7 +8,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,21 @@ def start_http(home: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
             stderr=errlog,
             stdout=subprocess.DEVNULL,
         )
+
+
+@contextlib.contextmanager
+def running_http(home: Path, *args: str) -> Iterator[tuple[str, str]]:
+    """``hermes mcp proxy --http PORT ARGS`` on a free port: its URL and the token of its
+    unnamed profile; stopped on the way out."""
+    from servers.net import free_port, stop, wait_for_port
+
+    port = free_port()
+    proc = start_http(home, port, *args)
+    try:
+        wait_for_port(port, 60)
+        yield f"http://127.0.0.1:{port}/mcp", (home / "proxy-token").read_text().strip()
+    finally:
+        stop(proc)
 
 
 def text_of(result: Any) -> str:

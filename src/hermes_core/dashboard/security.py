@@ -19,6 +19,8 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs
 
+from hermes_core.serve.http_auth import replayed_body
+
 __all__ = ["COOKIE", "MAX_BODY", "Door", "Secrets"]
 
 COOKIE = "hermes_dashboard"
@@ -113,7 +115,7 @@ class Door:
             if not self._csrf_ok(scope, body):
                 await _reply(send, 403, "forbidden: missing or wrong CSRF token", [])
                 return
-            receive = _replay(body, receive)
+            receive = replayed_body(body, receive)
 
         async def secure(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -178,17 +180,3 @@ class Door:
                 return False
             given = parse_qs(body.decode("utf-8", "replace")).get("csrf", [])
         return len(given) == 1 and hmac.compare_digest(given[0].encode(), expected)
-
-
-def _replay(body: bytes, original: Receive) -> Receive:
-    """The body read once, then the client's own messages (its disconnect)."""
-    sent = False
-
-    async def receive() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await original()
-
-    return receive

@@ -18,7 +18,13 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TOKEN_FILE", "BearerGate", "TokenFileError", "load_or_create_token"]
+__all__ = [
+    "TOKEN_FILE",
+    "BearerGate",
+    "TokenFileError",
+    "load_or_create_token",
+    "replayed_body",
+]
 
 TOKEN_FILE = "serve-token"
 Scope = MutableMapping[str, Any]
@@ -143,3 +149,18 @@ class BearerGate:
     def _allowed(self, scope: Scope) -> bool:
         given = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
         return len(given) == 1 and hmac.compare_digest(given[0], self._expected)
+
+
+def replayed_body(body: bytes, then: Receive | None = None) -> Receive:
+    """An ASGI ``receive`` that gives *body* once, whole, then *then*'s messages (the client's
+    own: its disconnect); without *then*, a disconnect (a request made up in the server)."""
+    sent = False
+
+    async def receive() -> MutableMapping[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await then() if then is not None else {"type": "http.disconnect"}
+
+    return receive

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.http_auth import Receive, Scope, Send, replayed_body
 
 __all__ = ["MAX_WATCHED_BYTES", "CancelOnDisconnect", "request_ids"]
 
@@ -91,7 +91,7 @@ class CancelOnDisconnect:
                 {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
             ).encode()
             try:
-                await self.app(_scope_for(scope, len(notice)), _once(notice), _discard)
+                await self.app(_scope_for(scope, len(notice)), replayed_body(notice), _discard)
             except Exception:
                 log.debug("cancel after a disconnect not delivered", exc_info=True)
 
@@ -100,19 +100,6 @@ def _scope_for(scope: Scope, length: int) -> Scope:
     headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
     headers.append((b"content-length", str(length).encode()))
     return {**scope, "headers": headers}
-
-
-def _once(body: bytes) -> Receive:
-    sent = False
-
-    async def receive() -> Any:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
-
-    return receive
 
 
 async def _discard(message: Any) -> None:

@@ -25,7 +25,16 @@ from mcp.shared.message import ServerMessageMetadata
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
-__all__ = ["Asker", "Downstream", "DownstreamElicitor", "Sampler", "current_downstream"]
+__all__ = [
+    "Asker",
+    "Downstream",
+    "DownstreamElicitor",
+    "Sampler",
+    "answer_of",
+    "current_downstream",
+    "declares",
+    "form_schema",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +67,13 @@ class Downstream:
         self.session = session
         self.request_id = request_id
 
-    def _capability(self, name: str) -> bool:
-        caps = self.session.client_capabilities
-        return caps is not None and getattr(caps, name, None) is not None
-
     @property
     def can_elicit(self) -> bool:
-        return self._capability("elicitation")
+        return declares(self.session.client_capabilities, "elicitation")
 
     @property
     def can_sample(self) -> bool:
-        return self._capability("sampling")
+        return declares(self.session.client_capabilities, "sampling")
 
     def _metadata(self) -> Any:
         if self.request_id is None:
@@ -88,15 +93,30 @@ class Downstream:
         )
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
-        schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
-        schema.setdefault("type", "object")
-        schema.setdefault("properties", {})
         answer = await self.session.elicit_form(
-            request.message, schema, related_request_id=self.request_id
+            request.message, form_schema(request), related_request_id=self.request_id
         )
-        if answer.action == "accept":
-            return ElicitationAnswer("accept", dict(answer.content or {}))
-        return ElicitationAnswer("cancel" if answer.action == "cancel" else "decline")
+        return answer_of(answer)
+
+
+def declares(capabilities: Any, name: str) -> bool:
+    """Whether a client's *capabilities* (``ClientCapabilities`` or ``None``) declare *name*."""
+    return capabilities is not None and getattr(capabilities, name, None) is not None
+
+
+def form_schema(request: ElicitationRequest) -> dict[str, Any]:
+    """The ``requestedSchema`` of a form question to a downstream client."""
+    schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
+    schema.setdefault("type", "object")
+    schema.setdefault("properties", {})
+    return schema
+
+
+def answer_of(result: Any) -> ElicitationAnswer:
+    """A downstream client's ``ElicitResult`` as the host's answer."""
+    if result.action == "accept":
+        return ElicitationAnswer("accept", dict(result.content or {}))
+    return ElicitationAnswer("cancel" if result.action == "cancel" else "decline")
 
 
 current_downstream: contextvars.ContextVar[Asker | None] = contextvars.ContextVar(

@@ -32,6 +32,7 @@ import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from hermes_core.offers.elicitation import DEFAULT_TIMEOUT, ElicitationAnswer, ElicitationRequest
+from hermes_core.serve.proxy.downstream import answer_of, declares, form_schema
 
 __all__ = ["HOLD_SECONDS", "MAX_HELD", "HeldCalls", "RoundAsker"]
 
@@ -60,28 +61,20 @@ class RoundAsker:
         self.asked = asyncio.Event()
         self._count = 0
 
-    def _has(self, name: str) -> bool:
-        return self.capabilities is not None and getattr(self.capabilities, name, None) is not None
-
     @property
     def can_elicit(self) -> bool:
-        return self._has("elicitation")
+        return declares(self.capabilities, "elicitation")
 
     @property
     def can_sample(self) -> bool:
-        return self._has("sampling")
+        return declares(self.capabilities, "sampling")
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
-        schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
-        schema.setdefault("type", "object")
-        schema.setdefault("properties", {})
-        params = types.ElicitRequestFormParams(message=request.message, requested_schema=schema)
+        params = types.ElicitRequestFormParams(
+            message=request.message, requested_schema=form_schema(request)
+        )
         answer = await self._ask(types.ElicitRequest(params=params), (types.ElicitResult,))
-        if answer is None:
-            return ElicitationAnswer("decline")
-        if answer.action == "accept":
-            return ElicitationAnswer("accept", dict(answer.content or {}))
-        return ElicitationAnswer("cancel" if answer.action == "cancel" else "decline")
+        return ElicitationAnswer("decline") if answer is None else answer_of(answer)
 
     async def sample(self, params: Any, timeout: float) -> Any:
         expects = (types.CreateMessageResult, types.CreateMessageResultWithTools)
