@@ -56,7 +56,7 @@ def test_a_cancel_on_stdio_cancels_the_upstream_call(tmp_path: Path) -> None:
             call.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await call
-            # `up` runs one call at a time: `cancelled` runs once `hang` has ended.
+            # `cancelled` waits (up to 60 s) for a cancelled `hang` and counts them.
             told = await session.call_tool("mcp_up_cancelled", {})
             assert text_of(told) == "cancelled 1"
 
@@ -130,61 +130,105 @@ def test_an_http_client_that_drops_its_connection_cancels_the_call(
             async with http_session(url, token) as session:
                 return text_of(await session.call_tool("mcp_up_cancelled", {}))
 
-        # `cancelled` runs only after `hang` ended (`up` runs one call at a time), and says
-        # whether it was cancelled; without the cancel it would wait for ever.
-        assert asyncio.run(asyncio.wait_for(told(), 60)) == "cancelled 1"
+        # `cancelled` waits (up to 60 s) for a cancelled `hang` and counts them: without the
+        # cancel it would say "cancelled 0" after its wait.
+        assert asyncio.run(asyncio.wait_for(told(), 120)) == "cancelled 1"
 
 
-def test_the_stdio_wire_survives_garbage_and_answers_calls_in_full(tmp_path: Path) -> None:
-    _config(tmp_path)
-    proc = subprocess.Popen(
-        proxy_argv(),
-        env=proxy_env(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+class RawStdio:
+    """``hermes mcp proxy`` on pipes, written to and read as a raw client does."""
 
-    def send(message: Any) -> None:
-        assert proc.stdin is not None
+    def __init__(self, home: Path) -> None:
+        self.proc = subprocess.Popen(
+            proxy_argv(),
+            env=proxy_env(home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.early: dict[Any, dict[str, Any]] = {}
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
         text = message if isinstance(message, str) else json.dumps(message)
-        proc.stdin.write(text.encode() + b"\n")
-        proc.stdin.flush()
+        self.proc.stdin.write(text.encode() + b"\n")
+        self.proc.stdin.flush()
 
-    def answer(request_id: int) -> dict[str, Any]:
-        assert proc.stdout is not None
-        while True:
-            line = proc.stdout.readline()
+    def call(self, request_id: Any, name: str, **params: Any) -> None:
+        message = {"name": name, **params}
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": message})
+
+    def answer(self, request_id: Any) -> dict[str, Any]:
+        """The answer to *request_id* (answers to others read meanwhile are kept)."""
+        assert self.proc.stdout is not None
+        while request_id not in self.early:
+            line = self.proc.stdout.readline()
             assert line, "the proxy closed stdout"
             message = json.loads(line)
-            if message.get("id") == request_id:
-                return dict(message)
+            if "id" in message:
+                self.early[message["id"]] = message
+        return self.early.pop(request_id)
 
-    try:
-        send("this is not json {")
+    def open(self) -> None:
         hello = {
             "protocolVersion": "2025-11-25",
             "capabilities": {},
             "clientInfo": {"name": "r", "version": "0"},
         }
-        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello})
-        assert answer(1)["result"]["serverInfo"]["name"] == "hermes-proxy"
-        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        send(
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "mcp_up_shout"}}
-        )
-        shouted = answer(2)["result"]
+        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello})
+        assert self.answer(0)["result"]["serverInfo"]["name"] == "hermes-proxy"
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.close()
+        self.proc.wait(60)
+        self.proc.stdout.close()
+        return self.proc.returncode
+
+
+def test_the_stdio_wire_survives_garbage_and_answers_calls_in_full(tmp_path: Path) -> None:
+    _config(tmp_path)
+    wire = RawStdio(tmp_path)
+    try:
+        wire.send("this is not json {")
+        wire.open()
+        wire.call(2, "mcp_up_shout")
+        shouted = wire.answer(2)["result"]
         assert shouted["isError"] is False
         assert "\x1b" not in shouted["content"][0]["text"]  # cleaned on the way down
         assert "\U000e0041" not in shouted["content"][0]["text"]
-        send({"jsonrpc": "2.0", "id": "s", "method": "tools/call", "params": {"name": "nope"}})
-        unknown = answer("s")["result"]  # type: ignore[arg-type]
+        wire.call("s", "nope")
+        unknown = wire.answer("s")["result"]
         assert unknown["isError"] is True and "unknown tool 'nope'" in unknown["content"][0]["text"]
-        send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}})
-        assert answer(3)["error"]["code"] == -32602  # no name: the SDK's own answer
+        wire.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"arguments": {}}})
+        assert wire.answer(3)["error"]["code"] == -32602  # no name: the SDK's own answer
     finally:
-        proc.stdin.close()
-        proc.wait(60)
-        proc.stdout.close()
-    assert proc.returncode == 0
+        assert wire.close() == 0
+
+
+def test_a_flood_of_calls_is_bounded_and_cancels_still_arrive(tmp_path: Path) -> None:
+    from hermes_core.serve.proxy.fast_calls import MAX_IN_FLIGHT
+
+    _config(tmp_path)
+    wire = RawStdio(tmp_path)
+    try:
+        wire.open()
+        flood = MAX_IN_FLIGHT + 4
+        for request_id in range(1, flood + 1):  # each waits until it is cancelled
+            wire.call(request_id, "mcp_up_hang")
+        for request_id in range(MAX_IN_FLIGHT + 1, flood + 1):
+            refused = wire.answer(request_id)["error"]
+            assert refused["code"] == -32000 and "too many calls in flight" in refused["message"]
+        for request_id in range(1, MAX_IN_FLIGHT + 1):
+            cancel = {"requestId": request_id, "reason": "enough"}
+            wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+        wire.call("after", "mcp_up_cancelled")
+        said = wire.answer("after")["result"]["content"][0]["text"]
+        assert said.startswith("cancelled ") and int(said.split()[1]) >= 1, said
+        # A cancelled call is not answered; the proxy goes on answering.
+        assert not [m for m in wire.early.values() if m.get("id") in range(1, flood + 1)]
+        wire.call("peek", "mcp_up_peek")
+        assert wire.answer("peek")["result"]["content"][0]["text"] == "peeked"
+    finally:
+        assert wire.close() == 0

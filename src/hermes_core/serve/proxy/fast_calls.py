@@ -13,6 +13,10 @@ progress token or a task, any 2026-07-28 request) goes to the SDK's server uncha
 does every ``notifications/cancelled``; one naming a call in flight here cancels it as the SDK
 would (its upstream call is cancelled; no answer is sent).
 
+At most :data:`MAX_IN_FLIGHT` calls run on the hot path at once: one more is answered at once
+with an error saying so (the proxy keeps reading, so the client's cancels still arrive), and a
+client that sends calls without end cannot fill the proxy's memory with them.
+
 The hot path opens only after the handshake (``notifications/initialized``) and once the SDK
 has given the connection's session (asked for the downstream client's answers); before that,
 everything is the SDK's.
@@ -23,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.serve.proxy.downstream import Downstream
@@ -31,7 +35,7 @@ from hermes_core.serve.proxy.downstream import Downstream
 if TYPE_CHECKING:
     from hermes_core.serve.proxy.server import ProxyServer
 
-__all__ = ["FastCalls"]
+__all__ = ["MAX_IN_FLIGHT", "FastCalls"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +45,10 @@ _CALL_KEYS = frozenset({"name", "arguments", "_meta"})
 _PLAIN_META = frozenset({"traceparent", "tracestate", "baggage"})
 #: What a handler's exception becomes (the SDK answers code 0 with its text, too).
 _HANDLER_ERROR = 0
+#: Calls in flight on the hot path at most; one more is answered with an error at once.
+MAX_IN_FLIGHT = 256
+#: The error code of a call refused for that (JSON-RPC's "server error" range).
+_TOO_MANY = -32000
 
 
 def _plain_call(raw: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
@@ -93,10 +101,19 @@ class FastCalls:
         session = self.proxy.latest_session()
         if call is None or session is None:
             return False
-        task = asyncio.get_running_loop().create_task(self._answer(request_id, *call, session))
+        if len(self._calls) >= MAX_IN_FLIGHT:
+            message = f"too many calls in flight ({MAX_IN_FLIGHT}); retry when one has ended"
+            error = json.dumps({"code": _TOO_MANY, "message": message})
+            line = f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},"error":{error}}}'
+            self._spawn(self._send(line))
+            return True
+        task = self._spawn(self._answer(request_id, *call, session))
         self._calls[request_id] = task
         task.add_done_callback(lambda _: self._calls.pop(request_id, None))
         return True
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        return asyncio.get_running_loop().create_task(work)
 
     def _cancel(self, request_id: Any) -> None:
         if isinstance(request_id, int | str) and not isinstance(request_id, bool):
@@ -118,9 +135,12 @@ class FastCalls:
             log.exception("tools/call %r failed", name)
             error = json.dumps({"code": _HANDLER_ERROR, "message": str(exc)})
             line = f'{head}"error":{error}}}'
+        await self._send(line)
+
+    async def _send(self, line: str) -> None:
         try:
             await self._send_text(line)
-        except Exception:
+        except Exception:  # the client is gone: nobody to answer
             log.debug("tools/call answer not delivered", exc_info=True)
 
     def close(self) -> None:

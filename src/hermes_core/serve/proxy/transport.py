@@ -20,8 +20,10 @@ from hermes_core.serve.proxy.fast_calls import FastCalls
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.stdio_pipes import stdio_pipes
 
-__all__ = ["TokenRouter", "serve_http", "serve_stdio"]
+__all__ = ["MAX_CONNECTIONS", "TokenRouter", "serve_http", "serve_stdio"]
 
+#: Connections (and requests) the HTTP proxy serves at once; beyond them, 503 at once.
+MAX_CONNECTIONS = 512
 _UNAUTHORIZED = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
 
 
@@ -110,6 +112,7 @@ async def serve_http(
         log_level="debug" if verbose else "warning",
         access_log=verbose,
         lifespan="off",
+        limit_concurrency=MAX_CONNECTIONS,
     )
     async with contextlib.AsyncExitStack() as stack:
         for proxy in proxies.values():
