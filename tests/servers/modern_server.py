@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio
 import uvicorn
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.runner import _serve_modern_stream  # the SDK's modern-only stream loop
 from mcp.server.stdio import stdio_server
 
@@ -30,8 +30,8 @@ def echo(text: str) -> str:
 
 
 @server.tool()
-async def grow() -> str:
-    """Add a tool named ``grown``."""
+async def grow(ctx: Context) -> str:
+    """Add a tool named ``grown`` (and a prompt), and say so on ``subscriptions/listen``."""
 
     def grown() -> str:
         """A tool added at run time."""
@@ -44,6 +44,8 @@ async def grow() -> str:
         """A prompt added at run time."""
         return "grown"
 
+    await ctx.notify_tools_changed()
+    await ctx.notify_prompts_changed()
     return "added"
 
 
