@@ -166,3 +166,22 @@ def test_plugins_list_loads_the_plugins_but_no_config_models(tmp_path: Path) -> 
     assert "acme-studio  (acme-studio-hermes" in result.stdout  # the vendor plugin, loaded
     assert {"pluggy", "hermes_core.plugins.exercise"} <= modules  # loaded and checked
     assert offending(modules, PLUGINS_LIST_MUST_NOT_IMPORT) == []
+
+
+# `mcp down` talks to the warm host's socket: no SDK, no host, no proxy.
+DOWN_MUST_NOT_IMPORT = {
+    "mcp",
+    "mcp_types",
+    "httpx2",
+    "hermes_core.host.host",
+    "hermes_core.host.connection",
+    "hermes_core.serve.proxy",
+}
+
+
+def test_mcp_down_loads_the_socket_client_only(tmp_path: Path) -> None:
+    modules, result = imported_modules("mcp", "down", home=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "no warm host is running" in result.stdout
+    assert "hermes_core.serve.warm.client" in modules
+    assert offending(modules, DOWN_MUST_NOT_IMPORT) == []

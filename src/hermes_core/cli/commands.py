@@ -56,7 +56,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "serve"): ("hermes_core.cli.mcp_serve:run",),
     ("mcp", "proxy"): ("hermes_core.cli.mcp_proxy:run",),
     ("mcp", "up"): ("hermes_core.cli.mcp_up:run_up",),
-    ("mcp", "down"): ("hermes_core.cli.mcp_up:run_down",),
+    ("mcp", "down"): ("hermes_core.cli.mcp_down:run_down",),
     ("mcp", "catalog"): ("hermes_core.cli.mcp_catalog:run_catalog",),
     ("mcp", "install"): (
         "hermes_core.cli.mcp_registry_install:run",

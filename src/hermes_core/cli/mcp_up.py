@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.mcp_down import stale_note
 from hermes_core.cli.mcp_proxy import PROXY_TOKEN_FILE, parse_http
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
@@ -25,7 +26,6 @@ from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.proxy.profiles import EVERYTHING
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.proxy.transport import serve_http
-from hermes_core.serve.warm.client import stop_warm_host
 from hermes_core.serve.warm.daemon import WarmHost
 from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
     from hermes_core.host.spec import HostServer
 
-__all__ = ["READY", "START_TIMEOUT", "run_down", "run_up"]
+__all__ = ["READY", "START_TIMEOUT", "run_up"]
 
 #: What the background host prints on stdout once its socket listens.
 READY = "hermes-warm-host-ready"
@@ -45,16 +45,6 @@ START_TIMEOUT = 120.0
 def run_up(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp up``."""
     return guard(lambda: _up(args, plugins))
-
-
-def run_down(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp down``."""
-    return guard(lambda: _down())
-
-
-def _stale_note(paths: WarmPaths, pid: int | None) -> None:
-    who = f" (pid {pid} is gone or does not answer)" if pid else ""
-    print(f"hermes mcp: removed a stale warm host socket/pid file{who}", file=sys.stderr)
 
 
 def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -70,7 +60,7 @@ def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:
         print(f"hermes mcp up: already running (pid {pid}; socket {paths.socket})")
         return EXIT_OK
     if state is WarmState.STALE:
-        _stale_note(paths, pid)
+        stale_note(paths, pid)
     factory = factory_for(plugins())
     loaded = load(factory)  # a bad config.yaml stops here, exit 2, before anything starts
     try:
@@ -165,17 +155,3 @@ async def _serve_http(
         await serve_http({token: proxy}, host=address[0], port=address[1])
     finally:
         proxy.close()
-
-
-def _down() -> int:
-    paths = WarmPaths(hermes_home())
-    state, pid = probe(paths)
-    if state is WarmState.DOWN:
-        print("hermes mcp down: no warm host is running")
-        return EXIT_OK
-    if state is WarmState.STALE:
-        _stale_note(paths, pid)
-        return EXIT_OK
-    stopped = asyncio.run(stop_warm_host(paths))
-    print(f"hermes mcp down: stopped the warm host (pid {stopped or pid}) and its servers")
-    return EXIT_OK
