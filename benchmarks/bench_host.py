@@ -233,12 +233,21 @@ def table_lines(rows: list[Row]) -> list[str]:
         )
         for r in rows
     ]
+    return markdown_table(header, lines, numbers_right=True)
+
+
+def markdown_table(
+    header: tuple[str, ...], lines: list[tuple[str, ...]], *, numbers_right: bool = False
+) -> list[str]:
+    """*header* and *lines* as the lines of a Markdown table, columns padded to one width;
+    *numbers_right*: every column but the first aligned right."""
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
 
     def show(cells: tuple[str, ...]) -> str:
-        left = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "| " + " | ".join([left, *rest]) + " |"
+        padded = [cells[0].ljust(widths[0])]
+        for cell, width in zip(cells[1:], widths[1:], strict=True):
+            padded.append(cell.rjust(width) if numbers_right else cell.ljust(width))
+        return "| " + " | ".join(padded) + " |"
 
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return [show(header), rule, *(show(line) for line in lines)]

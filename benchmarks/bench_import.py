@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_host import load_average, marked_region, replace_marked
+from bench_host import load_average, markdown_table, marked_region, replace_marked
 
 from hermes_core.importing.sources import SOURCES, read_servers
 
@@ -118,13 +118,7 @@ def table_lines(measured: list[dict[str, Any]]) -> list[str]:
     ]
     lines = [(*line, r["verdict"]) for line, r in zip(lines, measured, strict=True)]
     header = (*header, "result")
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
-
-    def show(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return [show(header), rule, *(show(line) for line in lines)]
+    return markdown_table(header, lines)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from servers.net import PORT, http_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_host import marked_region, replace_marked  # noqa: E402
+from bench_host import markdown_table, marked_region, replace_marked  # noqa: E402
 
 #: The fixed bound on the CLI's peak RSS (everything included: Python, pydantic, the SDK).
 BOUND_MB = 400
@@ -151,13 +151,7 @@ def table_lines(measured: list[dict[str, Any]]) -> list[str]:
         )
         for r in measured
     ]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
-
-    def show(cells: tuple[str, ...]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return [show(header), rule, *(show(line) for line in lines)]
+    return markdown_table(header, lines)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -122,6 +122,18 @@ def _extra(dash: Dashboard) -> dict[str, str]:
     return {k: dash.env[k] for k in ("HERMES_CATALOG_PATH", "PATH")}
 
 
+def _stored_call(env: dict[str, str], tool: str) -> subprocess.Popen[str]:
+    """``hermes mcp call --json TOOL --approvals store`` running: its question waits in
+    state.db for the page to answer."""
+    return subprocess.Popen(
+        [*HERMES, "mcp", "call", "--json", tool, "--approvals", "store"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
     home, extra = _home(tmp_path)
     with running_dashboard(home, extra) as dash, chromium() as browser:
@@ -256,13 +268,7 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
         page = _login(browser, dash)
         page.click("text=Pending")
         assert "Nothing is waiting" in page.inner_text("#pending-list")
-        call = subprocess.Popen(
-            [*HERMES, "mcp", "call", "--json", "mcp_asking_book", "--approvals", "store"],
-            env=dash.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        call = _stored_call(dash.env, "mcp_asking_book")
         try:
             card = page.locator(".approval")  # arrives by polling: the page is not reloaded
             card.wait_for(timeout=60_000)
@@ -362,13 +368,7 @@ def test_an_untrusted_server_s_write_call_is_denied_from_the_page(tmp_path: Path
         row = page.locator("tr", has=page.locator('[data-state-of="guarded"]'))
         assert "untrusted" in row.inner_text()
         page.click("text=Pending")
-        call = subprocess.Popen(
-            [*HERMES, "mcp", "call", "--json", "mcp_guarded_wipe", "--approvals", "store"],
-            env=dash.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        call = _stored_call(dash.env, "mcp_guarded_wipe")
         try:
             card = page.locator(".approval")
             card.wait_for(timeout=60_000)
