@@ -34,6 +34,7 @@ from hermes_core.config.secret_keys import SECRET_KEY, is_secret_key
 __all__ = [
     "SECRET_NAME",
     "VariableNames",
+    "is_literal_secret",
     "is_secret_name",
     "lift_args",
     "lift_secrets",
@@ -69,6 +70,14 @@ def looks_secret_value(value: str) -> bool:
 
 def _literal(value: Any) -> bool:
     return isinstance(value, str) and bool(value.strip()) and "${" not in value
+
+
+def is_literal_secret(key: str, value: Any) -> bool:
+    """Whether the env or header *value* under *key* is a literal credential: a non-blank string
+    with no ``${VAR}`` whose key names a secret or whose shape is one.  Import lifts exactly these
+    to ``.env`` and export writes exactly these as references, so a round trip keeps every other
+    value (a blank ``" "`` included) as it was."""
+    return _literal(value) and (is_secret_name(key) or looks_secret_value(value))
 
 
 def _variable_base(server: str, key: str) -> str:
@@ -116,13 +125,13 @@ def lift_secrets(server: str, entry: dict[str, Any], names: VariableNames) -> di
     env = entry.get("env")
     if isinstance(env, dict):
         for key, value in env.items():
-            if _literal(value) and (is_secret_name(key) or looks_secret_value(value)):
+            if is_literal_secret(key, value):
                 candidates = [key] if _NAME.fullmatch(key) else []
                 env[key] = claim([*candidates, _variable_base(server, key)], value)
     headers = entry.get("headers")
     if isinstance(headers, dict):
         for key, value in headers.items():
-            if _literal(value) and (is_secret_name(key) or looks_secret_value(value)):
+            if is_literal_secret(key, value):
                 headers[key] = _header_value(server, key, value, claim)
     if isinstance(entry.get("args"), list):
         entry["args"] = lift_args(server, entry["args"], claim)

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermes_core.config.models import ServerConfig
-from hermes_core.config.secret_lift import lift_args, lift_urls, looks_secret_value
+from hermes_core.config.secret_lift import is_literal_secret, lift_args, lift_urls
 from hermes_core.importing.model import EXPORT_FORMATS
 from hermes_core.importing.names import EXPORT_ALIASES
-from hermes_core.importing.secrets import is_secret_key
 from hermes_core.importing.variables import Untranslatable, from_hermes, whole_reference
 
 __all__ = ["FORMATS", "Exported", "export_servers"]
@@ -127,7 +126,7 @@ class _Writer:
         return "${" + variable + "}"
 
     def _hide(self, key: str, value: str, *, header: bool = False) -> str:
-        if not (is_secret_key(key) or looks_secret_value(value)) or "${" in value or not value:
+        if not is_literal_secret(key, value):
             return value
         if header and key.lower() == "authorization" and " " in value:
             scheme = value.split(" ", 1)[0]
