@@ -3,7 +3,8 @@
 Older gateways kept only an index of their chats in this file: a JSON object from session
 key to its details.  It is read when ``state.db`` holds no conversations.  Keys starting with
 ``_`` are bookkeeping and skipped; so is any entry that is not an object.  A file that is
-missing, unreadable or not JSON reads as no conversations (and says so in the log).
+missing, unreadable, not JSON or nested more than 64 levels deep reads as no conversations (and
+says so in the log).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from hermes_core.json_depth import json_deeper_than
 from hermes_core.regular_files import read_regular
 from hermes_core.sessions.models import Conversation
 
@@ -21,6 +23,9 @@ __all__ = ["legacy_index_path", "read_legacy_index"]
 
 log = logging.getLogger(__name__)
 _MAX_BYTES = 32 * 1024 * 1024
+# An index is an object of objects of plain values; far deeper is not one.  Checked on the text
+# before parsing, so the answer does not depend on how deep the caller's stack is.
+MAX_DEPTH = 64
 
 
 def legacy_index_path(home: Path) -> Path:
@@ -40,12 +45,13 @@ def read_legacy_index(path: Path) -> list[Conversation]:
         log.warning("%s: larger than %d bytes; not read", path, _MAX_BYTES)
         return []
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
+        if json_deeper_than(text, MAX_DEPTH):
+            log.warning("%s: nested more than %d levels deep; not read", path, MAX_DEPTH)
+            return []
+        data = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         log.warning("%s: not valid JSON (%s)", path, type(exc).__name__)
-        return []
-    except RecursionError:
-        log.warning("%s: nested too deeply to be a sessions index; not read", path)
         return []
     if not isinstance(data, dict):
         log.warning("%s: expected a JSON object of sessions", path)
