@@ -125,7 +125,9 @@ def quick(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff (lint and format check), mypy --strict on both packages, then the layer contract:
     ``lint-imports`` checks ``[tool.importlinter]`` in pyproject.toml (docs/architecture.md)."""
-    session.install("-e", ".[test]", "ruff", "mypy", "import-linter>=2.1", *LOCAL_DISTRIBUTIONS)
+    session.install(
+        "-e", ".[test]", "ruff", "mypy", "types-regex", "import-linter>=2.1", *LOCAL_DISTRIBUTIONS
+    )
     paths = ("src", "tests", "plugins", "examples", "benchmarks", "noxfile.py")
     session.run("ruff", "check", *paths)
     session.run("ruff", "format", "--check", *paths)

@@ -140,6 +140,19 @@ def test_always_load_servers_and_found_tools_are_offered_in_full() -> None:
     with_host(scenario, ops=ops_server(), mail=mail)
 
 
+def test_tool_search_takes_a_bounded_regular_expression_over_names() -> None:
+    async def scenario(host: MCPHost) -> None:
+        offer = ToolOffer(host, ChatSettings(tool_search=ToolSearchMode.ON))
+        found = offer.search({"pattern": "^MCP_OPS_dns_.*record$"})
+        names = [t["name"] for t in found["tools"]]
+        assert names and all(n.startswith("mcp_ops_dns_") for n in names)
+        assert [e.name for e in offer.tools()] == names  # found: offered from now on
+        assert "not a regular expression" in offer.search({"pattern": "([x"})["error"]
+        assert "'pattern'" in offer.search({"pattern": ""})["error"]
+
+    with_host(scenario, ops=ops_server())
+
+
 def test_result_text_is_what_the_model_reads() -> None:
     text, failed = result_text({"content": [{"type": "text", "text": "a"}], "isError": False})
     assert (text, failed) == ("a", False)

@@ -13,6 +13,8 @@ import pytest
 from hermes_core.host.host import MCPHost
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.sync import SyncMCPHost
+from hermes_core.host.name_pattern import PatternError, match_names
+from hermes_core.host.search_words import analyse
 from hermes_core.host.tool_search import COMMON_FROM, ToolSearchIndex, query_words
 from support.cli import run_hermes
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
@@ -115,7 +117,8 @@ def test_mcp_host_search_tools_ranks_the_offered_tools() -> None:
             assert names(host.search_tools("email", 5)) == ["mcp_mail_send"]
             ops.tool("dns_purge_cache", description="Purge the DNS cache.")
             await host.refresh_tools("ops")
-            assert names(host.search_tools("purge", 5)) == ["mcp_ops_dns_purge_cache"]
+            # purge says its own verb first; delete is one of its action's other words
+            assert names(host.search_tools("purge", 5))[0] == "mcp_ops_dns_purge_cache"
 
     asyncio.run(scenario())
 
@@ -144,3 +147,87 @@ def test_cli_mcp_tools_search_prints_the_best_matches_first(tmp_path: Path) -> N
     assert as_json.returncode == 0 and '"name": "mcp_asking_visit"' in as_json.stdout
     none = run_hermes("mcp", "tools", "--search", "zzzz", env=env)
     assert none.returncode == 1 and none.stdout == ""
+
+
+# --- a person's words find the API's (issue 44 item 3) -----------------------------------------
+DENSE = tuple(
+    entry(f"{verb}_{thing}", f"{verb.capitalize()} a {thing.replace('_', ' ')}.", server=server)
+    for server, things in (
+        ("github", ("issue", "pull_request", "branch")),
+        ("dns", ("record", "zone")),
+        ("security", ("finding",)),
+        ("iam", ("api_key", "session")),
+    )
+    for thing in things
+    for verb in ("create", "get", "list", "search", "update", "delete", "archive", "approve")
+) + (
+    entry("revoke_api_key", "Revoke an API key so it can no longer be used.", server="iam"),
+    entry("purge_cache", "Purge cached content at the edge.", server="cdn"),
+)
+
+
+@pytest.mark.parametrize(
+    ("request_", "wanted"),
+    [
+        ("add a DNS record", "mcp_dns_create_record"),
+        ("file a bug about the crash", "mcp_github_create_issue"),
+        ("show me the open pull requests", "mcp_github_list_pull_request"),
+        ("get rid of the old branch", "mcp_github_delete_branch"),
+        ("take the stale zone down", "mcp_dns_delete_zone"),  # a separated phrasal verb
+        ("revoke the leaked key", "mcp_iam_revoke_api_key"),  # its own verb before delete's
+        ("clear the CDN cache for /images", "mcp_cdn_purge_cache"),
+        ("look up security findings", "mcp_security_search_finding"),
+        ("change the record for api.example.com", "mcp_dns_update_record"),  # values left out
+    ],
+)
+def test_the_tool_whose_action_the_request_says_comes_first(request_: str, wanted: str) -> None:
+    assert names(ToolSearchIndex().search(DENSE, request_, 3))[0] == wanted
+
+
+def test_a_verb_is_never_taken_for_a_description_word() -> None:
+    # "find" is a verb: it does not match the security scanner's "findings" in a description.
+    haystack = (
+        entry("list_findings", "List the security findings.", server="security"),
+        entry("search_issues", "Search issues by text.", server="github"),
+    )
+    assert (
+        names(ToolSearchIndex().search(haystack, "find bugs", 2))[0] == "mcp_github_search_issues"
+    )
+    assert analyse("find bugs", 32).verbs == ("find",)
+    assert "issue" in analyse("find bugs", 32).words
+
+
+def test_the_index_is_updated_incrementally_and_forgets_removed_tools() -> None:
+    index = ToolSearchIndex()
+    assert names(index.search(DENSE, "purge the cache", 1)) == ["mcp_cdn_purge_cache"]
+    db = index._db
+    smaller = tuple(e for e in DENSE if e.server != "cdn")
+    assert "mcp_cdn_purge_cache" not in names(index.search(smaller, "purge the cache", 20))
+    renewed = (*smaller, entry("renew_cert", "Renew a certificate.", server="cdn"))
+    assert names(index.search(renewed, "extend the cert", 1)) == ["mcp_cdn_renew_cert"]
+    assert index._db is db  # the same index, changed in place
+    assert len(index._entries) == len(renewed)
+
+
+# --- a regular expression over names (issue 44 item 4) -----------------------------------------
+def test_a_pattern_matches_names_in_order_and_leaves_hidden_servers_out() -> None:
+    found = match_names(DENSE, r"^mcp_iam_.*api_KEY$", 20)
+    assert names(found) == [
+        e.name for e in DENSE if e.name.startswith("mcp_iam_") and e.name.endswith("api_key")
+    ]
+    assert match_names(DENSE, "api_key", 20, hidden_servers=["iam"]) == []
+    assert len(match_names(DENSE, "issue", 3)) == 3
+
+
+@pytest.mark.parametrize(
+    ("pattern", "said"),
+    [
+        ("(a|aa)+$" + "", "took longer than"),  # backtracks for ever under re
+        ("x" * 201, "longer than 200 characters"),
+        ("([unclosed", "not a regular expression"),
+    ],
+)
+def test_a_hostile_pattern_is_one_clear_error_within_its_time(pattern: str, said: str) -> None:
+    haystack = tuple(entry("a" * 60 + f"!{i}", "x") for i in range(50))
+    with pytest.raises(PatternError, match=said):
+        match_names(haystack, pattern, 5)

@@ -19,6 +19,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.chat import ChatSettings, ToolSearchMode
+from hermes_core.host.name_pattern import PatternError
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -45,12 +46,18 @@ _DESCRIPTION_CHARS = 300
 SEARCH_DESCRIPTION = (
     "Search the available MCP tools by what they do. Only some tools are loaded; call this "
     "with a few words describing the task (e.g. 'delete a DNS record') and the best matching "
-    "tools become available to call, for the rest of the conversation."
+    "tools become available to call, for the rest of the conversation. Or give 'pattern', a "
+    "regular expression over tool names (e.g. '^mcp_github_.*issue'), instead of 'query'."
 )
 SEARCH_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "What the tool should do, in a few words."},
+        "pattern": {
+            "type": "string",
+            "description": "Instead of query: a regular expression over tool names "
+            "(case-insensitive, matched anywhere in the name).",
+        },
         "limit": {
             "type": "integer",
             "minimum": 1,
@@ -58,7 +65,6 @@ SEARCH_SCHEMA: dict[str, Any] = {
             "description": f"How many tools to return (default {SEARCH_LIMIT}).",
         },
     },
-    "required": ["query"],
 }
 
 
@@ -134,13 +140,22 @@ class ToolOffer:
     def search(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run ``tool_search`` with the model's *arguments*: the matches, which are offered
         from now on, or ``{"error": ...}`` for bad arguments."""
-        query = arguments.get("query")
-        if not isinstance(query, str) or not query.strip():
-            return {"error": "tool_search needs a 'query': a few words saying what to do"}
+        query, pattern = arguments.get("query"), arguments.get("pattern")
         limit = arguments.get("limit", SEARCH_LIMIT)
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             limit = SEARCH_LIMIT
-        found = self._host.search_tools(query, min(limit, _MAX_LIMIT))
+        if isinstance(pattern, str) and pattern and not (isinstance(query, str) and query.strip()):
+            try:
+                found = self._host.match_tools(pattern, min(limit, _MAX_LIMIT))
+            except PatternError as exc:
+                return {"error": f"tool_search: {exc}"}
+        elif not isinstance(query, str) or not query.strip():
+            return {
+                "error": "tool_search needs a 'query' (a few words saying what to do) or a "
+                "'pattern' (a regular expression over tool names)"
+            }
+        else:
+            found = self._host.search_tools(query, min(limit, _MAX_LIMIT))
         for entry in found:
             self._found[entry.name] = None
         if not found:

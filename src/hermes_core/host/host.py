@@ -51,6 +51,7 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
+from hermes_core.host.name_pattern import match_names
 from hermes_core.host.naming import registered_tool_name
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
@@ -365,6 +366,14 @@ class MCPHost:
         snapshot, owners = self.registry.listing()
         hidden = [owner for owner in owners if not self.gate.check(owner)]
         return self._search.search(snapshot, query, limit, hidden_servers=hidden)
+
+    def match_tools(self, pattern: str, limit: int = 5) -> list[ToolEntry]:
+        """The offered tools whose registered name the regular expression *pattern* matches
+        (case-insensitive, anywhere in the name), in listing order, at most *limit*; bounded in
+        size and time (:mod:`hermes_core.host.name_pattern`: ``PatternError`` past them)."""
+        snapshot, owners = self.registry.listing()
+        hidden = [owner for owner in owners if not self.gate.check(owner)]
+        return match_names(snapshot, pattern, limit, hidden_servers=hidden)
 
     @property
     def collisions(self) -> list[str]:

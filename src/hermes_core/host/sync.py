@@ -155,6 +155,10 @@ class SyncMCPHost:
         """See :meth:`MCPHost.search_tools` (the index is thread-safe)."""
         return self.host.search_tools(query, limit)
 
+    def match_tools(self, pattern: str, limit: int = 5) -> list[ToolEntry]:
+        """See :meth:`MCPHost.match_tools`."""
+        return self.host.match_tools(pattern, limit)
+
     def status(self) -> list[ServerStatus]:
         return self.host.status()
 
