@@ -2,12 +2,15 @@
 
 ``LOCATION_KINDS``, ``VERSION_KINDS`` and ``GPU_PROBES`` are instances.
 Registering the *same* object twice is a no-op (built-ins may arrive both at
-import and through the plugin hook); a *different* object under a taken name
-is a :class:`RegistrationConflict` naming both providers.
+import and through the plugin hook), and so is the same object under another
+provider's name (one plugin loaded by two plugin managers in one process:
+``check_plugin`` beside ``HostFactory.from_plugins()``); a *different* object
+under a taken name is a :class:`RegistrationConflict` naming both providers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Generic, Protocol, TypeVar
@@ -57,7 +60,7 @@ class RegistrationTable(Generic[T]):
         with self._lock:
             existing = self._items.get(item.name)
             if existing is not None:
-                if existing == item:
+                if existing == item or _same_but_provider(existing, item):
                     return
                 raise RegistrationConflict(self._what, item.name, existing.provider, item.provider)
             self._items[item.name] = item
@@ -111,3 +114,17 @@ class RegistrationTable(Generic[T]):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self._what}: {', '.join(self.names())}>"
+
+
+def _same_but_provider(existing: object, item: object) -> bool:
+    """Whether *item* is *existing* registered again under another provider's name: the same
+    code loaded by a second plugin manager (``check_plugin`` beside the installed plugin), not
+    a second provider of the name.  The first registration stays."""
+    if not (dataclasses.is_dataclass(item) and not isinstance(item, type)):
+        return False
+    if type(existing) is not type(item) or not hasattr(item, "provider"):
+        return False
+    try:
+        return dataclasses.replace(item, provider=existing.provider) == existing  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return False

@@ -93,6 +93,7 @@ class ConfigSource:
         )
         self.loaded: LoadedConfig | None = None
         """The config :meth:`load_config` read last (the interceptors' settings come from it)."""
+        self._owned_manager: HermesPluginManager | None = None
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> Self:
@@ -109,8 +110,29 @@ class ConfigSource:
 
     @classmethod
     def from_plugins(cls, *, no_plugins: bool = False) -> Self:
-        """With the installed plugins, loaded as the ``hermes`` command loads them."""
-        return cls.from_manager(get_plugin_manager(no_plugins=no_plugins))
+        """With the installed plugins, loaded as the ``hermes`` command loads them.
+
+        What the plugins registered with ``hermes_platform`` (location kinds, version sources,
+        GPU probes, app declarations) belongs to this factory: :meth:`close` (or leaving a
+        ``with`` block) removes it again, so factories and ``check_plugin`` can follow each other
+        in one process in any order."""
+        manager = get_plugin_manager(no_plugins=no_plugins)
+        source = cls.from_manager(manager)
+        source._owned_manager = manager
+        return source
+
+    def close(self) -> None:
+        """Undo what :meth:`from_plugins` registered with ``hermes_platform`` (a factory made
+        :meth:`from_manager` leaves its manager to its owner).  Idempotent."""
+        manager, self._owned_manager = self._owned_manager, None
+        if manager is not None:
+            manager.unapply()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- config ----------------------------------------------------------------------
     def load_config(
