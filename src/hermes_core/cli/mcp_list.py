@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader, print_config_error
@@ -11,6 +12,7 @@ from hermes_core.cli.list_record import cache_file, key_for, print_rows, remembe
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.loader import (
     LoadedConfig,
+    check_interceptor_settings,
     check_interceptors,
     check_sampling_backends,
     load_config,
@@ -18,6 +20,7 @@ from hermes_core.config.loader import (
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
+from hermes_core.host.calls.interceptor_settings import BUILTIN_BLOCKS, check_created
 from hermes_core.plugins import config_keys
 from hermes_core.sanitize import clean_line
 
@@ -95,24 +98,61 @@ def _load_listed(
     loading the plugins when their config names are remembered (the host factory is not
     needed to list); with the key to record what it lists under
     (:mod:`hermes_core.cli.list_record`), None when there is no file or the names come from
-    *manager*."""
-    fingerprint: str | None = None
-    if manager is not None:
-        keys = config_keys.PluginConfigKeys.of(manager)
-    else:
-        keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
+    *manager*.
+
+    The remembered names are never the last word: when the file fails against them (the record
+    may be stale: a hook added to an editable plugin), or uses a plugin's settings that only
+    the plugin's own model can check, the plugins are loaded, the names recorded again, and
+    the file checked as every other command checks it."""
     off = config_keys.plugins_off(hermes_home(), no_plugins=no_plugins)
-    # With plugins off, an entry only a plugin can read is left out with a warning (as
-    # `status` and `tools` do), never the whole listing.
-    kinds = dataclasses.replace(keys.kinds(), plugins_off=off)
+    if manager is None:
+        keys, fingerprint = config_keys.lookup(hermes_home(), no_plugins=no_plugins, load=plugins)
+        try:
+            loaded = _checked(keys, off)
+        except ConfigError:
+            loaded = None
+        if loaded is not None and not _needs_plugins(loaded, keys):
+            record_key = None
+            if loaded.digest is not None:
+                record_key = key_for(loaded.path, loaded.digest, fingerprint, keys.names())
+            return loaded, record_key
+        manager = plugins()
+        config_keys.record(hermes_home(), manager, no_plugins=no_plugins)
     try:
-        loaded = load_config(kinds=kinds)
-        check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
-        check_interceptors(loaded, keys.interceptors)
+        loaded = _checked(config_keys.PluginConfigKeys.of(manager), off)
+        check_created(loaded, manager.call_interceptors(), hermes_home())
     except ConfigError as exc:
         print_config_error(exc)
         raise Stop(EXIT_USAGE) from None
-    record_key = None
-    if fingerprint is not None and loaded.digest is not None:
-        record_key = key_for(loaded.path, loaded.digest, fingerprint, keys.names())
-    return loaded, record_key
+    return loaded, None
+
+
+def _checked(keys: config_keys.PluginConfigKeys, off: str) -> LoadedConfig:
+    """``config.yaml`` checked against *keys* (``ConfigError`` when it does not fit)."""
+    # With plugins off, an entry only a plugin can read is left out with a warning (as
+    # `status` and `tools` do), never the whole listing.
+    loaded = load_config(kinds=dataclasses.replace(keys.kinds(), plugins_off=off))
+    check_sampling_backends(loaded, list(keys.sampling), keys.sampling_settings())
+    check_interceptors(loaded, keys.interceptors)
+    check_interceptor_settings(loaded, keys.interceptor_settings())
+    return loaded
+
+
+def _needs_plugins(loaded: LoadedConfig, keys: config_keys.PluginConfigKeys) -> bool:
+    """Whether *loaded* uses settings a recorded shape cannot check in full: a plugin
+    transport's, auth provider's, sampling backend's or interceptor's block whose model only
+    the loaded plugin has, or the settings block of a plugin interceptor (its ``create`` may
+    refuse them)."""
+    recorded = {key for key, shape in keys.settings if shape.model is None}
+    used = set()
+    for cfg in loaded.config.mcp_servers.values():
+        used.add(f"transport:{cfg.transport}")
+        if cfg.auth:
+            used.add(f"auth:{cfg.auth}")
+    tree = loaded.tree if isinstance(loaded.tree, Mapping) else {}
+    backends = tree.get("sampling_backends")
+    if isinstance(backends, Mapping):
+        used.update(f"sampling:{name}" for name in backends)
+    blocks = {str(name) for name in tree} & set(keys.interceptors) - BUILTIN_BLOCKS
+    used.update(f"interceptor:{name}" for name in blocks)
+    return bool(blocks) or bool(used & recorded)

@@ -116,15 +116,18 @@ def settings_of(
     transports: Mapping[str, Any],
     auth_providers: Iterable[str] | Mapping[str, Any],
     sampling_providers: Mapping[str, Any] | None = None,
+    interceptors: Mapping[str, Any] | None = None,
 ) -> tuple[tuple[str, SettingsShape], ...]:
     """The settings shapes of the registrations that carry a ``settings`` model, keyed
-    ``transport:<name>``, ``auth:<name>`` and ``sampling:<name>``."""
+    ``transport:<name>``, ``auth:<name>``, ``sampling:<name>`` and ``interceptor:<name>``."""
     found: list[tuple[str, SettingsShape]] = []
     groups = [("transport", transports)]
     if isinstance(auth_providers, Mapping):
         groups.append(("auth", auth_providers))
     if sampling_providers is not None:
         groups.append(("sampling", sampling_providers))
+    if interceptors is not None:
+        groups.append(("interceptor", interceptors))
     for kind, specs in groups:
         for name, spec in specs.items():
             model = getattr(spec, "settings", None)

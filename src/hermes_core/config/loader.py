@@ -34,8 +34,10 @@ from hermes_core.yaml_lines import _line_of, _plain
 
 __all__ = [
     "LoadedConfig",
+    "check_interceptor_settings",
     "check_interceptors",
     "check_sampling_backends",
+    "check_settings_block",
     "config_path",
     "hermes_home",
     "load_config",
@@ -449,8 +451,39 @@ def check_backend_settings(
         if not isinstance(value, Mapping):
             raise fail(key, "must be a mapping of the backend's settings")
         shape = settings.get(str(name))
-        problem = shape.problem(_plain(value)) if shape is not None else None
-        if problem is not None:
-            where, reason = problem
-            sub = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
-            raise fail(key + sub, reason)
+        if shape is not None:
+            check_settings_block(loaded, key, value, shape)
+
+
+def check_interceptor_settings(loaded: LoadedConfig, settings: Mapping[str, SettingsShape]) -> None:
+    """Each call interceptor's top-level settings block (named after it) fits the
+    interceptor's settings model (*settings*: name → shape; file:line errors)."""
+    tree = loaded.tree
+    if not isinstance(tree, Mapping):
+        return
+    for name, shape in settings.items():
+        value = tree.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, Mapping):
+            raise ConfigError(
+                f"must be a mapping of the {name!r} interceptor's settings",
+                path=str(loaded.path),
+                line=loaded.line_of(name),
+                key=name,
+            )
+        check_settings_block(loaded, name, value, shape)
+
+
+def check_settings_block(
+    loaded: LoadedConfig, key: str, value: Mapping[str, Any], shape: SettingsShape
+) -> None:
+    """A plugin's settings block at *key* checked against *shape* (``ConfigError`` at the
+    offending key's line)."""
+    problem = shape.problem(_plain(value))
+    if problem is not None:
+        where, reason = problem
+        sub = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)
+        raise ConfigError(
+            reason, path=str(loaded.path), line=loaded.line_of(key + sub), key=key + sub
+        )

@@ -14,6 +14,7 @@ from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.kinds import ServerKinds, settings_of
 from hermes_core.config.loader import (
     LoadedConfig,
+    check_interceptor_settings,
     check_interceptors,
     check_sampling_backends,
     hermes_home,
@@ -29,6 +30,7 @@ from hermes_core.host.builtin_plugins import (
     builtin_transports,
 )
 from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.interceptor_settings import check_created, settings_shapes, validated
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
@@ -157,8 +159,11 @@ class ConfigSource:
         return self._policy[0]
 
     def _check_interceptors(self, loaded: LoadedConfig) -> None:
-        """Every name under ``interceptors:`` must be registered (file:line)."""
+        """Every name under ``interceptors:`` must be registered (file:line), and each
+        interceptor's settings block must suit it (its model, or its ``create``)."""
         check_interceptors(loaded, self.interceptors)
+        check_interceptor_settings(loaded, settings_shapes(self.interceptors))
+        check_created(loaded, self.interceptors, hermes_home())
 
     def interceptor_table(
         self, loaded: LoadedConfig | None = None, *, env: Mapping[str, str] | None = None
@@ -177,9 +182,12 @@ class ConfigSource:
         def setup(name: str) -> InterceptorSetup:
             settings = blocks.get(name, extra.get(name))
             given = settings if isinstance(settings, Mapping) else {}
-            if name == SECRETS_GUARD and self.interceptors.get(name) is BUILTIN_GUARD:
+            spec = self.interceptors.get(name)
+            if name == SECRETS_GUARD and spec is BUILTIN_GUARD:
                 return GuardSetup(home, given, credentials=self._credentials(chosen, env))
-            return InterceptorSetup(home, given)
+            return InterceptorSetup(
+                home, given, validated=validated(spec, given) if spec is not None else None
+            )
 
         return InterceptorTable(self.interceptors, setup)
 

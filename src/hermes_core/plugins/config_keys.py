@@ -16,8 +16,10 @@ Installing, removing, upgrading or disabling a plugin changes the fingerprint, s
 loads the plugins again and rewrites the file.  ``HERMES_STRICT_PLUGINS=1`` always loads them
 (strict mode exists to check them).  The file is only a record of what a full load found: any
 command that loads the plugins anyway refreshes it, and a missing, unreadable or foreign file is
-simply a miss.  Editing an editable plugin's code in place, without reinstalling, is not seen
-by ``mcp list`` until ``hermes plugins list`` (which loads the plugins) records them again.
+simply a miss.  It is never the last word: ``mcp list`` loads the plugins and records them again
+when the file fails against the record (an editable plugin's code edited in place, which no
+fingerprint sees) and when the file uses settings only a plugin's own model can check (a
+recorded shape knows keys and kinds, not constraints).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ __all__ = [
     "remember",
 ]
 
-FORMAT = 3
+FORMAT = 4
 _MAX_BYTES = 1024 * 1024
 
 
@@ -95,14 +97,14 @@ class PluginConfigKeys:
     @classmethod
     def of(cls, manager: PluginRegistrations) -> PluginConfigKeys:
         transports, auth = manager.transports(), manager.auth_providers()
-        sampling = manager.sampling_providers()
+        sampling, interceptors = manager.sampling_providers(), manager.call_interceptors()
         return cls(
             tuple((name, str(spec.config_key)) for name, spec in transports.items()),
             tuple(auth),
             tuple(sampling),
-            settings_of(transports, auth, sampling),
+            settings_of(transports, auth, sampling, interceptors),
             tuple(n for n, spec in auth.items() if getattr(spec, "stdio", False)),
-            tuple(manager.call_interceptors()),
+            tuple(interceptors),
         )
 
     def names(self) -> dict[str, Any]:
@@ -118,11 +120,20 @@ class PluginConfigKeys:
 
     def sampling_settings(self) -> dict[str, SettingsShape]:
         """Backend name → the shape of its settings model (the backends that carry one)."""
-        return {
-            key.removeprefix("sampling:"): shape
-            for key, shape in self.settings
-            if key.startswith("sampling:")
-        }
+        return self._settings_of("sampling")
+
+    def interceptor_settings(self) -> dict[str, SettingsShape]:
+        """Interceptor name → the shape of its settings model (those that carry one)."""
+        return self._settings_of("interceptor")
+
+    def _settings_of(self, kind: str) -> dict[str, SettingsShape]:
+        prefix = f"{kind}:"
+        return {k.removeprefix(prefix): s for k, s in self.settings if k.startswith(prefix)}
+
+    def modelled(self) -> bool:
+        """Whether some registration's settings are checked by a model only a loaded plugin
+        has (a recorded shape knows the keys and kinds, not the model's constraints)."""
+        return any(shape.model is None for _, shape in self.settings)
 
     def kinds(self) -> ServerKinds:
         """What ``config.yaml`` is validated against (handed to the config loader)."""

@@ -175,11 +175,17 @@ class InterceptorSetup:
     settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """The top-level ``config.yaml`` block named after the interceptor (``audit:`` for
     ``audit``), ``${VAR}`` not resolved; empty when there is none."""
+    validated: Any = field(default=None, repr=False)
+    """That block validated by :attr:`CallInterceptor.settings` (an instance of the model), or
+    ``None`` when the interceptor carries no settings model."""
 
 
 class CreateInterceptor(Protocol):
-    """``create(setup)``: the interceptor of one host (raise ``ValueError`` for bad settings:
-    the message is shown as a config error)."""
+    """``create(setup)``: the interceptor of one host.  Prefer :attr:`CallInterceptor.settings`
+    for checking settings; an interceptor without a model may raise ``ValueError`` for bad
+    settings: ``create`` is then also called once when ``config.yaml`` is read (for a selected
+    interceptor whose block is present), and the message is a config error at the block's
+    file and line."""
 
     def __call__(self, setup: InterceptorSetup, /) -> Interceptor: ...
 
@@ -199,6 +205,12 @@ class CallInterceptor:
     create: CreateInterceptor | None = None
     description: str = ""
     provider: str = "hermes_core"
+    settings: Any = None
+    """A pydantic model class of the interceptor's settings block (the top-level block of
+    ``config.yaml`` named after it).  When given, the block is checked against it whenever
+    ``config.yaml`` is read, by every command (an unknown key with a did-you-mean, a wrong
+    value at its file, line and key), and ``create`` receives the validated model as
+    :attr:`InterceptorSetup.validated`."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or _NAME.fullmatch(self.name) is None:
