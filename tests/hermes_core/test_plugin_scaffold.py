@@ -34,7 +34,7 @@ def test_a_scaffold_installs_passes_its_tests_and_is_offered(tmp_path: Path) -> 
     assert install.returncode == 0, install.stdout + install.stderr
     tests = author.run("pytest -q -p no:cacheprovider", cwd=project)
     assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert "6 passed" in tests.stdout
+    assert "7 passed" in tests.stdout
 
     listing = author.run(
         "hermes plugins list --json", cwd=project, env={"HERMES_STRICT_PLUGINS": "1"}

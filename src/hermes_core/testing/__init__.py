@@ -4,6 +4,8 @@
   what comes back, the way Hermes will.
 - :class:`hermes_platform.testing.FakeHost` evaluates declarations for
   win32, darwin and linux on any machine.
+- :class:`HermesRunner` runs the ``hermes`` command against a throwaway ``HERMES_HOME``
+  (the ``hermes`` fixture), and :func:`make_call` builds the call an interceptor is given.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_core.plugins.manager import HOOK_TYPES, HermesPluginManager
+from hermes_core.testing.calls import make_call
+from hermes_core.testing.runner import HermesResult, HermesRunner
 from hermes_platform.testing import FakeHost
 
-__all__ = ["FakeHost", "check_plugin"]
+__all__ = ["FakeHost", "HermesResult", "HermesRunner", "check_plugin", "make_call"]
 
 
 def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, list[Any]]:
