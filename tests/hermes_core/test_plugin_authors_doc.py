@@ -73,7 +73,7 @@ def test_the_tutorial_runs_as_written(tmp_path: Path) -> None:
     stand_in = project / "stand-in"
     out = result.stdout
     # Section 1: the scaffold's own tests; section 12: the tests of every hook.
-    assert re.search(r"^6 passed", out, re.MULTILINE), out
+    assert re.search(r"^7 passed", out, re.MULTILINE), out
     assert re.search(r"^14 passed", out, re.MULTILINE), out
     # Section 13: the plugin is loaded with every hook, the app found with its version and GPU.
     assert "acme-paint  (acme-paint-hermes 0.1.0)  loaded" in out
