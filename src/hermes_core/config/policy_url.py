@@ -26,6 +26,7 @@ __all__ = ["DialTarget", "dial_target", "url_rule_matches"]
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 _NUMERIC_HOST = re.compile(r"^[0-9A-Fa-fXx.]+$")
 
 
@@ -65,6 +66,8 @@ def dial_target(url: str) -> DialTarget:
         raise ValueError(f"the HTTP client does not dial {scheme!r} URLs")
     if not dialled:
         raise ValueError("it names no host")
+    if port == _DEFAULT_PORTS[scheme]:
+        port = None  # (the client keeps an explicit default port after an upper-case scheme)
     return DialTarget(
         scheme=scheme,
         hosts=_spellings(dialled, shown),
