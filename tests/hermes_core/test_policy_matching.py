@@ -105,7 +105,9 @@ def test_urls_no_rule_names_still_pass(tmp_path: Path) -> None:
 
 def test_an_allow_list_sees_every_reading_of_the_path(tmp_path: Path) -> None:
     policy = _policy(
-        tmp_path, "allow:\n  servers:\n    - url: 'https://tools.corp.example/mcp/*'\n"
+        tmp_path,
+        "allow:\n  servers:\n    - url: 'https://tools.corp.example/mcp/*'\n"
+        "    - url: 'HTTPS://Docs.Corp.Example.:443/*'\n",  # a glob is read the same way
     )
 
     def refused(url: str) -> str | None:
@@ -114,6 +116,7 @@ def test_an_allow_list_sees_every_reading_of_the_path(tmp_path: Path) -> None:
     assert refused("https://tools.corp.example/mcp/search") is None
     assert refused("HTTPS://Tools.Corp.Example.:443/mcp/search") is None
     assert refused("https://me@tools.corp.example/mcp/search") is None
+    assert refused("https://docs.corp.example/any") is None
     for url in (
         "https://tools.corp.example/mcp/../admin",
         "https://tools.corp.example/mcp/%2e%2e/admin",

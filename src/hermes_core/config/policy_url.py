@@ -82,7 +82,7 @@ def url_rule_matches(rule: UrlRule, target: DialTarget, *, deny: bool) -> bool:
     either way in a deny rule."""
     path_test = any if deny else all
     if rule.pattern is not None:
-        pattern = rule.pattern
+        pattern = _normal_pattern(rule.pattern)
         return path_test(
             any(fnmatchcase(target.shown(host, path), pattern) for host in target.hosts)
             for path in target.paths
@@ -94,6 +94,23 @@ def url_rule_matches(rule: UrlRule, target: DialTarget, *, deny: bool) -> bool:
         if not any(fnmatchcase(host, host_glob) for host in target.hosts):
             return False
     return rule.path is None or path_test(fnmatchcase(p, rule.path) for p in target.paths)
+
+
+def _normal_pattern(pattern: str) -> str:
+    """A whole-URL glob written the way :meth:`DialTarget.shown` writes URLs: scheme and host
+    in lower case, no trailing dot after the host, no default port."""
+    scheme, sep, rest = pattern.partition("://")
+    if not sep:
+        return pattern
+    where, slash, path = rest.partition("/")
+    scheme = scheme.lower()
+    host, colon, port = where.lower().rpartition(":")
+    if not colon or "]" in port or not port.isdigit():
+        host, port = where.lower(), ""
+    elif _DEFAULT_PORTS.get(scheme) == int(port):
+        port = ""
+    host = host.rstrip(".")
+    return f"{scheme}://{host}{f':{port}' if port else ''}{slash}{path}"
 
 
 def _spellings(dialled: str, shown: str) -> tuple[str, ...]:
