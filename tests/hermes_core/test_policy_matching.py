@@ -238,6 +238,21 @@ def test_an_allow_list_refuses_a_wrapper_whose_target_cannot_be_told(
     assert server_refusal(deny, _facts(bins, *argv, **env)) is None
 
 
+def test_a_refusal_never_shows_a_secret_of_the_entry(bins: dict[str, Path]) -> None:
+    secret = "sk-live-0123456789abcdef"
+    allow = _policy(bins["root"], "allow:\n  servers:\n    - command: ok-server\n")
+    for argv in (
+        ["sh", "-c", f"ok-server --token {secret}; true"],
+        ["env", "-S", f"ok-server --token={secret} $X"],
+        ["env", f"--token={secret}", "ok-server"],
+        ["npx", f"--auth-token={secret}", "pkg"],
+        ["uvx", "--from", f"git+https://me:{secret}@git.example/x.git", "tool"],
+    ):
+        refused = server_refusal(allow, _facts(bins, *argv))
+        assert refused is not None and "not allowed by the policy" in refused, argv
+        assert secret not in refused, refused
+
+
 def test_npx_and_uvx_are_judged_by_the_package_they_run(bins: dict[str, Path]) -> None:
     deny = _policy(bins["root"], "deny:\n  servers:\n    - command: evil-package\n")
     for argv in (

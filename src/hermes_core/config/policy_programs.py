@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from hermes_core.config.policy_step import Package
 from hermes_core.config.policy_wrappers import WRAPPERS, loader_hazard
+from hermes_core.config.redact import shown_args
 
 __all__ = ["Program", "ProgramKind", "WhatRuns", "locate", "what_runs"]
 
@@ -63,7 +64,7 @@ class Program:
 
     def shown(self) -> str:
         if self.package is not None:
-            return f"the {self.package.runner} package {self.package.spec!r}"
+            return f"the {self.package.runner} package {shown_args([self.package.spec])[0]!r}"
         if self.real is None:
             return f"{self.written!r} (found nowhere)"
         if self.real == self.written:

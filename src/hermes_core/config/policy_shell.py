@@ -51,7 +51,8 @@ def shell_step(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: st
             break
         if word.startswith("--"):
             if word not in _LONG_FLAGS:
-                return unjudged(f"the shell option {word} is not one Hermes follows")
+                option = word.partition("=")[0]
+                return unjudged(f"the shell option {option} is not one Hermes follows")
             no_rcs = no_rcs or word == "--no-rcs"
             operands.pop(0)
             continue
@@ -63,7 +64,7 @@ def shell_step(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: st
                 script_flag = True
             elif letter in "oO":
                 if not operands:
-                    return unjudged(f"the shell option {word} lacks its value")
+                    return unjudged(f"the shell option {word[0]}{letter} lacks its value")
                 operands.pop(0)
             elif letter in "ils" and word[0] == "-":
                 return unjudged(
@@ -84,9 +85,10 @@ def shell_step(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: st
 
 
 def _script_step(script: str, env: Mapping[str, str], cwd: str | None) -> Step:
-    words = simple_words(script)
-    if words is None:
-        return unjudged(f"the shell command {script[:80]!r} is not one plain command")
+    try:
+        words = simple_words(script)
+    except ValueError as exc:
+        return unjudged(f"the shell command given to -c is not one plain command ({exc})")
     assigned = dict(env)
     while words and _ASSIGNMENT.match(words[0][0]) and words[0][1] > words[0][0].index("="):
         key, _, value = words.pop(0)[0].partition("=")
@@ -101,9 +103,9 @@ def _script_step(script: str, env: Mapping[str, str], cwd: str | None) -> Step:
     return Step(argv=tuple(argv), env=assigned, cwd=cwd)
 
 
-def simple_words(script: str) -> list[tuple[str, int]] | None:
-    """The words of *script* with where each first quote is (its length if none), or
-    ``None`` when the script is more than words and quotes."""
+def simple_words(script: str) -> list[tuple[str, int]]:
+    """The words of *script* with where each first quote is (its length if none);
+    ``ValueError`` (saying which character) when the script is more than words and quotes."""
     words: list[tuple[str, int]] = []
     text: str | None = None
     first_quote = 0
@@ -120,16 +122,19 @@ def simple_words(script: str) -> list[tuple[str, int]] | None:
             text, first_quote = "", -1
         if char == "'" or char == '"':
             end = script.find(char, i + 1)
+            if end < 0:
+                raise ValueError(f"an unclosed {char}")
             inner = script[i + 1 : end]
-            if end < 0 or (char == '"' and any(c in inner for c in "$`\\!")):
-                return None
+            inside = next((c for c in "$`\\!" if c in inner), None) if char == '"' else None
+            if inside is not None:
+                raise ValueError(f"{inside!r} inside double quotes")
             if first_quote < 0:
                 first_quote = len(text)
             text += inner
             i = end + 1
             continue
         if char in _SPECIAL:
-            return None
+            raise ValueError(f"{char!r}")
         text += char
         i += 1
     if text is not None:

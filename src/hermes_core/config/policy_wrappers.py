@@ -108,7 +108,7 @@ def _parse(
                     return f"{name} {key} lacks its value"
                 value = words.pop(0)
             elif key not in options.values and (key not in options.flags or eq):
-                return f"the {name} option {word!r} is not one Hermes follows"
+                return f"the {name} option {key} is not one Hermes follows"
             found.append((key, value))
             continue
         if name == "nice" and word[1:].isdigit():
@@ -122,7 +122,7 @@ def _parse(
                 found.append((key, value))
                 break
             if key not in options.flags:
-                return f"the {name} option {word!r} is not one Hermes follows"
+                return f"the {name} option {key} is not one Hermes follows"
             found.append((key, ""))
     if len(words) < options.operands:
         return f"{name} is given no command"
@@ -160,7 +160,7 @@ def _env(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | No
                 continue
             letter = _ENV_LONG.get(key)
             if letter is None:
-                return unjudged(f"the env option {word!r} is not one Hermes follows")
+                return unjudged(f"the env option {key} is not one Hermes follows")
             if not eq:
                 if not words:
                     return unjudged(f"env {key} lacks its value")
@@ -176,7 +176,7 @@ def _env(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | No
                     cluster.append((letter, value))
                     break
                 if letter not in "i0v":
-                    return unjudged(f"the env option {word!r} is not one Hermes follows")
+                    return unjudged(f"the env option -{letter} is not one Hermes follows")
                 cluster.append((letter, ""))
         for letter, value in cluster:
             if letter == "i":
@@ -186,9 +186,10 @@ def _env(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | No
             elif letter == "C":
                 cwd = value if value.startswith("/") else f"{cwd or '.'}/{value}"
             elif letter == "S":
-                split = simple_words(value)
-                if split is None:
-                    return unjudged(f"env -S {value[:80]!r} is not plain words")
+                try:
+                    split = simple_words(value)
+                except ValueError as exc:
+                    return unjudged(f"the text given to env -S is not plain words ({exc})")
                 words[:0] = [text for text, _quote in split]
     while words and "=" in words[0][1:]:
         key, _, value = words.pop(0).partition("=")
