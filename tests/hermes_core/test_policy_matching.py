@@ -317,29 +317,36 @@ def _home(root: Path, policy: str, servers: str) -> dict[str, str]:
 @pytest.mark.process
 @pytest.mark.cli
 @pytest.mark.slow
-def test_cli_add_refuses_every_spelling_of_a_denied_url(tmp_path: Path) -> None:
+def test_cli_add_refuses_every_spelling_of_a_denied_url_or_program(tmp_path: Path) -> None:
+    mark = tmp_path / "ran"
+    evil = _program(tmp_path / "evil", "evil-server", mark)
     env = _home(
         tmp_path,
         "deny:\n  servers:\n    - url: {host: 127.0.0.1}\n    - url: {host: localhost}\n"
-        "    - url: {path: '/admin*'}\n",
+        "    - url: {path: '/admin*'}\n    - command: evil-server\n",
         "  kept:\n    url: https://example.test/mcp\n",
     )
     before = (tmp_path / "config.yaml").read_text()
-    for url, rule in (
-        ("http://127。0。0。1:8080/mcp", "deny.servers[0]"),
-        ("HTTP://LOCALHOST./mcp", "deny.servers[1]"),
-        ("https://host:443/a/../admin", "deny.servers[2]"),
-        ("https://host/a/%2e%2e/admin", "deny.servers[2]"),
-        ("http://user@127.0.0.1/mcp", "deny.servers[0]"),
-    ):
-        added = run_hermes("mcp", "add", "web", url, "--no-probe", env=env)
-        assert added.returncode == 1, (url, added.stdout, added.stderr)
+    attempts = [
+        (["web", "http://127。0。0。1:8080/mcp"], "deny.servers[0]"),
+        (["web", "HTTP://LOCALHOST./mcp"], "deny.servers[1]"),
+        (["web", "https://host:443/a/../admin"], "deny.servers[2]"),
+        (["web", "https://host/a/%2e%2e/admin"], "deny.servers[2]"),
+        (["web", "http://user@127.0.0.1/mcp"], "deny.servers[0]"),
+        (["wrapped", "--", "env", "FOO=1", str(evil)], "deny.servers[3]"),
+        (["shell", "--", "sh", "-c", f"{evil} --x"], "deny.servers[3]"),
+        (["own-path", "-e", f"PATH={evil.parent}", "--", "evil-server"], "deny.servers[3]"),
+    ]
+    for words, rule in attempts:
+        added = run_hermes("mcp", "add", "--no-probe", *words, env=env)
+        assert added.returncode == 1, (words, added.stdout, added.stderr)
         assert (
-            "MCP server 'web' is refused by the administrator's policy: denied by the policy "
-            f"rule {rule} in {tmp_path / 'policy.yaml'}" in added.stderr
+            f"MCP server '{words[0]}' is refused by the administrator's policy: denied by the "
+            f"policy rule {rule} in {tmp_path / 'policy.yaml'}" in added.stderr
         ), added.stderr
         assert "nothing was written" in added.stderr and "Traceback" not in added.stderr
     assert (tmp_path / "config.yaml").read_text() == before
+    assert not mark.exists()
 
 
 @pytest.mark.process
