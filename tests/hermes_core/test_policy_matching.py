@@ -6,6 +6,7 @@ folder; the CLI refuses with a sentence naming the rule, and never starts what i
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -13,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from hermes_core.config.loader import validate_server
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_match import ServerFacts, server_refusal, tool_refusal
 from hermes_core.config.policy_rules import Policy
+from hermes_core.host.config_source import ConfigSource
+from hermes_core.host.host import MCPHost
 from support.cli import run_hermes
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "shifting_server.py"
@@ -305,6 +309,30 @@ def test_tool_globs_match_the_registered_and_the_given_name_case_insensitively(
     assert rule("files", "wipe.all") == "deny.tools[2]"  # mcp_files_wipe_all
     assert rule("github", "create_issue") is None
     assert rule("github", "deleted") is None
+
+
+@pytest.mark.process
+def test_a_probe_of_one_entry_never_starts_what_the_policy_refuses(
+    bins: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The door every probe goes through (`mcp add`, the catalog's install and dashboard).
+    policy = bins["root"] / "policy.yaml"
+    policy.write_text("deny:\n  servers:\n    - command: evil-server\n")
+    monkeypatch.setenv("HERMES_POLICY", str(policy))
+    entry = {"command": "env", "args": ["FOO=1", str(bins["evil"] / "evil-server")]}
+    cfg, problems, _warnings = validate_server("probe", entry)
+    assert cfg is not None and not problems
+    server = ConfigSource().server("probe", cfg)
+
+    async def scenario() -> str | None:
+        async with MCPHost([server]) as host:
+            (row,) = host.status()
+            return row.last_error
+
+    error = asyncio.run(scenario())
+    assert error is not None and "refused by the administrator's policy" in error
+    assert "deny.servers[0]" in error
+    assert not bins["mark"].exists()
 
 
 # -- through the CLI ---------------------------------------------------------------------------
