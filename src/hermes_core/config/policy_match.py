@@ -71,7 +71,7 @@ def server_refusal(
         try:
             target = dial_target(facts.url)
         except ValueError as exc:
-            return f"its URL cannot be judged, so it is refused: {exc}"
+            return f"its URL cannot be judged: {exc}"
     runs = facts.what_runs()
     for part in policy.policies:
         refused = _part_refusal(part, facts, runs, target)
