@@ -285,6 +285,36 @@ def test_npx_and_uvx_are_judged_by_the_package_they_run(bins: dict[str, Path]) -
     assert other is not None and "the npx package 'evil-package'" in other
 
 
+def test_a_bridge_package_is_judged_by_the_url_it_connects_to(bins: dict[str, Path]) -> None:
+    deny = _policy(bins["root"], DENY_URLS)
+    for argv, rule in (
+        (["npx", "-y", "mcp-remote", "http://127。0。0。1:8080/mcp"], "deny.servers[0]"),
+        (
+            ["npx", "-y", "mcp-remote@0.1", "HTTP://LOCALHOST./mcp", "--allow-http"],
+            "deny.servers[1]",
+        ),
+        (
+            ["uvx", "mcp-proxy", "--transport", "streamablehttp", "https://h/a/../admin"],
+            "deny.servers[2]",
+        ),
+    ):
+        refused = str(server_refusal(deny, _facts(bins, *argv)))
+        assert f"denied by the policy rule {rule}" in refused, (argv, refused)
+        assert f"{argv[0]!r} connects to" in refused
+    assert (
+        server_refusal(deny, _facts(bins, "npx", "-y", "mcp-remote", "https://ok.example/mcp"))
+        is None
+    )
+    allow = _policy(
+        bins["root"],
+        "allow:\n  servers:\n    - command: '*'\n    - url: 'https://ok.example/mcp'\n",
+    )
+    fine = _facts(bins, "npx", "-y", "mcp-remote", "https://ok.example/mcp")
+    assert server_refusal(allow, fine) is None
+    other = server_refusal(allow, _facts(bins, "npx", "-y", "mcp-remote", "https://evil.example/"))
+    assert other is not None and "matches https://evil.example/, which 'npx' connects to" in other
+
+
 def test_tool_globs_match_the_registered_and_the_given_name_case_insensitively(
     tmp_path: Path,
 ) -> None:

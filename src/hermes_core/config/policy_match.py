@@ -7,6 +7,7 @@ found on the child's own ``PATH``, symbolic links followed, exec wrappers looked
 deny rule refuses the entry when it matches any of those programs under any of their names; an
 allow list lets an entry run only when every program on the way matches one of its rules, by
 the name and place of what really runs, and refuses a wrapper whose target cannot be told.
+The URL a bridge package connects to (``npx mcp-remote URL``) is judged by the URL rules too.
 
 Tool globs match case-insensitively, against the names as the server gives them and as the
 host registers them (``delete-all`` is also ``delete_all``; ``mcp_<server>_<tool>``).
@@ -73,8 +74,16 @@ def server_refusal(
         except ValueError as exc:
             return f"its URL cannot be judged: {exc}"
     runs = facts.what_runs()
+    bridged: list[DialTarget] = []
+    for url in runs.urls if runs is not None else ():
+        try:
+            bridged.append(dial_target(url))
+        except ValueError as exc:
+            return f"the URL it connects to through {facts.command!r} cannot be judged: {exc}"
     for part in policy.policies:
-        refused = _part_refusal(part, facts, runs, target)
+        refused = _part_refusal(part, facts, runs, target) or _bridge_refusal(
+            part, facts, runs, bridged
+        )
         if refused is not None:
             return refused
         if part.catalog_only is not None:
@@ -121,6 +130,33 @@ def _part_refusal(
     for program in programs:
         if not any(_rule_matches(r, facts, program, deny=False) for r in allowed):
             return f"{no_rule} {_unallowed_what(runs, program)}"
+    return None
+
+
+def _bridge_refusal(
+    part: Policy, facts: ServerFacts, runs: WhatRuns | None, bridged: list[DialTarget]
+) -> str | None:
+    """The URL rules, for the URLs a bridge package (``npx mcp-remote URL``) connects to."""
+    if runs is None or not bridged:
+        return None
+    first = runs.programs[0].written
+    for target in bridged:
+        shown = target.shown(target.hosts[0], target.paths[0])
+        for rule in part.deny_servers:
+            if rule.url is not None and _rule_matches(rule, facts, None, deny=True, target=target):
+                return (
+                    f"denied by the policy rule {rule.where} ({rule.text}): {first!r} connects "
+                    f"to {shown}"
+                )
+        allowed = part.allow_servers
+        if allowed is not None and not any(
+            r.url is not None and _rule_matches(r, facts, None, deny=False, target=target)
+            for r in allowed
+        ):
+            return (
+                f"not allowed by the policy: no rule of allow.servers in {part.files[0]} matches "
+                f"{shown}, which {first!r} connects to"
+            )
     return None
 
 

@@ -79,6 +79,8 @@ class WhatRuns:
 
     programs: tuple[Program, ...]
     unjudged: str | None = None
+    urls: tuple[str, ...] = ()
+    """URLs a bridge among the programs connects to for the host."""
 
 
 def what_runs(
@@ -86,25 +88,27 @@ def what_runs(
 ) -> WhatRuns:
     """The programs ``command args`` starts in the environment *env* and folder *cwd*."""
     programs: list[Program] = []
+    urls: list[str] = []
     argv, environ, folder = (command, *args), dict(env), cwd
     for _ in range(MAX_WRAPPERS):
         if not argv:
-            return WhatRuns(tuple(programs))
+            return WhatRuns(tuple(programs), urls=tuple(urls))
         program = locate(argv[0], environ, folder)
         programs.append(program)
         hazard = loader_hazard(environ)
         if hazard is not None:
-            return WhatRuns(tuple(programs), f"{program.shown()}: {hazard}")
+            return WhatRuns(tuple(programs), f"{program.shown()}: {hazard}", tuple(urls))
         name = _wrapper_name(program)
         if name is None:
-            return WhatRuns(tuple(programs))
+            return WhatRuns(tuple(programs), urls=tuple(urls))
         step = WRAPPERS[name](name, argv, environ, folder)
         if step.unjudged is not None:
-            return WhatRuns(tuple(programs), f"{program.shown()}: {step.unjudged}")
+            return WhatRuns(tuple(programs), f"{program.shown()}: {step.unjudged}", tuple(urls))
+        urls.extend(step.urls)
         programs.extend(Program(ProgramKind.PACKAGE, p.spec, package=p) for p in step.packages)
         programs.extend(locate(word, step.env, step.cwd) for word in step.programs)
         argv, environ, folder = step.argv, dict(step.env), step.cwd
-    return WhatRuns(tuple(programs), f"wrappers nest deeper than {MAX_WRAPPERS}")
+    return WhatRuns(tuple(programs), f"wrappers nest deeper than {MAX_WRAPPERS}", tuple(urls))
 
 
 def locate(word: str, env: Mapping[str, str], cwd: str | None) -> Program:

@@ -24,13 +24,16 @@ class Package:
 @dataclass(frozen=True)
 class Step:
     """What a wrapper runs: *argv* (empty: nothing more) in *env* and *cwd*, the *packages* it
-    fetches, further *programs* it starts itself; or *unjudged*, why that cannot be told."""
+    fetches, further *programs* it starts itself, the *urls* a bridge dials; or *unjudged*,
+    why that cannot be told."""
 
     argv: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
     packages: tuple[Package, ...] = ()
     programs: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+    """URLs a bridge package connects to for the host (``npx mcp-remote URL``)."""
     unjudged: str | None = None
 
 

@@ -1,7 +1,7 @@
 """Exec wrappers the policy looks through, by the name of the program that runs: ``env`` (its
 options and ``NAME=value`` words), the shells (:mod:`hermes_core.config.policy_shell`),
 ``nohup``, ``nice``, ``timeout`` …, and the package runners ``npx`` and ``uvx``, whose target is
-the package they fetch.  Programs known to run other commands in ways not followed here
+the package they fetch (and, for a bridge such as ``mcp-remote``, the URL it connects to).  Programs known to run other commands in ways not followed here
 (``sudo``, ``xargs`` …) cannot be told; neither can an option not known here."""
 
 from __future__ import annotations
@@ -77,6 +77,9 @@ _UVX = _opts(
     "--upgrade-package --reinstall-package --exclude-newer --python-preference --resolution "
     "--prerelease --link-mode",
 )
+# Packages that connect to a remote MCP server for the host: their URL is judged as an HTTP
+# entry's is (`npx -y mcp-remote https://…`, `uvx mcp-proxy https://…`).
+_BRIDGES = frozenset({"mcp-remote", "mcp-proxy"})
 _PY_NAME = re.compile(r"^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)(?=$|[\[=<>!~@;\s])")
 
 
@@ -235,8 +238,10 @@ def _npx(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | No
         return Step()
     if named:
         packages = tuple(Package(_npm_name(spec), spec, "npx") for spec in named)
-        return Step(packages=packages, programs=tuple(rest[:1]), env=env, cwd=cwd)
-    return Step(packages=(Package(_npm_name(rest[0]), rest[0], "npx"),), env=env, cwd=cwd)
+        urls = _bridged([*(p.name for p in packages), *rest[:1]], rest[1:])
+        return Step(packages=packages, programs=tuple(rest[:1]), urls=urls, env=env, cwd=cwd)
+    package = Package(_npm_name(rest[0]), rest[0], "npx")
+    return Step(packages=(package,), urls=_bridged([package.name], rest[1:]), env=env, cwd=cwd)
 
 
 def _uvx(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | None) -> Step:
@@ -259,7 +264,15 @@ def _uvx(name: str, argv: tuple[str, ...], env: Mapping[str, str], cwd: str | No
     if not any(k == "--from" for k, _ in options):
         specs.insert(0, rest[0])
     packages = tuple(Package(_python_name(spec), spec, "uvx") for spec in specs)
-    return Step(packages=packages, programs=pythons, env=env, cwd=cwd)
+    urls = _bridged([*(p.name for p in packages), rest[0]], rest[1:])
+    return Step(packages=packages, programs=pythons, urls=urls, env=env, cwd=cwd)
+
+
+def _bridged(names: list[str], args: list[str]) -> tuple[str, ...]:
+    """The URLs among *args* when one of *names* is a stdio-to-HTTP bridge."""
+    if not any(name.lower() in _BRIDGES for name in names):
+        return ()
+    return tuple(a for a in args if a.lower().startswith(("http://", "https://")))
 
 
 def _npm_name(spec: str) -> str:
