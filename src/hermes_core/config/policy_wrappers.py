@@ -1,8 +1,9 @@
 """Exec wrappers the policy looks through, by the name of the program that runs: ``env`` (its
 options and ``NAME=value`` words), the shells (:mod:`hermes_core.config.policy_shell`),
 ``nohup``, ``nice``, ``timeout`` …, and the package runners ``npx`` and ``uvx``, whose target is
-the package they fetch (and, for a bridge such as ``mcp-remote``, the URL it connects to).  Programs known to run other commands in ways not followed here
-(``sudo``, ``xargs`` …) cannot be told; neither can an option not known here."""
+the package they fetch (and, for a bridge such as ``mcp-remote``, the URL it connects to).
+Programs known to run other commands in ways not followed here (``sudo``, ``xargs`` …) cannot
+be told; neither can an option not known here."""
 
 from __future__ import annotations
 
