@@ -10,12 +10,12 @@ but wrong (bad YAML, an unknown key, a bad value) is a :class:`ConfigError` at `
 
     deny:
       servers:
-        - command: sh            # the executable's name (as written, or where it resolves)
+        - command: sh            # a program's name (every program that runs: wrappers too)
         - url: {scheme: http}    # any plain-HTTP server
-      tools: ["*/delete_*"]      # server/tool globs ("tool" alone: on any server)
+      tools: ["*/delete_*"]      # server/tool globs, any case, given or registered names
     allow:
       servers:
-        - path: /usr/bin/*       # where the command resolves (symbolic links followed)
+        - path: /usr/bin/*       # where it really is (the child's PATH, links followed)
         - url: https://*.corp.example/mcp/*
         - name: github           # with command/url/path in the same rule: all must match
     catalog_only: true           # only entries that are what a catalog entry installs

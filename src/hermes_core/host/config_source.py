@@ -248,10 +248,14 @@ class ConfigSource:
         home: Path | None = None,
         env: Mapping[str, str] | None = None,
     ) -> HostServer:
-        """The host's view of one already resolved entry (``hermes mcp add``'s probe)."""
+        """The host's view of one already resolved entry (``hermes mcp add``'s probe, the
+        catalog's): one the administrator's policy refuses is built failed with the rule as its
+        error, never started (``catalog_only`` is for the callers, which hold the entry as
+        written: this one is resolved)."""
         return host_server(
             name,
             resolved,
+            error=self._probe_refusal(name, resolved),
             display_name=self.display_names.get(name),
             home=home if home is not None else hermes_home(env),
             env=env,
@@ -275,6 +279,16 @@ class ConfigSource:
         except ConfigError:
             resolved = cfg
         refusal = policy_refusal(policy, name, cfg, resolved, self.catalog_check)
+        if refusal is None:
+            return None
+        return f"MCP server '{name}' is refused by the administrator's policy: {refusal}"
+
+    def _probe_refusal(self, name: str, resolved: ServerConfig) -> str | None:
+        try:
+            policy = self.policy
+        except ConfigError as exc:
+            return str(exc)
+        refusal = policy_refusal(policy, name, resolved, resolved, lambda _name, _entry: True)
         if refusal is None:
             return None
         return f"MCP server '{name}' is refused by the administrator's policy: {refusal}"

@@ -134,7 +134,14 @@ def policy_refusal(
     *written* as in config.yaml, what the catalog check compares), or ``None``."""
     if policy is None:
         return None
-    facts = ServerFacts(name, resolved.command, resolved.url)
+    facts = ServerFacts(
+        name,
+        resolved.command,
+        resolved.url,
+        args=tuple(resolved.args),
+        env=dict(resolved.env),
+        cwd=resolved.cwd,
+    )
     check = None if catalog_check is None else (lambda: catalog_check(name, written))
     return server_refusal(policy, facts, catalog=check)
 
