@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -26,7 +26,6 @@ __all__ = [
     "InstallState",
     "Progress",
     "Refusal",
-    "nothing_busy",
 ]
 
 Progress = Callable[[int, int, str], None]
@@ -132,8 +131,3 @@ class InstallDoor(Protocol):
 
     def choose(self, name: str, found: Checklist) -> set[str]:
         """Which tools (and ``@family`` rows) to offer, ``found.checked`` pre-checked."""
-
-
-@contextlib.contextmanager
-def nothing_busy(_what: str) -> Iterator[None]:
-    yield
