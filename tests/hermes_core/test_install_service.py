@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -419,3 +420,45 @@ def test_the_dashboard_install_checks_policy_and_provider_before_fetching_and_ro
         assert config.read_text() == before  # comments and all
         assert not (home / "mcp-installs" / "fetchdash").exists()
         assert not (home / ".env").exists()
+
+
+def _bundle(path: Path, args: list[str]) -> Path:
+    manifest = {
+        "manifest_version": "0.2",
+        "name": "args-bundle",
+        "version": "1.0.0",
+        "description": "A bundle with hostile arguments",
+        "author": {"name": "Test"},
+        "server": {
+            "type": "python",
+            "entry_point": "server/main.py",
+            "mcp_config": {"command": "python3", "args": ["${__dirname}/server/main.py", *args]},
+        },
+    }
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("manifest.json", json.dumps(manifest))
+        archive.writestr("server/main.py", "print('never run')\n")
+    return path
+
+
+@pytest.mark.process
+@pytest.mark.cli
+def test_a_bundle_s_screen_shows_its_arguments_whole_and_refuses_one_too_long(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HERMES_HOME": str(home), "HERMES_CATALOG_PATH": ""}
+    shown = _bundle(tmp_path / "args.mcpb", ["--name", "two   spaces", "line one\nline two"])
+    done = run_hermes("mcp", "install", str(shown), env=env)
+    assert done.returncode == 2 and "add --yes" in done.stderr  # no terminal: nothing done
+    folder = home / "mcp-installs" / "args-bundle"
+    assert (
+        f"  runs:      python3 {folder}/server/main.py --name 'two   spaces' "
+        "$'line one\\nline two' (python server)"
+    ) in done.stdout
+    huge = _bundle(tmp_path / "huge.mcpb", ["y" * (MAX_SHOWN + 1)])
+    refused = run_hermes("mcp", "install", str(huge), "--yes", env=env)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert f"an install shows at most {MAX_SHOWN} in full" in refused.stderr
+    assert not (home / "config.yaml").exists() and not folder.exists()
