@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from hermes_core.catalog.catalog import Catalog, Entry, state_of
+from hermes_core.catalog.command_line import quoted, visible
 from hermes_core.catalog.manifest import Manifest
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.dashboard.catalog_actions import Checklist
@@ -43,7 +44,9 @@ def _details(manifest: Manifest, dotenv: Mapping[str, str]) -> list[tuple[str, s
             rows.append(("header", f"<code>{esc(header)}</code>: (value hidden)"))
     else:
         rows.append(("command", f"<code>{esc(t.command)}</code>"))
-        rows.append(("args", "<code>" + esc(" ".join(t.args), 2000) + "</code>" if t.args else "-"))
+        # Each argument whole, quoted as one shell word (control characters made visible).
+        words = " ".join(quoted(a) for a in t.args)
+        rows.append(("args", f'<code class="argv">{esc(words, 100_000)}</code>' if t.args else "-"))
         for var in t.env:
             rows.append(("env", f"<code>{esc(var)}</code>: (value hidden)"))
     for key in manifest.auth.keys:
@@ -56,7 +59,8 @@ def _details(manifest: Manifest, dotenv: Mapping[str, str]) -> list[tuple[str, s
         rows.append(("source", link(manifest.source.git)))
         rows.append(("ref", esc(manifest.source.ref or "the default branch")))
     for number, command in enumerate(manifest.install.bootstrap, 1):
-        rows.append((f"bootstrap {number}", f"<code>{esc(command, 2000)}</code>"))
+        shown = esc(visible(command), 100_000)
+        rows.append((f"bootstrap {number}", f'<code class="argv">{shown}</code>'))
     if manifest.homepage:
         rows.append(("homepage", link(manifest.homepage)))
     if manifest.notes:

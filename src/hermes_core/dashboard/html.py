@@ -79,6 +79,7 @@ th{background:#eef1f6}
 pre{white-space:pre-wrap;background:#f3f3f3;padding:.5em;margin:.2em 0;max-height:24em;
 overflow:auto}
 .inline{display:inline}
+code.argv{white-space:pre-wrap;overflow-wrap:anywhere}
 button{margin:.1em .2em;cursor:pointer}
 button.danger{color:#a00}
 .notice{background:#e6f4ea;padding:.5em;border-left:4px solid #2a7}

@@ -17,11 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import httpx2
 
 from hermes_core import __version__
+from hermes_core.catalog.registry.loopback import is_loopback
 from hermes_core.catalog.registry.registries import Registry
 from hermes_core.catalog.registry.server_json import ServerJson, ServerJsonError, parse_server_json
 
@@ -33,6 +34,8 @@ TIMEOUT = 20.0
 ANSWER_DEADLINE = 60.0
 """Seconds for a whole registry answer (a server trickling bytes is cut off)."""
 DOWNLOAD_DEADLINE = 600.0
+MAX_REDIRECTS = 5
+"""Redirects a bundle download follows (each checked as the first URL is)."""
 _OFFICIAL_META = "io.modelcontextprotocol.registry/official"
 
 
@@ -56,11 +59,6 @@ class Listed:
 class Page:
     servers: list[Listed]
     next_cursor: str | None
-
-
-def _loopback(url: str) -> bool:
-    host = urlsplit(url).hostname or ""
-    return host in ("localhost", "127.0.0.1", "::1") or host.startswith("127.")
 
 
 def _read_bounded(response: httpx2.Response, limit: int, label: str) -> bytes:
@@ -90,7 +88,7 @@ class RegistryClient:
         headers = {"Accept": "application/json", "User-Agent": f"hermes/{__version__}"}
         token = self.registry.token()
         if token is not None:
-            if urlsplit(self.registry.url).scheme != "https" and not _loopback(self.registry.url):
+            if urlsplit(self.registry.url).scheme != "https" and not is_loopback(self.registry.url):
                 raise RegistryError(
                     f"registry {self.registry.name}: refusing to send its token over plain "
                     f"http to {self.registry.url} (use https://)"
@@ -175,12 +173,25 @@ class RegistryClient:
         return self._listed(data, f"{name}@{version}")
 
 
+def _check_hop(url: str, came_from: str | None) -> None:
+    """A download URL: ``https://``, or ``http://`` to a loopback address; a redirect from
+    ``https://`` never to ``http://`` (not even loopback)."""
+    scheme = urlsplit(url).scheme
+    if came_from is not None and urlsplit(came_from).scheme == "https" and scheme != "https":
+        raise RegistryError(
+            f"{came_from}: redirected from https:// to {scheme}:// ({url}); refused, a bundle "
+            "is never fetched over plain http after https"
+        )
+    if scheme != "https" and not (scheme == "http" and is_loopback(url)):
+        raise RegistryError(f"{url}: bundles are fetched over https:// only")
+
+
 def download(url: str, limit: int, *, into: Path) -> tuple[Path, str]:
     """Fetch *url* (``https://``, or ``http://`` on loopback) into a new file under *into*;
-    returns (file, its SHA-256).  At most *limit* bytes; :class:`RegistryError` otherwise."""
-    parts = urlsplit(url)
-    if parts.scheme != "https" and not (parts.scheme == "http" and _loopback(url)):
-        raise RegistryError(f"{url}: bundles are fetched over https:// only")
+    returns (file, its SHA-256).  At most *limit* bytes and :data:`MAX_REDIRECTS` redirects,
+    each checked as the first URL is, none from https to http; :class:`RegistryError`
+    otherwise."""
+    _check_hop(url, None)
     into.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(prefix=".download-", suffix=".mcpb", dir=into)
     digest = hashlib.sha256()
@@ -189,19 +200,32 @@ def download(url: str, limit: int, *, into: Path) -> tuple[Path, str]:
     try:
         with (
             os.fdopen(fd, "wb") as out,
-            httpx2.Client(timeout=TIMEOUT, follow_redirects=True) as client,
-            client.stream("GET", url) as response,
+            httpx2.Client(timeout=TIMEOUT, follow_redirects=False) as client,
         ):
-            if response.status_code != 200:
-                raise RegistryError(f"{url}: answered HTTP {response.status_code}")
-            for chunk in response.iter_bytes():
-                size += len(chunk)
-                if size > limit:
-                    raise RegistryError(f"{url}: the bundle is larger than {limit} bytes")
-                if time.monotonic() > deadline:
-                    raise RegistryError(f"{url}: the download took over {DOWNLOAD_DEADLINE:g} s")
-                digest.update(chunk)
-                out.write(chunk)
+            here = url
+            for _hop in range(MAX_REDIRECTS + 1):
+                with client.stream("GET", here) as response:
+                    location = response.headers.get("location")
+                    if response.is_redirect and location is not None:
+                        target = urljoin(here, location)
+                        _check_hop(target, here)
+                        here = target
+                        continue
+                    if response.status_code != 200:
+                        raise RegistryError(f"{url}: answered HTTP {response.status_code}")
+                    for chunk in response.iter_bytes():
+                        size += len(chunk)
+                        if size > limit:
+                            raise RegistryError(f"{url}: the bundle is larger than {limit} bytes")
+                        if time.monotonic() > deadline:
+                            raise RegistryError(
+                                f"{url}: the download took over {DOWNLOAD_DEADLINE:g} s"
+                            )
+                        digest.update(chunk)
+                        out.write(chunk)
+                    break
+            else:
+                raise RegistryError(f"{url}: more than {MAX_REDIRECTS} redirects")
     except (httpx2.HTTPError, OSError) as exc:
         os.unlink(name)
         raise RegistryError(f"{url}: could not download ({type(exc).__name__})") from None

@@ -7,13 +7,15 @@ used only while ``mcp_servers.NAME`` exists, and a record that is not plainly ou
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from hermes_core.config.loader import hermes_home
 from hermes_core.json_records import read_record, write_record
 
-__all__ = ["InstallRecord", "load_record", "records", "save_record"]
+__all__ = ["InstallRecord", "load_record", "records", "replaced_entry", "save_record"]
 
 _FORMAT = 1
 _MAX_BYTES = 64 * 1024
@@ -66,3 +68,19 @@ def records() -> list[InstallRecord]:
         return []
     found = [load_record(name) for name in names]
     return [r for r in found if r is not None]
+
+
+def replaced_entry(configured: Mapping[str, Any], name: str, origin: str) -> dict[str, Any] | None:
+    """The configured entry *name* when an install from *origin* (the registry server name or
+    the bundle's name) may replace it, ``None`` when there is none; ``ValueError`` when an
+    entry of that name came from elsewhere."""
+    previous = configured.get(name)
+    if previous is None:
+        return None
+    record = load_record(name)
+    if record is None or record.server != origin:
+        raise ValueError(
+            f"mcp_servers.{name} already exists and was not installed from {origin}: "
+            "choose another name with --name, or remove it first"
+        )
+    return previous if isinstance(previous, dict) else {}
