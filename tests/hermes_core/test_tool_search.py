@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.name_pattern import PatternError, match_names
+from hermes_core.host.registry import ToolEntry
 from hermes_core.host.search_words import analyse
+from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.tool_search import COMMON_FROM, ToolSearchIndex, query_words
 from support.cli import run_hermes
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
@@ -150,17 +150,20 @@ def test_cli_mcp_tools_search_prints_the_best_matches_first(tmp_path: Path) -> N
 
 
 # --- a person's words find the API's (issue 44 item 3) -----------------------------------------
-DENSE = tuple(
-    entry(f"{verb}_{thing}", f"{verb.capitalize()} a {thing.replace('_', ' ')}.", server=server)
-    for server, things in (
-        ("github", ("issue", "pull_request", "branch")),
-        ("dns", ("record", "zone")),
-        ("security", ("finding",)),
-        ("iam", ("api_key", "session")),
-    )
-    for thing in things
-    for verb in ("create", "get", "list", "search", "update", "delete", "archive", "approve")
-) + (
+_FAMILIES = (
+    ("github", ("issue", "pull_request", "branch")),
+    ("dns", ("record", "zone")),
+    ("security", ("finding",)),
+    ("iam", ("api_key", "session")),
+)
+_VERBS = ("create", "get", "list", "search", "update", "delete", "archive", "approve")
+DENSE = (
+    *(
+        entry(f"{verb}_{thing}", f"{verb.capitalize()} a {thing.replace('_', ' ')}.", server=server)
+        for server, things in _FAMILIES
+        for thing in things
+        for verb in _VERBS
+    ),
     entry("revoke_api_key", "Revoke an API key so it can no longer be used.", server="iam"),
     entry("purge_cache", "Purge cached content at the edge.", server="cdn"),
 )
