@@ -89,6 +89,7 @@ def catalog_plan(
         previous=previous if isinstance(previous, dict) else None,
         fetch=_fetcher(manifest) if manifest.installs else None,
         provider=manifest.auth.provider,
+        transport=manifest.transport.plugin,
         lift_secrets=True,
         default_enabled=manifest.tools.default_enabled,
         default_excluded=manifest.tools.default_excluded,

@@ -188,6 +188,14 @@ def server_entry(manifest: Manifest, folder: Path | None) -> dict[str, Any]:
             entry["args"] = [sub(a) for a in transport.args]
         if transport.env:
             entry["env"] = {k: sub(v) for k, v in transport.env.items()}
+    elif transport.plugin is not None:
+        # Selected by name; its settings under its name (config.yaml moves them to the key the
+        # transport reads them from).
+        entry["transport"] = transport.plugin
+        if transport.settings:
+            entry[transport.plugin] = {
+                k: sub(v) if isinstance(v, str) else v for k, v in transport.settings.items()
+            }
     else:
         entry["url"] = sub(transport.url or "")
         if transport.headers:

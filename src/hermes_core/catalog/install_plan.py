@@ -95,6 +95,8 @@ class InstallPlan:
     record: InstallRecord | None = None
     provider: str | None = None
     """A plugin's auth provider the entry signs in with (it must be registered)."""
+    transport: str | None = None
+    """A plugin's transport the entry connects with (it must be registered)."""
     lift_secrets: bool = False
     """Literal secrets of the entry go to ``.env`` (the catalog's rule with ``add``)."""
     default_enabled: list[str] | None = None

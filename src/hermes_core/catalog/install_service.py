@@ -5,7 +5,8 @@ this order, through :class:`InstallService`:
 1. **resolve** — a source makes the :class:`~.install_plan.InstallPlan` (what will run, in
    full; what to ask; how to fetch it): :mod:`.catalog_source`, :mod:`.registry.registry_source`,
    :mod:`.registry.bundle_source`;
-2. **provider check** — an entry that signs in with a plugin's auth provider needs it loaded;
+2. **provider check** — an entry that connects through a plugin's transport or signs in with a
+   plugin's auth provider needs it loaded;
 3. **policy check** — the administrator's policy judges the entry the install would write;
 4. **confirm** — the door shows the plan and says yes or no (the terminal asks; the
    dashboard's form was the question);
@@ -102,7 +103,14 @@ class InstallService:
                     cleanup()
 
     def check_provider(self, plan: InstallPlan) -> None:
-        """A plugin's auth provider the entry names must be registered here."""
+        """A plugin's transport and auth provider the entry names must be registered here."""
+        if plan.transport is not None and plan.transport not in self.manager.transports():
+            listed = ", ".join(self.manager.transports()) or "none"
+            raise InstallRefused(
+                f"'{plan.name}' connects through the transport {one_line(plan.transport)!r}, "
+                f"which no installed plugin registers (registered: {listed}); install the "
+                "plugin that provides it, then try again (nothing was installed)"
+            )
         wanted = plan.provider
         if wanted is None:
             return

@@ -35,6 +35,7 @@ MANIFEST_VERSION = 1
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLUGIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 INSTALL_DIR = "${INSTALL_DIR}"
 _MAX_BYTES = 256 * 1024
 
@@ -93,18 +94,32 @@ class Install(_Strict):
 
 
 class Transport(_Strict):
-    """``command``/``args``/``env`` (stdio) or ``url``/``headers`` (HTTP)."""
+    """``command``/``args``/``env`` (stdio), ``url``/``headers`` (HTTP), or ``plugin`` (a
+    plugin's transport, by its registered name) with its ``settings``."""
 
     command: str | None = None
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
+    plugin: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Transport:
-        if (self.command is None) == (self.url is None):
-            raise ValueError("needs either command (stdio) or url (HTTP), not both")
+        chosen = [k for k in ("command", "url", "plugin") if getattr(self, k) is not None]
+        if len(chosen) != 1:
+            raise ValueError(
+                "needs one of command (stdio), url (HTTP) or plugin (a plugin's transport)"
+            )
+        if self.plugin is not None:
+            if self.args or self.env or self.headers:
+                raise ValueError("a plugin transport takes settings, not args, env or headers")
+            if _PLUGIN_NAME.fullmatch(self.plugin) is None:
+                raise ValueError("plugin must be a transport's name (letters, digits, '_' or '-')")
+            return self
+        if self.settings:
+            raise ValueError("settings are for a plugin transport (plugin)")
         if self.url is not None and (self.args or self.env):
             raise ValueError("args and env are for stdio servers (command)")
         if self.command is not None and self.headers:
@@ -114,7 +129,9 @@ class Transport(_Strict):
         return self
 
     @property
-    def kind(self) -> Literal["stdio", "http"]:
+    def kind(self) -> Literal["stdio", "http", "plugin"]:
+        if self.plugin is not None:
+            return "plugin"
         return "stdio" if self.command is not None else "http"
 
     def texts(self) -> list[str]:
@@ -125,6 +142,7 @@ class Transport(_Strict):
             *self.args,
             *self.env.values(),
             *self.headers.values(),
+            *(v for v in self.settings.values() if isinstance(v, str)),
         ]
 
 

@@ -43,6 +43,7 @@ def catalog_check(
             expected.get("command") == cfg.command
             and list(expected.get("args", [])) == list(cfg.args)
             and (expected.get("url") or None) == (cfg.url or None)
+            and expected.get("transport", cfg.transport) == cfg.transport
         )
 
     return check

@@ -197,8 +197,17 @@ class ServerConfig(ServerFields):
         requested = self.requested_transport
         if requested is not None:
             key = kinds.config_key(requested) or ""
+            if key not in present and key not in extra and requested in extra:
+                # Its settings under the transport's own name (as an auth provider's are):
+                # they belong under its config key, where its connect reads them.
+                extra[key] = extra.pop(requested)
             if key not in present and key not in extra:
-                raise fail(f"transport: {requested} needs a '{key}'", "transport")
+                shape = kinds.settings_of("transport", requested)
+                if shape is None or shape.required:
+                    needs = f" (required: {', '.join(shape.required)})" if shape else ""
+                    raise fail(f"transport: {requested} needs a '{key}'{needs}", "transport")
+                # Every setting has a default: the name alone selects it, with no settings.
+                extra[key] = {}
             name = requested
         elif plugin_keys:
             chosen = [*present, *plugin_keys]
