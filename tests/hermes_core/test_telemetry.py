@@ -6,6 +6,7 @@ loopback when the ``OTEL_*`` variables say so."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sys
 import threading
@@ -22,9 +23,11 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.calls.telemetry import DURATION_BUCKETS
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.otel_setup import telemetry_wanted
+from hermes_core.plugins.interceptors import Decision, InterceptedCall
 from servers.net import PORT, http_server
 from support.cli import run_hermes
 
@@ -232,3 +235,46 @@ def test_cli_exports_its_spans_to_an_otlp_http_receiver(tmp_path: Path) -> None:
     assert ours["gen_ai.tool.name"].string_value == "read_note"
     assert "MCP send tools/call read_note" in spans  # the SDK's span, in the same export
     assert "mcp.client.operation.duration" in metric_names
+
+
+def test_interceptors_run_inside_the_calls_span_and_a_refused_call_has_one(
+    telemetry: type[Telemetry],
+) -> None:
+    tracer = trace.get_tracer("acme-guard")
+
+    def guard(call: InterceptedCall) -> Decision | None:
+        assert call.span is not None
+        call.span.set_attribute("acme.checked", True)
+        with tracer.start_as_current_span("acme.guard"):
+            if call.tool == "delete_note":
+                return Decision.refuse("deletes are done by hand")
+        return None
+
+    table = {"acme_guard": ActiveInterceptor("acme_guard", before=guard)}
+    server = dataclasses.replace(NOTES, interceptors=("acme_guard",))
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with MCPHost([server], telemetry=True, interceptors=table) as host:
+            assert host.pipeline.steps[0] == "call_span"
+            return [
+                await host.call_tool("mcp_notes_read_note", {"name": "a"}),
+                await host.call_tool("mcp_notes_delete_note", {"name": "a"}),
+            ]
+
+    read, refused = asyncio.run(scenario())
+    assert "error" not in read and "refused" in refused["error"]
+    spans = telemetry.spans.get_finished_spans()
+    call = named(spans, "execute_tool mcp_notes_read_note")
+    assert call.kind is trace.SpanKind.INTERNAL
+    assert dict(call.attributes or {})["acme.checked"] is True
+    guards = [s for s in spans if s.name == "acme.guard"]
+    assert len(guards) == 2
+    assert guards[0].parent is not None and guards[0].parent.span_id == call.context.span_id
+    request = named(spans, "tools/call read_note")  # the MCP request's span, inside the call's
+    assert request.parent is not None and request.parent.span_id == call.context.span_id
+    denied = named(spans, "execute_tool mcp_notes_delete_note")
+    assert dict(denied.attributes or {})["error.type"] == refused["state"]
+    assert denied.status.status_code is trace.StatusCode.ERROR
+    assert "deletes are done by hand" in (denied.status.description or "")
+    assert guards[1].parent is not None and guards[1].parent.span_id == denied.context.span_id
+    assert not [s for s in spans if s.name == "tools/call delete_note"]  # no request was made

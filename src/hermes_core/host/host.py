@@ -31,6 +31,7 @@ from hermes_core.home import hermes_home
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
 from hermes_core.host.calls.call import Proceed
+from hermes_core.host.calls.call_span import CallSpanStep
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
@@ -200,6 +201,7 @@ class MCPHost:
             telemetry = telemetry_wanted(os.environ) and configure_telemetry(os.environ) is None
         if telemetry:
             self.pipeline.insert(TelemetryStep(self._protocol_of, session_id), before="utility")
+            self.pipeline.insert(CallSpanStep(), before="policy")
 
     def _after_wake(self, entry: ToolEntry, server: HostServer) -> Proceed:
         return self.pipeline.chain_after("wake", entry, server)

@@ -138,6 +138,10 @@ class InterceptedCall:
     """What the interceptors decided so far, in the order they ran."""
     approved_by: str | None = None
     """Who approved the call (``user`` after an untrusted server's approval), once known."""
+    span: Any = None
+    """The call's OpenTelemetry span (``execute_tool <name>``) when telemetry is on, else
+    ``None``: add attributes with ``call.span.set_attribute(...)``.  It is the current span
+    while interceptors run, so a span an interceptor starts is its child."""
 
 
 class BeforeCall(Protocol):

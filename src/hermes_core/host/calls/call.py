@@ -41,6 +41,8 @@ class ToolCall:
     ``optional`` is then called as one (``required``: always)."""
     intercepted: InterceptedCall | None = None
     """What the interceptors see of the call (set by the ``intercept`` step)."""
+    span: Any = None
+    """The call's OpenTelemetry span (set by the ``call_span`` step when telemetry is on)."""
 
 
 class CallStep(Protocol):

@@ -75,6 +75,7 @@ def intercepted_call(call: ToolCall, started: float | None = None) -> Intercepte
         server.command if not server.url else None,
         _budget(entry, server),
         time.monotonic() if started is None else started,
+        span=call.span,
     )
     call.intercepted = view
     return view

@@ -25,7 +25,13 @@ from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
 
-__all__ = ["DURATION_BUCKETS", "TelemetryStep", "utility_method"]
+__all__ = [
+    "DURATION_BUCKETS",
+    "INSTRUMENTATION",
+    "TelemetryStep",
+    "error_type",
+    "utility_method",
+]
 
 #: The bucket boundaries the conventions advise for ``mcp.client.operation.duration``.
 DURATION_BUCKETS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300)
@@ -45,7 +51,9 @@ def utility_method(tool: str) -> str:
     return _UTILITY_METHODS.get(tool, tool)
 
 
-def _error_type(result: Mapping[str, Any]) -> str | None:
+def error_type(result: Mapping[str, Any]) -> str | None:
+    """The ``error.type`` of a call's *result*: its ``state`` (``refused``, ``timeout`` …),
+    ``tool_error`` for an ``isError`` result, ``None`` when it succeeded."""
     if "error" not in result:
         return "tool_error" if result.get("isError") is True else None
     state = result.get("state")
@@ -136,7 +144,7 @@ class TelemetryStep:
             name, kind=self._kind, attributes=attributes, record_exception=True
         ) as span:
             result = await proceed(call)
-            error = _error_type(result)
+            error = error_type(result)
             if error is not None:
                 span.set_attribute("error.type", error)
                 message = result.get("error")
