@@ -61,6 +61,8 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
             configured = list(load(factory, strict=False).config.mcp_servers)
             _known_server(args.name, [*configured, *store.changes()])
             wanted = list(dict.fromkeys(args.tools)) or sorted(waiting)
+            if args.digest is not None and len(wanted) != 1:
+                raise Stop(EXIT_USAGE, "--digest names one definition: give exactly one TOOL")
             missing = [tool for tool in wanted if tool not in waiting]
             if missing:
                 names = ", ".join(sorted(waiting)) or "none"
@@ -69,8 +71,6 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
                     f"no change of {', '.join(map(repr, missing))} waits for '{args.name}' "
                     f"(tools waiting: {names})",
                 )
-            if args.digest is not None and len(wanted) != 1:
-                raise Stop(EXIT_USAGE, "--digest names one definition: give exactly one TOOL")
             outcomes = _accept(store, [waiting[tool] for tool in wanted], args)
         except TrustStoreError as exc:
             raise Stop(EXIT_FAILED, str(exc)) from None

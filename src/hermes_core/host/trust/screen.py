@@ -52,6 +52,9 @@ class Refusal:
     digest: str = ""
     """For a changed tool: the digest of its new definition (what ``hermes mcp trust`` is
     given, to accept that definition and no other)."""
+    replaces: str = ""
+    """For a changed tool of another name: the pinned tool whose name (as the agent sees it)
+    it takes (``read_file`` for ``read-file``)."""
 
     def payload(self) -> dict[str, Any]:
         """The result of a call to the tool.  It goes to the model, so a changed tool's new
@@ -61,8 +64,13 @@ class Refusal:
         result: dict[str, Any] = {"server": self.server, "state": self.kind.value}
         if self.kind is RefusalKind.CHANGED:
             parts = list(dict.fromkeys(line.partition(":")[0] for line in self.details))
+            what = (
+                f"it is not the tool pinned under this name ({self.replaces!r})"
+                if self.replaces
+                else "its definition changed since it was pinned"
+            )
             result["error"] = head + (
-                f"its definition changed since it was pinned ({', '.join(parts)}). The user "
+                f"{what} ({', '.join(parts)}). The user "
                 f"must review the change and accept it (hermes mcp trust {self.server} "
                 f"{clean_line(self.tool)}); do not retry before."
             )
@@ -233,6 +241,7 @@ class TrustScreen:
                 + f"); review it and accept it with: {accept} --digest {digest[:SHOWN_DIGEST]}",
                 details,
                 digest,
+                "" if against == name else against,
             )
         if live:
             if changed:

@@ -16,6 +16,7 @@ import sqlite3
 import stat
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -115,20 +116,13 @@ class TrustStore:
         where = str(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
-            fd = os.open(self.path, flags, 0o600)
-            try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    raise TrustStoreError(f"{where}: not a regular file")
-                if info.st_mode & 0o077:
-                    os.fchmod(fd, 0o600)  # it holds what the user trusts: theirs alone
-            finally:
-                os.close(fd)
+            _prepare(self.path)
         except OSError as exc:
             raise TrustStoreError(f"{where}: cannot be opened: {exc.strerror or exc}") from None
         try:
-            connection = sqlite3.connect(where, timeout=BUSY_SECONDS, isolation_level=None)
+            # nofollow: a symbolic link put there since the look is refused by SQLite itself.
+            uri = f"file:{urllib.parse.quote(where)}?nofollow=1"
+            connection = sqlite3.connect(uri, timeout=BUSY_SECONDS, isolation_level=None, uri=True)
             connection.execute("PRAGMA journal_mode=WAL")
             # WAL with NORMAL: never corrupt; a power cut may lose the last pin, re-pinned.
             connection.execute("PRAGMA synchronous=NORMAL")
@@ -352,6 +346,28 @@ class TrustStore:
         same = [(server, name) for (name,) in rows if name_key(name) == key]
         db.executemany("DELETE FROM decisions WHERE server = ? AND tool = ?", same)
         return len(same)
+
+
+def _prepare(path: Path) -> None:
+    """Create trust.db (0600) when it is missing; refuse a link or a special file; tighten a
+    looser mode.  The file is looked at, never opened, once it exists: closing a descriptor of
+    it would drop this process's SQLite locks on it (POSIX locks are per process), and another
+    process could then take our open database for unused and remove its write-ahead log."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            os.close(os.open(path, flags, 0o600))
+        except FileExistsError:
+            pass  # another process made it meanwhile: looked at below
+        info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise TrustStoreError(f"{path}: a symbolic link, not a regular file")
+    if not stat.S_ISREG(info.st_mode):
+        raise TrustStoreError(f"{path}: not a regular file")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o600)  # it holds what the user trusts: theirs alone
 
 
 def _upgrade(connection: sqlite3.Connection, where: str) -> None:
