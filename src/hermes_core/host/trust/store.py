@@ -357,10 +357,8 @@ def _prepare(path: Path) -> None:
         info = os.lstat(path)
     except FileNotFoundError:
         flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        try:
+        with contextlib.suppress(FileExistsError):  # another process made it: looked at below
             os.close(os.open(path, flags, 0o600))
-        except FileExistsError:
-            pass  # another process made it meanwhile: looked at below
         info = os.lstat(path)
     if stat.S_ISLNK(info.st_mode):
         raise TrustStoreError(f"{path}: a symbolic link, not a regular file")
