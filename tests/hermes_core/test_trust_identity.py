@@ -193,14 +193,7 @@ def test_on_a_terminal_the_change_shown_is_the_one_accepted(tmp_path: Path) -> N
     assert run_hermes("mcp", "tools", env=env).returncode == 0
     _shift(shift, look={**LOOK, "description": "Read something, harmlessly."})
     assert "held back" in run_hermes("mcp", "tools", env=env).stderr
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "hermes_core", "mcp", "trust", "shift"],
-        env={**clean_env(os.environ), **env, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"},
-        encoding="utf-8",
-        timeout=90,
-        dimensions=(40, 200),
-    )
+    child = _terminal(env, "mcp", "trust", "shift")
     child.expect("description: 'Read something.' → 'Read something, harmlessly.'")
     child.expect(r"Accept this definition\?")
     # While the question waits, the server changes the tool again and a listing records it.
@@ -213,6 +206,28 @@ def test_on_a_terminal_the_change_shown_is_the_one_accepted(tmp_path: Path) -> N
     assert child.exitstatus == 1
     waiting = reviews(TrustStore(tmp_path / "trust.db"), "shift")["shift"]["look"]
     assert any("ssh" in line for line in waiting.lines)  # still waiting, for review
+
+    # Asked again, it shows what waits now; this time the answer accepts it.
+    child = _terminal(env, "mcp", "trust", "shift")
+    child.expect(f"digest {waiting.short_digest}")
+    child.expect(r"Accept this definition\?")
+    child.send("y\r")
+    child.expect("accepted shift/look")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert TrustStore(tmp_path / "trust.db").pins("shift")["look"].digest == waiting.digest
+
+
+def _terminal(env: dict[str, str], *args: str) -> pexpect.spawn:
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "hermes_core", *args],
+        env={**clean_env(os.environ), **env, "TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1"},
+        encoding="utf-8",
+        timeout=90,
+        dimensions=(40, 200),
+    )
 
 
 # -- a definition too large to keep ---------------------------------------------------------------

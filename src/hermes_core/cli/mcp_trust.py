@@ -71,22 +71,23 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
                     f"no change of {', '.join(map(repr, missing))} waits for '{args.name}' "
                     f"(tools waiting: {names})",
                 )
-            outcomes = _accept(store, [waiting[tool] for tool in wanted], args)
+            asked = args.digest is None and not args.yes and not args.json and interactive()
+            outcomes = _accept(store, [waiting[tool] for tool in wanted], args, asked=asked)
         except TrustStoreError as exc:
             raise Stop(EXIT_FAILED, str(exc)) from None
-        return _report(args, waiting, outcomes)
+        return _report(args, waiting, outcomes, shown=asked)
 
     return guard(run)
 
 
 def _accept(
-    store: TrustStore, changed: list[Review], args: argparse.Namespace
+    store: TrustStore, changed: list[Review], args: argparse.Namespace, *, asked: bool
 ) -> dict[str, Acceptance | None]:
-    """Tool -> what became of accepting it (``None``: the user said no)."""
-    ask = args.digest is None and not args.yes and not args.json and interactive()
+    """Tool -> what became of accepting it (``None``: the user said no); *asked*: each change
+    is shown and asked about first."""
     outcomes: dict[str, Acceptance | None] = {}
     for review in changed:
-        if ask:
+        if asked:
             _show(f"{review.server}/{clean_line(review.tool)} changed", review)
             try:
                 agreed = confirm("Accept this definition?", default=False)
@@ -112,8 +113,13 @@ def _show(head: str, review: Review) -> None:
 
 
 def _report(
-    args: argparse.Namespace, waiting: dict[str, Review], outcomes: dict[str, Acceptance | None]
+    args: argparse.Namespace,
+    waiting: dict[str, Review],
+    outcomes: dict[str, Acceptance | None],
+    *,
+    shown: bool,
 ) -> int:
+    """Says what was accepted (with the diff, unless it was *shown* before the question)."""
     accepted = [tool for tool, done in outcomes.items() if done is Acceptance.ACCEPTED]
     again = [tool for tool, done in outcomes.items() if done is Acceptance.CHANGED_AGAIN]
     gone = [tool for tool, done in outcomes.items() if done is Acceptance.NOT_WAITING]
@@ -136,7 +142,10 @@ def _report(
         print(f"nothing to accept for '{args.name}': no tool changed since it was pinned")
     else:
         for tool in accepted:
-            _show(f"accepted {args.name}/{clean_line(tool)}", waiting[tool])
+            if shown:
+                print(f"accepted {args.name}/{clean_line(tool)}")
+            else:
+                _show(f"accepted {args.name}/{clean_line(tool)}", waiting[tool])
         for tool, done in outcomes.items():
             if done is None:
                 print(f"left {args.name}/{clean_line(tool)} held back (not accepted)")
