@@ -1,4 +1,5 @@
-"""``hermes mcp trust SERVER [TOOL…]`` (accept tools whose pinned definition changed) and
+"""``hermes mcp trust SERVER [TOOL…]`` (accept tools whose pinned definition changed: exactly
+the definition shown, see :func:`run_trust`) and
 ``hermes mcp approvals list|set|reset`` (the remembered per-tool decisions); see docs/trust.md.
 
 Both read and write ``$HERMES_HOME/trust.db``; a running host applies what they change within
@@ -10,15 +11,19 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import shlex
+import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader, interactive
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.prompts import Cancelled, confirm
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import changes
-from hermes_core.host.trust.store import TrustStore, TrustStoreError
+from hermes_core.host.trust.identity import name_key
+from hermes_core.host.trust.review import Review, reviews
+from hermes_core.host.trust.store import Acceptance, TrustStore, TrustStoreError
 from hermes_core.sanitize import clean_line
 
 if TYPE_CHECKING:
@@ -43,17 +48,21 @@ def _known_server(name: str, names: Iterable[str]) -> None:
 
 
 def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp trust SERVER [TOOL…] [--json]``."""
+    """``hermes mcp trust SERVER [TOOL…] [--digest D] [--yes] [--json]``: shows each waiting
+    change with its digest and accepts exactly the definition shown — asked on a terminal
+    (unless ``--yes``), the one whose digest ``--digest`` gives, or, without a terminal, the
+    one printed.  A definition the server changed again meanwhile is not accepted."""
 
     def run() -> int:
         factory = factory_for(plugins())
         store = _store(factory)
         try:
-            waiting = store.changes(args.name).get(args.name, {})
+            waiting = reviews(store, args.name).get(args.name, {})
             configured = list(load(factory, strict=False).config.mcp_servers)
             _known_server(args.name, [*configured, *store.changes()])
-            pins = store.pins(args.name)
             wanted = list(dict.fromkeys(args.tools)) or sorted(waiting)
+            if args.digest is not None and len(wanted) != 1:
+                raise Stop(EXIT_USAGE, "--digest names one definition: give exactly one TOOL")
             missing = [tool for tool in wanted if tool not in waiting]
             if missing:
                 names = ", ".join(sorted(waiting)) or "none"
@@ -62,28 +71,95 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
                     f"no change of {', '.join(map(repr, missing))} waits for '{args.name}' "
                     f"(tools waiting: {names})",
                 )
-            shown = {
-                tool: changes(
-                    pins[tool].definition if tool in pins else {}, waiting[tool].definition or {}
-                )
-                for tool in wanted
-            }
-            accepted = store.accept(args.name, wanted)
+            asked = args.digest is None and not args.yes and not args.json and interactive()
+            outcomes = _accept(store, [waiting[tool] for tool in wanted], args, asked=asked)
         except TrustStoreError as exc:
             raise Stop(EXIT_FAILED, str(exc)) from None
-        if args.json:
-            print(json.dumps({"server": args.name, "accepted": {t: shown[t] for t in accepted}}))
-            return EXIT_OK
-        if not accepted:
-            print(f"nothing to accept for '{args.name}': no tool changed since it was pinned")
-            return EXIT_OK
-        for tool in accepted:
-            print(f"accepted {args.name}/{clean_line(tool)}:")
-            for line in shown[tool]:
-                print(f"  {line}")
-        return EXIT_OK
+        return _report(args, waiting, outcomes, shown=asked)
 
     return guard(run)
+
+
+def _accept(
+    store: TrustStore, changed: list[Review], args: argparse.Namespace, *, asked: bool
+) -> dict[str, Acceptance | None]:
+    """Tool -> what became of accepting it (``None``: the user said no); *asked*: each change
+    is shown and asked about first."""
+    outcomes: dict[str, Acceptance | None] = {}
+    for review in changed:
+        if asked:
+            _show(f"{review.server}/{clean_line(review.tool)} changed", review)
+            try:
+                agreed = confirm("Accept this definition?", default=False)
+            except Cancelled:
+                agreed = False
+            if not agreed:
+                outcomes[review.tool] = None
+                continue
+        try:
+            outcomes[review.tool] = store.accept(
+                review.server, review.tool, args.digest or review.digest
+            )
+        except ValueError as exc:
+            raise Stop(EXIT_USAGE, f"--digest: {exc}") from None
+    return outcomes
+
+
+def _show(head: str, review: Review) -> None:
+    print(f"{head}:")
+    for line in review.lines:
+        print(f"  {line}")
+    print(f"  digest {review.short_digest}")
+
+
+def _report(
+    args: argparse.Namespace,
+    waiting: dict[str, Review],
+    outcomes: dict[str, Acceptance | None],
+    *,
+    shown: bool,
+) -> int:
+    """Says what was accepted (with the diff, unless it was *shown* before the question)."""
+    accepted = [tool for tool, done in outcomes.items() if done is Acceptance.ACCEPTED]
+    again = [tool for tool, done in outcomes.items() if done is Acceptance.CHANGED_AGAIN]
+    gone = [tool for tool, done in outcomes.items() if done is Acceptance.NOT_WAITING]
+    problems = {
+        **{tool: _changed_again(args.name, tool) for tool in again},
+        **{tool: f"no change of {tool!r} waits any more" for tool in gone},
+    }
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "server": args.name,
+                    "accepted": {t: list(waiting[t].lines) for t in accepted},
+                    "digests": {t: waiting[t].digest for t in accepted},
+                    "refused": problems,
+                }
+            )
+        )
+    elif not outcomes:
+        print(f"nothing to accept for '{args.name}': no tool changed since it was pinned")
+    else:
+        for tool in accepted:
+            if shown:
+                print(f"accepted {args.name}/{clean_line(tool)}")
+            else:
+                _show(f"accepted {args.name}/{clean_line(tool)}", waiting[tool])
+        for tool, done in outcomes.items():
+            if done is None:
+                print(f"left {args.name}/{clean_line(tool)} held back (not accepted)")
+    for problem in problems.values():
+        print(f"error: {problem}", file=sys.stderr)
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def _changed_again(server: str, tool: str) -> str:
+    quoted = f"{shlex.quote(server)} {shlex.quote(clean_line(tool))}"
+    return (
+        f"{server}/{clean_line(tool)} changed again since it was shown: not accepted; review it "
+        f"(hermes mcp trust {quoted})"
+    )
 
 
 def run_approvals(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -121,8 +197,8 @@ def run_approvals(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def _known_tool(store: TrustStore, server: str, tool: str) -> None:
     """A tool of a server whose tools are pinned must be one of them (did-you-mean)."""
     pinned = sorted(store.pins(server))
-    if not pinned or tool in pinned:
-        return
+    if not pinned or name_key(tool) in {name_key(name) for name in pinned}:
+        return  # (a decision holds for the name the agent sees: read-file decides read_file)
     close = difflib.get_close_matches(tool, pinned, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else f" (its tools: {', '.join(pinned)})"
     raise Stop(EXIT_USAGE, f"server '{server}' has no tool named {tool!r}{hint}")

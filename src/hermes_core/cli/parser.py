@@ -414,11 +414,22 @@ def _add_trust_parsers(mcp_commands: _Commands) -> None:
         help="accept tools whose definition changed since it was pinned (shows what changed)",
         description="A server's tools are pinned when first listed; a tool whose name, "
         "description, schemas or annotations change later is held back (not offered, calls "
-        "refused) until accepted here. Without TOOL, every waiting change of SERVER is accepted.",
+        "refused) until accepted here. Each change is shown with its digest; what is accepted is "
+        "exactly the definition shown (on a terminal you are asked), or the one --digest names. "
+        "Without TOOL, every waiting change of SERVER.",
     )
     trust.add_argument("name", metavar="SERVER", help="the server whose tools changed")
     trust.add_argument(
         "tools", nargs="*", metavar="TOOL", help="only these tools (default: every waiting one)"
+    )
+    trust.add_argument(
+        "--digest",
+        metavar="HEX",
+        help="accept the definition with this digest only (as shown, at least 12 hex digits; "
+        "one TOOL); if the server changed it again, nothing is accepted",
+    )
+    trust.add_argument(
+        "--yes", action="store_true", help="accept what is shown without asking on a terminal"
     )
     trust.add_argument("--json", action="store_true", help="machine-readable output")
     approvals = mcp_commands.add_parser(

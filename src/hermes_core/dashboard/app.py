@@ -26,7 +26,7 @@ from hermes_core.dashboard.schema_form import ArgumentError, arguments
 from hermes_core.dashboard.security import Door, Secrets
 from hermes_core.dashboard.tools_page import result_html, tools_body
 from hermes_core.dashboard.trust_page import changed_body
-from hermes_core.host.trust.store import TrustStoreError
+from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.plugins.errors import PluginError
 from hermes_core.sessions.store import ApprovalError
 
@@ -86,12 +86,14 @@ class Pages:
         """Accept the changed definition of one tool (``hermes mcp trust SERVER TOOL``)."""
         server = request.path_params["server"]
         form = {k: v[-1] for k, v in parse_qs((await request.body()).decode()).items()}
-        tool = form.get("tool", "")
+        tool, digest = form.get("tool", ""), form.get("digest", "")
         try:
-            accepted = self.hosting.factory.trust_store().accept(server, [tool])
-        except TrustStoreError as exc:
+            done = self.hosting.factory.trust_store().accept(server, tool, digest)
+        except (TrustStoreError, ValueError) as exc:
             return self._tools(error=str(exc))
-        if not accepted:
+        if done is Acceptance.CHANGED_AGAIN:  # the page shows the definition waiting now
+            return self._tools(error=f"{server}/{tool} changed again, review it: not accepted")
+        if done is Acceptance.NOT_WAITING:
             return self._tools(error=f"no change of {tool!r} waits for {server!r}")
         host = self.hosting.host
         if host is not None and server in {row["server"] for row in self.hosting.rows()}:

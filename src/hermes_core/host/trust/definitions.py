@@ -10,22 +10,36 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.sanitize import clean_line
 
-__all__ = ["MAX_DEFINITION_BYTES", "changes", "definition_of", "digest_of", "encoded"]
+__all__ = [
+    "MAX_DEFINITION_BYTES",
+    "SHOWN_DIGEST",
+    "Stored",
+    "changes",
+    "definition_of",
+    "digest_of",
+    "encoded",
+    "stored",
+    "stored_form",
+]
 
 #: The parts of a listed tool that are pinned (camelCase, as on the wire).
 PINNED_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 #: A definition larger than this is pinned by its digest alone (no diff can be shown).
 MAX_DEFINITION_BYTES = 256 * 1024
+#: How many hex digits of a digest are shown (and at least given to ``--digest``).
+SHOWN_DIGEST = 12
 #: How many changed places a diff names at most.
 MAX_CHANGES_SHOWN = 6
 #: How much of a changed value a diff shows.
 VALUE_SHOWN = 80
 
 _PARTS = {
+    "name": "name",
     "title": "title",
     "description": "description",
     "inputSchema": "input schema",
@@ -49,17 +63,55 @@ def digest_of(tool: Mapping[str, Any]) -> str:
     return hashlib.sha256(encoded(definition_of(tool)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def changes(pinned: Mapping[str, Any] | None, listed: Mapping[str, Any]) -> list[str]:
+@dataclass(frozen=True)
+class Stored:
+    """A definition as trust.db keeps it: whole up to :data:`MAX_DEFINITION_BYTES`, else
+    its size alone."""
+
+    definition: dict[str, Any] | None
+    """``None``: too large to keep (or to show)."""
+    size: int | None
+    """The canonical JSON's size in bytes (``None``: not known, a row of an older trust.db
+    that kept no definition)."""
+
+    @property
+    def too_large(self) -> str:
+        """``too large to show (N KiB)``."""
+        if self.size is None:
+            return f"too large to show (over {MAX_DEFINITION_BYTES // 1024} KiB)"
+        return f"too large to show ({-(-self.size // 1024)} KiB)"
+
+
+def stored_form(tool: Mapping[str, Any]) -> tuple[str | None, int]:
+    """(the canonical JSON kept for *tool*, or ``None`` when over the limit; its size)."""
+    text = encoded(definition_of(tool))
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return (text if size <= MAX_DEFINITION_BYTES else None), size
+
+
+def stored(tool: Mapping[str, Any]) -> Stored:
+    """*tool* (a listed tool) as trust.db would keep it."""
+    text, size = stored_form(tool)
+    return Stored(definition_of(tool) if text is not None else None, size)
+
+
+def changes(pinned: Stored, listed: Stored) -> list[str]:
     """What differs between the pinned definition and the listed one, one short line per
     part (``description: 'Read.' → 'Ignore all …'``, ``annotations: readOnlyHint: true →
-    false``); *pinned* ``None``: the pin holds a digest only."""
-    if pinned is None:
-        return ["the definition changed (the pinned one was too large to keep for a diff)"]
-    now = definition_of(listed)
+    false``, ``name: 'read_file' → 'read-file'``).  A definition too large to keep is never
+    diffed: ``definition: too large to show (300 KiB)``."""
+    if listed.definition is None:
+        return [f"definition: the new one is {listed.too_large}"]
+    if pinned.definition is None:
+        return [f"definition: the pinned one is {pinned.too_large}"]
+    before_all, now = pinned.definition, definition_of(listed.definition)
     lines: list[str] = []
     for key, part in _PARTS.items():
-        before, after = pinned.get(key), now.get(key)
+        before, after = before_all.get(key), now.get(key)
         if before == after:
+            continue
+        if key == "name":  # every character visible: a look-alike name must not pass unseen
+            lines.append(f"{part}: {_name_shown(before)} → {_name_shown(after)}")
             continue
         if isinstance(before, str) and isinstance(after, str):
             lines.append(f"{part}: {_text_change(before, after)}")
@@ -105,6 +157,12 @@ def _text_change(before: str, after: str) -> str:
     start = max(0, same - 20)
     lead = "…" if start else ""
     return f"{_shown(lead + before[start:])} → {_shown(lead + after[start:])}"
+
+
+def _name_shown(value: Any) -> str:
+    """A tool name with every invisible or control character escaped (``'read\\u200bfile'``)."""
+    text = repr(value) if isinstance(value, str) else _shown(value)
+    return text if len(text) <= VALUE_SHOWN else text[: VALUE_SHOWN - 1] + "…"
 
 
 def _shown(value: Any) -> str:

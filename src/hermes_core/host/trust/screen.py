@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -19,7 +20,8 @@ from typing import Any
 
 from hermes_core.host.spec import HostServer
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import changes, digest_of
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
+from hermes_core.host.trust.identity import PinnedNames, name_key
 from hermes_core.host.trust.store import TrustStore, TrustStoreError
 from hermes_core.sanitize import clean_line
 
@@ -47,6 +49,12 @@ class Refusal:
     """One line: what ``status`` and ``tools`` show, and the start of a refused call's error."""
     details: tuple[str, ...] = field(default=())
     """For a changed tool: what changed, one line per part."""
+    digest: str = ""
+    """For a changed tool: the digest of its new definition (what ``hermes mcp trust`` is
+    given, to accept that definition and no other)."""
+    replaces: str = ""
+    """For a changed tool of another name: the pinned tool whose name (as the agent sees it)
+    it takes (``read_file`` for ``read-file``)."""
 
     def payload(self) -> dict[str, Any]:
         """The result of a call to the tool.  It goes to the model, so a changed tool's new
@@ -56,8 +64,13 @@ class Refusal:
         result: dict[str, Any] = {"server": self.server, "state": self.kind.value}
         if self.kind is RefusalKind.CHANGED:
             parts = list(dict.fromkeys(line.partition(":")[0] for line in self.details))
+            what = (
+                f"it is not the tool pinned under this name ({self.replaces!r})"
+                if self.replaces
+                else "its definition changed since it was pinned"
+            )
             result["error"] = head + (
-                f"its definition changed since it was pinned ({', '.join(parts)}). The user "
+                f"{what} ({', '.join(parts)}). The user "
                 f"must review the change and accept it (hermes mcp trust {self.server} "
                 f"{clean_line(self.tool)}); do not retry before."
             )
@@ -85,6 +98,7 @@ class TrustScreen:
         self.refusals: dict[str, dict[str, Refusal]] = {}
         """Server -> tool -> why it is held back (as of its last screening)."""
         self._decisions: dict[str, dict[str, Decision]] | None = None
+        """Server -> name key -> decision (see ``identity.py``)."""
         self._digests: dict[str, dict[str, tuple[Any, str]]] = {}
 
     def reload(self) -> None:
@@ -101,15 +115,25 @@ class TrustScreen:
         return None
 
     def decision(self, server: str, tool: str) -> Decision | None:
-        """The remembered decision for *tool* of *server* (``None``: none, or unreadable)."""
+        """The remembered decision for *tool* of *server*, by the name the agent sees (a
+        decision for ``read_file`` holds for ``read-file``); ``None``: none, or unreadable."""
         try:
-            return self._all_decisions().get(server, {}).get(tool)
+            return self._all_decisions().get(server, {}).get(name_key(tool))
         except TrustStoreError:
             return None
 
     def _all_decisions(self) -> dict[str, dict[str, Decision]]:
         if self._decisions is None:
-            self._decisions = self.store.decisions()
+            by_key: dict[str, dict[str, Decision]] = {}
+            for server, tools in self.store.decisions().items():
+                mine = by_key.setdefault(server, {})
+                for tool, decision in tools.items():
+                    key = name_key(tool)
+                    # Two spellings decided (a file of an older Hermes): the stricter holds.
+                    current = mine.get(key)
+                    if current is None or _STRICTNESS[decision] > _STRICTNESS[current]:
+                        mine[key] = decision
+            self._decisions = by_key
         return self._decisions
 
     def screen(
@@ -142,7 +166,7 @@ class TrustScreen:
         refused: dict[str, Refusal] = {}
         for tool in tools:
             name = tool["name"]
-            if mine.get(name) is Decision.NEVER:
+            if mine.get(name_key(name)) is Decision.NEVER:
                 refused[name] = Refusal(
                     server,
                     name,
@@ -165,9 +189,11 @@ class TrustScreen:
         identity = identity_of(config)
         known = self.store.identity(server)
         pins = self.store.digests(server) if known == identity else {}
+        names = PinnedNames(pins)
         digests = self._digests.setdefault(server, {})
         fresh: list[tuple[str, str, Any]] = []
-        changed: list[tuple[str, str, Any]] = []
+        # (tool, its digest, the listed tool, the pinned tool it is compared with)
+        changed: list[tuple[str, str, Any, str]] = []
         matching: list[str] = []
         for tool in tools:
             name = tool["name"]
@@ -177,40 +203,57 @@ class TrustScreen:
             else:
                 digest = digest_of(tool)
                 digests[name] = (tool, digest)
-            pinned = pins.get(name)
-            if pinned is None:
+            # A tool of a new name is pinned; one that is the pinned tool of its name, or
+            # another tool under that name (read-file for read_file), is compared with it.
+            against = names.compared_with(name)
+            if against is None:
                 fresh.append((name, digest, tool))
-            elif pinned == digest:
+            elif pins[against] == digest:
                 matching.append(name)
             else:
-                changed.append((name, digest, tool))
+                changed.append((name, digest, tool, against))
         if live and (fresh or known != identity):
             self.store.pin(server, identity, fresh)
             pins = self.store.digests(server)  # another process may have pinned first
+            names = PinnedNames(pins)
             for name, digest, tool in fresh:
-                pinned = pins.get(name)
-                if pinned is not None and pinned != digest:
-                    changed.append((name, digest, tool))
+                against = names.compared_with(name)
+                if against is not None and pins[against] != digest:
+                    changed.append((name, digest, tool, against))
         definitions = self.store.pins(server) if changed else {}
-        for name, _digest, tool in changed:
-            pin = definitions.get(name)
-            details = tuple(changes(pin.definition if pin else None, tool))
+        for name, digest, tool, against in changed:
+            pin = definitions.get(against)
+            details = (
+                tuple(changes(pin.stored, stored(tool))) if pin else ("the definition changed",)
+            )
+            accept = f"hermes mcp trust {shlex.quote(server)} {shlex.quote(clean_line(name))}"
             refused[name] = Refusal(
                 server,
                 name,
                 RefusalKind.CHANGED,
-                "held back: its definition changed since it was pinned ("
+                "held back: "
+                + (
+                    "its definition changed since it was pinned ("
+                    if against == name
+                    else f"it takes the name of the pinned tool {clean_line(against)!r} ("
+                )
                 + "; ".join(details)
-                + f"); review it and accept it with: hermes mcp trust {server} {clean_line(name)}",
+                + f"); review it and accept it with: {accept} --digest {digest[:SHOWN_DIGEST]}",
                 details,
+                digest,
+                "" if against == name else against,
             )
         if live:
             if changed:
                 log.warning(
                     "MCP server '%s': tools changed since they were pinned, held back: %s",
                     server,
-                    ", ".join(clean_line(name) for name, _, _ in changed),
+                    ", ".join(clean_line(change[0]) for change in changed),
                 )
-                self.store.record_changes(server, changed)
+                self.store.record_changes(server, [change[:3] for change in changed])
             waiting = self.store.waiting(server)
             self.store.clear_changes(server, [name for name in matching if name in waiting])
+
+
+#: Which of two decisions for one name holds (the stricter).
+_STRICTNESS = {Decision.ALWAYS: 0, Decision.ASK: 1, Decision.NEVER: 2}

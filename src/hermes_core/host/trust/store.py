@@ -16,17 +16,21 @@ import sqlite3
 import stat
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import MAX_DEFINITION_BYTES, definition_of, encoded
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, Stored, stored_form
+from hermes_core.host.trust.identity import name_key
 
-__all__ = ["Pin", "TrustStore", "TrustStoreError"]
+__all__ = ["Acceptance", "Pin", "TrustStore", "TrustStoreError"]
 
-VERSION = 1
+#: 2: the size of each kept definition (a definition too large to keep is shown by its size).
+VERSION = 2
 #: How long a writer waits for another process's transaction.
 BUSY_SECONDS = 10.0
 #: Changes kept waiting per server at most (a listing of more changed tools keeps the first).
@@ -39,19 +43,35 @@ CREATE TABLE IF NOT EXISTS servers (
     server TEXT PRIMARY KEY, identity TEXT NOT NULL, first_seen REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS pins (
     server TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL, definition TEXT,
-    pinned_at REAL NOT NULL, PRIMARY KEY (server, tool));
+    pinned_at REAL NOT NULL, size INTEGER, PRIMARY KEY (server, tool));
 CREATE TABLE IF NOT EXISTS changes (
     server TEXT NOT NULL, tool TEXT NOT NULL, digest TEXT NOT NULL, definition TEXT,
-    seen_at REAL NOT NULL, PRIMARY KEY (server, tool));
+    seen_at REAL NOT NULL, size INTEGER, PRIMARY KEY (server, tool));
 CREATE TABLE IF NOT EXISTS decisions (
     server TEXT NOT NULL, tool TEXT NOT NULL,
     decision TEXT NOT NULL CHECK (decision IN ('ask', 'always', 'never')),
     set_at REAL NOT NULL, PRIMARY KEY (server, tool));
 """
+#: From version 1: the sizes (a definition kept whole has its length; one not kept, unknown).
+_TO_2 = """
+ALTER TABLE pins ADD COLUMN size INTEGER;
+ALTER TABLE changes ADD COLUMN size INTEGER;
+UPDATE pins SET size = length(CAST(definition AS BLOB)) WHERE definition IS NOT NULL;
+UPDATE changes SET size = length(CAST(definition AS BLOB)) WHERE definition IS NOT NULL;
+"""
 
 
 class TrustStoreError(Exception):
     """trust.db cannot be used (named with its path and what is wrong)."""
+
+
+class Acceptance(StrEnum):
+    """What became of accepting a changed definition (:meth:`TrustStore.accept`)."""
+
+    ACCEPTED = "accepted"
+    CHANGED_AGAIN = "changed_again"
+    """The definition waiting is not the one shown (its digest differs): review it again."""
+    NOT_WAITING = "not_waiting"
 
 
 @dataclass(frozen=True)
@@ -63,6 +83,12 @@ class Pin:
     definition: dict[str, Any] | None
     """The definition itself (``None``: too large, kept as its digest alone)."""
     at: float
+    size: int | None = None
+    """The canonical definition's size in bytes (``None``: unknown, an old row)."""
+
+    @property
+    def stored(self) -> Stored:
+        return Stored(self.definition, self.size)
 
 
 class TrustStore:
@@ -90,36 +116,21 @@ class TrustStore:
         where = str(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
-            fd = os.open(self.path, flags, 0o600)
-            try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    raise TrustStoreError(f"{where}: not a regular file")
-                if info.st_mode & 0o077:
-                    os.fchmod(fd, 0o600)  # it holds what the user trusts: theirs alone
-            finally:
-                os.close(fd)
+            _prepare(self.path)
         except OSError as exc:
             raise TrustStoreError(f"{where}: cannot be opened: {exc.strerror or exc}") from None
         try:
-            connection = sqlite3.connect(where, timeout=BUSY_SECONDS, isolation_level=None)
+            # nofollow: a symbolic link put there since the look is refused by SQLite itself.
+            uri = f"file:{urllib.parse.quote(where)}?nofollow=1"
+            connection = sqlite3.connect(uri, timeout=BUSY_SECONDS, isolation_level=None, uri=True)
             connection.execute("PRAGMA journal_mode=WAL")
             # WAL with NORMAL: never corrupt; a power cut may lose the last pin, re-pinned.
             connection.execute("PRAGMA synchronous=NORMAL")
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             if version > VERSION:
                 raise TrustStoreError(f"{where}: written by a newer Hermes (version {version})")
-            if version == 0:
-                tables = connection.execute(
-                    "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                ).fetchone()[0]
-                if tables:
-                    raise TrustStoreError(f"{where}: not a Hermes trust file (no version)")
-                with _transaction(connection):
-                    connection.executescript(
-                        "BEGIN IMMEDIATE;" + _SCHEMA + f"PRAGMA user_version = {VERSION}; COMMIT;"
-                    )
+            if version < VERSION:
+                _upgrade(connection, where)
         except sqlite3.Error as exc:
             raise TrustStoreError(f"{where}: {exc}") from None
         return connection
@@ -174,9 +185,10 @@ class TrustStore:
 
     def pins(self, server: str) -> dict[str, Pin]:
         rows = self._query(
-            "SELECT tool, digest, definition, pinned_at FROM pins WHERE server = ?", (server,)
+            "SELECT tool, digest, definition, pinned_at, size FROM pins WHERE server = ?",
+            (server,),
         )
-        return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3]) for row in rows}
+        return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3], row[4]) for row in rows}
 
     def digests(self, server: str) -> dict[str, str]:
         """Tool -> its pinned digest (no definitions read: what a listing is checked with)."""
@@ -184,8 +196,9 @@ class TrustStore:
         return {row[0]: row[1] for row in rows}
 
     def pin(self, server: str, identity: str, tools: Iterable[tuple[str, str, Any]]) -> None:
-        """Pin each (tool, digest, listed tool) not pinned yet; a server pinned for another
-        *identity* (its config points somewhere else now) starts afresh."""
+        """Pin each (tool, digest, listed tool) whose name the agent sees is not pinned yet
+        (another process may have pinned it meanwhile, perhaps as another tool: that one stays);
+        a server pinned for another *identity* (its config points elsewhere now) starts afresh."""
         now = time.time()
         with self._write() as db:
             row = db.execute("SELECT identity FROM servers WHERE server = ?", (server,)).fetchone()
@@ -194,10 +207,17 @@ class TrustStore:
                 row = None
             if row is None:
                 db.execute("INSERT INTO servers VALUES (?, ?, ?)", (server, identity, now))
-            db.executemany(
-                "INSERT OR IGNORE INTO pins VALUES (?, ?, ?, ?, ?)",
-                [(server, tool, digest, _stored(listed), now) for tool, digest, listed in tools],
-            )
+            taken = {
+                name_key(name)
+                for (name,) in db.execute("SELECT tool FROM pins WHERE server = ?", (server,))
+            }
+            rows = []
+            for tool, digest, listed in tools:
+                if name_key(tool) in taken:
+                    continue
+                text, size = stored_form(listed)
+                rows.append((server, tool, digest, text, now, size))
+            db.executemany("INSERT OR IGNORE INTO pins VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     def record_changes(self, server: str, tools: Iterable[tuple[str, str, Any]]) -> None:
         """Keep each (tool, digest, listed tool) that differs from its pin, for
@@ -216,9 +236,10 @@ class TrustStore:
                     if room <= 0:
                         continue
                     room -= 1
+                text, size = stored_form(listed)
                 db.execute(
-                    "INSERT OR REPLACE INTO changes VALUES (?, ?, ?, ?, ?)",
-                    (server, tool, digest, _stored(listed), now),
+                    "INSERT OR REPLACE INTO changes VALUES (?, ?, ?, ?, ?, ?)",
+                    (server, tool, digest, text, now, size),
                 )
 
     def clear_changes(self, server: str, tools: Iterable[str]) -> None:
@@ -232,11 +253,11 @@ class TrustStore:
 
     def changes(self, server: str | None = None) -> dict[str, dict[str, Pin]]:
         """Server -> tool -> the changed definition waiting (one server's, or all)."""
-        sql = "SELECT server, tool, digest, definition, seen_at FROM changes"
+        sql = "SELECT server, tool, digest, definition, seen_at, size FROM changes"
         rows = self._query(sql + " WHERE server = ?", (server,)) if server else self._query(sql)
         found: dict[str, dict[str, Pin]] = {}
-        for name, tool, digest, definition, at in sorted(rows):
-            found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at)
+        for name, tool, digest, definition, at, size in sorted(rows):
+            found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at, size)
         return found
 
     def waiting(self, server: str) -> set[str]:
@@ -245,25 +266,40 @@ class TrustStore:
             row[0] for row in self._query("SELECT tool FROM changes WHERE server = ?", (server,))
         }
 
-    def accept(self, server: str, tools: Iterable[str]) -> list[str]:
-        """Make the waiting definitions of *tools* their pins; the tools accepted."""
-        accepted = []
-        now = time.time()
+    def accept(self, server: str, tool: str, digest: str) -> Acceptance:
+        """Make the waiting definition of *tool* its pin — only when it is the one shown:
+        *digest* is that definition's digest (or its first :data:`SHOWN_DIGEST` or more hex
+        digits); another one waiting (the server changed it again meanwhile) is not accepted.
+
+        The tool then holds the name the agent sees: a pinned tool of another name that maps
+        to the same one (``read_file`` for an accepted ``read-file``) loses its pin."""
+        digest = digest.strip().lower()
+        if len(digest) < SHOWN_DIGEST or any(c not in "0123456789abcdef" for c in digest):
+            raise ValueError(
+                f"a digest is at least {SHOWN_DIGEST} hex digits (as shown), not {digest!r}"
+            )
         with self._write() as db:
-            for tool in tools:
-                row = db.execute(
-                    "SELECT digest, definition FROM changes WHERE server = ? AND tool = ?",
-                    (server, tool),
-                ).fetchone()
-                if row is None:
-                    continue
-                db.execute(
-                    "INSERT OR REPLACE INTO pins VALUES (?, ?, ?, ?, ?)",
-                    (server, tool, row[0], row[1], now),
-                )
-                db.execute("DELETE FROM changes WHERE server = ? AND tool = ?", (server, tool))
-                accepted.append(tool)
-        return accepted
+            row = db.execute(
+                "SELECT digest, definition, size FROM changes WHERE server = ? AND tool = ?",
+                (server, tool),
+            ).fetchone()
+            if row is None:
+                return Acceptance.NOT_WAITING
+            if not row[0].startswith(digest):
+                return Acceptance.CHANGED_AGAIN
+            key = name_key(tool)
+            others = [
+                (server, name)
+                for (name,) in db.execute("SELECT tool FROM pins WHERE server = ?", (server,))
+                if name != tool and name_key(name) == key
+            ]
+            db.executemany("DELETE FROM pins WHERE server = ? AND tool = ?", others)
+            db.execute(
+                "INSERT OR REPLACE INTO pins VALUES (?, ?, ?, ?, ?, ?)",
+                (server, tool, row[0], row[1], time.time(), row[2]),
+            )
+            db.execute("DELETE FROM changes WHERE server = ? AND tool = ?", (server, tool))
+        return Acceptance.ACCEPTED
 
     def forget(self, server: str) -> None:
         """Drop *server*'s pins and waiting changes (its next listing is pinned afresh)."""
@@ -286,7 +322,10 @@ class TrustStore:
         return found
 
     def decide(self, server: str, tool: str, decision: Decision) -> None:
+        """Remember *decision* for the tool the agent sees as *tool*: it replaces a decision
+        for another spelling of that name (``read-file`` for ``read_file``)."""
         with self._write() as db:
+            self._undecide(db, server, tool)
             db.execute(
                 "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?)",
                 (server, tool, decision.value, time.time()),
@@ -296,12 +335,58 @@ class TrustStore:
         """Forget the decisions of *server* (or of its *tool*); how many were forgotten."""
         with self._write() as db:
             if tool is None:
-                cursor = db.execute("DELETE FROM decisions WHERE server = ?", (server,))
-            else:
-                cursor = db.execute(
-                    "DELETE FROM decisions WHERE server = ? AND tool = ?", (server, tool)
-                )
-            return cursor.rowcount
+                return db.execute("DELETE FROM decisions WHERE server = ?", (server,)).rowcount
+            return self._undecide(db, server, tool)
+
+    @staticmethod
+    def _undecide(db: sqlite3.Connection, server: str, tool: str) -> int:
+        """Forget the decisions for the name the agent sees as *tool*; how many."""
+        key = name_key(tool)
+        rows = db.execute("SELECT tool FROM decisions WHERE server = ?", (server,))
+        same = [(server, name) for (name,) in rows if name_key(name) == key]
+        db.executemany("DELETE FROM decisions WHERE server = ? AND tool = ?", same)
+        return len(same)
+
+
+def _prepare(path: Path) -> None:
+    """Create trust.db (0600) when it is missing; refuse a link or a special file; tighten a
+    looser mode.  The file is looked at, never opened, once it exists: closing a descriptor of
+    it would drop this process's SQLite locks on it (POSIX locks are per process), and another
+    process could then take our open database for unused and remove its write-ahead log."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        with contextlib.suppress(FileExistsError):  # another process made it: looked at below
+            os.close(os.open(path, flags, 0o600))
+        info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise TrustStoreError(f"{path}: a symbolic link, not a regular file")
+    if not stat.S_ISREG(info.st_mode):
+        raise TrustStoreError(f"{path}: not a regular file")
+    if info.st_mode & 0o077:
+        os.chmod(path, 0o600)  # it holds what the user trusts: theirs alone
+
+
+def _upgrade(connection: sqlite3.Connection, where: str) -> None:
+    """Create the tables (a new file) or bring an older file to :data:`VERSION`, in one
+    transaction (another process may be doing the same: the version is read again in it)."""
+    with _transaction(connection):
+        connection.execute("BEGIN IMMEDIATE")
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            tables = connection.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+            ).fetchone()[0]
+            if tables:
+                raise TrustStoreError(f"{where}: not a Hermes trust file (no version)")
+            script = _SCHEMA
+        else:
+            script = _TO_2 if version == 1 else ""
+        for statement in filter(str.strip, script.split(";")):
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {VERSION}")
+        connection.execute("COMMIT")
 
 
 @contextlib.contextmanager
@@ -312,11 +397,6 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-
-
-def _stored(listed: Any) -> str | None:
-    text = encoded(definition_of(listed))
-    return text if len(text.encode("utf-8", "surrogatepass")) <= MAX_DEFINITION_BYTES else None
 
 
 def _definition(text: str | None) -> dict[str, Any] | None:
