@@ -395,6 +395,7 @@ def test_the_dashboard_install_checks_policy_and_provider_before_fetching_and_ro
         page = browser.new_context().new_page()
         page.goto(dash.url)
         page.click("text=Catalog")
+        page.wait_for_load_state("load")  # the stylesheet (white-space: pre-wrap) applied
         # The screen: each argument whole, quoted as one word.
         args = page.locator("#entry-fetchdash tr", has=page.locator("th", has_text="args"))
         assert "'two   spaces' $'line one\\nline two'" in args.inner_text()
