@@ -249,6 +249,20 @@ class ChatSession:
         entry = self._host.registry.get(name)
         return entry is not None and entry.supports_parallel_tool_calls
 
+    async def _not_offered(
+        self, name: str, arguments: dict[str, Any], offered: list[str]
+    ) -> Mapping[str, Any]:
+        """The answer to a call of a tool the model is not offered: the host's refusal (held
+        back by the policy, a pin or a decision; not offered; its app gated), the words every
+        door uses, else an unknown tool (with the search hint when searching)."""
+        entry = self._host.registry.get(name)
+        if entry is None or not self._host.gate.check(entry.server):
+            refused: Mapping[str, Any] = await self._host.call_tool(name, arguments)
+            if refused.get("state") != "unknown_tool":
+                return refused
+        hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
+        return unknown_tool(name, offered, hint)
+
     async def _run(self, call: Any) -> tuple[str, str, bool]:
         name = str(call.name)
         arguments = dict(call.arguments or {})
@@ -258,8 +272,7 @@ class ChatSession:
             result: Mapping[str, Any] = self._offer.search(arguments)
             text, failed = json.dumps(result, ensure_ascii=False), "error" in result
         elif name not in offered:
-            hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
-            text, failed = result_text(unknown_tool(name, offered, hint))
+            text, failed = result_text(await self._not_offered(name, arguments, offered))
         else:
 
             def progress(done: float, total: float | None, message: str | None) -> None:

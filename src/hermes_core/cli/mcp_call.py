@@ -80,8 +80,8 @@ def call(
     as_json: bool = False,
 ) -> int:
     """Call one tool and print its result: as text (:mod:`hermes_core.host.calls.result_text`),
-    or the raw result as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or *pairs*
-    (``key=value`` words, :mod:`hermes_core.cli.call_args`).
+    or the raw result as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or
+    *pairs* (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
