@@ -275,8 +275,8 @@ class ChatSession:
             text, failed = result_text(await self._not_offered(name, arguments, offered))
         else:
 
-            def progress(done: float, total: float | None, message: str | None) -> None:
-                self._out.progress(done, total, f"{name}: {message}" if message else name)
+            def progress(progress: float, total: float | None, message: str | None) -> None:
+                self._out.progress(progress, total, f"{name}: {message}" if message else name)
 
             try:
                 result = await self._host.call_tool(name, arguments, on_progress=progress)

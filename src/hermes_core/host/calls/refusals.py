@@ -35,6 +35,9 @@ __all__ = [
     "unknown_tool",
 ]
 
+#: A longer name is matched against none (tool names are at most 64 characters).
+_LONGEST_MATCHED = 128
+
 #: The exit status of ``hermes mcp call`` for every refusal (cold or warm): a failed call's.
 REFUSED_EXIT = 1
 
@@ -94,6 +97,8 @@ def refusal_of(result: Mapping[str, Any]) -> Refusal | None:
 
 def did_you_mean(name: str, names: Iterable[str]) -> str:
     """``"; did you mean a, b?"`` for the names close to *name* (at most three), else ``""``."""
+    if len(name) > _LONGEST_MATCHED:  # no tool name is that long (64 at most)
+        return ""
     close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.6)
     return f"; did you mean {', '.join(close)}?" if close else ""
 
