@@ -21,6 +21,7 @@ from hermes_core.chat.session import UNSEEN_MEDIA
 from hermes_core.host.calls.result_text import render_text
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
+from support.dashboard import chromium, running_dashboard
 from support.proxy import proxy_session, text_of, write_config
 
 pytestmark = [pytest.mark.process, pytest.mark.cli]
@@ -223,3 +224,30 @@ def test_chat_runs_a_serial_servers_calls_one_after_another(tmp_path: Path) -> N
     assert [r["output"] for r in results] == ["ann alone", "bob alone"]
     tool_lines = [line for line in stderr.splitlines() if line.startswith("[tool]")]
     assert [" done: " in line for line in tool_lines] == [False, True, False, True]
+
+
+# -- the dashboard ----------------------------------------------------------------------------
+
+
+@pytest.mark.network
+@pytest.mark.slow
+def test_the_dashboard_shows_a_resource_listing_and_a_refusal(tmp_path: Path) -> None:
+    write_config(tmp_path, servers={"meeting": meeting()})
+    cold = call(tmp_path, "mcp_meeting_list_resources").stdout.rstrip("\n")
+    with running_dashboard(tmp_path) as dash, chromium() as browser:
+        page = browser.new_context().new_page()
+        page.goto(dash.url)
+        page.click("text=Tools")
+        tool = page.locator(".tool", has=page.locator("#tool-mcp_meeting_list_resources"))
+        tool.locator("button", has_text="Call").click()
+        assert page.locator(".result-text").first.inner_text() == cold
+        # A name nothing offers (posted as a hand-made form would): the same refusal.
+        page.evaluate(
+            """() => { const form = document.querySelector('form.call');
+                       form.querySelector('input[name=tool]').value = 'mcp_meeting_list_resource';
+                       form.submit(); }"""
+        )
+        page.wait_for_selector("#result .error")
+        shown = page.locator("#result .error").inner_text()
+        typo = call(tmp_path, "mcp_meeting_list_resource").stderr.strip()
+        assert shown == typo and "did you mean mcp_meeting_list_resources" in shown
