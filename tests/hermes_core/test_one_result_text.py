@@ -19,6 +19,9 @@ import pytest
 
 from hermes_core.chat.session import UNSEEN_MEDIA
 from hermes_core.host.calls.result_text import render_text
+from hermes_core.host.host import MCPHost
+from hermes_core.host.spec import HostServer
+from hermes_core.host.utility_tools import LIST_MAX_PAGES
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 from support.dashboard import chromium, running_dashboard
@@ -27,6 +30,7 @@ from support.proxy import proxy_session, text_of, write_config
 pytestmark = [pytest.mark.process, pytest.mark.cli]
 
 MEETING = Path(__file__).parents[1] / "servers" / "meeting_server.py"
+FIDELITY = MEETING.with_name("fidelity_server.py")
 
 
 @pytest.fixture(autouse=True)
@@ -251,3 +255,24 @@ def test_the_dashboard_shows_a_resource_listing_and_a_refusal(tmp_path: Path) ->
         shown = page.locator("#result .error").inner_text()
         typo = call(tmp_path, "mcp_meeting_list_resource").stderr.strip()
         assert shown == typo and "did you mean mcp_meeting_list_resources" in shown
+
+
+def test_a_cut_short_listing_goes_on_from_its_cursor() -> None:
+    server = HostServer(
+        "fidelity", command=sys.executable, args=[str(FIDELITY)], env={"ENDLESS": "1"}
+    )
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with MCPHost([server]) as host:
+            first = await host.call_tool("mcp_fidelity_list_resources")
+            cursor = first["structuredContent"]["nextCursor"]
+            more = await host.call_tool("mcp_fidelity_list_resources", {"cursor": cursor})
+            return first, more
+
+    first, more = asyncio.run(scenario())
+    seen = [r["uri"] for r in first["structuredContent"]["resources"]]
+    then = [r["uri"] for r in more["structuredContent"]["resources"]]
+    assert len(seen) == LIST_MAX_PAGES == len(then) and not set(seen) & set(then)
+    text = first["content"][0]["text"]
+    cursor = first["structuredContent"]["nextCursor"]
+    assert f"more: call again with cursor={cursor!r} for the next page" in text
