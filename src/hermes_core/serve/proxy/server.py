@@ -369,7 +369,7 @@ def _error_result(text: str) -> types.CallToolResult:
 def _call_result(result: dict[str, Any]) -> types.CallToolResult:
     """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
     not connected, breaker open, not approved) as an error result saying so."""
-    if "error" in result and "content" not in result:
-        return _error_result(str(result["error"]))
+    if "error" in result and "content" not in result:  # the sentence every door shows
+        return _error_result(render_text(result).text.removeprefix("error: "))
     data = {k: v for k, v in result.items() if k != "resultType"}
     return types.CallToolResult.model_validate(data)
