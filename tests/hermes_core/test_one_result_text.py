@@ -276,3 +276,27 @@ def test_a_cut_short_listing_goes_on_from_its_cursor() -> None:
     text = first["content"][0]["text"]
     cursor = first["structuredContent"]["nextCursor"]
     assert f"more: call again with cursor={cursor!r} for the next page" in text
+
+
+def test_the_warm_host_prints_what_the_cold_call_prints(tmp_path: Path) -> None:
+    write_config(tmp_path, servers={"meeting": meeting()})
+    home = {"HERMES_HOME": str(tmp_path)}
+    decided = run_hermes("mcp", "approvals", "set", "meeting", "meet", "never", env=home)
+    assert decided.returncode == 0, decided.stderr
+    asked = (
+        ("mcp_meeting_list_resources", "{}"),
+        ("mcp_meeting_meet", '{"who": "a"}'),
+        ("mcp_meeting_list_resource", "{}"),
+    )
+    cold = [call(tmp_path, tool, "--args", args) for tool, args in asked]
+    started = run_hermes("mcp", "up", env=home)
+    assert started.returncode == 0, started.stderr
+    try:
+        warm = [call(tmp_path, tool, "--args", args) for tool, args in asked]
+    finally:
+        run_hermes("mcp", "down", env=home)
+    assert all("using the warm host" in done.stderr for done in warm)
+    for before, after in zip(cold, warm, strict=True):
+        assert (after.returncode, after.stdout) == (before.returncode, before.stdout)
+        assert after.stderr.splitlines()[1:] == before.stderr.splitlines()
+    assert [done.returncode for done in warm] == [0, 1, 1]
