@@ -29,6 +29,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from hermes_core import __version__
 from hermes_core.host.calls.refusals import unknown_tool
@@ -372,4 +373,11 @@ def _call_result(result: dict[str, Any]) -> types.CallToolResult:
     if "error" in result and "content" not in result:  # the sentence every door shows
         return _error_result(render_text(result).text.removeprefix("error: "))
     data = {k: v for k, v in result.items() if k != "resultType"}
-    return types.CallToolResult.model_validate(data)
+    try:
+        return types.CallToolResult.model_validate(data)
+    except ValidationError as exc:  # never a traceback downstream: say what was wrong
+        log.warning("a result the host gave is not a CallToolResult: %s", exc)
+        return _error_result(
+            f"the result could not be forwarded: it is not a valid CallToolResult "
+            f"({exc.error_count()} problem(s), the first: {exc.errors()[0]['msg']})"
+        )
