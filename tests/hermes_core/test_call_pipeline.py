@@ -257,10 +257,16 @@ def test_utility_checks_the_arguments_before_asking_the_server() -> None:
 
 
 def test_utility_answers_a_listing_itself() -> None:
-    connection = FakeConnection(([{"uri": "file:///a", "name": "a"}], 1, None))
+    connection = FakeConnection(([{"uri": "file:///a", "name": "a"}], 1, None, None))
     step = UtilityStep(connections(connection), gate_of(FakeGate(True)))
     result = run(step(call_of(entry("list_resources", utility=True)), must_not_proceed))
-    assert result == {"resources": [{"uri": "file:///a", "name": "a"}], "pages": 1}
+    assert result == {
+        "content": [
+            {"type": "text", "text": "MCP server 'acme' lists 1 resources:\n- file:///a  a"}
+        ],
+        "structuredContent": {"resources": [{"uri": "file:///a", "name": "a"}], "pages": 1},
+        "isError": False,
+    }
 
 
 def test_utility_turns_a_connection_failure_into_a_result() -> None:
@@ -389,7 +395,11 @@ def pipeline_of(*steps: Any) -> CallPipeline:
 
 def test_an_unknown_name_is_answered_before_any_step() -> None:
     pipeline = pipeline_of(Named("send", answer=True))
-    assert run(pipeline.call("mcp_nope")) == {"error": "unknown tool 'mcp_nope'"}
+    assert run(pipeline.call("mcp_nope")) == {
+        "error": "unknown tool 'mcp_nope'",
+        "state": "unknown_tool",
+        "retryable": False,
+    }
     assert pipeline.resolve("mcp_nope") is None
     assert pipeline.resolve("mcp_acme_render") == (entry(), SERVER)
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer, estimate_tokens, tool_schema
-from hermes_core.chat.session import ChatError, ChatSession, result_text
+from hermes_core.chat.session import UNSEEN_MEDIA, ChatError, ChatSession, result_text
 from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.config.chat import ChatSettings, ToolSearchMode
 from hermes_core.host.host import MCPHost
@@ -156,12 +156,12 @@ def test_tool_search_takes_a_bounded_regular_expression_over_names() -> None:
 def test_result_text_is_what_the_model_reads() -> None:
     text, failed = result_text({"content": [{"type": "text", "text": "a"}], "isError": False})
     assert (text, failed) == ("a", False)
-    assert result_text({"content": [], "structuredContent": {"n": 1}}) == ('{"n": 1}', False)
-    assert result_text({"error": "down", "server": "s"}) == (
-        '{"error": "down", "server": "s"}',
-        True,
-    )
+    assert result_text({"content": [], "structuredContent": {"n": 1}}) == ('{\n  "n": 1\n}', False)
+    assert result_text({"error": "down", "server": "s"}) == ("error: down", True)
     assert result_text({"content": [{"type": "text", "text": "no"}], "isError": True})[1]
+    image = {"type": "image", "mimeType": "image/png", "data": "aGVsbG8="}
+    text, failed = result_text({"content": [{"type": "text", "text": "a"}, image]})
+    assert text == f"a\n[image: image/png, 5 bytes]\n{UNSEEN_MEDIA}" and not failed
 
 
 # -- the turn loop ----------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def test_tool_failures_are_the_tools_result_and_the_session_goes_on() -> None:
         lock, refuse, unknown = echoed(shown)[1]["tool_results"]
         assert "the zone is locked" in lock["output"]
         assert refuse["output"] == "not allowed"
-        assert "no tool named 'mcp_nope_x' is offered" in unknown["output"]
+        assert unknown["output"].startswith("error: unknown tool 'mcp_nope_x'")
         assert [failed for _, _, failed in shown.results] == [True, True, True]
         shown.answer.clear()
         await session.ask("still there?")

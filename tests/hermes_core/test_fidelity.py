@@ -102,7 +102,7 @@ def test_listings_page_through_every_page() -> None:
                 for name in ("list_resources", "list_prompts", "list_resource_templates")
             ]
 
-    resources, prompts, templates = asyncio.run(scenario())
+    resources, prompts, templates = (r["structuredContent"] for r in asyncio.run(scenario()))
     assert [r["uri"] for r in resources["resources"]] == [f"fidelity://item/{i}" for i in range(23)]
     assert resources["pages"] == 5 and "truncated" not in resources
     assert [p["name"] for p in prompts["prompts"]] == [f"prompt-{i}" for i in range(12)]
@@ -117,7 +117,11 @@ def test_a_server_without_templates_lists_none() -> None:
         async with MCPHost([fidelity({"NO_TEMPLATES": "1"})]) as host:
             return await host.call_tool("mcp_fidelity_list_resource_templates")
 
-    assert asyncio.run(scenario()) == {"resourceTemplates": [], "pages": 1}
+    result = asyncio.run(scenario())
+    assert result["structuredContent"] == {"resourceTemplates": [], "pages": 1}
+    assert result["content"] == [
+        {"type": "text", "text": "MCP server 'fidelity' lists no resource templates."}
+    ]
 
 
 def test_a_server_paging_forever_is_cut_short_and_says_so() -> None:
@@ -125,10 +129,11 @@ def test_a_server_paging_forever_is_cut_short_and_says_so() -> None:
         async with MCPHost([fidelity({"ENDLESS": "1"})]) as host:
             return await host.call_tool("mcp_fidelity_list_resources")
 
-    listed = asyncio.run(scenario())
+    listed = asyncio.run(scenario())["structuredContent"]
     assert listed["truncated"] is True
     assert listed["pages"] == LIST_MAX_PAGES == len(listed["resources"])
     assert f"more than {LIST_MAX_PAGES} pages" in listed["note"]
+    assert isinstance(listed["nextCursor"], str)  # where a next call goes on
 
 
 @pytest.mark.parametrize(
@@ -140,7 +145,8 @@ def test_a_server_paging_forever_is_cut_short_and_says_so() -> None:
         ("read_resource", {}, "missing required argument 'uri'"),
         ("read_resource", {"uri": ""}, "'uri' must not be empty"),
         ("read_resource", {"uri": 7}, "'uri' must be a string, not int"),
-        ("list_resources", {"cursor": "x"}, "unknown argument(s) 'cursor' (valid: none)"),
+        ("list_resources", {"page": 2}, "unknown argument(s) 'page' (valid: cursor)"),
+        ("list_prompts", {"cursor": 7}, "'cursor' must be a string, not int"),
     ],
 )
 def test_utility_arguments_are_checked_before_anything_is_sent(
@@ -162,7 +168,7 @@ def test_prompt_arguments_that_are_numbers_are_sent_as_text() -> None:
                 "mcp_fidelity_get_prompt", {"name": "prompt-1", "arguments": {"n": 2, "b": True}}
             )
 
-    got = asyncio.run(scenario())
+    got = asyncio.run(scenario())["structuredContent"]
     assert got["messages"][0]["content"]["text"] == "prompt-1 with [('b', 'true'), ('n', '2')]"
 
 
@@ -274,7 +280,7 @@ def test_everything_metadata_templates_and_logs() -> None:
     assert structured.output_schema is not None and structured.title
     assert structured.annotations is not None and "readOnlyHint" in structured.annotations
     assert structured.execution == {"taskSupport": "forbidden"}
-    uris = [t["uriTemplate"] for t in templates["resourceTemplates"]]
+    uris = [t["uriTemplate"] for t in templates["structuredContent"]["resourceTemplates"]]
     assert "demo://resource/dynamic/text/{resourceId}" in uris
     assert lines[0].startswith("MCP server log [everything")
 

@@ -100,7 +100,8 @@ def test_a_server_tool_named_like_a_utility_tool_does_not_vanish(tmp_path: Path)
     from_server = hermes(home, "mcp", "call", "--json", "mcp_res_list_resources")
     assert json.loads(from_server.stdout)["content"][0]["text"] == "list_resources from res"
     from_host = hermes(home, "mcp", "call", "--json", utility[0]["name"])
-    assert json.loads(from_host.stdout)["resources"][0]["uri"] == "hostile://one"
+    listed = json.loads(from_host.stdout)["structuredContent"]["resources"]
+    assert listed[0]["uri"] == "hostile://one"
     status = json.loads(hermes(home, "mcp", "status", "--json").stdout)
     assert "(utility)" in status[0]["name_collisions"][0]
 

@@ -72,10 +72,11 @@ def test_a_prompt_and_a_resource_that_ask_are_answered_too() -> None:
         async with MCPHost([asking()], elicitor=answers) as host:
             prompt = await host.call_tool("mcp_m_get_prompt", {"name": "greeting"})
             assert "error" not in prompt, prompt
-            assert prompt["messages"][0]["content"]["text"] == "Hello, Ada! state=greeting"
+            messages = prompt["structuredContent"]["messages"]
+            assert messages[0]["content"]["text"] == "Hello, Ada! state=greeting"
             note = await host.call_tool("mcp_m_read_resource", {"uri": "note://tea"})
             assert "error" not in note, note
-            assert note["contents"][0]["text"] == "tea, signed Ada state=note"
+            assert note["content"][0]["resource"]["text"] == "tea, signed Ada state=note"
             assert answers.asked == ["Greet whom?", "Who signs the note on tea?"]
 
     asyncio.run(scenario())

@@ -53,7 +53,8 @@ def test_a_modern_only_stdio_server_lists_calls_and_reports_list_changed() -> No
             assert (await host.call_tool("mcp_modern_grown"))["content"][0]["text"] == "grown"
             # Prompts are not cached (as on the handshake era): the listing is live.
             prompts = await host.call_tool("mcp_modern_list_prompts")
-            assert [p["name"] for p in prompts["prompts"]] == ["grown_prompt"]
+            listed = prompts["structuredContent"]["prompts"]
+            assert [p["name"] for p in listed] == ["grown_prompt"]
 
     asyncio.run(scenario())
 

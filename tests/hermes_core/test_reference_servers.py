@@ -84,10 +84,10 @@ def test_everything_filters_and_utilities() -> None:
                 "read_resource",
             }
             listed = await host.call_tool("mcp_everything_list_resources")
-            uris = [r["uri"] for r in listed["resources"]]
+            uris = [r["uri"] for r in listed["structuredContent"]["resources"]]
             assert any(u.startswith("demo://resource/static/document/") for u in uris)
             read = await host.call_tool("mcp_everything_read_resource", {"uri": uris[0]})
-            assert read["contents"][0]["uri"] == uris[0]
+            assert read["content"][0]["resource"]["uri"] == uris[0]
 
     asyncio.run(scenario())
 
@@ -96,13 +96,14 @@ def test_everything_prompts_through_utilities() -> None:
     async def scenario() -> None:
         async with MCPHost([everything(include=("echo",))]) as host:
             prompts = await host.call_tool("mcp_everything_list_prompts")
-            names = {p["name"] for p in prompts["prompts"]}
+            names = {p["name"] for p in prompts["structuredContent"]["prompts"]}
             assert {"simple-prompt", "args-prompt"} <= names
             got = await host.call_tool(
                 "mcp_everything_get_prompt",
                 {"name": "args-prompt", "arguments": {"city": "Kyoto", "state": "Kansai"}},
             )
-            assert "Kyoto" in str(got["messages"])
+            assert "Kyoto" in str(got["structuredContent"]["messages"])
+            assert "Kyoto" in got["content"][0]["text"]
 
     asyncio.run(scenario())
 

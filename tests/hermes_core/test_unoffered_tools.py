@@ -103,4 +103,8 @@ def test_the_host_refuses_both_with_the_status_reason(home: Path) -> None:
     assert sampled["state"] == "not_offered"
     assert NO_ONE_TO_ASK in str(sampled["error"])
     assert task["state"] == "not_offered"
-    assert typo == {"error": "unknown tool 'mcp_other_tool'"}
+    assert typo == {
+        "error": "unknown tool 'mcp_other_tool'",
+        "state": "unknown_tool",
+        "retryable": False,
+    }

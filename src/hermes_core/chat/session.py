@@ -12,17 +12,21 @@ of the session.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer
+from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.calls.result_text import render_text
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
 
 __all__ = [
     "MAX_TOOL_ROUNDS",
+    "UNSEEN_MEDIA",
     "ChatError",
     "ChatOutput",
     "ChatSession",
@@ -34,6 +38,13 @@ __all__ = [
 MAX_TOOL_ROUNDS = 10
 #: The longest tool result sent to the model (characters); longer ones are cut.
 MAX_RESULT_CHARS = 100_000
+
+#: What the model is told after a result that held an image or audio (the one sentence of
+#: the door that cannot offer it).
+UNSEEN_MEDIA = (
+    "(hermes chat gives the model a one-line description of each image and audio clip, "
+    "never its data.)"
+)
 
 SYSTEM_PROMPT = (
     "You are Hermes, an assistant with tools from MCP servers. Use the tools when they help "
@@ -65,23 +76,17 @@ class ChatOutput(Protocol):
 
 
 def result_text(result: Mapping[str, Any]) -> tuple[str, bool]:
-    """A host result as the model reads it, and whether it is a failure: the text content
-    joined (other content as JSON; the structured content as JSON when there is no other, as
-    servers send its JSON as text too), or the error payload as JSON."""
-    if "error" in result:
-        return json.dumps(result, ensure_ascii=False), True
-    pieces: list[str] = []
-    for item in result.get("content") or ():
-        if isinstance(item, Mapping) and item.get("type") == "text":
-            pieces.append(str(item.get("text", "")))
-        else:
-            pieces.append(json.dumps(item, ensure_ascii=False))
-    if not pieces and result.get("structuredContent") is not None:
-        pieces.append(json.dumps(result["structuredContent"], ensure_ascii=False))
-    text = "\n".join(pieces)
+    """A host result as the model reads it, and whether it is a failure: the text every door
+    shows (:mod:`hermes_core.host.calls.result_text`: text content, images and audio as one
+    line each, the structured content when no block is text, the host's error as ``error:
+    …``), and :data:`UNSEEN_MEDIA` after it when it held an image or audio."""
+    shown = render_text(result)
+    text = shown.text
     if len(text) > MAX_RESULT_CHARS:
         text = text[:MAX_RESULT_CHARS] + f"\n[cut: the result was {len(text)} characters]"
-    return text, bool(result.get("isError"))
+    if shown.media:
+        text += f"\n{UNSEEN_MEDIA}"
+    return text, shown.failed
 
 
 def load_model(model_id: str | None) -> Any:
@@ -184,7 +189,7 @@ class ChatSession:
                     f"stopped: the model called tools {self._max_rounds} rounds running"
                 )
                 break
-            results = [await self._run(call) for call in calls]
+            results = await self._run_all(list(calls))
             prompt = None
         reply = "".join(answer)
         if self._record:
@@ -205,25 +210,78 @@ class ChatSession:
             **extra,
         )
 
-    async def _run(self, call: Any) -> Any:
+    async def _run_all(self, calls: list[Any]) -> list[Any]:
+        """Run one round's tool calls: those of servers with ``supports_parallel_tool_calls:
+        true`` side by side, the rest one after another in the model's order (beside them);
+        the results in the model's order."""
         import llm
 
+        done: dict[int, tuple[str, str, bool]] = {}
+        together = [i for i, call in enumerate(calls) if self._parallel(str(call.name))]
+        if len(together) < 2:
+            together = []
+        alone = [i for i in range(len(calls)) if i not in together]
+
+        async def run(index: int) -> None:
+            done[index] = await self._run(calls[index])
+
+        async def in_turn() -> None:
+            for index in alone:
+                await run(index)
+
+        async with asyncio.TaskGroup() as group:
+            group.create_task(in_turn())
+            for index in together:
+                group.create_task(run(index))
+        results = []
+        for index, call in enumerate(calls):
+            name, text, _failed = done[index]  # every task ran to its end
+            if self._record:
+                self._record("tool", f"{name}: {text}")
+            results.append(llm.ToolResult(name=name, output=text, tool_call_id=call.tool_call_id))
+        return results
+
+    def _parallel(self, name: str) -> bool:
+        """Whether a call of *name* may overlap others: an offered tool of a server whose
+        calls may overlap (``supports_parallel_tool_calls``)."""
+        if name == SEARCH_TOOL and self._offer.searching:
+            return False
+        entry = self._host.registry.get(name)
+        return entry is not None and entry.supports_parallel_tool_calls
+
+    async def _not_offered(
+        self, name: str, arguments: dict[str, Any], offered: list[str]
+    ) -> Mapping[str, Any]:
+        """The answer to a call of a tool the model is not offered: the host's refusal (held
+        back by the policy, a pin or a decision; not offered; its app gated), the words every
+        door uses, else an unknown tool (with the search hint when searching)."""
+        entry = self._host.registry.get(name)
+        if entry is None or not self._host.gate.check(entry.server):
+            refused: Mapping[str, Any] = await self._host.call_tool(name, arguments)
+            if refused.get("state") != "unknown_tool":
+                return refused
+        hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
+        return unknown_tool(name, offered, hint)
+
+    async def _run(self, call: Any) -> tuple[str, str, bool]:
         name = str(call.name)
         arguments = dict(call.arguments or {})
         self._out.tool_call(name, arguments)
+        offered = [e.name for e in self._offer.tools()]
         if name == SEARCH_TOOL and self._offer.searching:
             result: Mapping[str, Any] = self._offer.search(arguments)
             text, failed = json.dumps(result, ensure_ascii=False), "error" in result
-        elif name not in {e.name for e in self._offer.tools()}:
-            hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
-            text, failed = json.dumps({"error": f"no tool named {name!r} is offered{hint}"}), True
+        elif name not in offered:
+            text, failed = result_text(await self._not_offered(name, arguments, offered))
         else:
+
+            def progress(progress: float, total: float | None, message: str | None) -> None:
+                self._out.progress(progress, total, f"{name}: {message}" if message else name)
+
             try:
-                result = await self._host.call_tool(name, arguments, on_progress=self._out.progress)
+                result = await self._host.call_tool(name, arguments, on_progress=progress)
                 text, failed = result_text(result)
             except Exception as exc:  # noqa: BLE001 - a tool's failure never ends the session
-                text, failed = json.dumps({"error": f"{type(exc).__name__}: {exc}"}), True
+                text, failed = f"error: {type(exc).__name__}: {exc}", True
         self._out.tool_result(name, text, failed)
-        if self._record:
-            self._record("tool", f"{name}: {text}")
-        return llm.ToolResult(name=name, output=text, tool_call_id=call.tool_call_id)
+        return name, text, failed

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import logging
 import sys
 import time
@@ -13,14 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
-from hermes_core.cli.call_result import show_result
-from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.call_result import exit_code, show_result
+from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.progress import Activity, spinner_allowed
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.home import hermes_home
+from hermes_core.host.calls.refusals import unknown_tool
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
@@ -79,9 +79,9 @@ def call(
     pairs: list[str] | None = None,
     as_json: bool = False,
 ) -> int:
-    """Call one tool and print its result: as text (:func:`result_text`), or the raw result
-    as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or *pairs*
-    (``key=value`` words, :mod:`hermes_core.cli.call_args`).
+    """Call one tool and print its result: as text (:mod:`hermes_core.host.calls.result_text`),
+    or the raw result as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or
+    *pairs* (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
@@ -107,15 +107,17 @@ def call(
             if not owners:
                 enabled = [f"mcp_{n}_…" for n, c in configured.items() if c.enabled]
                 hint = f" (tool names start with: {', '.join(enabled)})" if enabled else ""
-                result = {"error": f"unknown tool {tool!r}: no enabled server owns it{hint}"}
+                result = unknown_tool(tool, (), f": no enabled server owns it{hint}")
                 show_result(result, as_json=as_json)
-                return EXIT_FAILED
+                return exit_code(result)
 
         async def body(host: MCPHost) -> tuple[dict[str, Any], list[Any]]:
             entry = host.registry.get(tool)
-            if entry is None:
-                held = host.refusal(tool)  # held back by a pin or a decision: say why
-                return held or _missing_tool(host, tool), host.status()
+            if entry is None:  # the host's refusal: held back, not offered, unknown
+                failed = _failed_server(host, tool)
+                if failed is not None:
+                    return failed, host.status()
+                return await host.call_tool(tool, given or {}), host.status()
             # The call's tasks, for `hermes mcp tasks`.
             host.task_log.on_change(TaskRecordFile(hermes_home() / TASKS_RECORD))
             values = given if given is not None else arguments(None, words, entry.input_schema)
@@ -138,7 +140,7 @@ def call(
         for row in rows:  # what the call cost, when the server asked the LLM
             if row.sampling and row.sampling.get("requests"):
                 print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
-        return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
+        return exit_code(result)
 
     return guard(run)
 
@@ -224,21 +226,16 @@ def _server_logs_on_stderr(verbose: bool) -> Iterator[None]:
         root.level, root.propagate = before
 
 
-def _missing_tool(host: MCPHost, tool: str) -> dict[str, Any]:
-    """Why *tool* is not there: its server failed (and why), or close names it does have."""
+def _failed_server(host: MCPHost, tool: str) -> dict[str, Any] | None:
+    """When the only server asked for failed to start: that failure, as the reason *tool* is
+    not there (else the host's own refusal says why)."""
     failed = [row for row in host.status() if row.enabled and row.last_error]
-    if failed and not host.registry.entries():
-        row = failed[0]
-        return {
-            "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
-            f"{row.last_error}",
-            "server": row.server,
-            "state": "not_connected",
-        }
-    names = [entry.name for entry in host.registry.entries()]
-    close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
-    why = host.why_not_offered(tool)
-    if why is not None:
-        return {"error": why + hint, "state": "not_offered"}
-    return {"error": f"unknown tool {tool!r}{hint}"}
+    if not failed or host.registry.entries():
+        return None
+    row = failed[0]
+    return {
+        "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
+        f"{row.last_error}",
+        "server": row.server,
+        "state": "not_connected",
+    }

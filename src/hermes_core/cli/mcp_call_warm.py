@@ -23,8 +23,8 @@ import sys
 import time
 from typing import Any
 
-from hermes_core.cli.call_result import show_result
-from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
+from hermes_core.cli.call_result import exit_code, show_result
+from hermes_core.cli.common import PluginLoader
 from hermes_core.home import hermes_home
 from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     except (OSError, ConnectionError) as exc:
         result = {"error": f"the warm host did not answer ({exc}); `hermes mcp down` and retry"}
     show_result(result, as_json=bool(getattr(args, "json", False)))
-    return EXIT_FAILED if "error" in result or result.get("isError") else EXIT_OK
+    return exit_code(result)
 
 
 async def _call(paths: WarmPaths, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:

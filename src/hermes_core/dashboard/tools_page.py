@@ -11,6 +11,7 @@ from typing import Any
 
 from hermes_core.dashboard.html import esc
 from hermes_core.dashboard.schema_form import form_fields
+from hermes_core.host.calls.result_text import MEDIA_KINDS, render_text
 from hermes_core.host.registry import ToolEntry
 
 __all__ = ["IMAGE_TYPES", "result_html", "tools_body"]
@@ -31,33 +32,31 @@ def _image(item: dict[str, Any]) -> str:
 
 
 def result_html(tool: str, result: dict[str, Any]) -> str:
-    """A call's result: its text parts, images, structured content, and the whole as JSON."""
+    """A call's result: the text every door shows (:mod:`hermes_core.host.calls.result_text`),
+    its images drawn, its structured content, and the whole as JSON."""
+    shown = render_text(result)
     parts = [f"<h3>Result of <code>{esc(tool)}</code></h3>"]
-    if "error" in result and "content" not in result:
-        parts.append(f'<p class="error">{esc(result["error"])}</p>')
-    if result.get("isError"):
+    if shown.host_error:
+        parts.append(f'<p class="error">{esc(shown.text, 20000)}</p>')
+    elif shown.failed:
         parts.append('<p class="error">the tool reported an error</p>')
+    if not shown.host_error:
+        parts.append(f'<pre class="result-text">{esc(shown.text, 20000)}</pre>')
     for item in result.get("content") or []:
-        if not isinstance(item, dict):
-            continue
-        if item.get("type") == "text":
-            parts.append(f'<pre class="result-text">{esc(item.get("text"), 20000)}</pre>')
-        elif item.get("type") == "image":
+        if isinstance(item, dict) and item.get("type") == "image":
             parts.append(_image(item))
-        else:
-            parts.append(f"<pre>{esc(json.dumps(item, indent=2)[:4000])}</pre>")
     if result.get("structuredContent") is not None:
         text = json.dumps(result["structuredContent"], indent=2)
         parts.append(f'<h4>structured</h4><pre class="result-json">{esc(text, 20000)}</pre>')
-    shown = dict(result)
-    if isinstance(shown.get("content"), list):  # an image's data is shown above, not repeated
-        shown["content"] = [
+    shown_json = dict(result)
+    if isinstance(shown_json.get("content"), list):  # media data is summarised above
+        shown_json["content"] = [
             {**item, "data": f"<{len(str(item.get('data')))} base64 characters>"}
-            if isinstance(item, dict) and item.get("type") == "image"
+            if isinstance(item, dict) and item.get("type") in MEDIA_KINDS
             else item
-            for item in shown["content"]
+            for item in shown_json["content"]
         ]
-    whole = json.dumps(shown, indent=2, default=str)
+    whole = json.dumps(shown_json, indent=2, default=str)
     parts.append(f"<details><summary>JSON</summary><pre>{esc(whole, 20000)}</pre></details>")
     return f'<section class="result" id="result">{"".join(parts)}</section>'
 

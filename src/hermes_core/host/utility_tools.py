@@ -11,7 +11,8 @@ from typing import Any
 
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.spec import HostServer
-from hermes_core.sanitize import sanitize_value
+from hermes_core.host.utility_results import listing_result, prompt_result, resource_result
+from hermes_core.sanitize import clean_line, sanitize_value
 
 __all__ = [
     "LISTINGS",
@@ -31,10 +32,20 @@ METHOD_NOT_FOUND = -32601
 LIST_MAX_PAGES = 50
 LIST_MAX_ITEMS = 1000
 
-_NO_ARGS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+_LISTING: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "cursor": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Go on from here: the nextCursor of a listing that stopped early.",
+        }
+    },
+    "additionalProperties": False,
+}
 UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
-    "list_resources": _NO_ARGS,
-    "list_resource_templates": _NO_ARGS,
+    "list_resources": _LISTING,
+    "list_resource_templates": _LISTING,
     "read_resource": {
         "type": "object",
         "properties": {
@@ -43,7 +54,7 @@ UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
         "required": ["uri"],
         "additionalProperties": False,
     },
-    "list_prompts": _NO_ARGS,
+    "list_prompts": _LISTING,
     "get_prompt": {
         "type": "object",
         "properties": {
@@ -107,8 +118,9 @@ def utility_argument_problem(tool: str, args: Mapping[str, Any]) -> str | None:
 async def call_utility(
     connection: ServerConnection, config: HostServer, tool: str, args: dict[str, Any]
 ) -> dict[str, Any]:
+    """Utility *tool*'s call, answered as a ``CallToolResult`` (:mod:`.utility_results`)."""
     if tool in LISTINGS:
-        return await list_all(connection, config, tool)
+        return await list_all(connection, config, tool, args.get("cursor"))
 
     prompt_args = {
         str(k): v if isinstance(v, str) else json.dumps(v)
@@ -139,21 +151,28 @@ async def call_utility(
     data: dict[str, Any] = sanitize_value(
         result.model_dump(mode="json", by_alias=True, exclude_none=True)
     )
-    return data
+    return resource_result(data) if tool == "read_resource" else prompt_result(data)
 
 
-async def list_all(connection: ServerConnection, config: HostServer, tool: str) -> dict[str, Any]:
-    """Every page of a listing, up to :data:`LIST_MAX_PAGES` pages and
-    :data:`LIST_MAX_ITEMS` items; a cut-short listing says so (``truncated``)."""
+#: One listing: its items, the pages read, where to go on (when it stopped early) and why.
+_Listing = tuple[list[Any], int, str | None, str | None]
+
+
+async def list_all(
+    connection: ServerConnection, config: HostServer, tool: str, start: str | None = None
+) -> dict[str, Any]:
+    """Every page of a listing from cursor *start* (``None``: the first page), up to
+    :data:`LIST_MAX_PAGES` pages and :data:`LIST_MAX_ITEMS` items; a cut-short listing says
+    so (``truncated``) and where to go on (``nextCursor``)."""
     from mcp import types
     from mcp.shared.exceptions import MCPError
 
     method, key = LISTINGS[tool]
 
-    async def run(session: Any) -> tuple[list[Any], int, str | None]:
+    async def run(session: Any) -> _Listing:
         items: list[Any] = []
-        cursor: str | None = None
-        seen: set[str] = set()
+        cursor: str | None = start
+        seen: set[str] = set() if start is None else {start}
         pages = 0
         while True:
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -163,27 +182,26 @@ async def list_all(connection: ServerConnection, config: HostServer, tool: str) 
                 if exc.code != METHOD_NOT_FOUND or pages or tool != "list_resource_templates":
                     raise
                 # Templates are optional within the resources capability.
-                return [], 1, None
-            pages += 1
+                return [], 1, None, None
             dumped = page.model_dump(mode="json", by_alias=True, exclude_none=True)
-            items.extend(dumped.get(key, []))
+            got = dumped.get(key, [])
+            if pages and len(items) + len(got) > LIST_MAX_ITEMS:  # the next call reads it
+                return items, pages, cursor, f"more than {LIST_MAX_ITEMS} items"
+            pages += 1
+            items.extend(got)
             cursor = page.next_cursor
+            if len(items) > LIST_MAX_ITEMS:  # one first page too long: its rest is lost
+                return items[:LIST_MAX_ITEMS], pages, cursor, f"more than {LIST_MAX_ITEMS} items"
             if not cursor:
-                return items, pages, None
+                return items, pages, None, None
             if len(items) >= LIST_MAX_ITEMS:
-                return items, pages, f"more than {LIST_MAX_ITEMS} items"
+                return items, pages, cursor, f"more than {LIST_MAX_ITEMS} items"
             if pages >= LIST_MAX_PAGES:
-                return items, pages, f"more than {LIST_MAX_PAGES} pages"
+                return items, pages, cursor, f"more than {LIST_MAX_PAGES} pages"
             if cursor in seen:
-                return items, pages, "the server sent a cursor it had sent before"
+                return items, pages, None, "the server sent a cursor it had sent before"
             seen.add(cursor)
 
-    items, pages, cut = await connection.request(tool, run, config.timeout)
-    data: dict[str, Any] = {key: sanitize_value(items[:LIST_MAX_ITEMS]), "pages": pages}
-    if cut is not None:
-        data["truncated"] = True
-        data["note"] = (
-            f"listing stopped early: {cut}; showing the first {len(data[key])} "
-            f"{key} of MCP server '{config.name}'"
-        )
-    return data
+    items, pages, next_cursor, cut = await connection.request(tool, run, config.timeout)
+    cursor = clean_line(next_cursor)[:1000] if next_cursor is not None else None
+    return listing_result(config.name, key, sanitize_value(items), pages, cursor or None, cut)

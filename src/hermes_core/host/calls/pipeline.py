@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
+from hermes_core.host.calls.refusals import unknown_tool
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
@@ -163,7 +164,8 @@ class CallPipeline:
             why = self._unoffered(name) if self._unoffered is not None else None
             if why is not None:
                 return answered({"error": why, "state": "not_offered"})
-            return answered({"error": f"unknown tool {name!r}"})
+            names = (entry.name for entry in self._registry.entries())
+            return answered(unknown_tool(name, names))
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

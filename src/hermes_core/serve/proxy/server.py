@@ -29,10 +29,14 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from hermes_core import __version__
+from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.calls.result_text import render_text
 from hermes_core.host.naming import sanitize_component
 from hermes_core.host.registry import ToolEntry
+from hermes_core.host.utility_results import utility_data
 from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.proxy.downstream import Asker, Downstream, DownstreamElicitor
 from hermes_core.serve.proxy.input_rounds import HeldCalls, RoundAsker
@@ -208,13 +212,26 @@ class ProxyServer:
         hears the call's progress reports (``None``: none asked for)."""
         entry = self.find(name)
         if entry is None:
-            return _error_result(f"unknown tool {name!r}")
+            return _call_result(await self._not_offered(name, arguments))
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
                 result = await self.host.call_tool(entry.name, arguments)
             else:
                 result = await self._with_progress(progress, entry, arguments)
         return _call_result(result)
+
+    async def _not_offered(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Why *name* is not called: the host's refusal (its gate, policy, a pin, a decision),
+        the words every door uses, when the profile keeps the tool; else an unknown tool."""
+        known = self.host.registry.get(name)
+        if known is not None and self.profile.keeps(known.server, known.name):
+            return await self.host.call_tool(name, arguments)  # its gate answers
+        if known is None:
+            result = await self.host.call_tool(name, arguments)  # answered, never sent
+            server = result.get("server")
+            if isinstance(server, str) and self.profile.keeps(server, name):
+                return result
+        return unknown_tool(name, (e.name for e in self.entries()))
 
     def latest_session(self) -> Any:
         """The session of the connection heard from last (``None``: none yet)."""
@@ -257,8 +274,8 @@ class ProxyServer:
         self._remember(ctx)
         resources = []
         for entry in self._utility("list_resources"):
-            listed = await self.host.call_tool(entry.name, {})
-            for item in listed.get("resources", ()) if "error" not in listed else ():
+            listed = utility_data(entry.tool, await self.host.call_tool(entry.name, {})) or {}
+            for item in listed.get("resources", ()):
                 if not isinstance(item, dict) or not isinstance(item.get("uri"), str):
                     continue
                 quoted = urllib.parse.quote(item["uri"], safe="")
@@ -280,9 +297,7 @@ class ProxyServer:
         reader = [e for e in self._utility("read_resource") if e.server == server]
         if parsed.scheme != RESOURCE_SCHEME or not reader or not original:
             raise MCPError(INVALID_PARAMS, f"unknown resource {str(params.uri)!r}")
-        result = await self.host.call_tool(reader[0].name, {"uri": original})
-        if "error" in result:
-            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        result = await self._utility_answer(reader[0], {"uri": original})
         for item in result.get("contents", ()):
             if isinstance(item, dict):
                 item["uri"] = str(params.uri)
@@ -293,8 +308,8 @@ class ProxyServer:
         prompts = []
         names: dict[str, tuple[str, str]] = {}
         for entry in self._utility("list_prompts"):
-            listed = await self.host.call_tool(entry.name, {})
-            for item in listed.get("prompts", ()) if "error" not in listed else ():
+            listed = utility_data(entry.tool, await self.host.call_tool(entry.name, {})) or {}
+            for item in listed.get("prompts", ()):
                 if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                     continue
                 name = f"mcp_{sanitize_component(entry.server)}_{item['name']}"
@@ -314,10 +329,16 @@ class ProxyServer:
         arguments: dict[str, Any] = {"name": found[1]}
         if params.arguments:
             arguments["arguments"] = dict(params.arguments)
-        result = await self.host.call_tool(getter[0].name, arguments)
-        if "error" in result:
-            raise MCPError(INVALID_PARAMS, str(result["error"]))
+        result = await self._utility_answer(getter[0], arguments)
         return types.GetPromptResult.model_validate(result)
+
+    async def _utility_answer(self, entry: ToolEntry, arguments: dict[str, Any]) -> dict[str, Any]:
+        """What utility *entry*'s MCP request answered; its failure as the request's error."""
+        result = await self.host.call_tool(entry.name, arguments)
+        data = utility_data(entry.tool, result)
+        if data is None:
+            raise MCPError(INVALID_PARAMS, render_text(result).text.removeprefix("error: "))
+        return data
 
 
 def _wants_progress(ctx: Any) -> bool:
@@ -349,7 +370,14 @@ def _error_result(text: str) -> types.CallToolResult:
 def _call_result(result: dict[str, Any]) -> types.CallToolResult:
     """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
     not connected, breaker open, not approved) as an error result saying so."""
-    if "error" in result and "content" not in result:
-        return _error_result(str(result["error"]))
+    if "error" in result and "content" not in result:  # the sentence every door shows
+        return _error_result(render_text(result).text.removeprefix("error: "))
     data = {k: v for k, v in result.items() if k != "resultType"}
-    return types.CallToolResult.model_validate(data)
+    try:
+        return types.CallToolResult.model_validate(data)
+    except ValidationError as exc:  # never a traceback downstream: say what was wrong
+        log.warning("a result the host gave is not a CallToolResult: %s", exc)
+        return _error_result(
+            f"the result could not be forwarded: it is not a valid CallToolResult "
+            f"({exc.error_count()} problem(s), the first: {exc.errors()[0]['msg']})"
+        )

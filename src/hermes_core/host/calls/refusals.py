@@ -1,0 +1,111 @@
+"""The one refusal type: a call the host did not run, and why, worded the same at every door.
+
+A refused call is a host result ``{"error": SENTENCE, "state": STATE, ...}`` (``retryable``
+false where retrying cannot help).  :func:`refusal_of` reads which kind of refusal a result
+is, whatever door it came through (``hermes mcp call`` cold or on the warm host, ``hermes
+chat``, the dashboard, ``hermes mcp proxy``); every door shows the sentence as it is (the
+text of :mod:`hermes_core.host.calls.result_text`) and the CLI exits 1 for every kind
+(:data:`REFUSED_EXIT`), as for a failed call.
+
+The kinds:
+
+- ``policy``: the administrator's policy refuses the tool;
+- ``never``: the user decided never to run it (``hermes mcp approvals``);
+- ``not_approved``: an untrusted server's write-capable tool without the user's approval;
+- ``tool_changed``: its definition changed since it was pinned (``hermes mcp trust``);
+- ``app_gate``: the server's app is not installed, too old, not running … here;
+- ``unknown_tool``: no server offers the name (with the close names: "did you mean");
+- ``not_offered``: the server lists it but the host does not offer it (and why).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "REFUSED_EXIT",
+    "Refusal",
+    "RefusalKind",
+    "did_you_mean",
+    "refusal_of",
+    "unknown_tool",
+]
+
+#: A longer name is matched against none (tool names are at most 64 characters).
+_LONGEST_MATCHED = 128
+
+#: The exit status of ``hermes mcp call`` for every refusal (cold or warm): a failed call's.
+REFUSED_EXIT = 1
+
+
+class RefusalKind(StrEnum):
+    """Why a call was not run."""
+
+    POLICY = "policy"
+    NEVER = "never"
+    NOT_APPROVED = "not_approved"
+    TOOL_CHANGED = "tool_changed"
+    APP_GATE = "app_gate"
+    UNKNOWN_TOOL = "unknown_tool"
+    NOT_OFFERED = "not_offered"
+
+
+#: A refused result's ``state`` -> its kind (an app gate's states are the availability's own:
+#: it is told by its ``user_action``).
+_STATES = {
+    "policy": RefusalKind.POLICY,
+    "blocked": RefusalKind.NEVER,
+    "not_approved": RefusalKind.NOT_APPROVED,
+    "tool_changed": RefusalKind.TOOL_CHANGED,
+    "trust_unreadable": RefusalKind.TOOL_CHANGED,
+    "unknown_tool": RefusalKind.UNKNOWN_TOOL,
+    "not_offered": RefusalKind.NOT_OFFERED,
+}
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """One refused call: its kind and the sentence every door shows."""
+
+    kind: RefusalKind
+    message: str
+    server: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        return REFUSED_EXIT
+
+
+def refusal_of(result: Mapping[str, Any]) -> Refusal | None:
+    """The refusal *result* is, or ``None`` (a result, or a failure that is not a refusal:
+    a timeout, a server that went away)."""
+    if "error" not in result or "content" in result:
+        return None
+    state = result.get("state")
+    kind = _STATES.get(state) if isinstance(state, str) else None
+    if kind is None and "user_action" in result and "app" in result:
+        kind = RefusalKind.APP_GATE
+    if kind is None:
+        return None
+    server = result.get("server")
+    return Refusal(kind, str(result["error"]), server if isinstance(server, str) else None)
+
+
+def did_you_mean(name: str, names: Iterable[str]) -> str:
+    """``"; did you mean a, b?"`` for the names close to *name* (at most three), else ``""``."""
+    if len(name) > _LONGEST_MATCHED:  # no tool name is that long (64 at most)
+        return ""
+    close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
+def unknown_tool(name: str, names: Iterable[str], hint: str = "") -> dict[str, Any]:
+    """The refusal of a call to *name*, which none of *names* is: ``unknown tool 'x'; did you
+    mean …?`` plus *hint* (what the door offers instead), the same words at every door."""
+    shown = name if len(name) <= 200 else name[:199] + "…"
+    error = f"unknown tool {shown!r}{did_you_mean(name, names)}{hint}"
+    return {"error": error, "state": RefusalKind.UNKNOWN_TOOL.value, "retryable": False}
