@@ -14,12 +14,24 @@ import pytest
 
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
+from support.imports import imported_modules, offending
 from support.proxy import UPSTREAM, write_config
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow, pytest.mark.node]
 
 WARM = "using the warm host"
 COLD = {"HERMES_WARM": "0"}
+
+#: What a warm ``hermes mcp call`` never loads: the plugins, config.yaml's models, the SDK,
+#: the host, the elicitation forms (until a question comes).
+WARM_CALL_MUST_NOT_IMPORT = {
+    "mcp",
+    "pydantic",
+    "hermes_core.host.host",
+    "hermes_core.plugins.manager",
+    "hermes_core.config.models",
+    "hermes_core.offers.elicitation",
+}
 
 #: Each call, as a user types it (the arguments after ``hermes mcp call``).
 CALLS = [
@@ -67,6 +79,15 @@ def test_a_warm_call_prints_what_a_cold_call_prints(home: dict[str, str]) -> Non
     assert called.stdout.strip() == "noted hello world"
     total = run_hermes("mcp", "call", "mcp_everything_get_sum", "a=2", "b:=40", env=home)
     assert "42" in total.stdout
+
+
+def test_a_warm_call_loads_little(home: dict[str, str]) -> None:
+    modules, done = imported_modules(
+        "mcp", "call", "mcp_up_note", "text=light", home=Path(home["HERMES_HOME"])
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "noted light", done.stderr[-2000:]
+    assert WARM in done.stderr
+    assert offending(modules, WARM_CALL_MUST_NOT_IMPORT) == []
 
 
 def test_a_warm_calls_progress_and_task_are_shown_and_recorded(home: dict[str, str]) -> None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.progress import Activity, spinner_allowed
-from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.sanitize import clean_line
+
+if TYPE_CHECKING:
+    from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
 __all__ = ["PROGRESS_INTERVAL", "Pausing", "ProgressLine"]
 

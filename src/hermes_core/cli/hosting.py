@@ -16,6 +16,7 @@ from hermes_core.cli.stop import Stop
 from hermes_core.cli.warm_choice import bypass, choose, using
 from hermes_core.config.models import ConfigError
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
+from hermes_core.serve.warm.questions import asker_for
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -82,7 +83,7 @@ def _warm(
         return None
     paths, pid = chosen
     try:
-        remote = asyncio.run(RemoteHost.connect(paths, names, elicitor, about=about))
+        remote = asyncio.run(RemoteHost.connect(paths, names, asker_for(elicitor), about=about))
     except WarmHostGone as exc:
         bypass(paths, pid, str(exc))
         return None

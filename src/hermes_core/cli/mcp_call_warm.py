@@ -7,7 +7,8 @@ body as the cold call (:mod:`hermes_core.cli.call_body`) on a
 :class:`~hermes_core.serve.warm.client.RemoteHost`, so it prints what the cold call prints and
 exits with the same code: JSON ``--args``, ``key=value`` and ``key:=JSON`` words (read on the
 tool's schema, which the warm host sends), ``--json``, progress, the call's questions (asked on
-this terminal), its tasks (recorded for ``hermes mcp tasks``).
+this terminal; their modules are loaded only when one comes), its tasks (recorded for
+``hermes mcp tasks``).
 
 It returns ``None`` (the cold handler runs, itself on the warm host where it can) when no warm
 host answers (:mod:`hermes_core.cli.warm_choice`), for ``--approvals store`` and ``--server``
@@ -19,16 +20,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
 from hermes_core.cli.call_body import call_on, finish, owners, unowned
-from hermes_core.cli.call_progress import Pausing, ProgressLine
+from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.call_result import show_result
 from hermes_core.cli.common import EXIT_FAILED, PluginLoader
 from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
+
+if TYPE_CHECKING:
+    from hermes_core.serve.warm.questions import Asker
 
 __all__ = ["run"]
 
@@ -46,9 +52,10 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
         return None
     paths, pid = chosen
     progress = ProgressLine()
-    elicitor = Pausing(TerminalElicitor(), progress.pause)
     try:
-        remote = asyncio.run(RemoteHost.connect(paths, None, elicitor, about=[args.tool]))
+        remote = asyncio.run(
+            RemoteHost.connect(paths, None, _terminal_asker(progress.pause), about=[args.tool])
+        )
     except WarmHostGone as exc:
         bypass(paths, pid, str(exc))
         return None
@@ -71,3 +78,18 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
         return finish(result, rows, as_json=as_json)
 
     return guard(call)
+
+
+def _terminal_asker(pause: Callable[[], None]) -> Asker:
+    """Ask the warm host's questions on this terminal, as the cold call does (the progress
+    line paused first); the question modules are loaded only when a question comes, by name
+    (like the handlers of :mod:`hermes_core.cli.commands`)."""
+
+    async def ask(question: Any) -> dict[str, Any]:
+        pause()
+        terminal = importlib.import_module("hermes_core.cli.ask").TerminalElicitor()
+        questions = importlib.import_module("hermes_core.serve.warm.questions")
+        reply: dict[str, Any] = await questions.answer_question(terminal, question)
+        return reply
+
+    return ask

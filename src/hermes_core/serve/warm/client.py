@@ -7,9 +7,9 @@ the CLI hands it to a command's body).  It answers what those commands read (``s
 when it connects, narrowed to the servers the command would have started (*only*);
 ``refusal`` and ``why_not_offered`` of the names the command said it would ask about
 (*about*); and sends ``call_tool`` and ``wake`` to the host.  A call's questions are asked
-here, through the command's own elicitor; its answer brings the servers' status after the call
-and the tasks it started, which go to the command's :attr:`task_log` target as a cold host's
-would.
+here, through the command's own :data:`~hermes_core.serve.warm.questions.Asker`; its answer
+brings the servers' status after the call and the tasks it started, which go to the command's
+:attr:`task_log` target as a cold host's would.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.tasks.record import task_record_from
 from hermes_core.host.tool_search import ToolSearchIndex
-from hermes_core.offers.elicitation import ElicitationField, ElicitationRequest
 from hermes_core.serve.warm.address import connect_unix
 from hermes_core.serve.warm.paths import HELLO_TIMEOUT, WarmPaths
 from hermes_core.serve.warm.protocol import (
@@ -36,14 +35,13 @@ if TYPE_CHECKING:
     from hermes_core.host.registry import ToolEntry
     from hermes_core.host.status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
-    from hermes_core.offers.elicitation import Elicitor
+    from hermes_core.serve.warm.questions import Asker
 
 __all__ = [
     "SNAPSHOT_TIMEOUT",
     "STOP_TIMEOUT",
     "RemoteHost",
     "WarmHostGone",
-    "answer_question",
     "stop_warm_host",
 ]
 
@@ -122,7 +120,7 @@ class RemoteHost:
         paths: WarmPaths,
         snapshot: dict[str, Any],
         only: Iterable[str] | None,
-        elicitor: Elicitor | None,
+        ask: Asker | None,
     ) -> None:
         self.paths = paths
         self.pid = snapshot.get("pid")
@@ -139,7 +137,7 @@ class RemoteHost:
         self._why_not: dict[str, Any] = snapshot.get("why_not") or {}
         self._tasks = _TaskTarget()
         self._search = ToolSearchIndex()
-        self._elicitor = elicitor
+        self._ask = ask
 
     def _wanted(self, server: str) -> bool:
         return self._keep is None or server in self._keep
@@ -152,18 +150,18 @@ class RemoteHost:
         cls,
         paths: WarmPaths,
         only: Iterable[str] | None,
-        elicitor: Elicitor | None,
+        ask: Asker | None,
         *,
         about: Iterable[str] = (),
     ) -> RemoteHost:
         """The warm host's snapshot, narrowed to *only*, knowing why the tool names *about*
         are held back or not offered (:meth:`refusal`, :meth:`why_not_offered`)."""
         message = {"op": "snapshot", "about": list(about)}
-        return cls(paths, await _one(paths, message, SNAPSHOT_TIMEOUT), only, elicitor)
+        return cls(paths, await _one(paths, message, SNAPSHOT_TIMEOUT), only, ask)
 
     def narrowed(self, only: Iterable[str]) -> RemoteHost:
         """The same snapshot, narrowed to the servers *only*."""
-        return RemoteHost(self.paths, self._snapshot, only, self._elicitor)
+        return RemoteHost(self.paths, self._snapshot, only, self._ask)
 
     # -- what the snapshot answers ------------------------------------------------------
     @property
@@ -221,7 +219,7 @@ class RemoteHost:
             "op": "call",
             "name": name,
             "arguments": dict(arguments or {}),
-            "ask": self._elicitor is not None,
+            "ask": self._ask is not None,
         }
         try:
             reader, writer = await asyncio.wait_for(_open(self.paths), HELLO_TIMEOUT)
@@ -237,7 +235,7 @@ class RemoteHost:
                     done, total, text = [*report, None, None, None][:3]
                     on_progress(float(done or 0), total, text)
                 elif "ask" in answer:
-                    reply = await answer_question(self._elicitor, answer["ask"])
+                    reply = await self._ask(answer["ask"]) if self._ask else {"action": "decline"}
                     await write_message(writer, {"answer": reply})
         finally:
             writer.close()
@@ -253,25 +251,6 @@ class RemoteHost:
 
     async def close(self) -> None:
         return None
-
-
-async def answer_question(elicitor: Elicitor | None, question: Any) -> dict[str, Any]:
-    """The warm host's question (an ``{"ask": ...}``) put to *elicitor*; the reply to send."""
-    if elicitor is None or not isinstance(question, dict):
-        return {"action": "decline"}
-    try:
-        fields = tuple(ElicitationField(**f) for f in question.get("fields", ()))
-    except TypeError:
-        return {"action": "decline"}
-    request = ElicitationRequest(
-        server=str(question.get("server", "")),
-        message=str(question.get("message", "")),
-        fields=fields,
-        schema=question.get("schema") or {},
-        kind="approval" if question.get("kind") == "approval" else "form",
-    )
-    answer = await elicitor(request)
-    return {"action": answer.action, "content": dict(answer.content or {})}
 
 
 async def stop_warm_host(paths: WarmPaths) -> int | None:
