@@ -57,24 +57,27 @@ def _down() -> int:
 
 
 def _end(paths: WarmPaths, pid: int, why: str) -> int:
-    """Make sure warm host *pid* has ended (*why*: what went wrong on the socket, if anything)."""
-    ours = is_warm_host(pid)
-    if ours is False:  # the pid is another program's now: the files were stale
-        paths.clean()
-        stale_note(paths, pid)
-        return EXIT_OK
-    if ours is None and why:
-        print(
-            f"error: the warm host (pid {pid}) {why}, and this system cannot tell whether "
-            "that pid is still the warm host: end it yourself",
-            file=sys.stderr,
-        )
-        return EXIT_FAILED
-    ending = end_process(pid)
-    paths.clean()
-    if why:
+    """Make sure warm host *pid* has ended: it answered ``stop`` (no *why*), or *why* says what
+    it did not do (then only a process whose command line shows a warm host is signalled)."""
+    if not why:
+        ending = end_process(pid)  # it said it stops: given a moment to exit
+    else:
+        ours = is_warm_host(pid)
+        if ours is False:  # the pid is another program's now: the files were stale
+            paths.clean()
+            stale_note(paths, pid)
+            return EXIT_OK
+        if ours is None:
+            print(
+                f"error: the warm host (pid {pid}) {why}, and this system cannot tell whether "
+                "that pid is still the warm host: end it yourself",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        ending = end_process(pid, grace=0)
         print(f"hermes mcp down: the warm host (pid {pid}) {why}; {ending.value}", file=sys.stderr)
-    elif ending is not Ending.EXITED:
+    paths.clean()
+    if not why and ending is not Ending.EXITED:
         print(f"hermes mcp down: the warm host (pid {pid}) did not exit; {ending.value}")
     print(f"hermes mcp down: stopped the warm host (pid {pid}) and its servers")
     return EXIT_OK

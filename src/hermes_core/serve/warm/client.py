@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SNAPSHOT_TIMEOUT",
     "STOP_TIMEOUT",
+    "WAKE_TIMEOUT",
     "RemoteHost",
     "WarmHostGone",
     "stop_warm_host",
@@ -49,6 +50,8 @@ __all__ = [
 SNAPSHOT_TIMEOUT = 30.0
 #: How long ``hermes mcp down`` waits for the host to stop its servers and answer (seconds).
 STOP_TIMEOUT = 60.0
+#: How long starting a lazy server may take (``hermes mcp test``; it may download it first).
+WAKE_TIMEOUT = 600.0
 
 
 class WarmHostGone(Exception):
@@ -204,7 +207,7 @@ class RemoteHost:
 
     # -- what the host does ---------------------------------------------------------------
     async def wake(self, name: str) -> str | None:
-        answer = await _one(self.paths, {"op": "wake", "name": name}, STOP_TIMEOUT)
+        answer = await _one(self.paths, {"op": "wake", "name": name}, WAKE_TIMEOUT)
         woke = answer.get("result")
         return woke if isinstance(woke, str) else None
 

@@ -58,7 +58,8 @@ def wait_exit(pid: int, seconds: float) -> bool:
 
 
 def end_process(pid: int, grace: float = EXIT_GRACE) -> Ending:
-    """End warm host *pid*: wait *grace* for it to exit, then ``SIGTERM``, then ``SIGKILL``."""
+    """End warm host *pid*: wait *grace* for it to exit, then send ``SIGTERM`` and wait
+    :data:`EXIT_GRACE`, then ``SIGKILL``."""
     if wait_exit(pid, grace):
         return Ending.EXITED
     for signum, ending in ((signal.SIGTERM, Ending.TERMINATED), (signal.SIGKILL, Ending.KILLED)):
@@ -66,6 +67,6 @@ def end_process(pid: int, grace: float = EXIT_GRACE) -> Ending:
             os.kill(pid, signum)
         except ProcessLookupError:
             return Ending.EXITED
-        if wait_exit(pid, grace):
+        if wait_exit(pid, EXIT_GRACE):
             return ending
     return Ending.KILLED
