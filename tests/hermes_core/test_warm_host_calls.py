@@ -128,3 +128,24 @@ def test_the_other_warm_commands_answer_as_cold(home: dict[str, str]) -> None:
         cold = run_hermes("mcp", *words, env={**home, **COLD})
         assert warm.stderr.count(WARM) == 1 and "Traceback" not in warm.stderr, warm.stderr
         assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout), words
+
+
+def test_a_warm_test_of_a_lazy_server_reports_it_started(tmp_path: Path) -> None:
+    write_config(
+        tmp_path, servers={"up": {"command": sys.executable, "args": [str(UPSTREAM)], "lazy": True}}
+    )
+    env = {"HERMES_HOME": str(tmp_path)}
+    assert run_hermes("mcp", "status", env=env).returncode == 0  # its tools cached
+    assert run_hermes("mcp", "up", env=env).returncode == 0
+    try:
+        before = json.loads(run_hermes("mcp", "status", "--json", env=env).stdout)
+        assert before[0]["connection"] == "lazy"
+        warm = run_hermes("mcp", "test", "up", "--json", env=env)
+        cold = run_hermes("mcp", "test", "up", "--json", env={**env, **COLD})
+        assert WARM in warm.stderr and warm.returncode == cold.returncode == 0, warm.stderr
+        reports = [json.loads(done.stdout) for done in (warm, cold)]
+        for report in reports:
+            del report["seconds"]
+        assert reports[0] == reports[1] and reports[0]["connection"] == "connected"
+    finally:
+        run_hermes("mcp", "down", env=env)

@@ -127,20 +127,23 @@ class RemoteHost:
     ) -> None:
         self.paths = paths
         self.pid = snapshot.get("pid")
-        self._snapshot = snapshot
         self._keep = set(only) if only is not None else None
-        self._rows = self._mine(snapshot["status"], row_from)
-        entries = self._mine(snapshot["tools"], entry_from)
-        self._offered = set(snapshot.get("offered", ()))
-        self._registry = _Registry(entries)
-        self._unoffered: dict[str, dict[str, str]] = {
-            k: v for k, v in snapshot.get("unoffered", {}).items() if self._wanted(k)
-        }
         self._refusals: dict[str, Any] = snapshot.get("refusals") or {}
         self._why_not: dict[str, Any] = snapshot.get("why_not") or {}
         self._tasks = _TaskTarget()
         self._search = ToolSearchIndex()
         self._ask = ask
+        self._take(snapshot)
+
+    def _take(self, snapshot: dict[str, Any]) -> None:
+        """Read the servers and tools of *snapshot* (at connect, and after a wake)."""
+        self._snapshot = snapshot
+        self._rows = self._mine(snapshot["status"], row_from)
+        self._offered = set(snapshot.get("offered", ()))
+        self._registry = _Registry(self._mine(snapshot["tools"], entry_from))
+        self._unoffered = {
+            k: v for k, v in snapshot.get("unoffered", {}).items() if self._wanted(k)
+        }
 
     def _wanted(self, server: str) -> bool:
         return self._keep is None or server in self._keep
@@ -208,6 +211,8 @@ class RemoteHost:
     # -- what the host does ---------------------------------------------------------------
     async def wake(self, name: str) -> str | None:
         answer = await _one(self.paths, {"op": "wake", "name": name}, WAKE_TIMEOUT)
+        if isinstance(answer.get("status"), list) and isinstance(answer.get("tools"), list):
+            self._take({**answer, "refusals": self._refusals, "why_not": self._why_not})
         woke = answer.get("result")
         return woke if isinstance(woke, str) else None
 

@@ -140,28 +140,30 @@ class WarmHost:
         if op == "hello":
             await write_message(writer, {"hello": "hermes", "pid": os.getpid()})
         elif op == "snapshot":
-            host = self.host
             about = message.get("about")
             names = [n for n in about if isinstance(n, str)][:64] if isinstance(about, list) else []
-            await write_message(
-                writer,
-                {
-                    "pid": os.getpid(),
-                    "status": [row_data(r) for r in host.status()],
-                    "tools": [entry_data(e) for e in host.tools(include_gated=True)],
-                    "offered": [e.name for e in host.tools()],
-                    "unoffered": host.unoffered_tools,
-                    "refusals": {n: host.refusal(n) for n in names},
-                    "why_not": {n: host.why_not_offered(n) for n in names},
-                },
-            )
-        elif op == "wake":
+            await write_message(writer, self._snapshot(names))
+        elif op == "wake":  # the servers' state after it, as a new snapshot
             woke = await self.host.wake(str(message.get("name")))
-            await write_message(writer, {"result": woke})
+            await write_message(writer, {"result": woke, **self._snapshot([])})
         elif op == "call":
             await self._call(message, reader, writer)
         else:
             await write_message(writer, {"error": f"unknown op {op!r}"})
+
+    def _snapshot(self, names: list[str]) -> dict[str, Any]:
+        """What a :class:`~hermes_core.serve.warm.client.RemoteHost` reads: the servers'
+        status, the tools, and why each of *names* is held back or not offered."""
+        host = self.host
+        return {
+            "pid": os.getpid(),
+            "status": [row_data(r) for r in host.status()],
+            "tools": [entry_data(e) for e in host.tools(include_gated=True)],
+            "offered": [e.name for e in host.tools()],
+            "unoffered": host.unoffered_tools,
+            "refusals": {n: host.refusal(n) for n in names},
+            "why_not": {n: host.why_not_offered(n) for n in names},
+        }
 
     async def _call(
         self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
