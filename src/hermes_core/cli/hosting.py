@@ -4,9 +4,8 @@ shares (``status``, ``tools``, ``test``, ``call``)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -14,14 +13,15 @@ from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.progress import Activity
 from hermes_core.cli.stop import Stop
+from hermes_core.cli.warm_choice import bypass, choose, using
 from hermes_core.config.models import ConfigError
-from hermes_core.home import hermes_home
-from hermes_core.serve.warm.client import RemoteHost
-from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
+from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
+from hermes_core.serve.warm.questions import asker_for
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
     from hermes_core.host.spec import HostServer
+    from hermes_core.host.surface import HostSurface
     from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager
 
@@ -74,39 +74,37 @@ async def _start(host: MCPHost, servers: list[HostServer], quiet: bool) -> None:
 
 
 def _warm(
-    servers: list[Any], wanted: list[str] | None, elicitor: Elicitor | None
-) -> Callable[[Callable[[Any], Coroutine[Any, Any, T]]], Coroutine[Any, Any, T]] | None:
-    """The warm host's runner of a body, when ``hermes mcp up`` runs for this home (and
-    ``HERMES_WARM`` is not ``0``); a stale socket is cleaned and said so."""
-    if os.environ.get("HERMES_WARM", "").strip() == "0":
+    names: list[str] | None, elicitor: Elicitor | None, about: Iterable[str]
+) -> RemoteHost | None:
+    """The warm host narrowed to the servers *names* (all: ``None``), when ``hermes mcp up``
+    runs for this home and answers (:mod:`hermes_core.cli.warm_choice`); else ``None``."""
+    chosen = choose()
+    if chosen is None:
         return None
-    paths = WarmPaths(hermes_home())
-    state, pid = probe(paths)
-    if state is WarmState.STALE:
-        print(f"note: removed a stale warm host socket (pid {pid} is gone)", file=sys.stderr)
-    if state is not WarmState.UP:
+    paths, pid = chosen
+    try:
+        remote = asyncio.run(RemoteHost.connect(paths, names, asker_for(elicitor), about=about))
+    except WarmHostGone as exc:
+        bypass(paths, pid, str(exc))
         return None
-    names = [s.name for s in servers] if wanted is not None else None
-    print(f"using the warm host (pid {pid}; `hermes mcp down` stops it)", file=sys.stderr)
-
-    async def run(body: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
-        return await body(await RemoteHost.connect(paths, names, elicitor))
-
-    return run
+    using(paths, pid)
+    return remote
 
 
 def with_host(
     manager: HermesPluginManager,
-    body: Callable[[MCPHost], Coroutine[Any, Any, T]],
+    body: Callable[[HostSurface], Coroutine[Any, Any, T]],
     *,
     only: str | list[str] | None = None,
     quiet: bool = False,
     elicitor: Elicitor | None = None,
+    warm: bool = True,
+    about: Iterable[str] = (),
 ) -> T:
     """Start the configured servers (*only* these, when given), run *body* on the host, close
     it; a bad file or an unknown name prints its error and stops with exit code 2.  While a
-    warm host runs (``hermes mcp up``), *body* runs on it instead (one line on stderr says
-    so)."""
+    warm host runs (``hermes mcp up``) and *warm*, *body* runs on it instead (one line on
+    stderr says so); *about*: the tool names *body* asks ``refusal``/``why_not_offered`` of."""
     factory = factory_for(manager)
     loaded = load(factory)
     try:
@@ -125,9 +123,10 @@ def with_host(
         )
         raise Stop(EXIT_USAGE)
 
-    remote = _warm(servers, wanted, elicitor)
+    names = [s.name for s in servers] if wanted is not None else None
+    remote = _warm(names, elicitor, about) if warm else None
     if remote is not None:
-        return asyncio.run(remote(body))
+        return asyncio.run(body(remote))
 
     async def main() -> T:
         host = factory.host(servers, elicitor=elicitor)

@@ -17,7 +17,7 @@ from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
 
 if TYPE_CHECKING:
-    from hermes_core.host.host import MCPHost
+    from hermes_core.host.surface import HostSurface
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["run_status", "run_test", "run_tools", "status", "test_server", "tools"]
@@ -44,7 +44,7 @@ def run_test(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     """Connect every enabled server and show connection, availability, tools and errors."""
 
-    async def body(host: MCPHost) -> list[dict[str, Any]]:
+    async def body(host: HostSurface) -> list[dict[str, Any]]:
         return [row.__dict__.copy() for row in host.status()]
 
     def run() -> int:
@@ -99,7 +99,7 @@ def tools(
     """The tools an agent would see (per server), with the reason for any hidden server;
     with *search*, only the best matches of that text, best first (``MCPHost.search_tools``)."""
 
-    async def body(host: MCPHost) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
+    async def body(host: HostSurface) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
         if search is not None:
             found = host.search_tools(search, _SEARCH_RESULTS)
             entries = [e for e in found if server is None or e.server == server]
@@ -136,7 +136,7 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
     when the server is disabled (it is not tested: nothing is claimed of it); 2 for a bad
     config or an unknown name.  A ``lazy`` server is started (not read from its cache)."""
 
-    async def body(host: MCPHost) -> dict[str, Any]:
+    async def body(host: HostSurface) -> dict[str, Any]:
         (row,) = host.status()
         if row.connection == "lazy":  # registered from its cache: a test really connects
             await host.wake(name)

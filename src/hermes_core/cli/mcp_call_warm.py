@@ -1,15 +1,19 @@
 """``hermes mcp call`` on the warm host, without loading what a cold call needs.
 
 The first handler of ``hermes mcp call`` (see :mod:`hermes_core.cli.commands`): while
-``hermes mcp up`` runs for this ``HERMES_HOME``, the call is sent to it straight away (no
-plugin manager, no config read: the warm host has both), and printed as the cold call prints
-it.  It returns ``None`` (the cold handler runs) when no warm host answers, when
-``HERMES_WARM=0``, for ``--approvals store``, ``--server``, ``--verbose`` or ``key=value``
-arguments (read on the tool's schema), and for ``--args`` that are not a JSON object (the cold
-handler says what is wrong).  The result is printed as the cold call prints it (text, or the
-raw JSON with ``--json``).  A question the
-call raises is asked on this terminal as the cold call would (its modules are imported then,
-by name, like the handlers of :mod:`hermes_core.cli.commands`).
+``hermes mcp up`` runs for this ``HERMES_HOME`` and answers its hello, the call goes to it
+straight away (no plugin manager, no config read: the warm host has both), through the same
+body as the cold call (:mod:`hermes_core.cli.call_body`) on a
+:class:`~hermes_core.serve.warm.client.RemoteHost`, so it prints what the cold call prints and
+exits with the same code: JSON ``--args``, ``key=value`` and ``key:=JSON`` words (read on the
+tool's schema, which the warm host sends), ``--json``, progress, the call's questions (asked on
+this terminal; their modules are loaded only when one comes), its tasks (recorded for
+``hermes mcp tasks``).
+
+It returns ``None`` (the cold handler runs, itself on the warm host where it can) when no warm
+host answers (:mod:`hermes_core.cli.warm_choice`), for ``--approvals store`` and ``--server``
+(they need the config), for ``--verbose`` (the servers' log is the warm host's), and for
+arguments that are not valid (the cold handler says what is wrong).
 """
 
 from __future__ import annotations
@@ -17,85 +21,73 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import json
-import os
-import sys
-import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.call_result import exit_code, show_result
+from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
+from hermes_core.cli.call_body import call_on, finish, owners, unowned
+from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
-from hermes_core.home import hermes_home
-from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
-from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
+from hermes_core.cli.stop import guard
+from hermes_core.cli.warm_choice import bypass, choose, using
+from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
+
+if TYPE_CHECKING:
+    from hermes_core.serve.warm.questions import Asker
 
 __all__ = ["run"]
 
-#: At most one progress line per this many seconds (as the cold call).
-PROGRESS_INTERVAL = 0.5
-
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
-    if os.environ.get("HERMES_WARM", "").strip() == "0":
-        return None
     if args.approvals != "terminal" or args.server is not None or args.verbose:
         return None
-    if getattr(args, "pairs", None):  # key=value pairs are read on the tool's schema: cold
-        return None
     try:
-        arguments = json.loads(args.args) if args.args else {}
-    except json.JSONDecodeError:
+        words = parse_pairs(getattr(args, "pairs", None) or [])
+        checked = arguments(args.args, words, None)  # pairs are read on the schema
+    except ArgumentError:
         return None
-    if not isinstance(arguments, dict):
+    chosen = choose()
+    if chosen is None:
         return None
-    paths = WarmPaths(hermes_home())
-    state, pid = probe(paths, clean=False)
-    if state is not WarmState.UP:
-        return None  # the cold handler cleans a stale socket and says so
-    print(f"using the warm host (pid {pid}; `hermes mcp down` stops it)", file=sys.stderr)
+    paths, pid = chosen
+    progress = ProgressLine()
     try:
-        result = asyncio.run(_call(paths, args.tool, arguments))
-    except (OSError, ConnectionError) as exc:
-        result = {"error": f"the warm host did not answer ({exc}); `hermes mcp down` and retry"}
-    show_result(result, as_json=bool(getattr(args, "json", False)))
-    return exit_code(result)
-
-
-async def _call(paths: WarmPaths, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    reader, writer = await asyncio.open_unix_connection(str(paths.socket), limit=MAX_LINE)
-    shown_at, pending = 0.0, None
-    try:
-        await write_message(
-            writer, {"op": "call", "name": tool, "arguments": arguments, "ask": True}
+        remote = asyncio.run(
+            RemoteHost.connect(paths, None, _terminal_asker(progress.pause), about=[args.tool])
         )
-        while (message := await read_message(reader)) is not None:
-            if "result" in message:
-                result = message["result"]
-                return result if isinstance(result, dict) else {"error": "bad answer"}
-            if "progress" in message:
-                pending = _progress_line(message["progress"])
-                if time.monotonic() - shown_at >= PROGRESS_INTERVAL:
-                    print(pending, file=sys.stderr, flush=True)
-                    shown_at, pending = time.monotonic(), None
-            elif "ask" in message:
-                await write_message(writer, {"answer": await _ask(message["ask"])})
-    finally:
-        if pending is not None:
-            print(pending, file=sys.stderr, flush=True)
-        writer.close()
-    return {"error": "the warm host closed the connection during the call"}
+    except WarmHostGone as exc:
+        bypass(paths, pid, str(exc))
+        return None
+    using(paths, pid)
+    as_json = bool(getattr(args, "json", False))
+    given = None if words else checked
+
+    def call() -> int:
+        enabled = {row.server: row.enabled for row in remote.status()}
+        found = owners(args.tool, enabled)
+        if not found:
+            return finish(unowned(args.tool, enabled), [], as_json=as_json)
+        host = remote.narrowed(found)
+        try:
+            result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
+        except WarmHostGone as exc:
+            result = {"error": f"the warm host {exc}; `hermes mcp down` and retry", "state": "warm"}
+            rows = []
+        return finish(result, rows, as_json=as_json)
+
+    return guard(call)
 
 
-def _progress_line(item: Any) -> str:
-    done, total, text = ([*item, None, None, None] if isinstance(item, list) else [0])[:3]
-    line = f"progress: {float(done or 0):g}"
-    if total:
-        line += f"/{float(total):g} ({min(100.0, 100 * float(done or 0) / float(total)):.0f}%)"
-    return f"{line} {text}" if text else line
+def _terminal_asker(pause: Callable[[], None]) -> Asker:
+    """Ask the warm host's questions on this terminal, as the cold call does (the progress
+    line paused first); the question modules are loaded only when a question comes, by name
+    (like the handlers of :mod:`hermes_core.cli.commands`)."""
 
+    async def ask(question: Any) -> dict[str, Any]:
+        pause()
+        terminal = importlib.import_module("hermes_core.cli.ask").TerminalElicitor()
+        questions = importlib.import_module("hermes_core.serve.warm.questions")
+        reply: dict[str, Any] = await questions.answer_question(terminal, question)
+        return reply
 
-async def _ask(question: Any) -> dict[str, Any]:
-    ask = importlib.import_module("hermes_core.cli.ask")
-    client = importlib.import_module("hermes_core.serve.warm.client")
-    reply: dict[str, Any] = await client.answer_question(ask.TerminalElicitor(), question)
-    return reply
+    return ask

@@ -18,7 +18,7 @@ from hermes_core.sanitize import clean_line
 from hermes_core.yaml_lines import _plain
 
 if TYPE_CHECKING:
-    from hermes_core.host.host import MCPHost
+    from hermes_core.host.surface import HostSurface
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["get", "run"]
@@ -45,7 +45,7 @@ def get(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> in
             )
         entry = masked_entry(entries[name]) if isinstance(entries[name], dict) else {}
 
-        async def body(host: MCPHost) -> dict[str, Any]:
+        async def body(host: HostSurface) -> dict[str, Any]:
             (row,) = host.status()
             return row.__dict__.copy()
 

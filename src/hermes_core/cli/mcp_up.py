@@ -59,8 +59,17 @@ def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:
     if state is WarmState.UP:
         print(f"hermes mcp up: already running (pid {pid}; socket {paths.socket})")
         return EXIT_OK
+    if state is WarmState.HUNG:
+        raise Stop(
+            EXIT_FAILED,
+            f"a warm host runs (pid {pid}) but does not answer; `hermes mcp down` ends it",
+        )
     if state is WarmState.STALE:
         stale_note(paths, pid)
+    try:
+        paths.prepare_run_dir()
+    except OSError as exc:
+        raise Stop(EXIT_FAILED, str(exc)) from None
     factory = factory_for(plugins())
     loaded = load(factory)  # a bad config.yaml stops here, exit 2, before anything starts
     try:

@@ -16,7 +16,13 @@ from hermes_core.host.tasks.log import MAX_TASKS, TaskRecord
 from hermes_core.host.tasks.state import TaskStatus
 from hermes_core.json_records import read_record, write_record
 
-__all__ = ["TASKS_RECORD", "TaskRecordFile", "read_task_records", "write_task_records"]
+__all__ = [
+    "TASKS_RECORD",
+    "TaskRecordFile",
+    "read_task_records",
+    "task_record_from",
+    "write_task_records",
+]
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +67,11 @@ def read_task_records(path: Path) -> list[TaskRecord]:
     rows = payload.get("tasks") if payload else None
     if not isinstance(rows, list):
         return []
-    return [record for row in rows[-MAX_TASKS:] if (record := _record(row)) is not None]
+    return [record for row in rows[-MAX_TASKS:] if (record := task_record_from(row)) is not None]
 
 
-def _record(row: Any) -> TaskRecord | None:
+def task_record_from(row: Any) -> TaskRecord | None:
+    """The record a row of :meth:`TaskRecord.as_json` holds; ``None`` when it is not one."""
     if not isinstance(row, Mapping):
         return None
     try:

@@ -1,20 +1,27 @@
 """The CLI's side of the warm host: :class:`RemoteHost` stands in for a started
-:class:`MCPHost` in ``hermes mcp status/tools/call/test`` while ``hermes mcp up`` runs.
+:class:`MCPHost` in ``hermes mcp status/tools/test/get/call`` while ``hermes mcp up`` runs.
 
-It answers what those commands read (``status()``, ``tools()``, ``unoffered_tools``,
-``registry.get/entries``) from one snapshot taken when it connects, narrowed to the servers
-the command would have started (*only*), and sends ``call_tool`` and ``wake`` to the host.
-A call's questions are asked here, through the command's own elicitor.
+It implements the whole :class:`~hermes_core.host.surface.HostSurface` (mypy checks it where
+the CLI hands it to a command's body).  It answers what those commands read (``status()``,
+``tools()``, ``search_tools()``, ``unoffered_tools``, ``registry``) from one snapshot taken
+when it connects, narrowed to the servers the command would have started (*only*);
+``refusal`` and ``why_not_offered`` of the names the command said it would ask about
+(*about*); and sends ``call_tool`` and ``wake`` to the host.  A call's questions are asked
+here, through the command's own :data:`~hermes_core.serve.warm.questions.Asker`; its answer
+brings the servers' status after the call and the tasks it started, which go to the command's
+:attr:`task_log` target as a cold host's would.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.offers.elicitation import ElicitationField, ElicitationRequest
-from hermes_core.serve.warm.paths import WarmPaths
+from hermes_core.host.tasks.record import task_record_from
+from hermes_core.host.tool_search import ToolSearchIndex
+from hermes_core.serve.warm.address import connect_unix
+from hermes_core.serve.warm.paths import HELLO_TIMEOUT, WarmPaths
 from hermes_core.serve.warm.protocol import (
     MAX_LINE,
     entry_from,
@@ -27,16 +34,34 @@ if TYPE_CHECKING:
     from hermes_core.host.notifications import ProgressCallback
     from hermes_core.host.registry import ToolEntry
     from hermes_core.host.status import ServerStatus
-    from hermes_core.offers.elicitation import Elicitor
+    from hermes_core.host.tasks.log import TaskRecord
+    from hermes_core.serve.warm.questions import Asker
 
-__all__ = ["RemoteHost", "WarmHostGone", "answer_question", "stop_warm_host"]
+__all__ = [
+    "SNAPSHOT_TIMEOUT",
+    "STOP_TIMEOUT",
+    "WAKE_TIMEOUT",
+    "RemoteHost",
+    "WarmHostGone",
+    "stop_warm_host",
+]
+
+#: How long the snapshot may take once the host said hello (seconds); then the command runs cold.
+SNAPSHOT_TIMEOUT = 30.0
+#: How long ``hermes mcp down`` waits for the host to stop its servers and answer (seconds).
+STOP_TIMEOUT = 60.0
+#: How long starting a lazy server may take (``hermes mcp test``; it may download it first).
+WAKE_TIMEOUT = 600.0
 
 
 class WarmHostGone(Exception):
-    """The warm host closed the connection before answering."""
+    """The warm host closed the connection, or did not answer in time (the message says
+    what it did: "did not answer within 30 s")."""
 
 
 class _Registry:
+    """The snapshot's tools, by name (a :class:`~hermes_core.host.surface.ToolLookup`)."""
+
     def __init__(self, entries: list[ToolEntry]) -> None:
         self._entries = {e.name: e for e in entries}
 
@@ -48,22 +73,45 @@ class _Registry:
         return [e for e in found if server is None or e.server == server]
 
 
-async def _exchange(
-    paths: WarmPaths, message: dict[str, Any]
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    reader, writer = await asyncio.open_unix_connection(str(paths.socket), limit=MAX_LINE)
-    await write_message(writer, message)
-    return reader, writer
+class _TaskTarget:
+    """Where a call's tasks go (a :class:`~hermes_core.host.surface.TaskRecorder`): the warm
+    host sends them with the call's answer."""
+
+    def __init__(self) -> None:
+        self.persist: Callable[[list[TaskRecord]], None] | None = None
+
+    def on_change(self, persist: Callable[[list[TaskRecord]], None]) -> None:
+        self.persist = persist
+
+    def record(self, rows: Any) -> None:
+        if self.persist is None or not isinstance(rows, list):
+            return
+        records = [record for row in rows if (record := task_record_from(row)) is not None]
+        if records:
+            self.persist(records)
 
 
-async def _one(paths: WarmPaths, message: dict[str, Any]) -> dict[str, Any]:
-    reader, writer = await _exchange(paths, message)
+async def _open(paths: WarmPaths) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    sock = connect_unix(paths.socket, HELLO_TIMEOUT)  # a path of any length (.address)
+    sock.settimeout(None)
+    return await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
+
+
+async def _one(paths: WarmPaths, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Send *message*, return the one answer; :class:`WarmHostGone` when none comes in time."""
     try:
-        answer = await read_message(reader)
+        reader, writer = await asyncio.wait_for(_open(paths), timeout)
+    except (OSError, TimeoutError) as exc:
+        raise WarmHostGone(f"did not accept the connection ({exc})") from None
+    try:
+        await write_message(writer, message)
+        answer = await asyncio.wait_for(read_message(reader), timeout)
+    except (OSError, TimeoutError):
+        answer = None
     finally:
         writer.close()
     if answer is None:
-        raise WarmHostGone("the warm host closed the connection")
+        raise WarmHostGone(f"did not answer within {timeout:g} s")
     return answer
 
 
@@ -74,42 +122,97 @@ class RemoteHost:
         self,
         paths: WarmPaths,
         snapshot: dict[str, Any],
-        only: list[str] | None,
-        elicitor: Elicitor | None,
+        only: Iterable[str] | None,
+        ask: Asker | None,
     ) -> None:
         self.paths = paths
         self.pid = snapshot.get("pid")
-        keep = set(only) if only is not None else None
-        self._rows = [
-            row_from(r) for r in snapshot["status"] if keep is None or r["server"] in keep
-        ]
-        entries = [entry_from(e) for e in snapshot["tools"] if keep is None or e["server"] in keep]
+        self._keep = set(only) if only is not None else None
+        self._refusals: dict[str, Any] = snapshot.get("refusals") or {}
+        self._why_not: dict[str, Any] = snapshot.get("why_not") or {}
+        self._tasks = _TaskTarget()
+        self._search = ToolSearchIndex()
+        self._ask = ask
+        self._take(snapshot)
+
+    def _take(self, snapshot: dict[str, Any]) -> None:
+        """Read the servers and tools of *snapshot* (at connect, and after a wake)."""
+        self._snapshot = snapshot
+        self._rows = self._mine(snapshot["status"], row_from)
         self._offered = set(snapshot.get("offered", ()))
-        self.registry = _Registry(entries)
-        self._unoffered: dict[str, dict[str, str]] = {
-            k: v for k, v in snapshot.get("unoffered", {}).items() if keep is None or k in keep
+        self._registry = _Registry(self._mine(snapshot["tools"], entry_from))
+        self._unoffered = {
+            k: v for k, v in snapshot.get("unoffered", {}).items() if self._wanted(k)
         }
-        self._elicitor = elicitor
+
+    def _wanted(self, server: str) -> bool:
+        return self._keep is None or server in self._keep
+
+    def _mine(self, rows: list[dict[str, Any]], make: Callable[[dict[str, Any]], Any]) -> list[Any]:
+        return [make(r) for r in rows if self._wanted(r["server"])]
 
     @classmethod
     async def connect(
-        cls, paths: WarmPaths, only: list[str] | None, elicitor: Elicitor | None
+        cls,
+        paths: WarmPaths,
+        only: Iterable[str] | None,
+        ask: Asker | None,
+        *,
+        about: Iterable[str] = (),
     ) -> RemoteHost:
-        return cls(paths, await _one(paths, {"op": "snapshot"}), only, elicitor)
+        """The warm host's snapshot, narrowed to *only*, knowing why the tool names *about*
+        are held back or not offered (:meth:`refusal`, :meth:`why_not_offered`)."""
+        message = {"op": "snapshot", "about": list(about)}
+        return cls(paths, await _one(paths, message, SNAPSHOT_TIMEOUT), only, ask)
 
-    def status(self) -> list[ServerStatus]:
-        return list(self._rows)
+    def narrowed(self, only: Iterable[str]) -> RemoteHost:
+        """The same snapshot, narrowed to the servers *only*."""
+        return RemoteHost(self.paths, self._snapshot, only, self._ask)
 
-    def tools(self, server: str | None = None, *, include_gated: bool = False) -> list[ToolEntry]:
-        entries = self.registry.entries(server)
-        return entries if include_gated else [e for e in entries if e.name in self._offered]
+    # -- what the snapshot answers ------------------------------------------------------
+    @property
+    def registry(self) -> _Registry:
+        return self._registry
+
+    @property
+    def task_log(self) -> _TaskTarget:
+        return self._tasks
 
     @property
     def unoffered_tools(self) -> dict[str, dict[str, str]]:
         return self._unoffered
 
+    def status(self) -> list[ServerStatus]:
+        return list(self._rows)
+
+    def tools(self, server: str | None = None, *, include_gated: bool = False) -> list[ToolEntry]:
+        entries = self._registry.entries(server)
+        return entries if include_gated else [e for e in entries if e.name in self._offered]
+
+    def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]:
+        """The host's own search (:class:`ToolSearchIndex`) over the snapshot's tools."""
+        hidden = [row.server for row in self._rows if not row.offered]
+        listing = tuple(self._registry.entries())
+        return self._search.search(listing, query, limit, hidden_servers=hidden)
+
+    def refusal(self, name: str) -> dict[str, Any] | None:
+        found = self._asked(self._refusals, name)
+        return found if isinstance(found, dict) else None
+
+    def why_not_offered(self, name: str) -> str | None:
+        found = self._asked(self._why_not, name)
+        return found if isinstance(found, str) else None
+
+    def _asked(self, answers: dict[str, Any], name: str) -> Any:
+        if name not in answers:
+            raise LookupError(f"{name!r} was not named to the warm host when connecting")
+        return answers[name]
+
+    # -- what the host does ---------------------------------------------------------------
     async def wake(self, name: str) -> str | None:
-        answer = await _one(self.paths, {"op": "wake", "name": name})
+        answer = await _one(self.paths, {"op": "wake", "name": name}, WAKE_TIMEOUT)
+        if isinstance(answer.get("status"), list) and isinstance(answer.get("tools"), list):
+            self._take({**answer, "refusals": self._refusals, "why_not": self._why_not})
         woke = answer.get("result")
         return woke if isinstance(woke, str) else None
 
@@ -124,50 +227,43 @@ class RemoteHost:
             "op": "call",
             "name": name,
             "arguments": dict(arguments or {}),
-            "ask": self._elicitor is not None,
+            "ask": self._ask is not None,
         }
-        reader, writer = await _exchange(self.paths, message)
         try:
+            reader, writer = await asyncio.wait_for(_open(self.paths), HELLO_TIMEOUT)
+        except (OSError, TimeoutError) as exc:
+            raise WarmHostGone(f"did not accept the call ({exc})") from None
+        try:
+            await write_message(writer, message)
             while (answer := await read_message(reader)) is not None:
                 if "result" in answer:
-                    result = answer["result"]
-                    return result if isinstance(result, dict) else {"error": "bad answer"}
-                if "progress" in answer and on_progress is not None:
-                    done, total, text = [*answer["progress"], None, None, None][:3]
-                    on_progress(float(done), total, text)
+                    return self._after(answer)
+                report = answer.get("progress")
+                if isinstance(report, list) and on_progress is not None:
+                    done, total, text = [*report, None, None, None][:3]
+                    on_progress(float(done or 0), total, text)
                 elif "ask" in answer:
-                    reply = await answer_question(self._elicitor, answer["ask"])
+                    reply = await self._ask(answer["ask"]) if self._ask else {"action": "decline"}
                     await write_message(writer, {"answer": reply})
         finally:
             writer.close()
-        raise WarmHostGone("the warm host closed the connection during the call")
+        raise WarmHostGone("closed the connection during the call")
+
+    def _after(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """The call's result; the status rows and task records it brought are kept."""
+        if isinstance(answer.get("status"), list):
+            self._rows = self._mine(answer["status"], row_from)
+        self._tasks.record(answer.get("tasks") or [])
+        result = answer["result"]
+        return result if isinstance(result, dict) else {"error": "bad answer from the warm host"}
 
     async def close(self) -> None:
         return None
 
 
-async def answer_question(elicitor: Elicitor | None, question: Any) -> dict[str, Any]:
-    """The warm host's question (an ``{"ask": ...}``) put to *elicitor*; the reply to send."""
-    if elicitor is None or not isinstance(question, dict):
-        return {"action": "decline"}
-    try:
-        fields = tuple(ElicitationField(**f) for f in question.get("fields", ()))
-    except TypeError:
-        return {"action": "decline"}
-    request = ElicitationRequest(
-        server=str(question.get("server", "")),
-        message=str(question.get("message", "")),
-        fields=fields,
-        schema=question.get("schema") or {},
-        kind="approval" if question.get("kind") == "approval" else "form",
-    )
-    answer = await elicitor(request)
-    return {"action": answer.action, "content": dict(answer.content or {})}
-
-
 async def stop_warm_host(paths: WarmPaths) -> int | None:
     """Ask the warm host to stop; returns its pid once it has closed every server (it
-    answers only then)."""
-    answer = await _one(paths, {"op": "stop"})
+    answers only then).  :class:`WarmHostGone` when it does not in :data:`STOP_TIMEOUT`."""
+    answer = await _one(paths, {"op": "stop"}, STOP_TIMEOUT)
     pid = answer.get("pid")
     return pid if isinstance(pid, int) else None

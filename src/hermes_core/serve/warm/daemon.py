@@ -1,12 +1,14 @@
 """The warm host: one :class:`MCPHost` kept running for a ``HERMES_HOME``, answering the CLI
 over a Unix socket (``hermes mcp up``; :mod:`.protocol` is the wire).
 
-The socket is created under a 0177 umask (mode 0600: only this user), in ``run/`` (0700).
-The host follows ``config.yaml`` edits (:meth:`MCPHost.watch_config`).  A call's questions
-(an upstream server's elicitation, the approval of an untrusted write) go back to the CLI
-client that made the call, when it said it can ask (``"ask": true``), else they are
-declined and the approval fails closed.  A client that goes away mid-call cancels the call.
-``{"op": "stop"}`` closes every server and removes the socket and pid file, then answers.
+The socket is created under a 0177 umask (mode 0600: only this user), in ``run/`` (0700), and
+bound through a short path when the home's is too long (:mod:`.address`).  The host follows
+``config.yaml`` edits (:meth:`MCPHost.watch_config`).  A call's questions (an upstream server's
+elicitation, the approval of an untrusted write) go back to the CLI client that made the call,
+when it said it can ask (``"ask": true``), else they are declined and the approval fails
+closed.  A client that goes away mid-call cancels the call.  ``{"op": "stop"}`` closes every
+server and removes the socket and pid file, then answers; the host ends even when that
+client has gone away by then.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
+from hermes_core.serve.warm.address import bind_unix
 from hermes_core.serve.warm.paths import WarmPaths
 from hermes_core.serve.warm.protocol import (
     MAX_LINE,
@@ -77,30 +80,25 @@ class WarmHost:
         self.paths = paths
         self.elicitor = elicitor
         self._stop = asyncio.Event()
-        self._clients: set[asyncio.Task[Any]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
 
     async def serve(self, ready: Callable[[], None]) -> None:
         """Listen, write the pid file, call *ready*, and serve until a client says stop."""
-        run_dir = self.paths.run_dir
-        run_dir.mkdir(parents=True, mode=0o700, exist_ok=True)
-        os.chmod(run_dir, 0o700)
+        self.paths.prepare_run_dir()
         self.paths.clean()
         previous = os.umask(0o177)
         try:
-            server = await asyncio.start_unix_server(
-                self._client, path=str(self.paths.socket), limit=MAX_LINE
-            )
+            sock = bind_unix(self.paths.socket)
         finally:
             os.umask(previous)
-        tmp = self.paths.pid_file.with_suffix(".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(f"{os.getpid()}\n")
-        os.replace(tmp, self.paths.pid_file)
+        server = await asyncio.start_unix_server(self._client, sock=sock, limit=MAX_LINE)
         try:
+            self.paths.write_pid(os.getpid())
             async with server:
                 ready()
                 await self._stop.wait()
+                for writer in list(self._writers):  # nobody waits on an idle client
+                    writer.close()
         finally:
             self.paths.clean()
 
@@ -108,49 +106,64 @@ class WarmHost:
         self._stop.set()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        if task is not None:
-            self._clients.add(task)
+        self._writers.add(writer)
         try:
             while (message := await read_message(reader)) is not None:
                 if message.get("op") == "stop":
-                    await self.host.close()  # every server stopped before the answer
-                    self.paths.clean()
-                    await write_message(writer, {"ok": True, "pid": os.getpid()})
-                    self.stop()
+                    await self._stop_host(writer)
                     return
                 await self._answer(message, reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
-            if task is not None:
-                self._clients.discard(task)
+            self._writers.discard(writer)
             with contextlib.suppress(Exception):
                 writer.close()
+
+    async def _stop_host(self, writer: asyncio.StreamWriter) -> None:
+        """Stop every server, remove the files, answer: the host ends even when the client
+        that asked is gone (its answer cannot be written) or closing a server fails."""
+        try:
+            await self.host.close()  # every server stopped before the answer
+        finally:
+            self.paths.clean()
+            try:
+                with contextlib.suppress(ConnectionError, OSError):
+                    await write_message(writer, {"ok": True, "pid": os.getpid()})
+            finally:
+                self.stop()
 
     async def _answer(
         self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         op = message.get("op")
-        if op == "snapshot":
-            host = self.host
-            await write_message(
-                writer,
-                {
-                    "pid": os.getpid(),
-                    "status": [row_data(r) for r in host.status()],
-                    "tools": [entry_data(e) for e in host.tools(include_gated=True)],
-                    "offered": [e.name for e in host.tools()],
-                    "unoffered": host.unoffered_tools,
-                },
-            )
-        elif op == "wake":
+        if op == "hello":
+            await write_message(writer, {"hello": "hermes", "pid": os.getpid()})
+        elif op == "snapshot":
+            about = message.get("about")
+            names = [n for n in about if isinstance(n, str)][:64] if isinstance(about, list) else []
+            await write_message(writer, self._snapshot(names))
+        elif op == "wake":  # the servers' state after it, as a new snapshot
             woke = await self.host.wake(str(message.get("name")))
-            await write_message(writer, {"result": woke})
+            await write_message(writer, {"result": woke, **self._snapshot([])})
         elif op == "call":
             await self._call(message, reader, writer)
         else:
             await write_message(writer, {"error": f"unknown op {op!r}"})
+
+    def _snapshot(self, names: list[str]) -> dict[str, Any]:
+        """What a :class:`~hermes_core.serve.warm.client.RemoteHost` reads: the servers'
+        status, the tools, and why each of *names* is held back or not offered."""
+        host = self.host
+        return {
+            "pid": os.getpid(),
+            "status": [row_data(r) for r in host.status()],
+            "tools": [entry_data(e) for e in host.tools(include_gated=True)],
+            "offered": [e.name for e in host.tools()],
+            "unoffered": host.unoffered_tools,
+            "refusals": {n: host.refusal(n) for n in names},
+            "why_not": {n: host.why_not_offered(n) for n in names},
+        }
 
     async def _call(
         self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -183,6 +196,7 @@ class WarmHost:
             while (item := await reports.get()) is not None:
                 await write_message(writer, {"progress": item})
 
+        before = {(r.server, r.task_id) for r in self.host.task_log.records()}
         call = asyncio.ensure_future(run())
         listener = asyncio.ensure_future(listen())
         forwarder = asyncio.ensure_future(forward())
@@ -196,4 +210,10 @@ class WarmHost:
             reports.put_nowait(None)
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await forwarder
-        await write_message(writer, {"result": result})
+        started = [  # this call's tasks, oldest first, for the client's record of them
+            r.as_json()
+            for r in reversed(self.host.task_log.records())
+            if (r.server, r.task_id) not in before
+        ]
+        status = [row_data(r) for r in self.host.status()]
+        await write_message(writer, {"result": result, "status": status, "tasks": started})

@@ -1,0 +1,102 @@
+"""What ``hermes mcp call`` does on a started host, cold or warm: find the tool (or say why it
+is not there), read ``key=value`` words on its schema, call it, record its tasks, and print
+the result.  One body for both, typed on :class:`~hermes_core.host.surface.HostSurface`, so a
+warm call prints what a cold one prints and exits with the same code."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.cli.call_args import ArgumentError, Pair, arguments
+from hermes_core.cli.call_result import exit_code, show_result
+from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.status_text import sampling_line
+from hermes_core.cli.stop import Stop
+from hermes_core.home import hermes_home
+from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
+
+if TYPE_CHECKING:
+    from hermes_core.cli.call_progress import ProgressLine
+    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.surface import HostSurface
+
+__all__ = ["call_on", "finish", "owners", "unowned"]
+
+
+def owners(tool: str, enabled: Mapping[str, bool]) -> list[str]:
+    """The enabled servers (*enabled*: name -> whether it is) whose tools could be registered
+    as *tool*: those whose ``mcp_<server>_`` prefix it starts with (several only when names
+    overlap, e.g. ``my`` and ``my-api``; a name clamped to 64 characters keeps its first 55)."""
+    kept = MAX_NAME_LENGTH - 9
+    found = []
+    for name, on in enabled.items():
+        if not on:
+            continue
+        prefix = f"mcp_{sanitize_component(name)}_"
+        clamped = len(tool) == MAX_NAME_LENGTH and prefix[:kept] == tool[:kept]
+        if tool.startswith(prefix) or clamped:
+            found.append(name)
+    return found
+
+
+def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, Any]:
+    """The refusal of a *tool* no enabled server owns, naming the prefixes there are."""
+    names = [f"mcp_{n}_…" for n, on in enabled.items() if on]
+    hint = f" (tool names start with: {', '.join(names)})" if names else ""
+    return unknown_tool(tool, (), f": no enabled server owns it{hint}")
+
+
+async def call_on(
+    host: HostSurface,
+    tool: str,
+    given: dict[str, Any] | None,
+    words: list[Pair],
+    progress: ProgressLine,
+) -> tuple[dict[str, Any], list[ServerStatus]]:
+    """Call *tool* on *host* with *given* (checked JSON) or *words* (read on its schema); the
+    result, or why the tool is not there, and the servers' status after it."""
+    entry = host.registry.get(tool)
+    if entry is None:  # the host's refusal: held back, not offered, unknown (did you mean)
+        failed = _failed_server(host, tool)
+        if failed is not None:
+            return failed, host.status()
+        return await host.call_tool(tool, given or {}), host.status()
+    # The call's tasks, for `hermes mcp tasks`.
+    host.task_log.on_change(TaskRecordFile(hermes_home() / TASKS_RECORD))
+    try:
+        values = given if given is not None else arguments(None, words, entry.input_schema)
+    except ArgumentError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
+    try:
+        result = await host.call_tool(tool, values, on_progress=progress)
+    finally:
+        progress.done()
+    return result, host.status()
+
+
+def finish(result: dict[str, Any], rows: list[ServerStatus], *, as_json: bool) -> int:
+    """Print *result* (and what the call cost, when a server asked the LLM); the exit code."""
+    show_result(result, as_json=as_json)
+    for row in rows:
+        if row.sampling and row.sampling.get("requests"):
+            print(f"# {row.server} sampling: {sampling_line(row.sampling)}", file=sys.stderr)
+    return exit_code(result)
+
+
+def _failed_server(host: HostSurface, tool: str) -> dict[str, Any] | None:
+    """When the only server asked for failed to start: that failure, as the reason *tool* is
+    not there (else the host's own refusal says why)."""
+    failed = [row for row in host.status() if row.enabled and row.last_error]
+    if not failed or host.registry.entries():
+        return None
+    row = failed[0]
+    return {
+        "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
+        f"{row.last_error}",
+        "server": row.server,
+        "state": "not_connected",
+    }
