@@ -311,3 +311,77 @@ def test_cli_mcp_list_checks_the_interceptor_names_too(site: Path, tmp_path: Pat
         assert "did you mean 'deny_delete'?" in listed.stderr
     write_config(home, "interceptors: [deny_delete]\nmcp_servers:\n  notes:\n    SERVER\n")
     assert hermes(site, home, "mcp", "list").returncode == 0
+
+
+#: A third distribution, hostile to its host: an interceptor that never answers, and two that
+#: put malformed results in place.
+HOSTILE = """
+import asyncio
+
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import CallInterceptor
+
+
+async def hang(call):
+    await asyncio.Event().wait()
+
+
+def not_a_list(call, result):
+    return {"content": "just a string", "isError": False}
+
+
+def not_a_bool(call, result):
+    return {"content": [{"type": "text", "text": "fine"}], "isError": "yes"}
+
+
+@hookimpl
+def call_interceptor():
+    return [
+        CallInterceptor(name="hang", before=hang),
+        CallInterceptor(name="not_a_list", after=not_a_list),
+        CallInterceptor(name="not_a_bool", after=not_a_bool),
+    ]
+"""
+
+
+def test_cli_a_hung_interceptor_is_cut_at_the_deadline_and_malformed_results_fail_closed(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    _install(folder, "acme-hostile", "acme_hostile", HOSTILE)
+    home = tmp_path / "home"
+    for name in ("hang", "not_a_list", "not_a_bool"):
+        write_config(
+            home,
+            f"""\
+            mcp_servers:
+              notes:
+                SERVER
+                timeout: 1
+                interceptors: [{name}]
+            """,
+        )
+        done = hermes(
+            folder,
+            home,
+            "mcp",
+            "call",
+            "--json",
+            "mcp_notes_read_note",
+            "--args",
+            '{"name": "groceries"}',
+        )
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+        failed = json.loads(done.stdout)
+        assert failed["state"] == "interceptor_failed" and failed["interceptor"] == name
+        assert "remember the milk" not in done.stdout  # nothing of the real result gets out
+        assert f"the interceptor '{name}' (plugin 'acme-hostile') failed" in failed["error"]
+        if name == "hang":
+            assert "did not answer within the call's deadline of 1s" in failed["error"]
+            assert failed["error"].endswith("the call was not sent.")
+        elif name == "not_a_list":
+            assert "'content' is a str, not a list" in failed["error"]
+        else:
+            assert "'isError' is a str, not a bool" in failed["error"]
