@@ -385,3 +385,51 @@ def test_cli_a_hung_interceptor_is_cut_at_the_deadline_and_malformed_results_fai
             assert "'content' is a str, not a list" in failed["error"]
         else:
             assert "'isError' is a str, not a bool" in failed["error"]
+
+
+def test_cli_saved_results_are_capped_per_file_and_the_folder_drops_the_oldest(
+    site: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    write_config(
+        home,
+        """\
+        results:
+          max_file_bytes: 30000
+          max_folder_bytes: 100000
+        mcp_servers:
+          notes:
+            SERVER
+            max_result_tokens: 500
+        """,
+    )
+    saved: list[Path] = []
+    for _ in range(5):  # each result is over 80,000 bytes of JSON
+        code, cut = call(site, home, "mcp_notes_big", chars=40_000)
+        assert code == 0
+        note = cut["content"][-1]["text"]  # type: ignore[index]
+        found = re.search(r"Only the first 30,000 bytes of its JSON \(of ([\d,]+); ", note)
+        assert found and int(found.group(1).replace(",", "")) > 80_000, note
+        path = Path(re.search(r"are saved in (\S+\.txt)\.", note).group(1))  # type: ignore[union-attr]
+        assert path.stat().st_size == 30_000
+        saved.append(path)
+        kept = [p for p in (home / "results").rglob("*") if p.is_file()]
+        assert sum(p.stat().st_size for p in kept) <= 100_000
+    # the oldest went first: the newest three are what is left
+    assert sorted((home / "results" / "notes").iterdir()) == sorted(saved[-3:])
+    # a file cap over the folder's is an error at its key
+    write_config(
+        home,
+        """\
+        results:
+          max_file_bytes: 200000
+          max_folder_bytes: 100000
+        mcp_servers:
+          notes:
+            SERVER
+        """,
+    )
+    bad = hermes(site, home, "mcp", "list")
+    assert bad.returncode == 2, bad.stderr
+    assert "max_file_bytes" in bad.stderr and "must not be more than" in bad.stderr
+    assert "Traceback" not in bad.stderr
