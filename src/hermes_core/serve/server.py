@@ -20,6 +20,7 @@ from hermes_core import __version__
 from hermes_core._sdk_compat import request_handlers
 from hermes_core.serve.events import EventQueue, StoreWatcher
 from hermes_core.serve.http_auth import BearerGate
+from hermes_core.serve.http_guard import guarded_protocol, transport_security
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
 from hermes_core.sessions.store import SessionStore
@@ -127,7 +128,8 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
     import uvicorn
 
     server = build_server(bridge, verbose=verbose)
-    app = server.streamable_http_app(host=host)
+    # Host/Origin checked on every loopback address; half-sent heads time out (http_guard)
+    app = server.streamable_http_app(host=host, transport_security=transport_security(host))
     config = uvicorn.Config(
         BearerGate(app, token),
         host=host,
@@ -135,6 +137,7 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
         log_level="debug" if verbose else "warning",
         access_log=verbose,
         lifespan="on",
+        http=guarded_protocol(),
     )
     runner = uvicorn.Server(config)
     anyio.run(_with_watcher, bridge, runner.serve)
