@@ -7,7 +7,6 @@ In stdio mode stdout carries the protocol and nothing else; every log line goes 
 from __future__ import annotations
 
 import errno
-import ipaddress
 import logging
 import socket
 import sys
@@ -20,7 +19,7 @@ from hermes_core import __version__
 from hermes_core._sdk_compat import request_handlers
 from hermes_core.serve.events import EventQueue, StoreWatcher
 from hermes_core.serve.http_auth import BearerGate
-from hermes_core.serve.http_guard import guarded_protocol, transport_security
+from hermes_core.serve.http_guard import guarded_protocol, is_loopback, transport_security
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
 from hermes_core.sessions.store import SessionStore
@@ -70,15 +69,6 @@ def _tools_only(server: Any) -> None:
     if handlers is not None:
         for method in _NOT_SERVED:
             handlers.pop(method, None)
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def listen_problem(host: str, port: int) -> str | None:
