@@ -142,3 +142,15 @@ def test_the_token_holder_is_served_through_a_flood_of_half_open_connections(
         finally:
             for sock in flood:
                 sock.close()
+
+
+def test_a_bad_header_timeout_is_exit_2_at_its_line(tmp_path: Path) -> None:
+    from support.cli import run_hermes
+
+    write_config(
+        tmp_path, servers={"up": {"command": "true"}}, extra="proxy:\n  header_timeout: 0\n"
+    )
+    done = run_hermes("mcp", "proxy", "--http", "8999", env=proxy_env(tmp_path))
+    assert done.returncode == 2, done.stderr
+    assert "config.yaml:5: proxy.header_timeout: must be a number of seconds above 0" in done.stderr
+    assert "Traceback" not in done.stderr
