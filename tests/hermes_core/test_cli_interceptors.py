@@ -311,3 +311,125 @@ def test_cli_mcp_list_checks_the_interceptor_names_too(site: Path, tmp_path: Pat
         assert "did you mean 'deny_delete'?" in listed.stderr
     write_config(home, "interceptors: [deny_delete]\nmcp_servers:\n  notes:\n    SERVER\n")
     assert hermes(site, home, "mcp", "list").returncode == 0
+
+
+#: A third distribution, hostile to its host: an interceptor that never answers, and two that
+#: put malformed results in place.
+HOSTILE = """
+import asyncio
+
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import CallInterceptor
+
+
+async def hang(call):
+    await asyncio.Event().wait()
+
+
+def not_a_list(call, result):
+    return {"content": "just a string", "isError": False}
+
+
+def not_a_bool(call, result):
+    return {"content": [{"type": "text", "text": "fine"}], "isError": "yes"}
+
+
+@hookimpl
+def call_interceptor():
+    return [
+        CallInterceptor(name="hang", before=hang),
+        CallInterceptor(name="not_a_list", after=not_a_list),
+        CallInterceptor(name="not_a_bool", after=not_a_bool),
+    ]
+"""
+
+
+def test_cli_a_hung_interceptor_is_cut_at_the_deadline_and_malformed_results_fail_closed(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "site"
+    folder.mkdir()
+    _install(folder, "acme-hostile", "acme_hostile", HOSTILE)
+    home = tmp_path / "home"
+    for name in ("hang", "not_a_list", "not_a_bool"):
+        write_config(
+            home,
+            f"""\
+            mcp_servers:
+              notes:
+                SERVER
+                timeout: 1
+                interceptors: [{name}]
+            """,
+        )
+        done = hermes(
+            folder,
+            home,
+            "mcp",
+            "call",
+            "--json",
+            "mcp_notes_read_note",
+            "--args",
+            '{"name": "groceries"}',
+        )
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr + done.stdout
+        failed = json.loads(done.stdout)
+        assert failed["state"] == "interceptor_failed" and failed["interceptor"] == name
+        assert "remember the milk" not in done.stdout  # nothing of the real result gets out
+        assert f"the interceptor '{name}' (plugin 'acme-hostile') failed" in failed["error"]
+        if name == "hang":
+            assert "did not answer within the call's deadline of 1s" in failed["error"]
+            assert failed["error"].endswith("the call was not sent.")
+        elif name == "not_a_list":
+            assert "'content' is a str, not a list" in failed["error"]
+        else:
+            assert "'isError' is a str, not a bool" in failed["error"]
+
+
+def test_cli_saved_results_are_capped_per_file_and_the_folder_drops_the_oldest(
+    site: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    write_config(
+        home,
+        """\
+        results:
+          max_file_bytes: 30000
+          max_folder_bytes: 100000
+        mcp_servers:
+          notes:
+            SERVER
+            max_result_tokens: 500
+        """,
+    )
+    saved: list[Path] = []
+    for _ in range(5):  # each result is over 80,000 bytes of JSON
+        code, cut = call(site, home, "mcp_notes_big", chars=40_000)
+        assert code == 0
+        note = cut["content"][-1]["text"]  # type: ignore[index]
+        found = re.search(r"Only the first 30,000 bytes of its JSON \(of ([\d,]+); ", note)
+        assert found and int(found.group(1).replace(",", "")) > 80_000, note
+        path = Path(re.search(r"are saved in (\S+\.txt)\.", note).group(1))  # type: ignore[union-attr]
+        assert path.stat().st_size == 30_000
+        saved.append(path)
+        kept = [p for p in (home / "results").rglob("*") if p.is_file()]
+        assert sum(p.stat().st_size for p in kept) <= 100_000
+    # the oldest went first: the newest three are what is left
+    assert sorted((home / "results" / "notes").iterdir()) == sorted(saved[-3:])
+    # a file cap over the folder's is an error at its key
+    write_config(
+        home,
+        """\
+        results:
+          max_file_bytes: 200000
+          max_folder_bytes: 100000
+        mcp_servers:
+          notes:
+            SERVER
+        """,
+    )
+    bad = hermes(site, home, "mcp", "list")
+    assert bad.returncode == 2, bad.stderr
+    assert "max_file_bytes" in bad.stderr and "must not be more than" in bad.stderr
+    assert "Traceback" not in bad.stderr

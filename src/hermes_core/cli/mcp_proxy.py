@@ -7,7 +7,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
@@ -15,6 +15,7 @@ from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
+from hermes_core.host.watch import config_loader
 from hermes_core.serve.http_auth import load_or_create_token
 from hermes_core.serve.proxy.backing import backing_host, startup_report
 from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
@@ -99,7 +100,9 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
         flush=True,
     )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(_http(factory, wanted, tokens, host, port, args.verbose))
+        asyncio.run(
+            _http(factory, wanted, tokens, (host, port, profiles.header_timeout), args.verbose)
+        )
     return EXIT_OK
 
 
@@ -107,7 +110,7 @@ async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profi
     host, elicitor = backing_host(factory, servers)
     try:
         await host.start()
-        host.watch_config()
+        _watch(host, factory, profile.keeps_server)
         _report(host, profile.keeps_server)
         proxy = ProxyServer(host, profile, elicitor)
         proxy.forward_logs()
@@ -123,25 +126,42 @@ async def _http(
     factory: HostFactory,
     servers: list[HostServer],
     tokens: dict[str, Profile],
-    address: str,
-    port: int,
+    where: tuple[str, int, float],
     verbose: bool,
 ) -> None:
+    """*where*: the address, the port and the header timeout."""
+    address, port, header_timeout = where
     host, elicitor = backing_host(factory, servers)
+    keeps = _keeping(tokens.values())
     try:
         await host.start()
-        host.watch_config()
-        _report(host, lambda name: any(p.keeps_server(name) for p in tokens.values()))
+        _watch(host, factory, keeps)
+        _report(host, keeps)
         proxies = {token: ProxyServer(host, p, elicitor) for token, p in tokens.items()}
         for proxy in proxies.values():
             proxy.forward_logs()
         try:
-            await serve_http(proxies, host=address, port=port, verbose=verbose)
+            await serve_http(
+                proxies, host=address, port=port, verbose=verbose, header_timeout=header_timeout
+            )
         finally:
             for proxy in proxies.values():
                 proxy.close()
     finally:
         await host.close()
+
+
+def _keeping(profiles: Iterable[Profile]) -> Callable[[str], bool]:
+    """Whether any of *profiles* keeps a server (by name)."""
+    served = list(profiles)
+    return lambda name: any(p.keeps_server(name) for p in served)
+
+
+def _watch(host: MCPHost, factory: HostFactory, keeps: Callable[[str], bool]) -> None:
+    """Follow ``config.yaml``: an edit starts, changes or stops only the servers the served
+    profiles keep (one added outside them is never started)."""
+    load, _paths = config_loader(factory=factory)
+    host.watch_config(load=lambda: [s for s in load() if keeps(s.name)])
 
 
 def _report(host: MCPHost, keeps: Callable[[str], bool]) -> None:

@@ -137,3 +137,25 @@ class ResultsConfig(_Block):
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise fail(f"must be a number of days above 0 (got {kind_of(value)})")
         return float(value)
+
+    max_file_bytes: int = 50 * 1024 * 1024
+    """One saved result holds at most this much (a bigger one: its beginning)."""
+    max_folder_bytes: int = 500 * 1024 * 1024
+    """All saved results together; past it the oldest are removed first."""
+
+    @field_validator("max_file_bytes", "max_folder_bytes", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 4096:
+            raise fail(f"must be a whole number of bytes, 4096 or more (got {kind_of(value)})")
+        return value
+
+    @model_validator(mode="after")
+    def _file_fits_folder(self) -> ResultsConfig:
+        if self.max_file_bytes > self.max_folder_bytes:
+            raise fail(
+                f"max_file_bytes ({self.max_file_bytes}) must not be more than "
+                f"max_folder_bytes ({self.max_folder_bytes})",
+                "max_file_bytes",
+            )
+        return self

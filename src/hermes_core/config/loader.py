@@ -227,7 +227,17 @@ def parse_config_text(
     errors.extend(_unknown_top_keys(tree, path, kinds.blocks if kinds is not None else ()))
     if errors and strict:
         raise _first(errors)
-    config = HermesConfig.model_validate({**others, "mcp_servers": servers, "sampling": sampling})
+    try:
+        config = HermesConfig.model_validate(
+            {**others, "mcp_servers": servers, "sampling": sampling}
+        )
+    except ValidationError as exc:  # a top-level block (audit:, results:, ...): at its line
+        error = exc.errors(include_url=False, include_input=True)[0]
+        loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
+        dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
+        key = dotted.lstrip(".")
+        line = _line_of(tree, key) or (_line_of(tree, str(loc[0])) if loc else None)
+        raise ConfigError(_reason(error), path=path, line=line, key=key) from None
     return LoadedConfig(
         Path(path),
         config,

@@ -335,6 +335,12 @@ class HermesPluginManager:
                 ):
                     suffix = f" ({record.label})" if record.distribution else ""
                     item = dataclasses.replace(item, provider=impl.plugin_name + suffix)
+                elif (  # named when one of its calls fails closed
+                    not record.builtin
+                    and isinstance(item, CallInterceptor)
+                    and item.provider == "hermes_core"
+                ):
+                    item = dataclasses.replace(item, provider=impl.plugin_name)
                 key = _name_of(item)
                 first = seen.get(key)
                 if first is not None:

@@ -139,6 +139,7 @@ class BearerGate:
                         (b"content-type", b"application/json"),
                         (b"www-authenticate", b'Bearer realm="hermes"'),
                         (b"content-length", str(len(body)).encode()),
+                        (b"connection", b"close"),  # it holds no place (http_guard)
                     ],
                 }
             )

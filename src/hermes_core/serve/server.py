@@ -7,7 +7,6 @@ In stdio mode stdout carries the protocol and nothing else; every log line goes 
 from __future__ import annotations
 
 import errno
-import ipaddress
 import logging
 import socket
 import sys
@@ -20,6 +19,7 @@ from hermes_core import __version__
 from hermes_core._sdk_compat import request_handlers
 from hermes_core.serve.events import EventQueue, StoreWatcher
 from hermes_core.serve.http_auth import BearerGate
+from hermes_core.serve.http_guard import guarded_protocol, is_loopback, transport_security
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
 from hermes_core.sessions.store import SessionStore
@@ -71,15 +71,6 @@ def _tools_only(server: Any) -> None:
             handlers.pop(method, None)
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def listen_problem(host: str, port: int) -> str | None:
     """Why ``--http`` cannot listen on *host*:*port* (in use, not an address of this host,
     a name that does not resolve), as one sentence; ``None`` when it can.  Checked by
@@ -127,7 +118,8 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
     import uvicorn
 
     server = build_server(bridge, verbose=verbose)
-    app = server.streamable_http_app(host=host)
+    # Host/Origin checked on every loopback address; half-sent heads time out (http_guard)
+    app = server.streamable_http_app(host=host, transport_security=transport_security(host))
     config = uvicorn.Config(
         BearerGate(app, token),
         host=host,
@@ -135,6 +127,7 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
         log_level="debug" if verbose else "warning",
         access_log=verbose,
         lifespan="on",
+        http=guarded_protocol(),
     )
     runner = uvicorn.Server(config)
     anyio.run(_with_watcher, bridge, runner.serve)

@@ -7,7 +7,13 @@ decision and the final result; the budget cuts what the user's interceptors left
 an interceptor refused still goes back through the ``after`` of those that had let it pass.
 
 An interceptor that raises (or returns something it may not) fails the call closed with its
-name: nothing is sent, or the result is withheld; the host goes on.
+name and its plugin's: nothing is sent, or the result is withheld; the host goes on.  An
+``async`` one that has not answered by the call's deadline (the server's ``timeout``, each
+``before`` and ``after`` on its own) is cancelled and fails the call closed the same way; a
+result an ``after`` puts in place must look like one (``content`` a list of content items,
+``isError`` a bool, ``structuredContent`` an object), or the call fails closed.  A
+synchronous interceptor runs on the host's event loop and cannot be cut: it is the plugin's
+to return.
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ class ActiveInterceptor:
     name: str
     before: BeforeCall | None = None
     after: AfterCall | None = None
+    provider: str = ""
+    """The plugin that registered it (named with the interceptor when it fails)."""
 
 
 def _reason(text: Any) -> str:
@@ -94,11 +102,36 @@ def _budget(entry: ToolEntry, server: HostServer) -> int:
     return budget
 
 
-async def _awaited(answer: Any) -> Any:
-    """What an ``async`` interceptor answered (anything else is returned as it is)."""
-    if inspect.isawaitable(answer):
-        return await answer
-    return answer
+class _Hung(Exception):
+    """An ``async`` interceptor did not answer by the call's deadline."""
+
+
+async def _awaited(answer: Any, deadline: float) -> Any:
+    """What an ``async`` interceptor answered within *deadline* seconds (anything else is
+    returned as it is); :class:`_Hung` past it (the interceptor's coroutine is cancelled)."""
+    if not inspect.isawaitable(answer):
+        return answer
+    try:
+        return await asyncio.wait_for(answer, deadline)
+    except TimeoutError:
+        raise _Hung(f"it did not answer within the call's deadline of {deadline:g}s") from None
+
+
+def _malformed(result: Mapping[str, Any]) -> str | None:
+    """What is wrong with the shape of a result an ``after`` put in place (``None``: fine)."""
+    content = result.get("content")
+    if "content" in result:
+        if not isinstance(content, list):
+            return f"its result's 'content' is a {type(content).__name__}, not a list"
+        for index, item in enumerate(content):
+            if not isinstance(item, dict) or not isinstance(item.get("type"), str):
+                return f"its result's content item {index} is not an object with a 'type'"
+    if "isError" in result and not isinstance(result["isError"], bool):
+        return f"its result's 'isError' is a {type(result['isError']).__name__}, not a bool"
+    if "structuredContent" in result and not isinstance(result["structuredContent"], dict):
+        kind = type(result["structuredContent"]).__name__
+        return f"its result's 'structuredContent' is a {kind}, not an object"
+    return None
 
 
 class InterceptStep:
@@ -130,6 +163,7 @@ class InterceptStep:
         chosen = self._lists.get(names)
         if chosen is None:
             chosen = self._lists[names] = [self._registered.get(n) or n for n in names]
+        deadline = call.server.timeout
         for active in chosen:
             if isinstance(active, str):
                 result = _failed(view, active, "before", "it is not registered")
@@ -141,12 +175,17 @@ class InterceptStep:
             try:
                 decision = active.before(view)
                 if decision is not None and not isinstance(decision, Decision):
-                    decision = await _awaited(decision)
+                    decision = await _awaited(decision, deadline)
+            except _Hung as exc:
+                log.warning("interceptor %r hung before %s: %s", name, call.name, exc)
+                result = _failed(view, name, "before", str(exc), active.provider)
+                break
             except Exception as exc:
                 log.warning("interceptor %r failed before %s", name, call.name, exc_info=True)
-                result = _failed(view, name, "before", f"{type(exc).__name__}: {exc}")
+                why = f"{type(exc).__name__}: {exc}"
+                result = _failed(view, name, "before", why, active.provider)
                 break
-            refused = _apply(view, call, name, decision)
+            refused = _apply(view, call, active, decision)
             if refused is not None:
                 result = refused
                 break
@@ -162,16 +201,25 @@ class InterceptStep:
             try:
                 replaced = active.after(view, result)
                 if replaced is not None and type(replaced) is not dict:
-                    replaced = await _awaited(replaced)
+                    replaced = await _awaited(replaced, deadline)
+            except _Hung as exc:
+                log.warning("interceptor %r hung after %s: %s", active.name, call.name, exc)
+                result = _failed(view, active.name, "after", str(exc), active.provider)
+                continue
             except Exception as exc:
                 log.warning("interceptor %r failed after %s", active.name, call.name, exc_info=True)
-                result = _failed(view, active.name, "after", f"{type(exc).__name__}: {exc}")
+                why = f"{type(exc).__name__}: {exc}"
+                result = _failed(view, active.name, "after", why, active.provider)
                 continue
             if replaced is None or replaced is result:
                 continue
             if not isinstance(replaced, dict):
                 why = f"its after returned a {type(replaced).__name__}, not a result mapping"
-                result = _failed(view, active.name, "after", why)
+                result = _failed(view, active.name, "after", why, active.provider)
+                continue
+            wrong = _malformed(replaced)
+            if wrong is not None:
+                result = _failed(view, active.name, "after", wrong, active.provider)
                 continue
             view.decisions.append(InterceptorRecord(active.name, "after", Verdict.REPLACE))
             result = replaced
@@ -196,13 +244,16 @@ def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
             log.warning("interceptor %r failed after a cancelled call", active.name, exc_info=True)
 
 
-def _apply(view: InterceptedCall, call: ToolCall, name: str, decision: Any) -> Result | None:
+def _apply(
+    view: InterceptedCall, call: ToolCall, active: ActiveInterceptor, decision: Any
+) -> Result | None:
     """Apply a ``before`` answer to the call; the refusal's result, or ``None`` to go on."""
     if decision is None or decision is Decision.allow():
         return None
+    name = active.name
     if not isinstance(decision, Decision):
         why = f"its before returned a {type(decision).__name__}, not a Decision"
-        return _failed(view, name, "before", why)
+        return _failed(view, name, "before", why, active.provider)
     reason = _reason(decision.reason) if decision.reason else ""
     if decision.verdict is Verdict.REWRITE and decision.arguments is not None:
         call.arguments = dict(decision.arguments)
@@ -223,17 +274,19 @@ def _apply(view: InterceptedCall, call: ToolCall, name: str, decision: Any) -> R
         }
     if decision.verdict is Verdict.PASS:
         return None
-    return _failed(view, name, "before", f"its before returned the verdict {decision.verdict}")
+    why = f"its before returned the verdict {decision.verdict}"
+    return _failed(view, name, "before", why, active.provider)
 
 
-def _failed(view: InterceptedCall, name: str, stage: str, why: str) -> Result:
+def _failed(view: InterceptedCall, name: str, stage: str, why: str, provider: str = "") -> Result:
     reason = _reason(why)
     view.decisions.append(InterceptorRecord(name, stage, Verdict.FAIL, reason))
     what = "the call was not sent" if stage == "before" else "its result is withheld"
+    of = f" (plugin {_reason(provider)!r})" if provider else ""
     return {
         "error": (
             f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
-            f"interceptor {name!r} failed ({reason}); {what}."
+            f"interceptor {name!r}{of} failed ({reason}); {what}."
         ),
         "server": view.server,
         "state": "interceptor_failed",

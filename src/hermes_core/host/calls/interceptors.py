@@ -23,11 +23,11 @@ log = logging.getLogger(__name__)
 Setups = Callable[[str], InterceptorSetup]
 
 
-def _broken(name: str, why: str) -> ActiveInterceptor:
+def _broken(name: str, why: str, provider: str) -> ActiveInterceptor:
     def refuse(_call: object) -> None:
         raise RuntimeError(why)
 
-    return ActiveInterceptor(name, before=refuse)
+    return ActiveInterceptor(name, before=refuse, provider=provider)
 
 
 class InterceptorTable(Mapping[str, ActiveInterceptor]):
@@ -50,16 +50,20 @@ class InterceptorTable(Mapping[str, ActiveInterceptor]):
             return active
         spec = self._specs[name]
         if spec.create is None:
-            active = ActiveInterceptor(name, spec.before, spec.after)
+            active = ActiveInterceptor(name, spec.before, spec.after, spec.provider)
         else:
             try:
                 made = spec.create(self._setups(name))
                 active = ActiveInterceptor(
-                    name, getattr(made, "before", None), getattr(made, "after", None)
+                    name,
+                    getattr(made, "before", None),
+                    getattr(made, "after", None),
+                    spec.provider,
                 )
             except Exception as exc:
                 log.warning("interceptor %r could not be set up", name, exc_info=True)
-                active = _broken(name, f"it could not be set up: {type(exc).__name__}: {exc}")
+                why = f"it could not be set up: {type(exc).__name__}: {exc}"
+                active = _broken(name, why, spec.provider)
         self._active[name] = active
         return active
 

@@ -7,6 +7,12 @@ budget is saved whole in ``$HERMES_HOME/results/<server>/`` (mode 0600, removed 
 much was left out and where the whole of it is.  ``structuredContent`` is kept whole when it
 fits the budget alone; otherwise it is left out too (the note says so).  A tool's
 ``_meta["anthropic/maxResultSizeChars"]`` lowers its budget.
+
+A server cannot fill the disk through these files: one file holds at most
+``results.max_file_bytes`` (a bigger result: the beginning of its JSON, in a ``.txt`` file,
+and the note says so), and before a file is written the oldest saved results (by modification
+time, every server's) are removed until the folder and the new file fit
+``results.max_folder_bytes``.
 """
 
 from __future__ import annotations
@@ -23,10 +29,22 @@ from typing import Any
 
 from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup
 
-__all__ = ["CHARS_PER_TOKEN", "RESULTS_DIR", "ResultBudget", "clean_results", "result_chars"]
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "MAX_FILE_BYTES",
+    "MAX_FOLDER_BYTES",
+    "RESULTS_DIR",
+    "ResultBudget",
+    "clean_results",
+    "make_room",
+    "result_chars",
+]
 
 CHARS_PER_TOKEN = 4
 RESULTS_DIR = "results"
+#: ``results.max_file_bytes`` and ``results.max_folder_bytes`` when unset.
+MAX_FILE_BYTES = 50 * 1024 * 1024
+MAX_FOLDER_BYTES = 500 * 1024 * 1024
 #: Files looked at when old results are cleaned (a bound on the walk).
 MAX_CLEANED = 10_000
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -61,15 +79,29 @@ class ResultBudget:
 
     before = None
 
-    def __init__(self, home: Path, max_age_days: float = 7.0) -> None:
+    def __init__(
+        self,
+        home: Path,
+        max_age_days: float = 7.0,
+        max_file_bytes: int = MAX_FILE_BYTES,
+        max_folder_bytes: int = MAX_FOLDER_BYTES,
+    ) -> None:
         self.folder = home / RESULTS_DIR
         self.max_age_days = max_age_days
+        self.max_folder_bytes = max_folder_bytes
+        self.max_file_bytes = min(max_file_bytes, max_folder_bytes)
 
     @classmethod
     def create(cls, setup: InterceptorSetup) -> ResultBudget:
-        age = setup.settings.get("max_age_days", 7.0)
+        settings = setup.settings
+        age = settings.get("max_age_days", 7.0)
         valid = isinstance(age, int | float) and not isinstance(age, bool) and age > 0
-        budget = cls(setup.home, float(age) if valid else 7.0)
+        budget = cls(
+            setup.home,
+            float(age) if valid else 7.0,
+            _size(settings.get("max_file_bytes"), MAX_FILE_BYTES),
+            _size(settings.get("max_folder_bytes"), MAX_FOLDER_BYTES),
+        )
         clean_results(budget.folder, budget.max_age_days)  # once per host
         return budget
 
@@ -99,22 +131,73 @@ class ResultBudget:
         saved = self._save(call, result)
         return _preview(result, budget, total, saved)
 
-    def _save(self, call: InterceptedCall, result: Mapping[str, Any]) -> Path:
+    def _save(self, call: InterceptedCall, result: Mapping[str, Any]) -> str:
+        """Save *result* (at most ``max_file_bytes`` of it, after making room in the folder);
+        the note's sentence saying where it is."""
+        data = json.dumps(result, ensure_ascii=False, default=str).encode("utf-8")
+        whole = len(data)
+        cut = whole > self.max_file_bytes
+        if cut:
+            data = data[: self.max_file_bytes]
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         folder = self.folder / _safe(call.server)
         folder.mkdir(mode=0o700, exist_ok=True)
+        make_room(self.folder, len(data), self.max_folder_bytes)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        path = folder / f"{stamp}-{_safe(call.tool)}-{secrets.token_hex(4)}.json"
+        suffix = "txt" if cut else "json"
+        path = folder / f"{stamp}-{_safe(call.tool)}-{secrets.token_hex(4)}.{suffix}"
         temporary = path.with_name(path.name + ".part")
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         fd = os.open(temporary, flags, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(result, handle, ensure_ascii=False, default=str)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
         os.replace(temporary, path)
-        return path
+        if cut:
+            return (
+                f"Only the first {len(data):,} bytes of its JSON (of {whole:,}; "
+                f"results.max_file_bytes) are saved in {path}."
+            )
+        return f"The whole result is saved in {path} (read it from there if the rest is needed)."
 
 
-def _preview(result: Mapping[str, Any], budget: int, total: int, saved: Path) -> dict[str, Any]:
+def _size(value: Any, default: int) -> int:
+    valid = isinstance(value, int) and not isinstance(value, bool) and value >= 4096
+    return value if valid else default
+
+
+def make_room(folder: Path, needed: int, cap: int) -> int:
+    """Remove the oldest saved results (regular files, by modification time, every server's)
+    until those left and *needed* more bytes fit *cap*; how many were removed."""
+    files: list[tuple[float, int, Path]] = []
+    looked = 0
+    for server in folder.iterdir() if folder.is_dir() else ():
+        if not server.is_dir() or server.is_symlink():
+            continue
+        for path in server.iterdir():
+            looked += 1
+            if looked > MAX_CLEANED:
+                break
+            try:
+                info = path.lstat()
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                files.append((info.st_mtime, info.st_size, path))
+    total = sum(size for _, size, _ in files) + needed
+    removed = 0
+    for _, size, path in sorted(files, key=lambda f: f[0]):
+        if total <= cap:
+            break
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed += 1
+    return removed
+
+
+def _preview(result: Mapping[str, Any], budget: int, total: int, saved: str) -> dict[str, Any]:
     limit = budget * CHARS_PER_TOKEN
     kept: dict[str, Any] = {}
     structured = result.get("structuredContent")
@@ -152,8 +235,7 @@ def _preview(result: Mapping[str, Any], budget: int, total: int, saved: Path) ->
     note = (
         f"[Hermes cut this result: it was about {total_tokens:,} tokens, over the budget of "
         f"{budget:,} (max_result_tokens); about {shown_tokens:,} are shown above{left}. "
-        f"The whole result is saved in {saved} (read it from there if the rest is needed)."
-        f"{structured_note}]"
+        f"{saved}{structured_note}]"
     )
     shown.append({"type": "text", "text": note})
     preview: dict[str, Any] = {"content": shown, **kept}
@@ -163,17 +245,16 @@ def _preview(result: Mapping[str, Any], budget: int, total: int, saved: Path) ->
     return preview
 
 
-def _note(total: int, budget: int, shown: int, saved: Path, extra: str = "") -> str:
+def _note(total: int, budget: int, shown: int, saved: str, extra: str = "") -> str:
     total_tokens = (total + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
     return (
         f"[Hermes cut this result: it was about {total_tokens:,} tokens, over the budget of "
         f"{budget:,} (max_result_tokens); about {shown // CHARS_PER_TOKEN:,} are shown above"
-        f"{extra}. The whole result is saved in {saved} (read it from there if the rest is "
-        "needed).]"
+        f"{extra}. {saved}]"
     )
 
 
-def _dump_preview(dumped: str, budget: int, saved: Path) -> dict[str, Any]:
+def _dump_preview(dumped: str, budget: int, saved: str) -> dict[str, Any]:
     """A result that is not a tool's (a resource, a prompt) cut: the start of its JSON."""
     part = dumped[: max(budget * CHARS_PER_TOKEN - 600, 0)]
     note = _note(len(dumped), budget, len(part), saved, " (the start of its JSON)")

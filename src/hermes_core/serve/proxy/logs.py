@@ -5,7 +5,9 @@ The host sends each server's ``notifications/message`` to the Python logger
 :class:`LogForwarder` is a handler on ``hermes.mcp`` that sends each record on as a
 ``notifications/message`` to every downstream client the proxy knows (2025-11-25 sessions;
 a 2026-07-28 client gets logs only for requests that opt in, which these are not), with the
-logger ``mcp_<server>``.  A client that cannot take it is skipped; nothing blocks the host.
+logger ``mcp_<server>``, when the proxy's profile keeps that server (a client of one profile
+never hears of another's servers).  A client that cannot take it is skipped; nothing blocks
+the host.
 """
 
 from __future__ import annotations
@@ -29,20 +31,25 @@ MAX_PENDING = 1000
 
 
 class LogForwarder(logging.Handler):
-    """Sends ``hermes.mcp.<server>`` records to the sessions *sessions()* returns."""
+    """Sends ``hermes.mcp.<server>`` records of the servers *keeps* names to the sessions
+    *sessions()* returns."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, sessions: Callable[[], Iterable[Any]]
+        self,
+        loop: asyncio.AbstractEventLoop,
+        sessions: Callable[[], Iterable[Any]],
+        keeps: Callable[[str], bool] = lambda _server: True,
     ) -> None:
         super().__init__(logging.DEBUG)
         self._loop = loop
         self._sessions = sessions
+        self._keeps = keeps
         self._pending: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue(MAX_PENDING)
         self._task = loop.create_task(self._send())
 
     def emit(self, record: logging.LogRecord) -> None:
         server = record.name.removeprefix("hermes.mcp.")
-        if server == record.name or not server:
+        if server == record.name or not server or not self._keeps(server):
             return
         level = _LEVELS.get(record.levelno, "info")
         item = (level, record.getMessage(), f"mcp_{server}")

@@ -10,6 +10,7 @@
             include: ["mcp_filesystem_read_*"]
             exclude: ["*_write_*"]
           token: ${DOCS_PROXY_TOKEN}       # --http: the bearer token that selects this profile
+      header_timeout: 10   # --http: seconds a connection has to send a request's head
 
 A profile can only narrow what the host offers: it names servers of ``mcp_servers`` and
 filters the host's tool names (``mcp_<server>_<tool>``, case-sensitive globs); nothing in it
@@ -30,13 +31,16 @@ from typing import Any
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
+from hermes_core.serve.http_guard import HEADER_TIMEOUT
 from hermes_core.yaml_lines import _plain
 
 __all__ = ["EVERYTHING", "PROFILE_KEYS", "Profile", "ProxyConfig", "load_proxy_config"]
 
 PROFILE_KEYS = ("servers", "tools", "token")
 _TOOLS_KEYS = ("include", "exclude")
-_PROXY_KEYS = ("profiles",)
+_PROXY_KEYS = ("profiles", "header_timeout")
+#: ``proxy.header_timeout``: at most this many seconds.
+MAX_HEADER_TIMEOUT = 300
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ EVERYTHING = Profile("(all)")
 @dataclass(frozen=True)
 class ProxyConfig:
     profiles: Mapping[str, Profile]
+    header_timeout: float = HEADER_TIMEOUT
+    """``--http``: seconds a connection has to send a request's head (:mod:`.http_guard`)."""
 
     def profile(self, name: str | None, loaded: LoadedConfig) -> Profile:
         """The profile named *name* (``None``: everything); unknown is a ConfigError."""
@@ -167,4 +173,14 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
                 raise read.error(f"{key}.token", f"is the same as profile {tokens[token]!r}'s")
             tokens[token] = str(name)
         profiles[str(name)] = Profile(str(name), chosen, include, exclude, token)
-    return ProxyConfig(profiles)
+    timeout = block.get("header_timeout", HEADER_TIMEOUT)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0 < timeout <= MAX_HEADER_TIMEOUT
+    ):
+        raise read.error(
+            "proxy.header_timeout",
+            f"must be a number of seconds above 0, at most {MAX_HEADER_TIMEOUT} (got {timeout!r})",
+        )
+    return ProxyConfig(profiles, float(timeout))

@@ -8,7 +8,8 @@ A name the profile hides is an unknown tool, whether it was listed or guessed.
 
 Forwarded: the host's tool list changing (an upstream ``list_changed``, a server connecting or
 going) becomes ``notifications/tools/list_changed`` downstream (2025-11-25 sessions) and a
-``ToolsListChanged`` event on ``subscriptions/listen`` streams (2026-07-28); a call's progress
+``ToolsListChanged`` event on ``subscriptions/listen`` streams (2026-07-28), only when what the
+profile offers changed (a change of a server outside it is not heard); a call's progress
 goes to the downstream caller's progress token; a downstream cancel cancels the upstream call
 (the call's task is cancelled, and the host's client sends ``notifications/cancelled``).
 Resources and prompts are served by the servers' utility tools, namespaced as the tools are:
@@ -96,12 +97,16 @@ class ProxyServer:
             m for m in self.server.middleware if type(m) is not OpenTelemetryMiddleware
         ]
         self.server.middleware.append(self._remember_initialize)
+        self._offered: tuple[ToolEntry, ...] = tuple(self.entries())
+        """What the profile offered when its clients were last told (or at the start)."""
         self._unlisten = host.registry.add_listener(self._registry_changed)
 
     def forward_logs(self) -> None:
         """Send upstream servers' log messages to the downstream clients (see :mod:`.logs`)."""
         forwarder = LogForwarder(
-            asyncio.get_running_loop(), lambda: [s for _, s in self._sessions.values()]
+            asyncio.get_running_loop(),
+            lambda: [s for _, s in self._sessions.values()],
+            self.profile.keeps_server,
         )
         root = logging.getLogger("hermes.mcp")
         root.addHandler(forwarder)
@@ -173,8 +178,17 @@ class ProxyServer:
         if self._pending is None or self._pending.done():
             self._pending = asyncio.get_running_loop().create_task(self._announce())
 
+    def _offer_changed(self) -> bool:
+        """Whether what the profile offers changed since it was last told (other servers'
+        changes are none of its clients' business)."""
+        now = tuple(self.entries())
+        before, self._offered = self._offered, now
+        return len(now) != len(before) or any(a is not b for a, b in zip(now, before, strict=True))
+
     async def _announce(self) -> None:
         await asyncio.sleep(0)  # a burst of changes is one notification
+        if not self._offer_changed():
+            return
         await self.bus.publish(ToolsListChanged())
         for key, (_, session) in list(self._sessions.items()):
             try:

@@ -1,9 +1,12 @@
 """The proxy's transports: stdio (one client), and Streamable HTTP with a bearer token per
 profile (the rules of ``hermes mcp serve --http``: a token on every request, loopback by
-default, the SDK's Host/Origin checks on loopback, its request body limit).
+default, the Host/Origin checks on every loopback address, its request body limit, the header
+timeout and the connection cap of :mod:`~hermes_core.serve.http_guard`).
 
 Over HTTP each token selects one :class:`ProxyServer` (a profile); a request whose token is
-none of them gets 401 and reaches no server.  The tokens are compared in constant time.
+none of them gets 401 at once, its connection closed, and reaches no server.  The tokens are
+compared in constant time.  Requests with a token are answered :data:`MAX_CONNECTIONS` at a
+time (one more gets 503): requests without one never count.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from hermes_core.host.stdio_transport import PipeSender
 from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security
 from hermes_core.serve.proxy.disconnects import CancelOnDisconnect
 from hermes_core.serve.proxy.fast_calls import FastCalls
 from hermes_core.serve.proxy.server import ProxyServer
@@ -22,9 +26,10 @@ from hermes_core.serve.stdio_pipes import stdio_pipes
 
 __all__ = ["MAX_CONNECTIONS", "TokenRouter", "serve_http", "serve_stdio"]
 
-#: Connections (and requests) the HTTP proxy serves at once; beyond them, 503 at once.
+#: Requests with a token the HTTP proxy answers at once; beyond them, 503 at once.
 MAX_CONNECTIONS = 512
 _UNAUTHORIZED = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
+_BUSY = b'{"error": "busy: too many requests in progress; try again"}'
 
 
 async def serve_stdio(proxy: ProxyServer) -> None:
@@ -54,8 +59,11 @@ async def serve_stdio(proxy: ProxyServer) -> None:
 class TokenRouter:
     """ASGI app: the bearer token picks the profile's app; no match is 401."""
 
-    def __init__(self, apps: Mapping[str, Any]) -> None:
+    def __init__(self, apps: Mapping[str, Any], limit: int = MAX_CONNECTIONS) -> None:
         self._apps = [(f"Bearer {token}".encode(), app) for token, app in apps.items()]
+        self._limit = limit
+        self.in_flight = 0
+        """Requests with a token being answered now."""
 
     def __repr__(self) -> str:
         return f"TokenRouter({len(self._apps)} profiles, tokens ***)"
@@ -75,34 +83,56 @@ class TokenRouter:
         if kind not in ("http", "websocket"):
             return
         app = self._app(scope)
-        if app is not None:
-            await app(scope, receive, send)
+        if app is not None and self.in_flight < self._limit:
+            self.in_flight += 1
+            try:
+                await app(scope, receive, send)
+            finally:
+                self.in_flight -= 1
             return
         if kind == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
+            await send({"type": "websocket.close", "code": 1008 if app is None else 1013})
             return
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"www-authenticate", b'Bearer realm="hermes"'),
-                    (b"content-length", str(len(_UNAUTHORIZED)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": _UNAUTHORIZED})
+        if app is None:
+            await _answer(send, 401, _UNAUTHORIZED, (b"www-authenticate", b'Bearer realm="hermes"'))
+        else:
+            await _answer(send, 503, _BUSY, (b"retry-after", b"1"))
+
+
+async def _answer(send: Send, status: int, body: bytes, header: tuple[bytes, bytes]) -> None:
+    """*status* with the JSON *body*, and the connection closed after it (it holds no place)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                header,
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def serve_http(
-    proxies: Mapping[str, ProxyServer], *, host: str, port: int, verbose: bool = False
+    proxies: Mapping[str, ProxyServer],
+    *,
+    host: str,
+    port: int,
+    verbose: bool = False,
+    header_timeout: float = HEADER_TIMEOUT,
 ) -> None:
-    """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``."""
+    """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``; a connection
+    has *header_timeout* seconds to send each request's head."""
     import uvicorn
 
+    security = transport_security(host)
     apps = {
-        token: CancelOnDisconnect(proxy.server.streamable_http_app(host=host))
+        token: CancelOnDisconnect(
+            proxy.server.streamable_http_app(host=host, transport_security=security)
+        )
         for token, proxy in proxies.items()
     }
     config = uvicorn.Config(
@@ -112,7 +142,7 @@ async def serve_http(
         log_level="debug" if verbose else "warning",
         access_log=verbose,
         lifespan="off",
-        limit_concurrency=MAX_CONNECTIONS,
+        http=guarded_protocol(header_timeout),
     )
     async with contextlib.AsyncExitStack() as stack:
         for proxy in proxies.values():
