@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
 import logging
 import sys
 import time
@@ -21,6 +20,7 @@ from hermes_core.cli.progress import Activity, spinner_allowed
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import guard
 from hermes_core.home import hermes_home
+from hermes_core.host.close_names import did_you_mean
 from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
@@ -235,9 +235,7 @@ def _missing_tool(host: MCPHost, tool: str) -> dict[str, Any]:
             "server": row.server,
             "state": "not_connected",
         }
-    names = [entry.name for entry in host.registry.entries()]
-    close = difflib.get_close_matches(tool, names, n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    hint = did_you_mean(tool, host.registry.names())
     why = host.why_not_offered(tool)
     if why is not None:
         return {"error": why + hint, "state": "not_offered"}

@@ -5,11 +5,11 @@ The first handler of ``hermes mcp call`` (see :mod:`hermes_core.cli.commands`): 
 plugin manager, no config read: the warm host has both), and printed as the cold call prints
 it.  It returns ``None`` (the cold handler runs) when no warm host answers, when
 ``HERMES_WARM=0``, for ``--approvals store``, ``--server``, ``--verbose`` or ``key=value``
-arguments (read on the tool's schema), and for ``--args`` that are not a JSON object (the cold
-handler says what is wrong).  The result is printed as the cold call prints it (text, or the
-raw JSON with ``--json``).  A question the
-call raises is asked on this terminal as the cold call would (its modules are imported then,
-by name, like the handlers of :mod:`hermes_core.cli.commands`).
+arguments (read on the tool's schema), and for ``--args`` that are not a JSON object or nest
+too deeply (the cold handler says what is wrong).  The result is printed as the cold call
+prints it (text, or the raw JSON with ``--json``).  A question the call raises is asked on
+this terminal as the cold call would (its modules are imported then, by name, like the
+handlers of :mod:`hermes_core.cli.commands`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 from hermes_core.cli.call_result import show_result
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.home import hermes_home
+from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth
 from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
 
@@ -42,6 +43,8 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
         return None
     if getattr(args, "pairs", None):  # key=value pairs are read on the tool's schema: cold
         return None
+    if args.args and json_text_depth(args.args) > MAX_ARGUMENT_DEPTH:
+        return None  # the cold handler says what is wrong
     try:
         arguments = json.loads(args.args) if args.args else {}
     except json.JSONDecodeError:

@@ -18,9 +18,11 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
+from hermes_core.host.close_names import did_you_mean
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
+from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of, nesting_problem
 
 __all__ = ["CallPipeline"]
 
@@ -163,7 +165,18 @@ class CallPipeline:
             why = self._unoffered(name) if self._unoffered is not None else None
             if why is not None:
                 return answered({"error": why, "state": "not_offered"})
-            return answered({"error": f"unknown tool {name!r}"})
+            hint = did_you_mean(name, self._registry.names())
+            return answered({"error": f"unknown tool {name!r}{hint}"})
+        if arguments and depth_of(arguments, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH:
+            return answered(
+                {
+                    "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT "
+                    f"run: its arguments nest {nesting_problem()}",
+                    "server": entry.server,
+                    "state": "invalid_arguments",
+                    "retryable": False,
+                }
+            )
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

@@ -31,6 +31,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from hermes_core import __version__
+from hermes_core.host.close_names import did_you_mean
 from hermes_core.host.naming import sanitize_component
 from hermes_core.host.registry import ToolEntry
 from hermes_core.sanitize import sanitize_value
@@ -208,7 +209,8 @@ class ProxyServer:
         hears the call's progress reports (``None``: none asked for)."""
         entry = self.find(name)
         if entry is None:
-            return _error_result(f"unknown tool {name!r}")
+            offered = [e.name for e in self.host.registry.entries() if self.find(e.name)]
+            return _error_result(f"unknown tool {name!r}{did_you_mean(name, offered)}")
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
                 result = await self.host.call_tool(entry.name, arguments)
