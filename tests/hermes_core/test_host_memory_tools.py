@@ -153,7 +153,9 @@ def test_an_unknown_tool_name_is_an_error_result_that_reaches_no_server() -> Non
     async def scenario() -> None:
         server = toy("s", "echo")
         async with host(MemoryTransport({"s": server}), memory_server("s")) as h:
-            assert await h.call_tool("mcp_s_nope") == {"error": "unknown tool 'mcp_s_nope'"}
+            assert await h.call_tool("mcp_s_nope") == {
+                "error": "unknown tool 'mcp_s_nope'; did you mean mcp_s_echo?"
+            }
             assert server.calls == []
 
     run(scenario)

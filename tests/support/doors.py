@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import html
 import http.client
+import importlib
 import json
 import os
 import re
@@ -24,10 +25,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from servers.net import free_port, stop, wait_for_port
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 from support.dashboard import running_dashboard
-from support.proxy import http_session, proxy_session, running_http
+from support.dists import install, site_env
+from support.proxy import http_session, proxy_argv, proxy_env
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
 EVERY_DOOR = SERVERS / "every_door_server.py"
@@ -35,6 +38,26 @@ TASKS = SERVERS / "modern_task_server.py"
 #: The budget of results in the matrix's home (``huge`` is over it).
 BUDGET = 2000
 WARM_NOTE = "using the warm host"
+#: A plugin declaring the app of the server ``appgated``, nowhere to be found: its app gate
+#: is closed.
+APP_PLUGIN = """
+from hermes_core.plugins import declarations_from_yaml, hookimpl
+
+DECLARATION = \"\"\"
+name: appgated
+display_name: Door App
+app:
+  linux: {presence: executable, location: /nonexistent/door-app/bin/door-app}
+  darwin: {presence: executable, location: /nonexistent/door-app/bin/door-app}
+  win32: {presence: executable, location: C:/nonexistent/door-app.exe}
+requires: {app: true}
+\"\"\"
+
+
+@hookimpl
+def declare_app():
+    return declarations_from_yaml(DECLARATION, "door_app/plugin.yaml")
+"""
 
 
 @dataclass(frozen=True)
@@ -73,6 +96,8 @@ class Answer:
     exit: str | None = None
     """The exit class where the door has exit codes."""
     raw: Any = None
+    problems: list[str] = field(default_factory=list)
+    """What went wrong on the way (a traceback, a call that missed the warm host)."""
 
 
 def strings_in(value: Any) -> list[str]:
@@ -125,6 +150,9 @@ def write_home(home: Path) -> dict[str, str]:
     server-everything and the tasks server; a policy denying ``door/forbidden``; the decision
     ``never`` for ``door/blocked``. Returns the environment of its doors."""
     home.mkdir(parents=True, exist_ok=True)
+    site = home.parent / "site"
+    site.mkdir(exist_ok=True)
+    install(site, "door-app", "door_app", "door-app", APP_PLUGIN)
     policy = home / "policy.yaml"
     policy.write_text('deny:\n  tools: ["door/forbidden"]\n')
     door = f"    command: {json.dumps(sys.executable)}\n    args: [{json.dumps(str(EVERY_DOOR))}]\n"
@@ -133,12 +161,14 @@ def write_home(home: Path) -> dict[str, str]:
         "mcp_servers:\n"
         f"  door:\n{door}"
         f"  guarded:\n{door}    trust: untrusted\n"
+        f"  appgated:\n{door}"
         f"  everything:\n    command: {json.dumps(node())}\n"
         f"    args: [{json.dumps(str(EVERYTHING))}, stdio]\n"
         f"  tasks:\n    command: {json.dumps(sys.executable)}\n"
         f"    args: [{json.dumps(str(TASKS))}]\n"
     )
     env = {
+        **site_env(site),
         "HERMES_HOME": str(home),
         "HERMES_POLICY": str(policy),
         "LLM_USER_PATH": str(home / "llm"),
@@ -158,10 +188,14 @@ def embedding(env: Mapping[str, str], cases: Sequence[Case]) -> dict[str, Answer
 
     saved = {key: os.environ.get(key) for key in env}
     os.environ.update(env)
+    sites = env["PYTHONPATH"].split(os.pathsep)[:1]  # the plugin's site, as PYTHONPATH gives it
+    sys.path[:0] = sites
+    importlib.invalidate_caches()
     try:
         with HostFactory.from_plugins().sync_host() as host:
             return {c.name: answer_of_result(host.call_tool(c.tool, dict(c.args))) for c in cases}
     finally:
+        del sys.path[: len(sites)]
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -183,7 +217,11 @@ def cli_answer(done: subprocess.CompletedProcess[str], as_json: bool) -> Answer:
     """``hermes mcp call``'s output as an :class:`Answer`: ``--json`` read as the result."""
     err = "\n".join(line for line in done.stderr.splitlines() if WARM_NOTE not in line)
     if as_json and done.stdout.strip():
-        answer = answer_of_result(json.loads(done.stdout))
+        try:
+            result = json.loads(done.stdout)
+        except ValueError:
+            return Answer(done.stdout, True, problems=[f"--json printed no JSON: {done.stdout!r}"])
+        answer = answer_of_result(result)
         answer.text += "\n" + err
         answer.exit = _exit_class(done.returncode)
         return answer
@@ -205,10 +243,12 @@ def cli(
 
     def one(case: Case) -> Answer:
         done = run_hermes("mcp", "call", *flags, *_cli_words(case), env=extra)
-        assert "Traceback" not in done.stderr, done.stderr
-        if warm and not case.pairs and case.tool.startswith("mcp_"):
-            assert WARM_NOTE in done.stderr, done.stderr  # it did go through the warm host
-        return cli_answer(done, as_json)
+        if "Traceback" in done.stderr:
+            return Answer(done.stderr, True, problems=[f"a traceback:\n{done.stderr[-3000:]}"])
+        answer = cli_answer(done, as_json)
+        if warm and not case.pairs and WARM_NOTE not in done.stderr:
+            answer.problems.append("the call did not go through the warm host")
+        return answer
 
     with ThreadPoolExecutor(3) as pool:
         return dict(zip([c.name for c in cases], pool.map(one, cases), strict=True))
@@ -259,21 +299,26 @@ async def _through(session: Any, cases: Sequence[Case]) -> dict[str, Answer]:
     return found
 
 
+def _proxy_env(env: Mapping[str, str]) -> dict[str, str]:
+    return {**proxy_env(Path(env["HERMES_HOME"])), **env}
+
+
 def proxy_stdio(env: Mapping[str, str], cases: Sequence[Case]) -> dict[str, Answer]:
     """``hermes mcp proxy`` on stdio, called by the raw ``mcp`` SDK client."""
-    home = Path(env["HERMES_HOME"])
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    argv = proxy_argv()
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=_proxy_env(env))
 
     async def run() -> dict[str, Answer]:
-        saved = os.environ.get("HERMES_POLICY")
-        os.environ["HERMES_POLICY"] = env["HERMES_POLICY"]  # proxy_env passes ours on
-        try:
-            async with proxy_session(home, errlog=home / "proxy-stdio.err") as session:
+        with open(Path(env["HERMES_HOME"]) / "proxy-stdio.err", "w") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
                 return await _through(session, cases)
-        finally:
-            if saved is None:
-                os.environ.pop("HERMES_POLICY", None)
-            else:
-                os.environ["HERMES_POLICY"] = saved
 
     return asyncio.run(run())
 
@@ -281,21 +326,25 @@ def proxy_stdio(env: Mapping[str, str], cases: Sequence[Case]) -> dict[str, Answ
 def proxy_http(env: Mapping[str, str], cases: Sequence[Case]) -> dict[str, Answer]:
     """``hermes mcp proxy --http``, called by the raw ``mcp`` SDK client over HTTP."""
     home = Path(env["HERMES_HOME"])
-    saved = os.environ.get("HERMES_POLICY")
-    os.environ["HERMES_POLICY"] = env["HERMES_POLICY"]
+    port = free_port()
+    with open(home / "proxy-http.err", "wb") as errlog:
+        proc = subprocess.Popen(
+            proxy_argv("--http", str(port)),
+            env=_proxy_env(env),
+            stderr=errlog,
+            stdout=subprocess.DEVNULL,
+        )
     try:
-        with running_http(home) as (url, token):
+        wait_for_port(port, 60)
+        token = (home / "proxy-token").read_text().strip()
 
-            async def run() -> dict[str, Answer]:
-                async with http_session(url, token) as session:
-                    return await _through(session, cases)
+        async def run() -> dict[str, Answer]:
+            async with http_session(f"http://127.0.0.1:{port}/mcp", token) as session:
+                return await _through(session, cases)
 
-            return asyncio.run(run())
+        return asyncio.run(run())
     finally:
-        if saved is None:
-            os.environ.pop("HERMES_POLICY", None)
-        else:
-            os.environ["HERMES_POLICY"] = saved
+        stop(proc)
 
 
 def _turn(cases: Sequence[Case]) -> str:

@@ -105,11 +105,14 @@ class Pages:
         form = {k: v[-1] for k, v in parse_qs((await request.body()).decode()).items()}
         host = self.hosting.host
         name = form.get("tool", "")
-        entry = next((e for e in host.tools() if e.name == name), None) if host else None
-        if host is None or entry is None:
+        if host is None or not name:
             return self._tools(error=f"no offered tool named {name!r}")
+        entry = next((e for e in host.tools() if e.name == name), None)
+        # A name not offered still goes to the pipeline, which sends nothing and says why
+        # (the policy, a decision, a gate) or what was meant, as at every other door.
+        schema = entry.input_schema if entry is not None else {}
         try:
-            args = arguments(entry.input_schema, form)
+            args = arguments(schema, form)
         except ArgumentError as exc:
             return self._tools(error=str(exc))
         result = await host.call_tool(name, args)

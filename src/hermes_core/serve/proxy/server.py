@@ -121,13 +121,17 @@ class ProxyServer:
         keeps = self.profile.keeps
         return [e for e in self.host.tools() if keeps(e.server, e.name)]
 
-    def find(self, name: str) -> ToolEntry | None:
-        """The offered entry named *name*: registered, its server passing its gate, kept by
-        the profile; anything else is unknown (however the name was learned)."""
-        entry = self.host.registry.get(name)
-        if entry is None or not self.profile.keeps(entry.server, entry.name):
-            return None
-        return entry if self.host.gate.check(entry.server) else None
+    def _not_offered(self, name: str) -> str:
+        """Why *name* is not called: what holds the tool back (the policy, a ``never``
+        decision, a changed pin), said as the host says it when the profile keeps its server;
+        else an unknown tool, with the names the profile keeps that it may mean."""
+        held = self.host.refusal(name)
+        if held is not None and self.profile.keeps(str(held.get("server")), name):
+            return str(held["error"])
+        kept = [
+            e.name for e in self.host.registry.entries() if self.profile.keeps(e.server, e.name)
+        ]
+        return f"unknown tool {name!r}{did_you_mean(name, kept)}"
 
     # -- list_changed ------------------------------------------------------------------
     def _remember(self, ctx: Any) -> None:
@@ -207,10 +211,10 @@ class ProxyServer:
         """The downstream call of tool *name*, through the host's call pipeline; *caller* is
         asked the call's questions; *progress*: the request context whose progress token
         hears the call's progress reports (``None``: none asked for)."""
-        entry = self.find(name)
-        if entry is None:
-            offered = [e.name for e in self.host.registry.entries() if self.find(e.name)]
-            return _error_result(f"unknown tool {name!r}{did_you_mean(name, offered)}")
+        entry = self.host.registry.get(name)
+        if entry is None or not self.profile.keeps(entry.server, entry.name):
+            return _error_result(self._not_offered(name))
+        # (a server its gate holds back: the pipeline's gate step says why, as at every door)
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
                 result = await self.host.call_tool(entry.name, arguments)
