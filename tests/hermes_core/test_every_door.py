@@ -199,6 +199,8 @@ def test_the_reference_answers_each_kind(reference: dict[str, Answer]) -> None:
     assert reference["tool_error"].raw["isError"] is True
     assert reference["policy"].state == "policy" and reference["never"].state == "blocked"
     assert reference["untrusted_write"].state == "not_approved"
+    assert reference["app_gate"].state == "missing_app"
+    assert reference["unknown_bare"].raw["error"].startswith("unknown tool 'say'; did you mean ")
     assert reference["task"].raw["content"][0]["text"] == "report on doors"
     assert len(reference["over_budget"].raw["content"][0]["text"]) < 4 * doors.BUDGET * 2
     assert len(reference["list_resources"].raw["resources"]) == 5  # every page

@@ -84,7 +84,8 @@ def call(
     (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
-    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
+    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing; a
+    bare name (``read_text_file``) starts them all, to name the tools it may mean.
     *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
     ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
     The server's progress reports show as a ``progress:`` line on stderr (at most a few a
@@ -100,8 +101,11 @@ def call(
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
         configured = load(factory_for(manager)).config.mcp_servers
+        owners: list[str] | None
         if server is not None:
             owners = [server]
+        elif not tool.startswith("mcp_"):
+            owners = None  # a bare name: every server starts, to say which names end in it
         else:
             owners = _owners(tool, configured)
             if not owners:
