@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -274,9 +274,7 @@ def _sdk_answer(result: Any) -> Answer:
         pieces.append(dumped.get("text") if dumped.get("type") == "text" else json.dumps(dumped))
     structured = result.structured_content
     return Answer(
-        text=readable("\n".join(str(p) for p in pieces))
-        + "\n"
-        + "\n".join(readable(str(p)) for p in pieces),
+        text="\n".join(readable(str(piece)) for piece in pieces),
         is_error=bool(result.is_error),
         structured=structured,
         has_structured=True,
@@ -495,7 +493,3 @@ class DashboardDoor:
 
     def run(self, cases: Sequence[Case]) -> dict[str, Answer]:
         return {case.name: self.call(dashboard_form(case)) for case in cases}
-
-
-def each(items: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
-    yield from sorted(items.items())
