@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.json_depth import json_deeper_than
+from hermes_core.nesting import json_text_depth
 from hermes_core.sessions.legacy import MAX_DEPTH, read_legacy_index
 
 
@@ -29,7 +29,7 @@ from hermes_core.sessions.legacy import MAX_DEPTH, read_legacy_index
     ],
 )
 def test_depth_is_measured_on_the_text(text: str, limit: int, deeper: bool) -> None:
-    assert json_deeper_than(text, limit) is deeper
+    assert (json_text_depth(text) > limit) is deeper
 
 
 def _under_a_deep_stack(frames: int, call: Callable[[], Any]) -> Any:

@@ -4,13 +4,18 @@
 ``key=value``: the value is read as JSON where it parses (``n=3``, ``on=true``,
 ``tags='["a","b"]'``), else it is the text as written; a parameter the tool declares as a
 string always takes the text as written (``id=007``, ``text=true``).  ``key:=value`` forces
-JSON (an error when it does not parse)."""
+JSON (an error when it does not parse).  JSON nested more than
+:data:`~hermes_core.nesting.MAX_ARGUMENT_DEPTH` levels deep (the arguments object is one) is an
+error for ``--args`` and ``key:=``, and text as written for ``key=``; it is found before the
+JSON is parsed."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from typing import Any
+
+from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth, nesting_problem
 
 __all__ = ["ArgumentError", "Pair", "arguments", "parse_pairs"]
 
@@ -24,6 +29,17 @@ class Pair:
     key: str
     text: str
     forced_json: bool
+
+
+def _not_too_deep(text: str, what: str, *, inside: int) -> None:
+    """An :class:`ArgumentError` when JSON *text*, *inside* levels down in the arguments,
+    nests deeper than the arguments may."""
+    if json_text_depth(text) + inside > MAX_ARGUMENT_DEPTH:
+        raise ArgumentError(f"{what} nests {nesting_problem()}")
+
+
+def _too_deep(text: str) -> bool:
+    return json_text_depth(text) + 1 > MAX_ARGUMENT_DEPTH
 
 
 def parse_pairs(words: list[str]) -> list[Pair]:
@@ -44,6 +60,7 @@ def parse_pairs(words: list[str]) -> list[Pair]:
             raise ArgumentError(f"argument {key!r} is given twice")
         seen.add(key)
         if forced:
+            _not_too_deep(text, f"argument {key!r}", inside=1)
             try:
                 json.loads(text)
             except json.JSONDecodeError as exc:
@@ -67,6 +84,7 @@ def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str,
     if raw_json is not None and pairs:
         raise ArgumentError("give the arguments one way: key=value words or --args JSON")
     if raw_json is not None:
+        _not_too_deep(raw_json, "--args", inside=0)
         try:
             value = json.loads(raw_json) if raw_json.strip() else {}
         except json.JSONDecodeError as exc:
@@ -78,8 +96,8 @@ def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str,
     for pair in pairs:
         if pair.forced_json:
             result[pair.key] = json.loads(pair.text)
-        elif _declares_string(schema, pair.key):
-            result[pair.key] = pair.text
+        elif _declares_string(schema, pair.key) or _too_deep(pair.text):
+            result[pair.key] = pair.text  # (JSON too deep to read is text, as written)
         else:
             try:
                 result[pair.key] = json.loads(pair.text)

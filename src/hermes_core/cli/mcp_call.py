@@ -58,7 +58,8 @@ def call(
     (``key=value`` words, :mod:`hermes_core.cli.call_args`).
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
-    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing.
+    tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing; a
+    bare name (``read_text_file``) starts them all, to name the tools it may mean.
     *approvals*: ``terminal`` asks a server's questions here; ``store`` records them in
     ``state.db`` and waits for an answer (``permissions_respond`` of ``hermes mcp serve``).
     The server's progress reports show as a ``progress:`` line on stderr (at most a few a
@@ -75,9 +76,15 @@ def call(
             return EXIT_USAGE
         configured = load(factory_for(manager)).config.mcp_servers
         enabled = {name: cfg.enabled for name, cfg in configured.items()}
-        found = [server] if server is not None else owners(tool, enabled)
-        if not found:
-            return finish(unowned(tool, enabled), [], as_json=as_json)
+        found: list[str] | None
+        if server is not None:
+            found = [server]
+        elif not tool.startswith("mcp_"):
+            found = None  # a bare name: every server starts, to say which names end in it
+        else:
+            found = owners(tool, enabled)
+            if not found:
+                return finish(unowned(tool, enabled), [], as_json=as_json)
 
         async def body(host: HostSurface) -> tuple[dict[str, Any], list[ServerStatus]]:
             return await call_on(host, tool, given, words, progress)

@@ -64,7 +64,10 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
 
     def call() -> int:
         enabled = {row.server: row.enabled for row in remote.status()}
-        found = owners(args.tool, enabled)
+        if args.tool.startswith("mcp_"):
+            found = owners(args.tool, enabled)
+        else:  # a bare name: the host says which registered names end in it
+            found = [name for name, on in enabled.items() if on]
         if not found:
             return finish(unowned(args.tool, enabled), [], as_json=as_json)
         host = remote.narrowed(found)

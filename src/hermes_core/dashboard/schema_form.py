@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.dashboard.html import esc
+from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth, nesting_problem
 
 __all__ = ["ArgumentError", "Field", "arguments", "fields", "form_fields"]
 
@@ -127,6 +128,9 @@ def form_fields(schema: Mapping[str, Any]) -> str:
 
 
 def _value(field: Field, raw: str) -> Any:
+    nested = field.kind not in ("string", "integer", "number")
+    if nested and json_text_depth(raw) + 1 > MAX_ARGUMENT_DEPTH:
+        raise ArgumentError(f"{field.name} nests {nesting_problem()}")
     try:
         if field.kind == "string":
             return raw
@@ -143,6 +147,8 @@ def arguments(schema: Mapping[str, Any], form: Mapping[str, str]) -> dict[str, A
     """The arguments the submitted *form* gives for *schema*."""
     raw_json = form.get(JSON_FIELD, "").strip()
     if raw_json:
+        if json_text_depth(raw_json) > MAX_ARGUMENT_DEPTH:
+            raise ArgumentError(f"arguments JSON nests {nesting_problem()}")
         try:
             given = json.loads(raw_json)
         except ValueError as exc:

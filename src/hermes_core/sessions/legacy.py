@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hermes_core.json_depth import json_deeper_than
+from hermes_core.nesting import json_text_depth
 from hermes_core.regular_files import read_regular
 from hermes_core.sessions.models import Conversation
 
@@ -46,7 +46,7 @@ def read_legacy_index(path: Path) -> list[Conversation]:
         return []
     try:
         text = raw.decode("utf-8-sig")
-        if json_deeper_than(text, MAX_DEPTH):
+        if json_text_depth(text) > MAX_DEPTH:
             log.warning("%s: nested more than %d levels deep; not read", path, MAX_DEPTH)
             return []
         data = json.loads(text)

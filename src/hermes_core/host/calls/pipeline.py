@@ -22,6 +22,7 @@ from hermes_core.host.calls.refusals import unknown_tool
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
+from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of, nesting_problem
 
 __all__ = ["CallPipeline"]
 
@@ -164,8 +165,17 @@ class CallPipeline:
             why = self._unoffered(name) if self._unoffered is not None else None
             if why is not None:
                 return answered({"error": why, "state": "not_offered"})
-            names = (entry.name for entry in self._registry.entries())
-            return answered(unknown_tool(name, names))
+            return answered(unknown_tool(name, self._registry.names()))
+        if arguments and depth_of(arguments, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH:
+            return answered(
+                {
+                    "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT "
+                    f"run: its arguments nest {nesting_problem()}",
+                    "server": entry.server,
+                    "state": "invalid_arguments",
+                    "retryable": False,
+                }
+            )
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

@@ -20,11 +20,12 @@ The kinds:
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from hermes_core.host.close_names import did_you_mean
 
 __all__ = [
     "REFUSED_EXIT",
@@ -34,9 +35,6 @@ __all__ = [
     "refusal_of",
     "unknown_tool",
 ]
-
-#: A longer name is matched against none (tool names are at most 64 characters).
-_LONGEST_MATCHED = 128
 
 #: The exit status of ``hermes mcp call`` for every refusal (cold or warm): a failed call's.
 REFUSED_EXIT = 1
@@ -93,14 +91,6 @@ def refusal_of(result: Mapping[str, Any]) -> Refusal | None:
         return None
     server = result.get("server")
     return Refusal(kind, str(result["error"]), server if isinstance(server, str) else None)
-
-
-def did_you_mean(name: str, names: Iterable[str]) -> str:
-    """``"; did you mean a, b?"`` for the names close to *name* (at most three), else ``""``."""
-    if len(name) > _LONGEST_MATCHED:  # no tool name is that long (64 at most)
-        return ""
-    close = difflib.get_close_matches(name, list(names), n=3, cutoff=0.6)
-    return f"; did you mean {', '.join(close)}?" if close else ""
 
 
 def unknown_tool(name: str, names: Iterable[str], hint: str = "") -> dict[str, Any]:
