@@ -5,8 +5,6 @@ server."""
 from __future__ import annotations
 
 import json
-import os
-import select
 import socket
 import stat
 import sys
@@ -17,24 +15,12 @@ from pathlib import Path
 import pytest
 
 from support.cli import run_hermes
+from support.procs import wait_exit
 from support.proxy import MODERN, UPSTREAM, write_config
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 WARM = "using the warm host"
-
-
-def _wait_exit(pid: int, seconds: float) -> bool:
-    """Whether process *pid* (not our child) ends within *seconds*: waits on its pidfd."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        ready, _, _ = select.select([fd], [], [], seconds)
-        return bool(ready)
-    finally:
-        os.close(fd)
 
 
 @pytest.fixture
@@ -87,7 +73,7 @@ def test_up_serves_the_cli_and_down_stops_it(home: dict[str, str]) -> None:
 
     stopped = run_hermes("mcp", "down", env=home)
     assert stopped.returncode == 0 and f"stopped the warm host (pid {pid})" in stopped.stdout
-    assert _wait_exit(pid, 60)
+    assert wait_exit(pid, 60)
     assert not sock.exists() and not pid_file.exists()
     after = run_hermes("mcp", "status", env=home)
     assert WARM not in after.stderr

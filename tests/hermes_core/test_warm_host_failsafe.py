@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import socket
 import stat
@@ -20,25 +19,13 @@ from pathlib import Path
 import pytest
 
 from support.cli import run_hermes
+from support.procs import wait_exit
 from support.proxy import UPSTREAM, write_config
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 WARM = "using the warm host"
 BYPASSED = "warning: the warm host"
-
-
-def _wait_exit(pid: int, seconds: float) -> bool:
-    """Whether process *pid* (not our child) ends within *seconds*: waits on its pidfd."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        ready, _, _ = select.select([fd], [], [], seconds)
-        return bool(ready)
-    finally:
-        os.close(fd)
 
 
 def _home(root: Path) -> dict[str, str]:
@@ -127,9 +114,9 @@ def test_a_hung_warm_host_is_bypassed_and_down_ends_it(home: dict[str, str]) -> 
         assert down.returncode == 0, down.stderr
         assert f"the warm host (pid {pid}) did not answer" in down.stderr
         assert "ended with SIGKILL" in down.stderr  # stopped: SIGTERM waits, SIGKILL does not
-        assert _wait_exit(pid, 30)
+        assert wait_exit(pid, 30)
     finally:
-        if not _wait_exit(pid, 0):
+        if not wait_exit(pid, 0):
             os.kill(pid, signal.SIGKILL)
     assert "no warm host is running" in run_hermes("mcp", "down", env=home).stdout
 
@@ -141,7 +128,7 @@ def test_a_client_that_sends_stop_and_leaves_still_ends_the_host(home: dict[str,
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
         client.connect(str(root / "run" / "host.sock"))
         client.sendall(json.dumps({"op": "stop"}).encode() + b"\n")
-    assert _wait_exit(pid, 60)
+    assert wait_exit(pid, 60)
     assert not (root / "run" / "host.sock").exists() and not (root / "run" / "host.pid").exists()
 
 
@@ -164,7 +151,7 @@ def test_a_long_hermes_home_starts_serves_and_stops(tmp_path: Path) -> None:
         pid = int((root / "run" / "host.pid").read_text())
         down = run_hermes("mcp", "down", env=env)
         assert down.returncode == 0 and f"stopped the warm host (pid {pid})" in down.stdout
-        assert _wait_exit(pid, 60) and not sock.exists()
+        assert wait_exit(pid, 60) and not sock.exists()
     finally:
         run_hermes("mcp", "down", env=env)
 
@@ -186,7 +173,7 @@ def test_a_link_planted_at_the_pid_file_is_not_followed(home: dict[str, str]) ->
     pid = int(pid_file.read_text())
     assert not (run / "host.pid.tmp").exists()
     assert run_hermes("mcp", "down", env=home).returncode == 0
-    assert _wait_exit(pid, 60)
+    assert wait_exit(pid, 60)
     for target in targets.values():
         assert target.read_text() == "keep me\n"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import select
 from pathlib import Path
 
 
@@ -21,3 +22,16 @@ def live_children() -> set[int]:
         if len(fields) > 1 and int(fields[1]) == me and fields[0] not in ("Z", "X"):
             found.add(int(entry.name))
     return found
+
+
+def wait_exit(pid: int, seconds: float) -> bool:
+    """Whether process *pid* (not our child) ends within *seconds*: waits on its pidfd."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        ready, _, _ = select.select([fd], [], [], seconds)
+        return bool(ready)
+    finally:
+        os.close(fd)

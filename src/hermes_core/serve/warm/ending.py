@@ -15,6 +15,8 @@ import select
 import signal
 import time
 
+from hermes_core.serve.warm.paths import alive
+
 __all__ = ["EXIT_GRACE", "Ending", "end_process", "wait_exit"]
 
 #: How long a process is given to exit after its answer, and after ``SIGTERM`` (seconds).
@@ -27,16 +29,6 @@ class Ending(enum.Enum):
     KILLED = "ended with SIGKILL"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def wait_exit(pid: int, seconds: float) -> bool:
     """Whether process *pid* (not our child) has ended within *seconds*."""
     try:
@@ -45,7 +37,7 @@ def wait_exit(pid: int, seconds: float) -> bool:
         return True
     except (AttributeError, OSError):  # no pidfd here: look a few times a second
         deadline = time.monotonic() + seconds
-        while _alive(pid):
+        while alive(pid):
             if time.monotonic() >= deadline:
                 return False
             time.sleep(0.05)

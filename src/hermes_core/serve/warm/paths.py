@@ -26,7 +26,15 @@ from pathlib import Path
 
 from hermes_core.serve.warm.address import connect_unix
 
-__all__ = ["HELLO_TIMEOUT", "WarmPathError", "WarmPaths", "WarmState", "is_warm_host", "probe"]
+__all__ = [
+    "HELLO_TIMEOUT",
+    "WarmPathError",
+    "WarmPaths",
+    "WarmState",
+    "alive",
+    "is_warm_host",
+    "probe",
+]
 
 #: How long a command waits for the warm host's hello before it runs cold (seconds).
 HELLO_TIMEOUT = 2.0
@@ -101,7 +109,8 @@ class WarmPaths:
                 path.unlink()
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process *pid* exists (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -165,7 +174,7 @@ def probe(paths: WarmPaths, *, clean: bool = True) -> tuple[WarmState, int | Non
         listening, answered = _hello(paths)
         if answered is not None:
             return WarmState.UP, answered
-    if listening and pid is not None and _alive(pid):
+    if listening and pid is not None and alive(pid):
         _HUNG.add(paths.home)
         return WarmState.HUNG, pid
     if clean:
