@@ -104,5 +104,7 @@ def test_an_unknown_name_suggests_the_registered_names_it_may_mean() -> None:
             return await host.call_tool("read_text_file", {})
 
     assert asyncio.run(scenario()) == {
-        "error": "unknown tool 'read_text_file'; did you mean mcp_fs_read_text_file?"
+        "error": "unknown tool 'read_text_file'; did you mean mcp_fs_read_text_file?",
+        "state": "unknown_tool",
+        "retryable": False,
     }

@@ -203,9 +203,9 @@ def test_the_reference_answers_each_kind(reference: dict[str, Answer]) -> None:
     assert reference["unknown_bare"].raw["error"].startswith("unknown tool 'say'; did you mean ")
     assert reference["task"].raw["content"][0]["text"] == "report on doors"
     assert len(reference["over_budget"].raw["content"][0]["text"]) < 4 * doors.BUDGET * 2
-    assert len(reference["list_resources"].raw["resources"]) == 5  # every page
-    assert len(reference["list_templates"].raw["resourceTemplates"]) == 3
-    assert len(reference["list_prompts"].raw["prompts"]) == 3
+    assert len(reference["list_resources"].raw["structuredContent"]["resources"]) == 5
+    assert len(reference["list_templates"].raw["structuredContent"]["resourceTemplates"]) == 3
+    assert len(reference["list_prompts"].raw["structuredContent"]["prompts"]) == 3
 
 
 @pytest.mark.parametrize(("door", "case"), MATRIX)

@@ -194,6 +194,7 @@ class MCPHost:
                 SendStep(self._connections, self.gate),
             ],
             refused=self.refusal,
+            offered=lambda: [entry.name for entry in self.tools()],
             unoffered=self.why_not_offered,
         )
         """The steps of every :meth:`call_tool` (see :mod:`hermes_core.host.calls.pipeline`)."""

@@ -59,12 +59,16 @@ class CallPipeline:
         *,
         refused: Callable[[str], Result | None] | None = None,
         unoffered: Callable[[str], str | None] | None = None,
+        offered: Callable[[], Iterable[str]] | None = None,
     ) -> None:
         """*refused(name)* answers a call to a name that is not registered because something
         holds the tool back (its pinned definition changed, the user blocked it);
         *unoffered(name)* says why a name missing from the registry is not offered (the reason
-        ``hermes mcp status`` gives), or ``None``; the call is refused with it."""
+        ``hermes mcp status`` gives), or ``None``; the call is refused with it; *offered()*
+        names the tools offered now, among which an unknown name's did-you-mean is looked for
+        (default: every registered tool)."""
         self._refused = refused
+        self._offered = offered
         self._registry = registry
         self._unoffered = unoffered
         self._servers = servers
@@ -165,7 +169,8 @@ class CallPipeline:
             why = self._unoffered(name) if self._unoffered is not None else None
             if why is not None:
                 return answered({"error": why, "state": "not_offered"})
-            return answered(unknown_tool(name, self._registry.names()))
+            names = self._offered() if self._offered is not None else self._registry.names()
+            return answered(unknown_tool(name, names))
         if arguments and depth_of(arguments, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH:
             return answered(
                 {
