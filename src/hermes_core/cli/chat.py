@@ -82,6 +82,7 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
             if servers and query is None:
                 output.say(f"connecting {len(servers)} server(s)…")
             await host.start()
+            host.watch_config()  # the policy, config, .env: a long chat follows their edits
             for row in host.status():
                 if row.enabled and not row.offered:
                     output.say(
