@@ -54,15 +54,21 @@ def proxy_argv(*args: str) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def proxy_session(
-    home: Path, *args: str, errlog: Path | None = None, **client: Any
+    home: Path,
+    *args: str,
+    errlog: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    **client: Any,
 ) -> AsyncIterator[Any]:
-    """The raw ``mcp`` SDK client on ``hermes mcp proxy ARGS`` (stdio subprocess); *client*
-    goes to ``ClientSession`` (``elicitation_callback``, ``message_handler``...)."""
+    """The raw ``mcp`` SDK client on ``hermes mcp proxy ARGS`` (stdio subprocess); *env* is
+    laid over the proxy's environment; *client* goes to ``ClientSession``
+    (``elicitation_callback``, ``message_handler``...)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     argv = proxy_argv(*args)
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=proxy_env(home))
+    environ = {**proxy_env(home), **(env or {})}
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=environ)
     log = open(errlog or os.devnull, "w")  # noqa: SIM115 - closed below
     try:
         async with (

@@ -208,13 +208,27 @@ class ProxyServer:
         hears the call's progress reports (``None``: none asked for)."""
         entry = self.find(name)
         if entry is None:
-            return _error_result(f"unknown tool {name!r}")
+            # Looked up again once the host caught up with what changed on disk (a pin
+            # accepted, a decision, a policy edit: the listing may not have caught up yet).
+            await self.host.catch_up()
+            entry = self.find(name)
+            if entry is None:
+                return _error_result(self._not_offered(name))
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
                 result = await self.host.call_tool(entry.name, arguments)
             else:
                 result = await self._with_progress(progress, entry, arguments)
         return _call_result(result)
+
+    def _not_offered(self, name: str) -> str:
+        """Why *name* is not called: a tool of a served server that the host holds back
+        (the policy, a ``never``, a changed definition) is refused with the host's reason, as
+        a direct call is; anything else is unknown (however the name was learned)."""
+        held = self.host.refusal(name)
+        if held is not None and self.profile.keeps(str(held.get("server")), name):
+            return str(held["error"])
+        return f"unknown tool {name!r}"
 
     def latest_session(self) -> Any:
         """The session of the connection heard from last (``None``: none yet)."""
