@@ -244,3 +244,23 @@ def test_a_config_reload_keeps_the_policy_and_a_policy_edit_applies_to_the_next_
 
     asyncio.run(scenario())
     assert _calls(events) == ["call write {}"]
+
+
+def test_a_policy_edit_made_while_the_servers_start_is_applied_to_the_first_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env, _shift, events, policy = _home(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+
+    async def scenario() -> None:
+        factory = HostFactory()
+        servers = factory.servers()  # the config and the policy read here...
+        _replace(policy, "deny:\n  tools: [shift/write]\n")  # ...and edited before the watch
+        async with factory.host(servers) as host:
+            host.watch_config()
+            refused = await host.call_tool("mcp_shift_write", {})
+            assert refused.get("state") == "policy", refused
+
+    asyncio.run(scenario())
+    assert _calls(events) == []

@@ -31,9 +31,8 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
-from hermes_core.config.loader import config_path, hermes_home
-from hermes_core.config.policy import SYSTEM_POLICY
 from hermes_core.host.config_source import ConfigSource
+from hermes_core.host.decision_files import Stamp, decision_files, stamp_of
 from hermes_core.host.from_config import host_servers
 from hermes_core.host.spec import HostServer
 
@@ -43,13 +42,11 @@ __all__ = [
     "Reloadable",
     "config_loader",
     "follow",
-    "policy_files",
 ]
 
 log = logging.getLogger(__name__)
 #: How often (seconds) the watcher looks between calls (a call looks itself, first).
 DEFAULT_INTERVAL = 0.5
-Stamp = tuple[int, int, int] | None
 #: A reload, started; ``None``: nothing to reload (or the new config did not load).
 Started = asyncio.Task[Mapping[str, list[str]]] | None
 
@@ -75,7 +72,11 @@ class ConfigWatcher:
         *,
         interval: float = DEFAULT_INTERVAL,
         on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
+        seen: Mapping[Path, Stamp] | None = None,
     ) -> None:
+        """*seen*: the files' stamps when the running servers were read from them
+        (:attr:`ConfigSource.stamps`); an edit made since (while the servers started) is
+        then applied at the first look.  Without it, the files as they are now."""
         if interval <= 0:
             raise ValueError("interval must be a positive number of seconds")
         self.host = host
@@ -83,13 +84,14 @@ class ConfigWatcher:
         self.interval = interval
         self._load = load
         self._on_reload = on_reload
-        self._last = self._stamps()
+        known = seen or {}
+        self._last = tuple(known[p] if p in known else stamp_of(p) for p in self.paths)
         self._catching_up: asyncio.Task[Started] | None = None
         self.reloads = 0
         self.last_error: str | None = None
 
     def _stamps(self) -> tuple[Stamp, ...]:
-        return tuple(_stamp(p) for p in self.paths)
+        return tuple(stamp_of(p) for p in self.paths)
 
     def pending(self) -> asyncio.Task[Started] | None:
         """``None`` when no file changed since the last look (the usual call: one ``stat`` per
@@ -163,15 +165,6 @@ class ConfigWatcher:
             await self.check()
 
 
-def policy_files(env: Mapping[str, str] | None = None) -> list[Path]:
-    """The administrator's policy files a host follows: ``$HERMES_POLICY`` (when set) and
-    ``/etc/hermes/policy.yaml`` (see :mod:`hermes_core.config.policy`)."""
-    environ = os.environ if env is None else env
-    named = environ.get("HERMES_POLICY", "").strip()
-    found = [Path(named).expanduser()] if named else []
-    return [*found, SYSTEM_POLICY] if SYSTEM_POLICY not in found else found
-
-
 def config_loader(
     path: str | os.PathLike[str] | None = None,
     *,
@@ -184,7 +177,8 @@ def config_loader(
     the host started them, through *factory* (its transports and auth providers, the policy
     read afresh; default: the built-in ones)."""
     environ = dict(os.environ if env is None else env)
-    target = Path(path) if path is not None else config_path(environ)
+    paths = decision_files(path, environ)
+    target = paths[0]
     chosen = factory if factory is not None else ConfigSource(display_names=display_names)
     names = display_names if display_names is not None else chosen.display_names
 
@@ -199,7 +193,7 @@ def config_loader(
             catalog_check=chosen.catalog_check,
         )
 
-    return load, [target, hermes_home(environ) / ".env", *policy_files(environ)]
+    return load, paths
 
 
 def follow(
@@ -215,14 +209,7 @@ def follow(
     as a task of the host, so it stops with it.  *load* replaces building the servers from
     *path* through *source* (default: the built-in transports and auth providers)."""
     loader, paths = config_loader(path, display_names=display_names, factory=source)
-    watcher = ConfigWatcher(host, load or loader, paths, interval=interval)
+    seen = source.stamps if source is not None else None
+    watcher = ConfigWatcher(host, load or loader, paths, interval=interval, seen=seen)
     host.spawn(watcher.run(), "config watcher")
     return watcher
-
-
-def _stamp(path: Path) -> Stamp:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return (info.st_mtime_ns, info.st_size, info.st_ino)
