@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -264,3 +265,33 @@ def test_a_policy_edit_made_while_the_servers_start_is_applied_to_the_first_call
 
     asyncio.run(scenario())
     assert _calls(events) == []
+
+
+def test_a_policy_edit_that_does_not_read_fails_closed_in_a_running_host(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    env, _shift, events, policy = _home(tmp_path)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+
+    async def scenario() -> None:
+        async with HostFactory().host() as host:
+            host.watch_config()
+            assert "error" not in await host.call_tool("mcp_shift_look", {})
+            _replace(policy, "deny:\n  tools: [shift/look]\n  servers: nope\n")
+            refused = await host.call_tool("mcp_shift_look", {})
+            assert "error" in refused, refused
+            rows = {row.server: row for row in host.status()}
+            why = rows["shift"].last_error or ""
+            assert "refused by the administrator's policy: the policy file is wrong" in why
+            assert f"{policy}:3" in why and "the policy fails closed" in why
+            _replace(policy, ALLOW_ALL)  # fixed: the server starts again
+            deadline = time.monotonic() + 60
+            while host.registry.get("mcp_shift_look") is None:
+                assert time.monotonic() < deadline, host.status()
+                await asyncio.sleep(0.05)
+            assert "error" not in await host.call_tool("mcp_shift_look", {})
+
+    asyncio.run(scenario())
+    assert _calls(events) == ["call look {}", "call look {}"]
+    assert "no server may run" in caplog.text

@@ -14,9 +14,11 @@ and the administrator's policy files.  An edit is applied with :meth:`MCPHost.re
   new config and policy are applied (read in a worker thread, the difference applied), never
   for servers that are still connecting.  Calls that arrive meanwhile wait for the same reload,
   so no call is decided on what the files said before.
-* A config that does not load (bad YAML, an invalid server, a policy file that is wrong)
-  changes nothing: the error, which names the file, line and key, is logged and the running
-  servers are kept.  Nothing is dropped because of a half-saved edit.
+* A config that does not load (bad YAML, an invalid server) changes nothing: the error, which
+  names the file, line and key, is logged and the running servers are kept.  Nothing is
+  dropped because of a half-saved edit.  A policy file that does not read fails closed, as
+  it does for a new process: every server is stopped and refused, saying why, until it is
+  fixed.
 * No reload has a time limit, and none interrupts a browser login in progress: a first
   OAuth login may take the user minutes (the reason other hosts' reloads break it).
 * Each reload runs in the background, so the watcher keeps watching while servers connect.
@@ -31,6 +33,9 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from hermes_core.config.errors import ConfigError
+from hermes_core.config.loader import load_config
+from hermes_core.config.policy_rules import Policy
 from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.decision_files import Stamp, decision_files, stamp_of
 from hermes_core.host.from_config import host_servers
@@ -182,14 +187,26 @@ def config_loader(
     chosen = factory if factory is not None else ConfigSource(display_names=display_names)
     names = display_names if display_names is not None else chosen.display_names
 
+    policies = {str(p) for p in paths[2:]}
+
     def load() -> list[HostServer]:
-        loaded = chosen.load_config(target)  # reads the policy files again too
+        try:
+            loaded = chosen.load_config(target)  # reads the policy files again too
+            policy = chosen.policy
+        except ConfigError as exc:
+            if exc.path not in policies:
+                raise
+            # A policy edit that does not read fails closed, as a new process would refuse
+            # to start: every server is refused, saying why, until the file is fixed.
+            log.error("the administrator's policy is wrong, no server may run: %s", exc)
+            loaded = load_config(target, kinds=chosen.kinds)
+            policy = Policy(files=(exc.path,), broken=f"the policy file is wrong ({exc})")
         return host_servers(
             loaded,
             env=environ,
             display_names=names,
             auth_providers=chosen.auth_providers,
-            policy=chosen.policy,
+            policy=policy,
             catalog_check=chosen.catalog_check,
         )
 
