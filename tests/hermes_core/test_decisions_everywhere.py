@@ -111,6 +111,14 @@ def test_a_deny_rule_refuses_the_next_warm_call_as_a_cold_call_is_refused(
     assert _call(env, "mcp_shift_look").returncode == 0
     assert _calls(events) == ["call look {}", "call look {}"]
 
+    _replace(policy, "deny:\n  servers:\n    - name: shift\n")  # the whole server now
+    warm = _call(env, "mcp_shift_look")
+    cold = _call(env, "mcp_shift_look", cold=True)
+    assert warm.returncode == cold.returncode == 1, warm.stderr
+    assert json.loads(warm.stdout) == json.loads(cold.stdout)
+    assert "is refused by the administrator's policy: denied by the policy rule" in warm.stdout
+    assert len(_calls(events)) == 2
+
 
 @pytest.mark.cli
 def test_a_decision_and_an_accepted_pin_from_another_process_hold_in_the_warm_host(

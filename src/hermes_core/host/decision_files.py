@@ -39,13 +39,13 @@ def decision_files(
     return [target, hermes_home(env) / ".env", *policy_files(env)]
 
 
-def stamp_of(path: Path) -> Stamp:
+def stamp_of(path: str | os.PathLike[str]) -> Stamp:
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return None
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
 def stamps_of(paths: Iterable[Path]) -> dict[Path, Stamp]:
-    return {path: stamp_of(path) for path in paths}
+    return {path: stamp_of(str(path)) for path in paths}

@@ -52,7 +52,7 @@ from hermes_core.host.gates import ServerGate
 from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
-from hermes_core.host.naming import registered_tool_name
+from hermes_core.host.naming import registered_tool_name, sanitize_component
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
@@ -219,21 +219,37 @@ class MCPHost:
         return None if self._screen is None else self._screen.decision(server, tool)
 
     def refusal(self, name: str) -> dict[str, Any] | None:
-        """The refusal a call of *name* gets when the trust state holds the tool back (its
-        definition changed since it was pinned, the user decided never to run it); ``None``
-        when nothing holds it back."""
+        """The refusal a call of *name* gets when the policy or the trust state holds the tool
+        back (its definition changed since it was pinned, the user decided never to run it)
+        or its server was never started (refused, unresolvable); ``None`` when nothing holds
+        it back."""
         for server, reasons in self._tools.policy_refusals.items():
             for tool, reason in reasons.items():
                 if registered_tool_name(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
                     return {"error": error, "server": server, "state": "policy", "retryable": False}
-        if self._screen is None:
+        if self._screen is not None:
+            for server, refusals in self._screen.refusals.items():
+                for tool, refusal in refusals.items():
+                    if registered_tool_name(server, tool) == name:
+                        return refusal.payload()
+        return self._never_started(name)
+
+    def _never_started(self, name: str) -> dict[str, Any] | None:
+        """The refusal of a tool name of a server that was never started because its entry
+        is refused (the policy) or cannot be resolved: what a cold call says of it."""
+        owners = [s for s in self._servers if name.startswith(f"mcp_{sanitize_component(s)}_")]
+        if not owners:
             return None
-        for server, refusals in self._screen.refusals.items():
-            for tool, refusal in refusals.items():
-                if registered_tool_name(server, tool) == name:
-                    return refusal.payload()
-        return None
+        server = self._servers[max(owners, key=len)]  # the longest prefix owns the name
+        if server.config_error is None or not server.enabled:
+            return None
+        return {
+            "error": f"MCP server '{server.name}' failed, so {name!r} is not available: "
+            f"{server.config_error}",
+            "server": server.name,
+            "state": "not_connected",
+        }
 
     def _remember(self, server: str, tool: str, decision: Decision) -> None:
         """A decision the user gave at a prompt ("always", "never"): kept and applied now."""

@@ -86,17 +86,18 @@ class ConfigWatcher:
             raise ValueError("interval must be a positive number of seconds")
         self.host = host
         self.paths = [Path(p) for p in paths]
+        self._where = [str(p) for p in self.paths]  # (os.stat on text: every call does it)
         self.interval = interval
         self._load = load
         self._on_reload = on_reload
         known = seen or {}
-        self._last = tuple(known[p] if p in known else stamp_of(p) for p in self.paths)
+        self._last = tuple(known[p] if p in known else stamp_of(str(p)) for p in self.paths)
         self._catching_up: asyncio.Task[Started] | None = None
         self.reloads = 0
         self.last_error: str | None = None
 
     def _stamps(self) -> tuple[Stamp, ...]:
-        return tuple(stamp_of(p) for p in self.paths)
+        return tuple([stamp_of(p) for p in self._where])
 
     def pending(self) -> asyncio.Task[Started] | None:
         """``None`` when no file changed since the last look (the usual call: one ``stat`` per
