@@ -22,6 +22,7 @@ import pytest
 
 from hermes_core.host.factory import HostFactory
 from support.cli import run_hermes
+from support.home import clean_env
 from support.proxy import proxy_session, text_of
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "shifting_server.py"
@@ -220,6 +221,43 @@ def test_a_call_waiting_for_approval_is_decided_again_before_it_is_sent(
     assert "The MCP tool 'write' of server 'shift' was NOT run: " in text_of(result)
     assert expected in text_of(result)
     assert _calls(events) == []
+
+
+# -- hermes chat ---------------------------------------------------------------------------------
+@pytest.mark.cli
+def test_a_deny_rule_applies_to_the_next_call_of_a_running_chat(tmp_path: Path) -> None:
+    import os
+
+    import pexpect
+
+    env, _shift, events, policy = _home(tmp_path)
+    turn = json.dumps({"tool_calls": [{"name": "mcp_shift_look", "arguments": {}}]})
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "hermes_core", "chat", "-m", "echo"],
+        env={
+            **clean_env(os.environ),
+            **env,
+            "LLM_USER_PATH": str(tmp_path / "llm"),  # never the developer's own keys
+            "TERM": "xterm",
+        },
+        encoding="utf-8",
+        timeout=90,
+    )
+    try:
+        child.expect_exact("you> ")
+        child.sendline(turn)
+        child.expect_exact("look: ok")
+        child.expect_exact("you> ")
+        _replace(policy, "deny:\n  tools: [shift/look]\n")
+        child.sendline(turn)
+        child.expect_exact("refused by the administrator's policy")
+        child.expect_exact("you> ")
+        child.sendline("/exit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert _calls(events) == ["call look {}"]
 
 
 # -- a host built by the factory (the dashboard's, chat's) ----------------------------------------

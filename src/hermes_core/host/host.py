@@ -341,13 +341,15 @@ class MCPHost:
         interval: float = 0.5,
         display_names: Mapping[str, str] | None = None,
         load: Callable[[], Iterable[HostServer]] | None = None,
+        on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
     ) -> ConfigWatcher:
         """Apply edits of ``config.yaml``, ``$HERMES_HOME/.env`` and the administrator's policy
         files while the host runs: every call looks first (one ``stat`` per file) and waits
         for a change to be applied; between calls the watcher looks every *interval* seconds.
 
-        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*.
-        The watcher stops with the host.
+        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*;
+        *on_reload(diff)* runs on the host's loop after each reload.  The watcher stops with
+        the host.
         """
         self._watcher = follow_config(
             self,
@@ -356,6 +358,7 @@ class MCPHost:
             display_names=display_names,
             load=load,
             source=self.factory,
+            on_reload=on_reload,
         )
         return self._watcher
 

@@ -222,12 +222,15 @@ def follow(
     display_names: Mapping[str, str] | None = None,
     load: Callable[[], Iterable[HostServer]] | None = None,
     source: ConfigSource | None = None,
+    on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
 ) -> ConfigWatcher:
     """Watch ``config.yaml`` for *host* (see :meth:`MCPHost.watch_config`): the watcher runs
     as a task of the host, so it stops with it.  *load* replaces building the servers from
     *path* through *source* (default: the built-in transports and auth providers)."""
     loader, paths = config_loader(path, display_names=display_names, factory=source)
     seen = source.stamps if source is not None else None
-    watcher = ConfigWatcher(host, load or loader, paths, interval=interval, seen=seen)
+    watcher = ConfigWatcher(
+        host, load or loader, paths, interval=interval, on_reload=on_reload, seen=seen
+    )
     host.spawn(watcher.run(), "config watcher")
     return watcher
