@@ -23,7 +23,7 @@ import pytest
 from hermes_core.host.factory import HostFactory
 from support.cli import run_hermes
 from support.home import clean_env
-from support.proxy import proxy_session, text_of
+from support.proxy import http_session, proxy_session, running_http, text_of
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "shifting_server.py"
 LOOK = {"description": "Read something.", "annotations": {"readOnlyHint": True}}
@@ -179,6 +179,23 @@ def test_a_decision_and_an_accepted_pin_from_another_process_hold_in_a_running_p
             assert "mcp_shift_look" not in names and "mcp_shift_write" in names
 
     asyncio.run(scenario())
+    assert _calls(events) == ["call look {}"]
+
+
+@pytest.mark.network
+def test_a_deny_rule_holds_at_the_next_call_of_a_running_http_proxy(tmp_path: Path) -> None:
+    env, _shift, events, policy = _home(tmp_path)
+
+    async def scenario(url: str, token: str) -> None:
+        async with http_session(url, token) as session:
+            ran = await session.call_tool("mcp_shift_look", {})
+            assert not ran.is_error, text_of(ran)
+            _replace(policy, "deny:\n  tools: [shift/look]\n")
+            refused = await session.call_tool("mcp_shift_look", {})
+            assert refused.is_error and "refused by the administrator's policy" in text_of(refused)
+
+    with running_http(tmp_path, env=env) as (url, token):
+        asyncio.run(scenario(url, token))
     assert _calls(events) == ["call look {}"]
 
 
