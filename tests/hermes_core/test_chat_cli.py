@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -184,10 +185,17 @@ def test_an_interactive_session_with_a_trust_prompt_an_elicitation_and_a_reload(
         child.expect_exact('booked {\\"name\\":\\"Ada\\",\\"guests\\":2')  # the model's echo
         child.expect_exact("you> ")
         config.write_text("mcp_servers:\n" + asking() + asking("second"))
+        # Applied by this command, or already by the chat's config watcher ("no change").
         child.sendline("/reload-mcp")
-        child.expect_exact("second")
-        child.expect_exact("20 tools")
+        child.expect_exact("reloaded")
         child.expect_exact("you> ")
+        deadline = time.monotonic() + 60
+        while True:  # the second server's tools, once it has connected
+            child.sendline("/tools")
+            if child.expect(["mcp_second_book", "you> "]) == 0:
+                child.expect_exact("you> ")
+                break
+            assert time.monotonic() < deadline, "the second server never connected"
         child.sendline("/exit")
         child.expect(pexpect.EOF)
     finally:

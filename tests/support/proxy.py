@@ -54,15 +54,21 @@ def proxy_argv(*args: str) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def proxy_session(
-    home: Path, *args: str, errlog: Path | None = None, **client: Any
+    home: Path,
+    *args: str,
+    errlog: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    **client: Any,
 ) -> AsyncIterator[Any]:
-    """The raw ``mcp`` SDK client on ``hermes mcp proxy ARGS`` (stdio subprocess); *client*
-    goes to ``ClientSession`` (``elicitation_callback``, ``message_handler``...)."""
+    """The raw ``mcp`` SDK client on ``hermes mcp proxy ARGS`` (stdio subprocess); *env* is
+    laid over the proxy's environment; *client* goes to ``ClientSession``
+    (``elicitation_callback``, ``message_handler``...)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     argv = proxy_argv(*args)
-    params = StdioServerParameters(command=argv[0], args=argv[1:], env=proxy_env(home))
+    environ = {**proxy_env(home), **(env or {})}
+    params = StdioServerParameters(command=argv[0], args=argv[1:], env=environ)
     log = open(errlog or os.devnull, "w")  # noqa: SIM115 - closed below
     try:
         async with (
@@ -92,25 +98,30 @@ async def http_session(url: str, token: str | None, **client: Any) -> AsyncItera
         yield session
 
 
-def start_http(home: Path, port: int, *args: str) -> subprocess.Popen[bytes]:
-    """``hermes mcp proxy --http PORT ARGS``; its stderr goes to ``home/proxy.err``."""
+def start_http(
+    home: Path, port: int, *args: str, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``hermes mcp proxy --http PORT ARGS`` (*env* laid over its environment); its stderr
+    goes to ``home/proxy.err``."""
     with open(home / "proxy.err", "wb") as errlog:
         return subprocess.Popen(
             proxy_argv("--http", str(port), *args),
-            env=proxy_env(home),
+            env={**proxy_env(home), **(env or {})},
             stderr=errlog,
             stdout=subprocess.DEVNULL,
         )
 
 
 @contextlib.contextmanager
-def running_http(home: Path, *args: str) -> Iterator[tuple[str, str]]:
+def running_http(
+    home: Path, *args: str, env: Mapping[str, str] | None = None
+) -> Iterator[tuple[str, str]]:
     """``hermes mcp proxy --http PORT ARGS`` on a free port: its URL and the token of its
     unnamed profile; stopped on the way out."""
     from servers.net import free_port, stop, wait_for_port
 
     port = free_port()
-    proc = start_http(home, port, *args)
+    proc = start_http(home, port, *args, env=env)
     try:
         wait_for_port(port, 60)
         yield f"http://127.0.0.1:{port}/mcp", (home / "proxy-token").read_text().strip()

@@ -88,6 +88,7 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
                         f"# {row.server}: no tools ({row.last_error or row.gate or row.connection})"
                     )
             offer = ToolOffer(host, settings, _always_load(servers))
+            _follow(host, factory, offer)
             session = ChatSession(host, offer, model, output, record=history.record)
             history.model = session.model_id
             repl = _Repl(host, factory, offer, session, output, history)
@@ -99,6 +100,26 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
             history.close()
 
     return asyncio.run(main())
+
+
+def _follow(host: MCPHost, factory: HostFactory, offer: ToolOffer) -> None:
+    """A long chat follows edits of the policy, config.yaml and .env as the other long-lived
+    processes do (each call is decided on them as they are); the chat settings read with the
+    servers apply to what the model is offered after each reload."""
+    read: list[tuple[ChatSettings, list[HostServer]]] = []
+
+    def servers() -> list[HostServer]:  # (in a worker thread; a bad file: logged, kept)
+        loaded = factory.load_config()
+        settings, found = chat_settings(loaded), factory.servers(loaded)
+        read[:] = [(settings, found)]
+        return found
+
+    def reconfigure(_diff: object) -> None:  # (on the loop, after the reload)
+        if read:
+            settings, found = read[0]
+            offer.reconfigure(settings, _always_load(found))
+
+    host.watch_config(load=servers, display_names=factory.display_names, on_reload=reconfigure)
 
 
 def _always_load(servers: list[HostServer]) -> list[str]:

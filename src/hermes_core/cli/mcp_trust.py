@@ -2,8 +2,8 @@
 the definition shown, see :func:`run_trust`) and
 ``hermes mcp approvals list|set|reset`` (the remembered per-tool decisions); see docs/trust.md.
 
-Both read and write ``$HERMES_HOME/trust.db``; a running host applies what they change within
-about a second (it looks whether the file changed before a call or a listing).
+Both read and write ``$HERMES_HOME/trust.db``; a running host applies what they change to its
+next call or listing (it asks the file whether it changed before each).
 """
 
 from __future__ import annotations

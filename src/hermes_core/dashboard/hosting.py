@@ -1,6 +1,6 @@
 """The dashboard's host: built like every ``hermes mcp`` command builds one
 (:class:`~hermes_core.host.factory.HostFactory` with the plugins), started with the page and
-reloaded after each edit of ``config.yaml`` (its own at once, others' within seconds).
+reloaded after each edit of ``config.yaml`` (its own at once, others' before the next call).
 Servers' questions go to ``state.db`` (the Pending page answers them, as a
 ``hermes mcp serve`` client would)."""
 

@@ -33,6 +33,7 @@ from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
 from hermes_core.host.calls.interceptor_settings import check_created, settings_shapes, validated
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
+from hermes_core.host.decision_files import Stamp, decision_files, stamps_of
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
@@ -96,6 +97,9 @@ class ConfigSource:
         self.loaded: LoadedConfig | None = None
         """The config :meth:`load_config` read last (the interceptors' settings come from it)."""
         self._owned_manager: HermesPluginManager | None = None
+        self.stamps: dict[Path, Stamp] = {}
+        """The stamps of the config, ``.env`` and policy files as :meth:`load_config` last
+        found them, before reading (a host's config watcher starts from them)."""
 
     @classmethod
     def from_manager(cls, manager: HermesPluginManager) -> Self:
@@ -143,12 +147,14 @@ class ConfigSource:
         """``config.yaml`` (default ``$HERMES_HOME/config.yaml``) validated against the
         registered transports, auth providers and sampling backends (unknown names:
         ``ConfigError``)."""
+        stamps = stamps_of(decision_files(path))  # before reading: a later edit is seen
         loaded = load_config(path, strict=strict, kinds=self.kinds)
         self._check_sampling_backends(loaded)
         self.sampling_providers = with_backend_settings(self.registered_sampling, loaded)
         self._policy = (load_policy(),)  # a wrong policy file is an error here
         self._check_interceptors(loaded)
         self.loaded = loaded
+        self.stamps = stamps
         return loaded
 
     @property

@@ -35,6 +35,7 @@ from hermes_core.host.calls.call_span import CallSpanStep
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
+from hermes_core.host.calls.recheck import Recheck
 from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
@@ -53,7 +54,7 @@ from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.name_pattern import match_names
-from hermes_core.host.naming import registered_tool_name
+from hermes_core.host.naming import registered_tool_name, sanitize_component
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
@@ -147,6 +148,8 @@ class MCPHost:
             elicitor, sampling_providers, sampling_clock, sampling_router=sampling_router
         )
         self._screen = None if trust is None else trust_screen(trust)
+        self._watcher: ConfigWatcher | None = None
+        """Follows config.yaml, .env and the policy files (:meth:`watch_config`)."""
         self._unoffered = UnofferedReasons(
             lambda: [name for name in self._servers if self._is_connected(name)],
             lambda: self.unoffered_tools,
@@ -179,6 +182,14 @@ class MCPHost:
         if interceptors is None:
             interceptors = InterceptorTable.builtin(hermes_home())
         self._interceptors = interceptors
+        self._recheck = Recheck(
+            self.catch_up,
+            lambda name: self.pipeline.resolve(name),
+            self.refusal,
+            self.why_not_offered,
+            self._decision,
+            self._approvals.blocked,
+        )
         self.pipeline = CallPipeline(
             self.registry,
             self._servers,
@@ -190,7 +201,7 @@ class MCPHost:
                 WakeStep(self._lazy.wake, self.registry, self._after_wake, self.refusal),
                 GateStep(self.gate, self._connections, self._runner.retry_now),
                 UtilityStep(self._connections, self.gate),
-                ApproveStep(self._approvals, self._decision),
+                ApproveStep(self._approvals, self._decision, self._recheck),
                 SendStep(self._connections, self.gate),
             ],
             refused=self.refusal,
@@ -212,21 +223,37 @@ class MCPHost:
         return None if self._screen is None else self._screen.decision(server, tool)
 
     def refusal(self, name: str) -> dict[str, Any] | None:
-        """The refusal a call of *name* gets when the trust state holds the tool back (its
-        definition changed since it was pinned, the user decided never to run it); ``None``
-        when nothing holds it back."""
+        """The refusal a call of *name* gets when the policy or the trust state holds the tool
+        back (its definition changed since it was pinned, the user decided never to run it)
+        or its server was never started (refused, unresolvable); ``None`` when nothing holds
+        it back."""
         for server, reasons in self._tools.policy_refusals.items():
             for tool, reason in reasons.items():
                 if registered_tool_name(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
                     return {"error": error, "server": server, "state": "policy", "retryable": False}
-        if self._screen is None:
+        if self._screen is not None:
+            for server, refusals in self._screen.refusals.items():
+                for tool, refusal in refusals.items():
+                    if registered_tool_name(server, tool) == name:
+                        return refusal.payload()
+        return self._never_started(name)
+
+    def _never_started(self, name: str) -> dict[str, Any] | None:
+        """The refusal of a tool name of a server that was never started because its entry
+        is refused (the policy) or cannot be resolved: what a cold call says of it."""
+        owners = [s for s in self._servers if name.startswith(f"mcp_{sanitize_component(s)}_")]
+        if not owners:
             return None
-        for server, refusals in self._screen.refusals.items():
-            for tool, refusal in refusals.items():
-                if registered_tool_name(server, tool) == name:
-                    return refusal.payload()
-        return None
+        server = self._servers[max(owners, key=len)]  # the longest prefix owns the name
+        if server.config_error is None or not server.enabled:
+            return None
+        return {
+            "error": f"MCP server '{server.name}' failed, so {name!r} is not available: "
+            f"{server.config_error}",
+            "server": server.name,
+            "state": "not_connected",
+        }
 
     def _remember(self, server: str, tool: str, decision: Decision) -> None:
         """A decision the user gave at a prompt ("always", "never"): kept and applied now."""
@@ -252,6 +279,19 @@ class MCPHost:
         screen = self._screen
         if screen is not None and screen.store.changed():
             self.trust_changed()
+
+    async def catch_up(self) -> None:
+        """Apply what changed on disk since the last look before anything is decided: the
+        config, ``.env`` and the policy files (while :meth:`watch_config` follows them; a
+        change is waited for until it is applied) and ``trust.db`` (pins and remembered
+        decisions, changed by this process or another).  Every call does this first."""
+        watcher = self._watcher
+        if watcher is not None:
+            catching_up = watcher.pending()
+            if catching_up is not None:
+                await asyncio.shield(catching_up)
+        if self._screen is not None:
+            self._trust_checked()
 
     # -- lifecycle ---------------------------------------------------------------------
     async def __aenter__(self) -> MCPHost:
@@ -284,37 +324,47 @@ class MCPHost:
         if callable(closer):
             closer()
 
-    async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
-        """Apply a new config: connect added, drop removed, reconnect changed, keep the rest.
+    async def reload(
+        self, servers: Iterable[HostServer], *, applied: asyncio.Event | None = None
+    ) -> dict[str, list[str]]:
+        """Apply a new config: connect added, drop removed, reconnect changed, keep the rest
+        (a kept server whose policy changed has its tools screened again).
 
         A server in the middle of a browser login is never interrupted by a reload: unchanged,
         it is simply kept; changed, the change is applied once the login is over (it is listed
         under ``"deferred"``).  Removing or disabling it does stop the login.  Reloads may
         overlap (each applies its difference under a lock; connecting happens outside it).
+        *applied* is set once the difference is applied, before servers connect.
         """
-        return await self._runner.reload(servers)
+        return await self._runner.reload(servers, applied=applied)
 
     def watch_config(
         self,
         path: str | os.PathLike[str] | None = None,
         *,
-        interval: float = 2.0,
+        interval: float = 0.5,
         display_names: Mapping[str, str] | None = None,
         load: Callable[[], Iterable[HostServer]] | None = None,
+        on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
     ) -> ConfigWatcher:
-        """Apply edits of ``config.yaml`` (and ``$HERMES_HOME/.env``) while the host runs.
+        """Apply edits of ``config.yaml``, ``$HERMES_HOME/.env`` and the administrator's policy
+        files while the host runs: every call looks first (one ``stat`` per file) and waits
+        for a change to be applied; between calls the watcher looks every *interval* seconds.
 
-        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*.
-        The watcher stops with the host.
+        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*;
+        *on_reload(diff)* runs on the host's loop after each reload.  The watcher stops with
+        the host.
         """
-        return follow_config(
+        self._watcher = follow_config(
             self,
             path,
             interval=interval,
             display_names=display_names,
             load=load,
             source=self.factory,
+            on_reload=on_reload,
         )
+        return self._watcher
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
         """Run *coro* in the background, owned by the host (ended by :meth:`close`)."""
@@ -423,6 +473,11 @@ class MCPHost:
         *on_progress(progress, total, message)* is called for each progress notification the
         server sends about this call (see :mod:`hermes_core.host.notifications`).
         """
+        watcher = self._watcher  # (catch_up, inlined: this is every call's path)
+        if watcher is not None:
+            catching_up = watcher.pending()
+            if catching_up is not None:
+                await asyncio.shield(catching_up)
         if self._screen is not None:
             self._trust_checked()
         return await self.pipeline.call(name, arguments, on_progress)
@@ -440,8 +495,17 @@ class MCPHost:
         A tool whose ``taskSupport`` is ``optional`` is called as a task on 2025-11-25; one
         without task support is called plainly (``run.task_id`` stays ``None``)."""
         run = TaskRun(name, self.task_log)
-        run.start(self.pipeline.call(name, arguments, on_progress, as_task=True))
+        run.start(self._task_call(name, arguments, on_progress))
         return run
+
+    async def _task_call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        on_progress: ProgressCallback | None,
+    ) -> dict[str, Any]:
+        await self.catch_up()
+        return await self.pipeline.call(name, arguments, on_progress, as_task=True)
 
     def tasks(self, server: str | None = None) -> list[TaskRecord]:
         """The tasks this host's calls started, newest first (only *server*'s when given)."""

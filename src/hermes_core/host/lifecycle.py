@@ -206,35 +206,56 @@ class ServerRunner:
                     log.warning("MCP server '%s': recycling failed: %s", name, exc)
 
     # -- reload --------------------------------------------------------------------------
-    async def reload(self, servers: Iterable[HostServer]) -> dict[str, list[str]]:
-        """Apply a new config (see :meth:`MCPHost.reload`)."""
-        async with self._reload_lock:
-            new = {s.name: s for s in servers}
-            old = self._servers
-            added = [n for n in new if n not in old]
-            removed = [n for n in old if n not in new]
-            changed = [n for n in new if n in old and new[n] != old[n]]
-            deferred = [n for n in changed if new[n].enabled and self._in_login(n)]
-            for name in removed + changed:
-                if name in deferred:
-                    continue
-                connection = self._connections.pop(name, None)
-                if connection is not None:
-                    await connection.close()
-                self._tools.forget(name)
-            old.clear()
-            old.update(new)
-            for name in deferred:
-                log.warning(
-                    "MCP server '%s': its config changed during a login; the change is applied "
-                    "when the login is over",
-                    name,
-                )
-                self.spawn(self._apply_after_login(name, new[name]), f"apply '{name}' after login")
-            starting = [n for n in added + changed if new[n].enabled and n not in deferred]
+    async def reload(
+        self, servers: Iterable[HostServer], *, applied: asyncio.Event | None = None
+    ) -> dict[str, list[str]]:
+        """Apply a new config (see :meth:`MCPHost.reload`); *applied* is set once the
+        difference is applied (before added or changed servers are connected)."""
+        try:
+            async with self._reload_lock:
+                diff, starting = await self._apply(servers)
+        finally:
+            if applied is not None:
+                applied.set()
         await asyncio.gather(*(self.start_one(n) for n in starting))
         self._gate.invalidate()
-        return {"added": added, "removed": removed, "changed": changed, "deferred": deferred}
+        return diff
+
+    async def _apply(self, servers: Iterable[HostServer]) -> tuple[dict[str, list[str]], list[str]]:
+        """The difference applied (under the reload lock), and the servers to start."""
+        new = {s.name: s for s in servers}
+        old = self._servers
+        added = [n for n in new if n not in old]
+        removed = [n for n in old if n not in new]
+        changed = [n for n in new if n in old and new[n] != old[n]]
+        # The policy is no part of an entry's equality: a kept server's tools are screened
+        # again under the new one (refused tools go, allowed ones come back).
+        repoliced = any(
+            new[n].policy != old[n].policy for n in new if n in old and n not in changed
+        )
+        deferred = [n for n in changed if new[n].enabled and self._in_login(n)]
+        for name in removed + changed:
+            if name in deferred:
+                continue
+            connection = self._connections.pop(name, None)
+            if connection is not None:
+                await connection.close()
+            self._tools.forget(name)
+        old.clear()
+        old.update(new)
+        if repoliced:
+            self._tools.rescreen()
+        for name in deferred:
+            log.warning(
+                "MCP server '%s': its config changed during a login; the change is applied "
+                "when the login is over",
+                name,
+            )
+            self.spawn(self._apply_after_login(name, new[name]), f"apply '{name}' after login")
+        self._gate.invalidate()
+        starting = [n for n in added + changed if new[n].enabled and n not in deferred]
+        diff = {"added": added, "removed": removed, "changed": changed, "deferred": deferred}
+        return diff, starting
 
     def _in_login(self, name: str) -> bool:
         connection = self._connections.get(name)

@@ -100,12 +100,19 @@ def follow_config(
     display_names: Mapping[str, str] | None,
     load: Callable[[], Iterable[HostServer]] | None,
     source: ConfigSource | None,
+    on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
 ) -> watch.ConfigWatcher:
     """Start following ``config.yaml`` for *host* (see :func:`hermes_core.host.watch.follow`)."""
     from hermes_core.host.watch import follow
 
     return follow(
-        host, path, interval=interval, display_names=display_names, load=load, source=source
+        host,
+        path,
+        interval=interval,
+        display_names=display_names,
+        load=load,
+        source=source,
+        on_reload=on_reload,
     )
 
 

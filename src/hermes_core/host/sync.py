@@ -186,7 +186,7 @@ class SyncMCPHost:
         return self._run(self.host.reload(list(servers)))
 
     def watch_config(
-        self, path: str | os.PathLike[str] | None = None, *, interval: float = 2.0
+        self, path: str | os.PathLike[str] | None = None, *, interval: float = 0.5
     ) -> ConfigWatcher:
         """Follow ``config.yaml`` (see :meth:`MCPHost.watch_config`); stops with the host."""
 

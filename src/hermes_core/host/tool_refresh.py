@@ -71,9 +71,10 @@ class ToolRefresh:
                 refused_by = tool_refusal(config.policy, config.name, tool["name"])
                 if refused_by is not None:
                     held[tool["name"]] = f"refused by the administrator's policy: {refused_by}"
-            self.policy_refusals[config.name] = dict(held)
+        self.policy_refusals[config.name] = dict(held)
+        # Kept to be screened again when the trust state or the policy changes.
+        self._listings[config.name] = (tools, caps, live)
         if self.screen is not None:
-            self._listings[config.name] = (tools, caps, live)
             allowed = [tool for tool in tools if tool["name"] not in held]
             refused = self.screen.screen(config, allowed, live=live)
             held.update((name, refusal.reason) for name, refusal in refused.items())
@@ -85,8 +86,8 @@ class ToolRefresh:
             self.naming.apply(config.name, self.usable_tools(config, tools, caps, live=False))
 
     def rescreen(self) -> None:
-        """Screen every server's last listing again (the trust state changed): accepted
-        tools come back, blocked ones go."""
+        """Screen every server's last listing again (the trust state or the policy changed):
+        accepted or allowed tools come back, blocked or refused ones go."""
         for server, (tools, caps, live) in list(self._listings.items()):
             config = self._servers.get(server)
             if config is None or server not in self.naming.listed:

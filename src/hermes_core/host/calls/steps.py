@@ -35,6 +35,7 @@ __all__ = [
     "SendStep",
     "UtilityStep",
     "WakeStep",
+    "policy_refused",
 ]
 
 
@@ -48,19 +49,24 @@ class PolicyStep:
         return server.policy is not None
 
     def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
-        entry = call.entry
-        refused = tool_refusal(call.server.policy, entry.server, entry.tool)
+        refused = policy_refused(call.entry, call.server)
         if refused is None:
             return proceed(call)
-        return answered(
-            {
-                "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
-                f"refused by the administrator's policy: {refused}",
-                "server": entry.server,
-                "state": "policy",
-                "retryable": False,
-            }
-        )
+        return answered(refused)
+
+
+def policy_refused(entry: ToolEntry, server: HostServer) -> Result | None:
+    """The refusal of a call of *entry* that *server*'s policy refuses (``None``: allowed)."""
+    refused = tool_refusal(server.policy, entry.server, entry.tool)
+    if refused is None:
+        return None
+    return {
+        "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
+        f"refused by the administrator's policy: {refused}",
+        "server": entry.server,
+        "state": "policy",
+        "retryable": False,
+    }
 
 
 class AdmitStep:
@@ -244,9 +250,14 @@ class ApproveStep:
         self,
         approvals: Approvals,
         decision: Callable[[str, str], Decision | None] | None = None,
+        recheck: Callable[[ToolCall], Awaitable[Result | None]] | None = None,
     ) -> None:
+        """*recheck(call)* decides an approved call again on what holds once the user
+        answered (the policy, the decisions, the pins may have changed while they read the
+        question): its refusal, or ``None`` to send it."""
         self._approvals = approvals
         self._decision = decision
+        self._recheck = recheck
 
     def _decided(self, entry: ToolEntry) -> Decision | None:
         return None if self._decision is None else self._decision(entry.server, entry.tool)
@@ -265,6 +276,8 @@ class ApproveStep:
         if decided is Decision.NEVER:
             return self._approvals.blocked(entry)
         refusal = await self._approvals.approve(entry, call.server, call.arguments)
+        if refusal is None and self._recheck is not None:
+            refusal = await self._recheck(call)
         if refusal is not None:
             return refusal
         if call.intercepted is not None:

@@ -35,7 +35,7 @@ VERSION = 2
 BUSY_SECONDS = 10.0
 #: Changes kept waiting per server at most (a listing of more changed tools keeps the first).
 MAX_CHANGES_PER_SERVER = 1000
-#: How often (seconds) a running host looks whether another process changed the file.
+#: How often (seconds) a host tries again to open a file it could not open.
 CHECK_EVERY = 1.0
 
 _SCHEMA = """
@@ -97,7 +97,6 @@ class TrustStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._local = threading.local()
-        self._seen: tuple[int, ...] | None = None
         self._checked = 0.0
 
     @classmethod
@@ -109,7 +108,14 @@ class TrustStore:
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
         if connection is None:
             connection = self._open()
+            try:
+                # What changed() compares with: everything read from here on is current.
+                version = connection.execute("PRAGMA data_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                connection.close()
+                raise TrustStoreError(f"{self.path}: {exc}") from None
             self._local.connection = connection
+            self._local.version = version
         return connection
 
     def _open(self) -> sqlite3.Connection:
@@ -156,21 +162,29 @@ class TrustStore:
             raise TrustStoreError(f"{self.path}: {exc}") from None
 
     def changed(self) -> bool:
-        """Whether another process may have written the file since the last look (checked
-        at most once per :data:`CHECK_EVERY`; the first look says no)."""
-        now = time.monotonic()
-        if now - self._checked < CHECK_EVERY:
+        """Whether another connection (another process, or another thread of this one)
+        committed to the file since this thread's last look: SQLite's ``data_version``, one
+        cheap query, so a host can look before every call.  The first look compares with the
+        version seen when this thread opened the file (what it read since is current).  While
+        the file cannot be opened, it is tried again at most once per :data:`CHECK_EVERY`,
+        and its becoming readable again counts as a change."""
+        local = self._local
+        if getattr(local, "connection", None) is None:
+            now = time.monotonic()
+            if getattr(local, "failed", False) and now - self._checked < CHECK_EVERY:
+                return False
+            self._checked = now
+        try:
+            version = self._connection().execute("PRAGMA data_version").fetchone()[0]
+        except (TrustStoreError, sqlite3.Error):
+            local.failed = True
             return False
-        self._checked = now
-        seen = []
-        for suffix in ("", "-wal"):
-            try:
-                info = os.stat(f"{self.path}{suffix}")
-                seen += [info.st_mtime_ns, info.st_size, info.st_ino]
-            except OSError:
-                seen += [0, 0, 0]
-        before, self._seen = self._seen, tuple(seen)
-        return before is not None and before != self._seen
+        before = getattr(local, "version", None)
+        local.version = version
+        if getattr(local, "failed", False):
+            local.failed = False
+            return True
+        return before is not None and before != version
 
     def close(self) -> None:
         connection = getattr(self._local, "connection", None)

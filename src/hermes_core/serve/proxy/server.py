@@ -226,7 +226,12 @@ class ProxyServer:
         hears the call's progress reports (``None``: none asked for)."""
         entry = self.find(name)
         if entry is None:
-            return _call_result(await self._not_offered(name, arguments))
+            # Looked up again once the host caught up with what changed on disk (a pin
+            # accepted, a decision, a policy edit: the listing may not have caught up yet).
+            await self.host.catch_up()
+            entry = self.find(name)
+            if entry is None:
+                return _call_result(await self._not_offered(name, arguments))
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
                 result = await self.host.call_tool(entry.name, arguments)
