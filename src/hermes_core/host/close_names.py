@@ -8,7 +8,6 @@ the whole name (``mcp_fs_read_txt_file``)."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 from hermes_core.host.naming import sanitize_component
@@ -29,6 +28,8 @@ def close_names(name: str, known: Iterable[str]) -> list[str]:
     bare = sanitize_component(name)
     found = [known_name for known_name in names if known_name.endswith(f"_{bare}")]
     if len(found) < MAX_SUGGESTIONS:
+        import difflib  # (an unknown name only: an embedding host never loads it otherwise)
+
         for close in difflib.get_close_matches(name, names, n=MAX_SUGGESTIONS, cutoff=0.6):
             if close not in found:
                 found.append(close)

@@ -58,6 +58,11 @@ COMMON_FROM = 1000
 #: action groups decide between near-duplicates; the verb itself only breaks their ties.
 _WEIGHTS = (4.0, 3.0, 1.0, 2.0, 1.0, 0.5)
 
+#: A request with a verb and words ranks this many times *limit* tools, then puts those holding
+#: one of its words first.
+_WIDER = 20
+_SAID = "SELECT rowid FROM tools WHERE tools MATCH ?"
+
 #: At most this many of a tool's parameters are indexed (a schema may list thousands).
 _MAX_PARAMETERS = 64
 
@@ -110,17 +115,27 @@ class ToolSearchIndex:
         sql = "SELECT rowid FROM tools WHERE tools MATCH ?" + where + " ORDER BY rank LIMIT ?"
         with self._lock:
             db = self._index(snapshot)
-            rows = db.execute(sql, (self._match(db, terms), *hidden, limit)).fetchall()
-        return [self._entries[row[0]] for row in rows]
+            ranked, said = self._match(db, terms)
+            wide = limit if said is None else limit * _WIDER
+            rows = [row[0] for row in db.execute(sql, (ranked, *hidden, wide)).fetchall()]
+            if said is not None:
+                # The tools that hold one of the request's words first, in the same order.
+                holding = {row[0] for row in db.execute(_SAID, (said,)).fetchall()}
+                rows = [r for r in rows if r in holding] + [r for r in rows if r not in holding]
+        return [self._entries[rowid] for rowid in rows[:limit]]
 
-    def _match(self, db: sqlite3.Connection, terms: Analysed) -> str:
-        """The FTS5 query: actions in the actions column, verbs in the names, words anywhere."""
+    def _match(self, db: sqlite3.Connection, terms: Analysed) -> tuple[str, str | None]:
+        """The FTS5 query that ranks (actions in the actions column, verbs in the verb column,
+        words anywhere else), and the one a tool must also match to come first: one of the
+        request's words, so that a verb alone never outranks the thing asked about ("open a
+        page" is not any tool that opens); ``None`` when the request is all verb or all words."""
         acting = any(self._actions[a] for a in (*terms.actions, *terms.verbs))
         words = self._telling(db, list(terms.words), acting) if terms.words else []
+        said = [f"{{name title description params}} : {_quoted(w)}" for w in words]
         parts = [f"actions : {_quoted(a)}" for a in terms.actions]
         parts += [f"verb : {_quoted(v)}" for v in terms.verbs]
-        parts += [f"{{name title description params}} : {_quoted(w)}" for w in words]
-        return " OR ".join(parts)
+        ranked = " OR ".join([*parts, *said])
+        return ranked, (" OR ".join(said) if said and parts else None)
 
     def _telling(self, db: sqlite3.Connection, words: list[str], acting: bool) -> list[str]:
         """*words* without those whose stems are in more than half the tools, when another
