@@ -87,14 +87,16 @@ class ToolRefresh:
 
     def rescreen(self) -> None:
         """Screen every server's last listing again (the trust state or the policy changed):
-        accepted or allowed tools come back, blocked or refused ones go."""
-        for server, (tools, caps, live) in list(self._listings.items()):
+        accepted or allowed tools come back, blocked or refused ones go.  Never as a live
+        listing: what this host listed a while ago is not what the server says now, so it is
+        neither pinned nor recorded as a change (over a newer one another process recorded)."""
+        for server, (tools, caps, _live) in list(self._listings.items()):
             config = self._servers.get(server)
             if config is None or server not in self.naming.listed:
                 self._listings.pop(server, None)
                 continue
             with paused_gc():
-                self.naming.apply(server, self.usable_tools(config, tools, caps, live=live))
+                self.naming.apply(server, self.usable_tools(config, tools, caps, live=False))
         self._gate.invalidate()
 
     async def refresh(self, server: str) -> tuple[list[str], list[str]]:
