@@ -14,6 +14,7 @@ from typing import TypeAlias
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.parser_entries import add_entry_parsers
+from hermes_core.cli.parser_trust import add_trust_parsers
 from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
@@ -251,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     document.add_argument("--client-name", default=None, help="shown on consent screens")
     add_entry_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
-    _add_trust_parsers(mcp_commands)
+    add_trust_parsers(mcp_commands, _Parser)
     _add_serve_parser(mcp_commands)
     _add_proxy_parser(mcp_commands)
     _add_warm_parsers(mcp_commands)
@@ -405,53 +406,6 @@ def _import_flags(parser: argparse.ArgumentParser) -> None:
         help="replace servers of the same name already in config.yaml",
     )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
-
-
-def _add_trust_parsers(mcp_commands: _Commands) -> None:
-    """``hermes mcp trust`` and ``hermes mcp approvals`` (docs/trust.md)."""
-    trust = mcp_commands.add_parser(
-        "trust",
-        help="accept tools whose definition changed since it was pinned (shows what changed)",
-        description="A server's tools are pinned when first listed; a tool whose name, "
-        "description, schemas or annotations change later is held back (not offered, calls "
-        "refused) until accepted here. Each change is shown with its digest; what is accepted is "
-        "exactly the definition shown (on a terminal you are asked), or the one --digest names. "
-        "Without TOOL, every waiting change of SERVER.",
-    )
-    trust.add_argument("name", metavar="SERVER", help="the server whose tools changed")
-    trust.add_argument(
-        "tools", nargs="*", metavar="TOOL", help="only these tools (default: every waiting one)"
-    )
-    trust.add_argument(
-        "--digest",
-        metavar="HEX",
-        help="accept the definition with this digest only (as shown, at least 12 hex digits; "
-        "one TOOL); if the server changed it again, nothing is accepted",
-    )
-    trust.add_argument(
-        "--yes", action="store_true", help="accept what is shown without asking on a terminal"
-    )
-    trust.add_argument("--json", action="store_true", help="machine-readable output")
-    approvals = mcp_commands.add_parser(
-        "approvals",
-        help="remembered per-tool decisions: ask, always, never",
-        description="ask: ask before every call; always: run without asking; never: hide the "
-        "tool and refuse its calls. A tool without a decision follows its server's trust tier.",
-    )
-    approvals.set_defaults(command_parser=approvals)
-    verbs = approvals.add_subparsers(
-        dest="approvals_command", metavar="COMMAND", parser_class=_Parser
-    )
-    listing = verbs.add_parser("list", help="the remembered decisions")
-    listing.add_argument("name", nargs="?", metavar="SERVER", help="only this server's")
-    listing.add_argument("--json", action="store_true", help="machine-readable output")
-    setting = verbs.add_parser("set", help="remember a decision for one tool")
-    setting.add_argument("name", metavar="SERVER", help="the server of the tool")
-    setting.add_argument("tool", metavar="TOOL", help="the tool's name on its server")
-    setting.add_argument("decision", metavar="DECISION", help="ask, always or never")
-    reset = verbs.add_parser("reset", help="forget the decisions of a server (or of one tool)")
-    reset.add_argument("name", metavar="SERVER", help="the server whose decisions to forget")
-    reset.add_argument("tool", nargs="?", metavar="TOOL", help="only this tool's decision")
 
 
 def _add_serve_parser(commands: _Commands) -> None:
