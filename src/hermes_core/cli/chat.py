@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import difflib
 import getpass
 import sqlite3
 import sys
@@ -36,6 +35,7 @@ from hermes_core.host.factory import HostFactory
 from hermes_core.host.spec import HostServer
 from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SchemaError, SessionStore
+from hermes_core.spelling import close_matches
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -242,7 +242,7 @@ class _Repl:
         word, _, rest = text[1:].partition(" ")
         command = SLASH_COMMANDS.get(word.lower())
         if command is None:
-            close = difflib.get_close_matches(word, list(SLASH_COMMANDS), n=1, cutoff=0.5)
+            close = close_matches(word, list(SLASH_COMMANDS), n=1, cutoff=0.5)
             hint = f"; did you mean /{close[0]}?" if close else ""
             self.output.say(f"unknown command /{clean_line(word)}{hint} (/help lists them)")
             return True

@@ -4,7 +4,6 @@ started: connection, tools count, what gates it, its last error."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +14,7 @@ from hermes_core.cli.masked import masked_entry
 from hermes_core.cli.status_text import lifecycle_lines
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.sanitize import clean_line
+from hermes_core.spelling import close_matches
 from hermes_core.yaml_lines import _plain
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def get(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> in
         written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
         entries: dict[str, Any] = _plain(written) if isinstance(written, dict) else {}
         if name not in entries:
-            close = difflib.get_close_matches(name, list(entries), n=1, cutoff=0.6)
+            close = close_matches(name, list(entries), n=1, cutoff=0.6)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             known = ", ".join(entries) or "none"
             raise Stop(

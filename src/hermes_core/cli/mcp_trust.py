@@ -9,7 +9,6 @@ next call or listing (it asks the file whether it changed before each).
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import shlex
 import sys
@@ -25,6 +24,7 @@ from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.review import Review, reviews
 from hermes_core.host.trust.store import Acceptance, TrustStore, TrustStoreError
 from hermes_core.sanitize import clean_line
+from hermes_core.spelling import close_matches
 
 if TYPE_CHECKING:
     from hermes_core.host.factory import HostFactory
@@ -41,7 +41,7 @@ def _known_server(name: str, names: Iterable[str]) -> None:
     known = sorted(set(names))
     if name in known:
         return
-    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    close = close_matches(name, known, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     listed = f" (servers: {', '.join(known)})" if known and not close else ""
     raise Stop(EXIT_USAGE, f"no server named {name!r}{hint}{listed}")
@@ -199,7 +199,7 @@ def _known_tool(store: TrustStore, server: str, tool: str) -> None:
     pinned = sorted(store.pins(server))
     if not pinned or name_key(tool) in {name_key(name) for name in pinned}:
         return  # (a decision holds for the name the agent sees: read-file decides read_file)
-    close = difflib.get_close_matches(tool, pinned, n=1, cutoff=0.6)
+    close = close_matches(tool, pinned, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else f" (its tools: {', '.join(pinned)})"
     raise Stop(EXIT_USAGE, f"server '{server}' has no tool named {tool!r}{hint}")
 

@@ -7,7 +7,6 @@ The interceptor names are checked against the registered ones when a host is bui
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -17,6 +16,7 @@ from pydantic import field_validator, model_validator
 from hermes_core.config.checks import fail, kind_of
 from hermes_core.config.model_base import ConfigModel
 from hermes_core.config.values import boolish, unknown_key
+from hermes_core.spelling import close_matches
 
 __all__ = [
     "DEFAULT_MAX_RESULT_TOKENS",
@@ -73,7 +73,7 @@ def interceptor_problem(
     for key, index, name in placed:
         if name in known:
             continue
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        close = close_matches(name, known, n=1, cutoff=0.6)
         hint = f"did you mean {close[0]!r}?" if close else f"registered: {', '.join(known)}"
         return f"{key}[{index}]", f"no call interceptor named {name!r} ({hint})"
     return None

@@ -12,7 +12,6 @@ A bad value is a :class:`ConfigError` naming the file, the line and the key.
 
 from __future__ import annotations
 
-import difflib
 import enum
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
+from hermes_core.spelling import close_matches
 
 __all__ = ["DEFAULT_TOOL_SEARCH_BUDGET", "ChatSettings", "ToolSearchMode", "chat_settings"]
 
@@ -60,7 +60,7 @@ def _mode(loaded: LoadedConfig, value: Any) -> ToolSearchMode:
     if text in words:
         return ToolSearchMode(text)
     if isinstance(value, str):
-        close = difflib.get_close_matches(text or "", words, n=1, cutoff=0.6)
+        close = close_matches(text or "", words, n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         got = f"{value[:40]!r}{hint}"
     else:

@@ -17,6 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
 
+from hermes_core.spelling import close_matches
+
 __all__ = ["deferred", "fail", "fail_plugin", "kind", "kind_of", "unknown_keys", "warn"]
 
 
@@ -81,9 +83,7 @@ def unknown_keys(value: Any, known: list[str], what: str) -> dict[str, Any]:
         raise fail(f"must be a mapping of {what} settings (got {kind(value)})")
     for key in value:
         if str(key) not in known:
-            import difflib
-
-            close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.7)
+            close = close_matches(str(key), known, n=1, cutoff=0.7)
             hint = f"did you mean {close[0]!r}? " if close else ""
             raise fail(f"unknown key ({hint}valid: {', '.join(sorted(known))})", str(key))
     return {str(key): item for key, item in value.items()}

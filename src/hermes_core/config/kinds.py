@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.config.plugin_settings import SettingsShape
+from hermes_core.spelling import close_matches
 
 __all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds", "settings_of"]
 
@@ -137,9 +138,7 @@ def settings_of(
 
 
 def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:
-    import difflib  # only for a did-you-mean: ``mcp list`` reads the remembered kinds without it
-
-    close = difflib.get_close_matches(written.strip().lower(), list(registered), n=1, cutoff=0.6)
+    close = close_matches(written.strip().lower(), list(registered), n=1, cutoff=0.6)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     written = written.strip()[:64]
     listed = ", ".join(registered) or "none"

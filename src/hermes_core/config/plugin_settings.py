@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.spelling import close_matches
+
 __all__ = ["SettingField", "SettingsShape"]
 
 _KINDS = {
@@ -130,12 +132,10 @@ class SettingsShape:
 
     def problem(self, value: Mapping[str, Any]) -> tuple[tuple[str | int, ...], str] | None:
         """The first thing wrong with *value* (key path below the block, reason), or None."""
-        import difflib
-
         names = self.names
         for key in value:
             if key not in names:
-                close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+                close = close_matches(str(key), names, n=1, cutoff=0.6)
                 hint = f"did you mean {close[0]!r}? " if close else ""
                 return (str(key),), f"unknown setting ({hint}valid: {', '.join(names) or 'none'})"
         missing = [name for name in self.required if name not in value]

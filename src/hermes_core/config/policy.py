@@ -23,7 +23,6 @@ but wrong (bad YAML, an unknown key, a bad value) is a :class:`ConfigError` at `
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 from collections.abc import Mapping
@@ -32,6 +31,7 @@ from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.policy_rules import Policy, ServerRule, UrlRule
+from hermes_core.spelling import close_matches
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import _line_of, _plain
 
@@ -122,7 +122,7 @@ class _Reader:
             raise self.fail(key, "must be a mapping")
         for name in value:
             if name not in known:
-                close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.6)
+                close = close_matches(str(name), known, n=1, cutoff=0.6)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 path = f"{key}.{name}" if key else str(name)
                 raise self.fail(path, f"unknown key{hint}; known: {', '.join(known)}")

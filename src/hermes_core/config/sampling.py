@@ -8,7 +8,6 @@ value is an error: a typo here must never switch a limit off.
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -18,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, mod
 from hermes_core.config.checks import deferred
 from hermes_core.config.checks import fail as _fail
 from hermes_core.config.checks import kind as _kind
+from hermes_core.spelling import close_matches
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
@@ -79,7 +79,7 @@ class SamplingConfig(BaseModel):
         known = list(cls.model_fields)
         for key in value:
             if key not in known:
-                close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.7)
+                close = close_matches(str(key), known, n=1, cutoff=0.7)
                 hint = f"did you mean {close[0]!r}? " if close else ""
                 raise _fail(f"unknown key ({hint}valid: {', '.join(known)})", str(key))
         return value

@@ -9,8 +9,9 @@ would leave the user without what they asked for (``sampilng:`` read as no sampl
 
 from __future__ import annotations
 
-import difflib
 import re
+
+from hermes_core.spelling import close_matches
 
 __all__ = ["AGENT_KEYS", "CORE_KEYS", "KNOWN_KEYS", "unknown_key_reason"]
 
@@ -125,7 +126,7 @@ def unknown_key_reason(key: str) -> str | None:
     for known in sorted(KNOWN_KEYS):
         if re.sub(r"[^a-z]", "", known) == folded:
             return f"unknown top-level key (did you mean {known!r}?)"
-    close = difflib.get_close_matches(key.lower(), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
+    close = close_matches(key.lower(), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
     if close:
         return f"unknown top-level key (did you mean {close[0]!r}?)"
     return f"unknown top-level key (Hermes reads {', '.join(CORE_KEYS)})"

@@ -7,7 +7,6 @@ sentence that never quotes the value.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -16,6 +15,7 @@ from urllib.parse import urlsplit
 
 from hermes_core.config.checks import fail, kind_of
 from hermes_core.sanitize.urls import REDACTED, display_url, redact_url
+from hermes_core.spelling import close_matches
 
 __all__ = [
     "HEADER_NAME",
@@ -152,7 +152,7 @@ def value_problem(text: str, *, header: bool) -> str | None:
 def unknown_key(key: str, known: list[str], also: Sequence[str] = ()) -> str:
     """The error for a key that no entry has: a did-you-mean (over *known* and the plugins'
     keys in *also*), else the keys there are."""
-    close = difflib.get_close_matches(key, [*known, *also], n=1, cutoff=0.75)
+    close = close_matches(key, [*known, *also], n=1, cutoff=0.75)
     if close:
         return f"unknown key (did you mean {close[0]!r}?)"
     return "unknown key; the keys here are: " + ", ".join(sorted(known))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hermes_core.host.naming import sanitize_component
+from hermes_core.spelling import close_matches
 
 __all__ = ["MAX_GUESSED", "close_names", "did_you_mean"]
 
@@ -28,9 +29,7 @@ def close_names(name: str, known: Iterable[str]) -> list[str]:
     bare = sanitize_component(name)
     found = [known_name for known_name in names if known_name.endswith(f"_{bare}")]
     if len(found) < MAX_SUGGESTIONS:
-        import difflib  # (an unknown name only: an embedding host never loads it otherwise)
-
-        for close in difflib.get_close_matches(name, names, n=MAX_SUGGESTIONS, cutoff=0.6):
+        for close in close_matches(name, names, n=MAX_SUGGESTIONS, cutoff=0.6):
             if close not in found:
                 found.append(close)
     return found[:MAX_SUGGESTIONS]

@@ -14,7 +14,6 @@ Every problem names the file, the line and the key; an unknown key has a did-you
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Mapping
@@ -26,6 +25,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.plugin_yaml import _line_of, _plain
+from hermes_core.spelling import close_matches
 
 __all__ = ["OFFICIAL", "Registry", "configured_registries", "pick_registries"]
 
@@ -93,7 +93,7 @@ def configured_registries(loaded: LoadedConfig) -> list[Registry]:
             errors.append(_problem(loaded, key, node, name, "must be a URL or {url, token}"))
             continue
         for unknown in (k for k in spec if k not in _KEYS):
-            close = difflib.get_close_matches(str(unknown), _KEYS, n=1)
+            close = close_matches(str(unknown), _KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (valid: {', '.join(_KEYS)})"
             errors.append(
                 _problem(

@@ -20,7 +20,6 @@ at file:line; unknown keys and unknown names get a did-you-mean.
 
 from __future__ import annotations
 
-import difflib
 import fnmatch
 import functools
 import os
@@ -32,6 +31,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.serve.http_guard import HEADER_TIMEOUT
+from hermes_core.spelling import close_matches
 from hermes_core.yaml_lines import _plain
 
 __all__ = ["EVERYTHING", "PROFILE_KEYS", "Profile", "ProxyConfig", "load_proxy_config"]
@@ -84,7 +84,7 @@ class ProxyConfig:
         if found is not None:
             return found
         known = sorted(self.profiles)
-        close = difflib.get_close_matches(name, known, n=1)
+        close = close_matches(name, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         listed = ", ".join(known) if known else "none"
         line = loaded.line_of("proxy.profiles") or loaded.line_of("proxy")
@@ -97,7 +97,7 @@ class ProxyConfig:
 
 
 def _unknown(key: str, allowed: Iterable[str]) -> str:
-    close = difflib.get_close_matches(key, list(allowed), n=1)
+    close = close_matches(key, list(allowed), n=1)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return f"unknown key {key!r} (known: {', '.join(allowed)}){hint}"
 
@@ -149,7 +149,7 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
             chosen = read.names(entry["servers"], f"{key}.servers")
             for server in chosen:
                 if server not in servers:
-                    close = difflib.get_close_matches(server, sorted(servers), n=1)
+                    close = close_matches(server, sorted(servers), n=1)
                     hint = f"; did you mean {close[0]!r}?" if close else ""
                     raise read.error(
                         f"{key}.servers", f"no server named {server!r} in mcp_servers{hint}"
