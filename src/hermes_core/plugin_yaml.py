@@ -18,8 +18,8 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import _line_of as _line_of  # re-exported
-from hermes_core.yaml_lines import _plain as _plain  # re-exported
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 from hermes_platform.declaration import (
     Declaration,
     DeclarationError,

@@ -11,17 +11,17 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-__all__ = ["_line_of", "_plain"]
+__all__ = ["line_of", "plain"]
 
 _PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def _plain(node: Any) -> Any:
+def plain(node: Any) -> Any:
     """ruamel's round-trip types to plain Python values (the parser wants plain dicts)."""
     if isinstance(node, dict):
-        return {_plain(k): _plain(v) for k, v in node.items()}
+        return {plain(k): plain(v) for k, v in node.items()}
     if isinstance(node, list):
-        return [_plain(v) for v in node]
+        return [plain(v) for v in node]
     if isinstance(node, bool):
         return bool(node)
     if type(node).__name__ == "ScalarBoolean":
@@ -35,7 +35,7 @@ def _plain(node: Any) -> Any:
     return node
 
 
-def _line_of(tree: Any, key_path: str) -> int | None:
+def line_of(tree: Any, key_path: str) -> int | None:
     """The 1-based line of the deepest part of *key_path* found in the YAML tree."""
     line: int | None = None
     node = tree

@@ -30,7 +30,7 @@ from hermes_core.config import (
     store,
 )
 from hermes_core.config.loader import parse_yaml
-from hermes_core.plugin_yaml import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 ORIGINAL = textwrap.dedent(
     """\

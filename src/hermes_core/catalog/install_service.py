@@ -57,8 +57,8 @@ from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import validate_server
 from hermes_core.config.secret_lift import VariableNames, lift_secrets
 from hermes_core.host.factory import HostFactory
-from hermes_core.plugin_yaml import _plain
 from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.yaml_lines import plain as _plain
 from hermes_platform.runners import MissingRunner
 
 __all__ = ["InstallService", "configured_entries"]

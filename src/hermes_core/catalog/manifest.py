@@ -18,8 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from ruamel.yaml.comments import CommentedMap
 
-from hermes_core.plugin_yaml import _line_of, _plain
 from hermes_core.yaml_input import YamlInputError, load_yaml
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
 
 __all__ = [

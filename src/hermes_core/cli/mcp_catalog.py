@@ -20,9 +20,9 @@ from hermes_core.cli.loading import factory_for
 from hermes_core.cli.prompts import Cancelled, shown
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
-from hermes_core.plugin_yaml import _plain
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = [
     "catalog",

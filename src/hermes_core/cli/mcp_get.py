@@ -15,7 +15,7 @@ from hermes_core.cli.status_text import lifecycle_lines
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.sanitize import clean_line
 from hermes_core.spelling import close_matches
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 if TYPE_CHECKING:
     from hermes_core.host.surface import HostSurface

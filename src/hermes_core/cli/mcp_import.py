@@ -33,7 +33,7 @@ from hermes_core.importing.model import InputSpec, Skip, SourceError
 from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
-from hermes_core.plugin_yaml import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 if TYPE_CHECKING:
     pass

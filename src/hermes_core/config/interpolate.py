@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from hermes_core.config.errors import ConfigError
-from hermes_core.config.loader import LoadedConfig, _reason, hermes_home
+from hermes_core.config.loader import LoadedConfig, hermes_home
+from hermes_core.config.loader import validation_reason as _reason
 from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig

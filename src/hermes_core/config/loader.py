@@ -31,7 +31,8 @@ from hermes_core.config.top_keys import unknown_key_reason
 from hermes_core.home import config_path, hermes_home
 from hermes_core.spelling import close_matches
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import _line_of, _plain
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = [
     "LoadedConfig",
@@ -238,7 +239,7 @@ def parse_config_text(
         dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
         key = dotted.lstrip(".")
         line = _line_of(tree, key) or (_line_of(tree, str(loc[0])) if loc else None)
-        raise ConfigError(_reason(error), path=path, line=line, key=key) from None
+        raise ConfigError(validation_reason(error), path=path, line=line, key=key) from None
     return LoadedConfig(
         Path(path),
         config,
@@ -267,7 +268,7 @@ def _load_sampling(
             line = _line_of(node, dotted.lstrip(".")) if dotted and node is not None else None
             problems.append(
                 ConfigError(
-                    _reason(error),
+                    validation_reason(error),
                     path=path,
                     line=line or _line_of(tree, "sampling"),
                     key="sampling" + dotted,
@@ -363,7 +364,7 @@ def validate_server(
             key, line = place(loc)
             plugin = bool(ctx.get("plugin"))
             problems.append(
-                ConfigError(_reason(error), path=path, line=line, key=key, plugin=plugin)
+                ConfigError(validation_reason(error), path=path, line=line, key=key, plugin=plugin)
             )
         return None, problems, []
     noticed = []
@@ -373,7 +374,7 @@ def validate_server(
     return cfg, [], noticed
 
 
-def _reason(error: Any) -> str:
+def validation_reason(error: Any) -> str:
     """Our sentence for a validation error: never the input, only what kind it was."""
     kind = error.get("type", "")
     if kind == "hermes_config":

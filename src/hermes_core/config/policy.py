@@ -33,7 +33,8 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.policy_rules import Policy, ServerRule, UrlRule
 from hermes_core.spelling import close_matches
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import _line_of, _plain
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["SYSTEM_POLICY", "load_policy"]
 

@@ -20,7 +20,7 @@ from hermes_core.config.redact import shown_args
 from hermes_core.config.server_fields import ServerFields, kinds_of
 from hermes_core.config.tools import ToolsConfig
 from hermes_core.config.values import REDACTED, redact_url, unknown_key
-from hermes_core.yaml_lines import _line_of
+from hermes_core.yaml_lines import line_of as _line_of
 
 __all__ = ["ServerConfig"]
 

@@ -20,7 +20,7 @@ from hermes_core.config.yaml_document import (
     normal,
     to_node,
 )
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["AddServer", "AddServers", "EditOp", "RemoveServer", "SetEnabled"]
 

@@ -41,7 +41,7 @@ from hermes_core.config.loader import config_path, parse_yaml, validate_server
 from hermes_core.config.server import ServerConfig
 from hermes_core.config.server_edits import AddServer, AddServers, EditOp, RemoveServer, SetEnabled
 from hermes_core.config.yaml_document import MISSING, Document, normal, redump
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = [
     "LOCK_TIMEOUT",

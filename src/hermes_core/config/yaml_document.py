@@ -15,7 +15,7 @@ from ruamel.yaml.util import load_yaml_guess_indent
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import parse_yaml
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = [
     "MISSING",

@@ -19,7 +19,7 @@ from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.plugins.sampling_backend import Completion, CompletionRequest
 from hermes_core.plugins.types import SamplingProvider
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["with_backend_settings"]
 

@@ -9,12 +9,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.sanitize.schema_repair import (
-    _MEANING_KEYWORDS,
-    _copied_root,
-    _needs_no_repair,
-    _repair,
-    _subschemas,
-    _Unusual,
+    MEANING_KEYWORDS as _MEANING_KEYWORDS,
+)
+from hermes_core.sanitize.schema_repair import (
+    Unusual as _Unusual,
+)
+from hermes_core.sanitize.schema_repair import (
+    copied_root as _copied_root,
+)
+from hermes_core.sanitize.schema_repair import (
+    needs_no_repair as _needs_no_repair,
+)
+from hermes_core.sanitize.schema_repair import (
+    repair as _repair,
+)
+from hermes_core.sanitize.schema_repair import (
+    subschemas as _subschemas,
 )
 
 __all__ = ["check_input_schema", "normalise_input_schema", "prepare_input_schema"]

@@ -29,7 +29,7 @@ _SCHEMA_ONE = (
 #: ``type`` or pruning ``required`` would change what it accepts, so neither is done anywhere
 #: in it: only the repairs that keep its meaning (TAG characters in ``description``/``title``,
 #: ``properties: {}`` on an object, ``items: {}`` on an array) apply.
-_MEANING_KEYWORDS = frozenset(
+MEANING_KEYWORDS = frozenset(
     {
         "$ref",
         "$dynamicRef",
@@ -61,15 +61,15 @@ _SUBSCHEMA_KEYS: dict[str, str] = {
 }
 
 
-def _repair(node: dict[str, Any], keep_meaning: bool = False) -> list[Any]:
+def repair(node: dict[str, Any], keep_meaning: bool = False) -> list[Any]:
     """Repair one schema node in place; return its sub-schemas."""
     _repair_node(node, keep_meaning)
-    return _subschemas(node)
+    return subschemas(node)
 
 
 def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
     """The repairs of one node, its sub-schemas left alone (*keep_meaning*: only those that
-    keep what the schema accepts, see :data:`_MEANING_KEYWORDS`)."""
+    keep what the schema accepts, see :data:`MEANING_KEYWORDS`)."""
     for text_key in ("description", "title"):
         text = node.get(text_key)
         if isinstance(text, str):
@@ -102,7 +102,7 @@ def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
         node["items"] = {}
 
 
-def _subschemas(node: dict[str, Any]) -> list[Any]:
+def subschemas(node: dict[str, Any]) -> list[Any]:
     # Walk the node's own keys (usually a handful), not every keyword there is.
     subs: list[Any] = []
     for key, value in node.items():
@@ -120,7 +120,7 @@ def _subschemas(node: dict[str, Any]) -> list[Any]:
     return subs
 
 
-class _Unusual(Exception):
+class Unusual(Exception):
     """Not plain JSON (exact dict/list/str/int/bool/None, finite floats, str keys)."""
 
 
@@ -131,31 +131,31 @@ def _plain(value: Any) -> Any:
         return value
     if kind is float:
         if value - value != 0.0:  # inf or nan
-            raise _Unusual
+            raise Unusual
         return value
     if kind is dict:
         copy = {}
         for key, item in value.items():
             if type(key) is not str:
-                raise _Unusual
+                raise Unusual
             copy[key] = _plain(item)
         return copy
     if kind is list:
         return [_plain(item) for item in value]
-    raise _Unusual
+    raise Unusual
 
 
 def _copied(
     node: dict[Any, Any], keep_meaning: bool = False, marks: list[str] | None = None
 ) -> dict[str, Any]:
     """A repaired copy of one schema node and, through :data:`_SUBSCHEMA_KEYS`, its
-    sub-schemas: the result of a JSON round trip then :func:`_repair` at every level.
-    Keywords of :data:`_MEANING_KEYWORDS` met on the way are appended to *marks*."""
+    sub-schemas: the result of a JSON round trip then :func:`repair` at every level.
+    Keywords of :data:`MEANING_KEYWORDS` met on the way are appended to *marks*."""
     copy: dict[str, Any] = {}
     for key, value in node.items():
         if type(key) is not str:
-            raise _Unusual
-        if marks is not None and key in _MEANING_KEYWORDS:
+            raise Unusual
+        if marks is not None and key in MEANING_KEYWORDS:
             marks.append(key)
         role = _SUBSCHEMA_KEYS.get(key)
         if role is None:
@@ -165,7 +165,7 @@ def _copied(
                 inner = {}
                 for name, sub in value.items():
                     if type(name) is not str:
-                        raise _Unusual
+                        raise Unusual
                     inner[name] = (
                         _copied(sub, keep_meaning, marks) if type(sub) is dict else _plain(sub)
                     )
@@ -183,7 +183,7 @@ def _copied(
     return copy
 
 
-def _copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
+def copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
     kind = schema.get("type", "object")
     if kind is None or "type" not in schema:
         schema = {**schema, "type": "object"}
@@ -198,10 +198,10 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 _NO_REPAIR_MAX_DEPTH = 64
 
 
-def _needs_no_repair(schema: dict[Any, Any]) -> bool:
-    """Whether :func:`_copied_root` would return an equal copy of *schema*: plain JSON at
+def needs_no_repair(schema: dict[Any, Any]) -> bool:
+    """Whether :func:`copied_root` would return an equal copy of *schema*: plain JSON at
     every level, a root ``type: object``, and no node that :func:`_repair_node` would change
-    under either rule set (see :data:`_MEANING_KEYWORDS`).  Raises :class:`_Unusual` where
+    under either rule set (see :data:`MEANING_KEYWORDS`).  Raises :class:`Unusual` where
     the copy would (odd types, NaN, non-string keys).
 
     One read-only walk.  ``False`` only sends the schema through the copying pass, which is
@@ -233,7 +233,7 @@ def _needs_no_repair(schema: dict[Any, Any]) -> bool:
         depth += 1
         for key, value in node.items():
             if type(key) is not str:
-                raise _Unusual
+                raise Unusual
             role = _SUBSCHEMA_KEYS.get(key)
             if role is None:
                 if type(value) not in _SCALARS:
@@ -242,7 +242,7 @@ def _needs_no_repair(schema: dict[Any, Any]) -> bool:
                 if role == "map":
                     for name, sub in value.items():
                         if type(name) is not str:
-                            raise _Unusual
+                            raise Unusual
                         if type(sub) is dict:
                             pending.append((sub, depth))
                         else:
@@ -274,22 +274,22 @@ def _required_is_clean(required: Any, names: dict[Any, Any]) -> bool:
 
 
 def _check_plain(value: Any) -> None:
-    """Raise :class:`_Unusual` where :func:`_plain` would (read only, nothing copied)."""
+    """Raise :class:`Unusual` where :func:`_plain` would (read only, nothing copied)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return
     if kind is float:
         if value - value != 0.0:  # inf or nan
-            raise _Unusual
+            raise Unusual
         return
     if kind is dict:
         for key, item in value.items():
             if type(key) is not str:
-                raise _Unusual
+                raise Unusual
             _check_plain(item)
         return
     if kind is list:
         for item in value:
             _check_plain(item)
         return
-    raise _Unusual
+    raise Unusual

@@ -25,7 +25,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["SHORT_ASCII", "ascii_control", "clean_line", "clean_text", "strip_tags"]
+__all__ = [
+    "ASCII_CONTROL",
+    "LONG_ASCII",
+    "SHORT_ASCII",
+    "ascii_control",
+    "clean_line",
+    "clean_text",
+    "has_ascii_control",
+    "strip_tags",
+]
 
 _ANY_TAG = re.compile("[\U000e0000-\U000e007f]")
 _TAG_LOWER = "[\U000e0061-\U000e007a]"  # TAG LATIN SMALL LETTER A..Z
@@ -67,22 +76,22 @@ _STRAY_JOINER = re.compile(
     "(?<![^\x00-\x7f\u200c\u200d])[\u200c\u200d]|[\u200c\u200d](?![^\x00-\x7f\u200c\u200d])"
 )
 _JOINER_RUN = re.compile("[\u200c\u200d]{2,}")
-_ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+ASCII_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _ASCII_CONTROLS = tuple(chr(code) for code in (*range(0x00, 0x09), *range(0x0B, 0x20), 0x7F))
 #: Above this length one ``in`` test per control character (a ``memchr`` each, about 0.3 ns a
 #: character together) beats the regex (several ns a character); below it, one regex call wins.
-_LONG_ASCII = 512
+LONG_ASCII = 512
 #: For callers that check short ASCII text themselves (one regex search, no call of ours):
 #: ``len(text) < SHORT_ASCII and text.isascii() and ascii_control(text) is None`` means
 #: :func:`clean_text` would return *text* unchanged.
-SHORT_ASCII = _LONG_ASCII
-ascii_control = _ASCII_CONTROL.search
+SHORT_ASCII = LONG_ASCII
+ascii_control = ASCII_CONTROL.search
 
 
-def _has_ascii_control(text: str) -> bool:
+def has_ascii_control(text: str) -> bool:
     """Whether the pure-ASCII *text* holds a control :func:`clean_text` removes."""
-    if len(text) < _LONG_ASCII:
-        return _ASCII_CONTROL.search(text) is not None
+    if len(text) < LONG_ASCII:
+        return ASCII_CONTROL.search(text) is not None
     return any(control in text for control in _ASCII_CONTROLS)
 
 
@@ -96,7 +105,7 @@ def clean_text(text: str) -> str:
     When nothing is removed the same object comes back.  Linear in ``len(text)``.
     """
     if text.isascii():  # a flag the string keeps: no scan
-        return _ANY_INVISIBLE.sub("", text) if _has_ascii_control(text) else text
+        return _ANY_INVISIBLE.sub("", text) if has_ascii_control(text) else text
     if _NEEDS_CLEANING.search(text) is None:
         return text
     result = _ANY_INVISIBLE.sub("", strip_tags(text))

@@ -8,7 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeAlias, TypeVar, cast
 
-from hermes_core.sanitize.text import _ASCII_CONTROL, _LONG_ASCII, _has_ascii_control, clean_text
+from hermes_core.sanitize.text import ASCII_CONTROL as _ASCII_CONTROL
+from hermes_core.sanitize.text import LONG_ASCII as _LONG_ASCII
+from hermes_core.sanitize.text import clean_text
+from hermes_core.sanitize.text import has_ascii_control as _has_ascii_control
 
 __all__ = ["sanitize_value"]
 

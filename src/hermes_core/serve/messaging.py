@@ -28,13 +28,14 @@ from pydantic import ValidationError
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError, kind_of
-from hermes_core.plugin_yaml import _line_of, _plain
 from hermes_core.plugins.types import (
     MessagingAdapter,
     MessagingChannel,
     MessagingPlatform,
     SendReceipt,
 )
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = [
     "INSTALL_HINT",

@@ -24,8 +24,9 @@ from urllib.parse import urlsplit
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig
-from hermes_core.plugin_yaml import _line_of, _plain
 from hermes_core.spelling import close_matches
+from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["OFFICIAL", "Registry", "configured_registries", "pick_registries"]
 

@@ -32,7 +32,7 @@ from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.serve.http_guard import HEADER_TIMEOUT
 from hermes_core.spelling import close_matches
-from hermes_core.yaml_lines import _plain
+from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["EVERYTHING", "PROFILE_KEYS", "Profile", "ProxyConfig", "load_proxy_config"]
 
