@@ -201,3 +201,27 @@ def test_an_interactive_session_with_a_trust_prompt_an_elicitation_and_a_reload(
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+def test_tool_search_by_a_pattern_over_names_through_hermes_chat(tmp_path: Path) -> None:
+    (tmp_path / "config.yaml").write_text(
+        "model: echo\ntool_search: on\nmcp_servers:\n" + asking("other")
+    )
+    lines = [
+        calls("tool_search", {"pattern": "^mcp_other_(visit|book)$"}),
+        calls("tool_search", {"pattern": "(a|aa)+$" + "(" * 300}),  # past the length bound
+        "/exit",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "chat"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=clean_env(os.environ, env(tmp_path)),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    found, refused = (answers(done.stdout)[i]["tool_results"] for i in (1, 3))  # type: ignore[misc]
+    names = [tool["name"] for tool in json.loads(found[0]["output"])["tools"]]  # type: ignore[index]
+    assert sorted(names) == ["mcp_other_book", "mcp_other_visit"]
+    assert "longer than 200 characters" in json.loads(refused[0]["output"])["error"]  # type: ignore[index]
