@@ -378,6 +378,57 @@ async def _end_process_group(process: Any) -> None:
         await process.wait()
 
 
+async def _pump_stdout(
+    stdout: Any, read_writer: Any, warnings: ServerWarnings, max_message_bytes: int, errlog: IO[str]
+) -> None:
+    """The server's stdout, framed into messages for the session (a message past the bound
+    disconnects, with a transport note in the server's log)."""
+    import anyio
+
+    framer = LineFramer(max_message_bytes)
+    async with read_writer:
+        try:
+            async for chunk in stdout:
+                for line in framer.feed(chunk):
+                    message = parse_message(line, warnings)
+                    if message is not None:
+                        await read_writer.send(message)
+        except MessageTooLarge:
+            reason = (
+                f"the server sent a message larger than max_message_bytes "
+                f"({max_message_bytes} bytes); disconnected"
+            )
+            log.warning("MCP server '%s': %s", warnings.server, reason)
+            note(errlog, TransportNote(reason))  # a record, never a line of its stderr
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            pass
+
+
+async def _pump_stderr(stderr: Any, errlog: IO[str]) -> None:
+    """The server's stderr into *errlog*, line by line, each line bounded."""
+    import anyio
+
+    lines = _StderrLines(MAX_STDERR_LINE)
+    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+        async for chunk in stderr:
+            for line in lines.feed(chunk):
+                errlog.write(line + "\n")
+            errlog.flush()
+
+
+async def _pump_stdin(stdin: Any, write_reader: Any, read_writer: Any) -> None:
+    """The session's messages to the server's stdin (where no direct pipe writer exists)."""
+    import anyio
+
+    async with write_reader:
+        try:
+            nothing_more = (anyio.WouldBlock, anyio.EndOfStream)
+            async for message in write_reader:
+                await stdin.send(_frame_waiting(message, write_reader, nothing_more))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()
+
+
 @asynccontextmanager
 async def open_stdio_process(
     command: list[str],
@@ -412,49 +463,12 @@ async def open_stdio_process(
         write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     warnings = ServerWarnings(server)
 
-    async def read_stdout() -> None:
-        framer = LineFramer(max_message_bytes)
-        async with read_writer:
-            try:
-                async for chunk in stdout:
-                    for line in framer.feed(chunk):
-                        message = parse_message(line, warnings)
-                        if message is not None:
-                            await read_writer.send(message)
-            except MessageTooLarge:
-                reason = (
-                    f"the server sent a message larger than max_message_bytes "
-                    f"({max_message_bytes} bytes); disconnected"
-                )
-                log.warning("MCP server '%s': %s", server, reason)
-                note(errlog, TransportNote(reason))  # a record, never a line of its stderr
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                pass
-
-    async def read_stderr() -> None:
-        lines = _StderrLines(MAX_STDERR_LINE)
-        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            async for chunk in stderr:
-                for line in lines.feed(chunk):
-                    errlog.write(line + "\n")
-                errlog.flush()
-
-    async def write_stdin() -> None:
-        assert write_reader is not None
-        async with write_reader:
-            try:
-                nothing_more = (anyio.WouldBlock, anyio.EndOfStream)
-                async for message in write_reader:
-                    await stdin.send(_frame_waiting(message, write_reader, nothing_more))
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                await read_writer.aclose()
-
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(read_stdout)
-            group.start_soon(read_stderr)
+            group.start_soon(_pump_stdout, stdout, read_writer, warnings, max_message_bytes, errlog)
+            group.start_soon(_pump_stderr, stderr, errlog)
             if write_reader is not None:
-                group.start_soon(write_stdin)
+                group.start_soon(_pump_stdin, stdin, write_reader, read_writer)
             try:
                 yield read_stream, write_stream
             finally:
