@@ -76,7 +76,7 @@ def author(tmp_path_factory: pytest.TempPathFactory) -> AuthorEnv:
 def test_every_command_block_is_run_or_marked_as_an_illustration(page: Path) -> None:
     for lang, words, body in blocks(page.read_text()):
         if lang in ("sh", "bash", "console"):
-            assert "run" in words, f"{page.name}: a {lang} block that the test does not run:\n{body}"
+            assert "run" in words, f"{page.name}: a {lang} block the test does not run:\n{body}"
         if "file=" in " ".join(words) or "append=" in " ".join(words):
             assert len(words) == 1, words
 
@@ -106,9 +106,10 @@ def test_the_reference_page_runs_as_written(page: Path, author: AuthorEnv, tmp_p
     # none skipped.
     summaries = re.findall(r"^(\d+) passed[^\n]*$", out, re.M)
     assert summaries, out[-3000:]
-    assert not re.search(r"\b(skipped|xfailed|xpassed|deselected|failed|error)\b", " ".join(
-        line for line in out.splitlines() if re.match(r"^\d+ passed", line)
-    )), out[-3000:]
+    assert not re.search(
+        r"\b(skipped|xfailed|xpassed|deselected|failed|error)\b",
+        " ".join(line for line in out.splitlines() if re.match(r"^\d+ passed", line)),
+    ), out[-3000:]
 
 
 def test_the_tutorial_runs_as_written(author: AuthorEnv, tmp_path: Path) -> None:
