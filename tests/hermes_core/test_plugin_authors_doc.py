@@ -89,6 +89,9 @@ def test_every_hook_has_a_reference_section_with_a_runnable_example() -> None:
         if not pages:
             undocumented.append(f"{hook}: no heading names it in docs/plugins/")
             continue
+        if len(pages) > 1:
+            undocumented.append(f"{hook}: a section in several pages: {[p.name for p in pages]}")
+            continue
         (page,) = pages
         words = [w for _lang, info, _body in blocks(page.read_text()) for w in info]
         if "run" not in words or not any(w.startswith("file=") for w in words):
