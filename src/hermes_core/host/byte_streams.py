@@ -13,7 +13,7 @@ TransportStreams`), with the same framing and bounds as Hermes' own stdio transp
 * the read stream carries ``SessionMessage`` (and ends when the peer closes), the write stream
   takes ``SessionMessage``; leaving the context closes the byte stream.
 
-It is public API for plugin transports (``docs/plugin-authors.md``), re-exported by
+It is public API for plugin transports (``docs/plugins/transport.md``), re-exported by
 :mod:`hermes_core.host.transports`.
 """
 
