@@ -86,7 +86,7 @@ class Approvals:
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
         return {
             "error": (
-                f"The write-capable MCP tool {entry.tool!r} on untrusted server "
+                f"The write-capable MCP tool {_named(entry)} on untrusted server "
                 f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
                 "direction."
             ),
