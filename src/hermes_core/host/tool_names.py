@@ -221,8 +221,10 @@ def overridden_metadata(metadata: dict[str, Any], override: ToolOverride | None)
     shaped = dict(metadata, override=override)
     if override.title is not None:
         shaped["title"] = clean_text(override.title)
+        if metadata["annotations"] and "title" in metadata["annotations"]:
+            shaped["annotations"] = {**metadata["annotations"], "title": shaped["title"]}
     if override.annotations:
-        hints = dict(metadata["annotations"] or {})
+        hints = dict(shaped["annotations"] or {})
         hints.update(override.annotations)
         if hints.get("destructiveHint") is True:
             hints["readOnlyHint"] = False  # (a destructive tool is never read-only)
