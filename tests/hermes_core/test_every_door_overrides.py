@@ -218,6 +218,8 @@ def test_cli_cold(env: dict[str, str]) -> None:
     assert "    max_result_tokens: 300" in out
     assert "override not applied:" in out and "the server lists no tool 'ghost'" in out
 
+    got = run_hermes("mcp", "get", "door", "--json", env={**env, "HERMES_WARM": "0"})
+    assert any("no tool 'ghost'" in p for p in json.loads(got.stdout)["override_problems"])
     status = run_hermes("mcp", "status", env={**env, "HERMES_WARM": "0"})
     assert "tool override not applied:" in status.stdout, status.stdout
     assert "mcp_servers.door.tools.overrides.ghost" in status.stdout
