@@ -85,6 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TEXT",
         help="only the tools that best match TEXT, best first (the search `hermes chat` uses)",
     )
+    mcp_tools.add_argument(
+        "--overrides",
+        action="store_true",
+        help="what each tools.overrides entry of config.yaml changed (and the ones not applied)",
+    )
     mcp_call = mcp_commands.add_parser(
         "call",
         help="call a tool: `hermes mcp call TOOL key=value …` (--json: the raw result)",

@@ -112,6 +112,14 @@ class ToolFilter:
             return _matches(name, self.include)
         return not _matches(name, self.exclude)
 
+    def allows_either(self, name: str, other: str) -> bool:
+        """Whether a tool known by two names (its own, and an override's ``name``) may be
+        registered: an ``include`` entry matching either lets it in, an ``exclude`` entry
+        matching either keeps it out."""
+        if self.include is not None:
+            return _matches(name, self.include) or _matches(other, self.include)
+        return not (_matches(name, self.exclude) or _matches(other, self.exclude))
+
     def select(self, names: Iterable[str]) -> list[str]:
         """The allowed subset of *names*, in their order."""
         return [name for name in names if self.allows(name)]

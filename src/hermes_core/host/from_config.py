@@ -25,6 +25,7 @@ from hermes_core.config.policy_match import ServerFacts, server_refusal
 from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
+from hermes_core.host.overrides import ToolOverride
 from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.spec import HostServer
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
@@ -237,6 +238,7 @@ def host_server(
         exclude=tuple(tools.exclude or ()),
         resources=tools.resources,
         prompts=tools.prompts,
+        overrides=overrides_of(name, cfg),
         idle_timeout_seconds=cfg.idle_timeout_seconds,
         max_message_bytes=cfg.max_message_bytes,
         max_lifetime_seconds=cfg.max_lifetime_seconds,
@@ -266,6 +268,37 @@ def host_server(
         display_name=display_name,
         config_error=error,
     )
+
+
+def overrides_of(name: str, cfg: ServerConfig) -> dict[str, ToolOverride]:
+    """The entry's ``tools.overrides`` as the host applies them, each with its keys' lines."""
+    overrides: dict[str, ToolOverride] = {}
+    for tool, given in cfg.tools.overrides.items():
+        base = f"tools.overrides.{tool}"
+        lines: dict[str, int] = {}
+        for sub in ("", *type(given).model_fields):
+            line = cfg.line_of(f"{base}.{sub}" if sub else base)
+            if line is not None:
+                lines[sub] = line
+        for kind, values in (("arguments", given.arguments), ("defaults", given.defaults)):
+            for key in values:
+                line = cfg.line_of(f"{base}.{kind}.{key}")
+                if line is not None:
+                    lines[f"{kind}.{key}"] = line
+        overrides[tool] = ToolOverride(
+            tool=tool,
+            name=given.name,
+            title=given.title,
+            description=given.description,
+            fixed=dict(given.arguments),
+            defaults=dict(given.defaults),
+            annotations=dict(given.annotations),
+            max_result_tokens=given.max_result_tokens,
+            key=f"mcp_servers.{name}.{base}",
+            source=cfg.source,
+            lines=lines,
+        )
+    return overrides
 
 
 def call_defaults(loaded: LoadedConfig) -> dict[str, Any]:

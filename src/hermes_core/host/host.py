@@ -59,6 +59,7 @@ from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
 from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
+from hermes_core.host.overrides import shown_name
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
@@ -155,6 +156,7 @@ class MCPHost:
             lambda: self.unoffered_tools,
             self._offers.sampling_status,
             self._wants_sampling,
+            self._registered_as,
         )
         self._tools = ToolRefresh(
             self._servers, self._connections, self.registry, self.gate, self._screen
@@ -222,6 +224,11 @@ class MCPHost:
     def _decision(self, server: str, tool: str) -> Decision | None:
         return None if self._screen is None else self._screen.decision(server, tool)
 
+    def _registered_as(self, server: str, tool: str) -> str:
+        """The plain registry name of *server*'s *tool* (its override's name, if it has one)."""
+        config = self._servers.get(server)
+        return registered_tool_name(server, shown_name(config.overrides, tool) if config else tool)
+
     def refusal(self, name: str) -> dict[str, Any] | None:
         """The refusal a call of *name* gets when the policy or the trust state holds the tool
         back (its definition changed since it was pinned, the user decided never to run it)
@@ -229,13 +236,13 @@ class MCPHost:
         it back."""
         for server, reasons in self._tools.policy_refusals.items():
             for tool, reason in reasons.items():
-                if registered_tool_name(server, tool) == name:
+                if self._registered_as(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
                     return {"error": error, "server": server, "state": "policy", "retryable": False}
         if self._screen is not None:
             for server, refusals in self._screen.refusals.items():
                 for tool, refusal in refusals.items():
-                    if registered_tool_name(server, tool) == name:
+                    if self._registered_as(server, tool) == name:
                         return refusal.payload()
         return self._never_started(name)
 
@@ -530,6 +537,7 @@ class MCPHost:
                     filtered_out=self._tools.preparation.filtered_out.get(name, 0),
                     sampling=self._offers.sampling_status(name),
                     name_collisions=self.name_collisions(name),
+                    override_problems=self._tools.preparation.override_problems.get(name),
                 )
             )
         return rows

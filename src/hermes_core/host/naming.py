@@ -95,6 +95,9 @@ class AssignedName:
     name: str
     utility: bool = False
     """A host-made utility tool (``list_resources`` …), not one the server listed."""
+    shown: str | None = None
+    """The name an override gives the tool (``tools.overrides``), which its registry name is
+    made from; ``None``: its own."""
 
     @property
     def origin(self) -> tuple[str, str]:
@@ -104,7 +107,7 @@ class AssignedName:
     @property
     def clamped(self) -> bool:
         """True when the plain ``mcp_<server>_<tool>`` name was over 64 characters."""
-        return len(_plain_name(self.server, self.tool)) > MAX_NAME_LENGTH
+        return len(_plain_name(self.server, self.shown or self.tool)) > MAX_NAME_LENGTH
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,8 @@ class NameCollision:
     def message(self) -> str:
         """A one-line report for logs and ``hermes mcp tools``."""
         parts = ", ".join(
-            f"{m.server!r}/{m.tool!r}{' (utility)' if m.utility else ''} → {m.name}"
+            f"{m.server!r}/{m.tool!r}{' (utility)' if m.utility else ''}"
+            f"{f' (renamed {m.shown!r})' if m.shown else ''} → {m.name}"
             for m in self.members
         )
         return f"tool name collision on {self.base_name!r}: {parts}"
@@ -175,8 +179,10 @@ class NameAssignment:
         return len(self.entries)
 
 
-def _free_name(server: str, tool: str, taken: set[str], utility: bool = False) -> str:
-    plain = _plain_name(server, tool)
+def _free_name(
+    server: str, tool: str, taken: set[str], utility: bool = False, shown: str | None = None
+) -> str:
+    plain = _plain_name(server, shown or tool)
     origin = f"{server}/{tool}" + ("#utility" if utility else "")
     candidate = _suffixed(plain, origin)
     attempt = 0
@@ -189,7 +195,9 @@ def _free_name(server: str, tool: str, taken: set[str], utility: bool = False) -
 
 
 def assign_names(
-    pairs: Iterable[tuple[str, str]], utilities: Iterable[tuple[str, str]] = ()
+    pairs: Iterable[tuple[str, str]],
+    utilities: Iterable[tuple[str, str]] = (),
+    shown: Mapping[tuple[str, str], str] | None = None,
 ) -> NameAssignment:
     """Give every ``(server, tool)`` a distinct registry name, deterministically.
 
@@ -198,12 +206,20 @@ def assign_names(
     sorted; within one server the first keeps that name, the rest get ``<first 55 chars>_<8
     hex>``; a group spanning servers is suffixed throughout.  Every un-suffixed name of the input
     set is reserved before any suffix is chosen, so a suffixed name never takes a name another
-    tool would have had, and the result depends on the set alone.
+    tool would have had, and the result depends on the set alone.  *shown* gives a server's
+    tool the name an override chose (``(server, tool) -> name``): its registry name is made
+    from that name, and it collides like any other.
     """
     origins = sorted({(s, t, False) for s, t in pairs} | {(s, t, True) for s, t in utilities})
+    renamed = shown or {}
+
+    def shown_as(server: str, tool: str, utility: bool) -> str | None:
+        return None if utility else renamed.get((server, tool))
+
     groups: dict[str, list[tuple[str, str, bool]]] = {}
     for server, tool, utility in origins:
-        groups.setdefault(registered_tool_name(server, tool), []).append((server, tool, utility))
+        base = registered_tool_name(server, shown_as(server, tool, utility) or tool)
+        groups.setdefault(base, []).append((server, tool, utility))
 
     taken = set(groups)
     final: dict[tuple[str, str, bool], str] = {}
@@ -215,16 +231,21 @@ def assign_names(
         if keeper is not None:
             final[keeper] = base
         for server, tool, utility in rest:
-            name = _free_name(server, tool, taken, utility)
+            name = _free_name(server, tool, taken, utility, shown_as(server, tool, utility))
             taken.add(name)
             final[(server, tool, utility)] = name
         if len(members) > 1:
             collisions.append(
                 NameCollision(
                     base_name=base,
-                    members=tuple(AssignedName(s, t, final[(s, t, u)], u) for s, t, u in members),
+                    members=tuple(
+                        AssignedName(s, t, final[(s, t, u)], u, shown_as(s, t, u))
+                        for s, t, u in members
+                    ),
                 )
             )
 
-    entries = tuple(AssignedName(s, t, final[(s, t, u)], u) for s, t, u in origins)
+    entries = tuple(
+        AssignedName(s, t, final[(s, t, u)], u, shown_as(s, t, u)) for s, t, u in origins
+    )
     return NameAssignment(entries=entries, collisions=tuple(collisions))

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.host.overrides import ToolOverride
+
 __all__ = ["ToolEntry", "ToolRegistry"]
 
 
@@ -37,6 +39,13 @@ class ToolEntry:
     """The server's ``supports_parallel_tool_calls`` setting (its calls may overlap)."""
     max_result_chars: int | None = None
     """The tool's own result limit (``_meta["anthropic/maxResultSizeChars"]``), if it set one."""
+    max_result_tokens: int | None = None
+    """This tool's result budget (``tools.overrides.<tool>.max_result_tokens``); ``None``: the
+    server's."""
+    override: ToolOverride | None = field(default=None, hash=False)
+    """The tool's ``tools.overrides`` entry (its name, description, schema and annotations
+    above are already the overridden ones; its fixed and default arguments are merged into each
+    call); ``None``: shown as the server wrote it."""
 
 
 class ToolRegistry:

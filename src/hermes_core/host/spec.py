@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from hermes_core.config.client_cert import ClientCertificate
 from hermes_core.config.policy_rules import Policy
+from hermes_core.host.overrides import ToolOverride
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings
@@ -44,6 +45,8 @@ class HostServer:
     exclude: tuple[str, ...] = ()
     resources: bool = True
     prompts: bool = True
+    overrides: Mapping[str, ToolOverride] = field(default_factory=dict, hash=False)
+    """``tools.overrides``: server tool name -> how it is shown and called."""
     idle_timeout_seconds: float = 0.0
     max_lifetime_seconds: float = 0.0
     keepalive_interval: float = 180.0

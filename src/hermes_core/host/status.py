@@ -55,6 +55,10 @@ class ServerStatus:
     envelope, older ones the ``initialize`` handshake); ``None`` before it ever connected."""
     roots: list[dict[str, str | None]] | None = None
     """The ``roots:`` offered to the server (``path``, ``uri``, ``name``); ``None``: none."""
+    override_problems: list[str] = field(default_factory=list)
+    """The ``tools.overrides`` that could not apply to the server's last listing (an unknown
+    tool, an unknown argument, a value of the wrong type), one ``<file>:<line>: <key>: <what>``
+    each."""
     failure: dict[str, Any] | None = None
     """The last failed connection attempt as a record (``last_error`` is its sentence): cause
     (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
@@ -75,6 +79,7 @@ def status_row(
     filtered_out: int,
     sampling: dict[str, Any] | None,
     name_collisions: list[str],
+    override_problems: list[str] | None = None,
 ) -> ServerStatus:
     """The row of server *name*: its *config*, its *connection* (``None``: not started) and
     what the host's parts know of it."""
@@ -100,6 +105,7 @@ def status_row(
         filtered_out=filtered_out,
         sampling=sampling,
         name_collisions=name_collisions,
+        override_problems=list(override_problems or ()),
         protocol=connection.protocol if connection else None,
         roots=[dataclasses.asdict(root) for root in config.roots] or None,
         failure=connection.status.failure.as_dict()

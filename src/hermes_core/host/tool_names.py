@@ -18,13 +18,14 @@ from hermes_core.host.naming import (
     registered_tool_name,
     toolset_name,
 )
+from hermes_core.host.overrides import ToolOverride
 from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.utility_tools import UTILITY_DESCRIPTIONS, UTILITY_SCHEMAS
 from hermes_core.sanitize import clean_text, sanitize_value
 
-__all__ = ["ToolNaming", "tool_metadata"]
+__all__ = ["ToolNaming", "overridden_metadata", "tool_metadata"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,13 @@ class ToolNaming:
         self._entry_memo: dict[str, tuple[HostServer | None, dict[str, tuple[Any, ToolEntry]]]] = {}
         # While no names collide, server -> (its config, its listing, its entries) as applied.
         self._unchanged_entries: dict[str, tuple[HostServer | None, Listed, list[ToolEntry]]] = {}
+
+    def _renamed(self, server: str) -> dict[str, str]:
+        """*server*'s tools an override renames: own name -> the override's name."""
+        config = self._servers.get(server)
+        if config is None or not config.overrides:
+            return {}
+        return {tool: o.name for tool, o in config.overrides.items() if o.name is not None}
 
     def collision_lines(self) -> list[str]:
         return [c.message() for c in self.collisions]
@@ -84,7 +92,11 @@ class ToolNaming:
             known_names = self._plain_names.get(server)
             if known_names is None or known_names[0] is not listed:
                 usable, utilities = listed
-                names = {(name, False): registered_tool_name(server, name) for name, *_ in usable}
+                renamed = self._renamed(server)
+                names = {
+                    (name, False): registered_tool_name(server, renamed.get(name, name))
+                    for name, *_ in usable
+                }
                 names.update({(u, True): registered_tool_name(server, u) for u in utilities})
                 known_names = self._plain_names[server] = (listed, names)
             plain[server] = known_names[1]
@@ -102,6 +114,7 @@ class ToolNaming:
             assignment = assign_names(
                 [(s, name) for s, (usable, _) in self.listed.items() for name, *_ in usable],
                 [(s, u) for s, (_, utilities) in self.listed.items() for u in utilities],
+                {(s, tool): shown for s in self.listed for tool, shown in self._renamed(s).items()},
             )
             name_for, collisions = assignment.name_for, assignment.collisions
         known = {c.message() for c in self.collisions}
@@ -135,6 +148,7 @@ class ToolNaming:
                 if before is not None and before[0] is item:
                     entry = before[1]
                 else:
+                    override = config.overrides.get(name) if config is not None else None
                     entry = ToolEntry(
                         registered,
                         server,
@@ -143,7 +157,7 @@ class ToolNaming:
                         schema,
                         toolset,
                         supports_parallel_tool_calls=parallel,
-                        **tool_metadata(tool),
+                        **overridden_metadata(tool_metadata(tool), override),
                     )
                 kept[registered] = (item, entry)
                 mine.append(entry)
@@ -196,6 +210,30 @@ def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
         "execution": sanitize_value(execution) if execution else None,
         "max_result_chars": result_size_hint(tool),
     }
+
+
+def overridden_metadata(metadata: dict[str, Any], override: ToolOverride | None) -> dict[str, Any]:
+    """A tool's :func:`tool_metadata` as its override shows it: its title, its annotations
+    made more cautious (``read_only`` follows), its result budget; the override itself kept
+    on the entry (its fixed and default arguments)."""
+    if override is None:
+        return metadata
+    shaped = dict(metadata, override=override)
+    if override.title is not None:
+        shaped["title"] = clean_text(override.title)
+        if metadata["annotations"] and "title" in metadata["annotations"]:
+            shaped["annotations"] = {**metadata["annotations"], "title": shaped["title"]}
+    if override.annotations:
+        hints = dict(shaped["annotations"] or {})
+        hints.update(override.annotations)
+        if hints.get("destructiveHint") is True:
+            hints["readOnlyHint"] = False  # (a destructive tool is never read-only)
+        shaped["annotations"] = hints
+        if hints.get("readOnlyHint") is not True:
+            shaped["read_only"] = False
+    if override.max_result_tokens is not None:
+        shaped["max_result_tokens"] = override.max_result_tokens
+    return shaped
 
 
 #: The tool ``_meta`` key of a per-tool result limit, in characters (as Claude Code reads it).

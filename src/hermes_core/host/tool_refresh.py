@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.config.policy_match import tool_refusal
+from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.gc_pause import paused_gc
@@ -69,6 +69,9 @@ class ToolRefresh:
         if config.policy is not None:
             for tool in tools:
                 refused_by = tool_refusal(config.policy, config.name, tool["name"])
+                override = config.overrides.get(tool["name"])
+                if refused_by is None and override is not None and override.name is not None:
+                    refused_by = tool_denial(config.policy, config.name, override.name)
                 if refused_by is not None:
                     held[tool["name"]] = f"refused by the administrator's policy: {refused_by}"
         self.policy_refusals[config.name] = dict(held)

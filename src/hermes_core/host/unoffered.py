@@ -28,10 +28,14 @@ class UnofferedReasons:
         unoffered_tools: Callable[[], Mapping[str, Mapping[str, str]]],
         sampling_status: Callable[[str], Mapping[str, Any] | None],
         wants_sampling: Callable[[str], bool],
+        registered_as: Callable[[str, str], str] = registered_tool_name,
     ) -> None:
         """*servers*: the connected servers' names; *wants_sampling(name)*: whether the
         server's config asks for sampling (enabled, with a model), so that a name missing
-        from it may be a sampling tool (a plain server's missing name is a plain unknown)."""
+        from it may be a sampling tool (a plain server's missing name is a plain unknown);
+        *registered_as(server, tool)*: the plain registry name of a server's tool (an
+        override's name where it renames one)."""
+        self._registered_as = registered_as
         self._servers = servers
         self._unoffered = unoffered_tools
         self._sampling = sampling_status
@@ -41,7 +45,7 @@ class UnofferedReasons:
         """Why *name* (a registered-style name) is not offered, or ``None`` (not ours to say)."""
         for server, tools in self._unoffered().items():
             for tool, why in tools.items():
-                if registered_tool_name(server, tool) == name:
+                if self._registered_as(server, tool) == name:
                     return f"MCP server '{server}': tool {tool!r} {why}"
         owners = [s for s in self._servers() if name.startswith(f"mcp_{sanitize_component(s)}_")]
         for server in sorted(owners, key=len, reverse=True)[:1]:  # the longest prefix owns it

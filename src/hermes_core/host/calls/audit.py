@@ -143,7 +143,11 @@ class AuditInterceptor:
                 if d.verdict is not Verdict.PASS
             ],
             "arguments": args,
-        }
+        } | (
+            {"fixed_arguments": {k: _shown_value(v) for k, v in call.fixed_arguments.items()}}
+            if call.fixed_arguments
+            else {}
+        )
 
     def after(self, call: InterceptedCall, result: dict[str, Any]) -> None:
         line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from hermes_core.config.policy_match import tool_refusal
+from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
@@ -58,6 +58,8 @@ class PolicyStep:
 def policy_refused(entry: ToolEntry, server: HostServer) -> Result | None:
     """The refusal of a call of *entry* that *server*'s policy refuses (``None``: allowed)."""
     refused = tool_refusal(server.policy, entry.server, entry.tool)
+    if refused is None and entry.override is not None and entry.override.name is not None:
+        refused = tool_denial(server.policy, entry.server, entry.override.name)
     if refused is None:
         return None
     return {

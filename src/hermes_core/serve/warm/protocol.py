@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from hermes_core.host.overrides import ToolOverride
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.status import ServerStatus
 from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
@@ -25,6 +26,9 @@ def entry_data(entry: ToolEntry) -> dict[str, Any]:
 
 
 def entry_from(data: dict[str, Any]) -> ToolEntry:
+    override = data.get("override")
+    if isinstance(override, dict):
+        data = {**data, "override": ToolOverride(**override)}
     return ToolEntry(**data)
 
 
