@@ -30,7 +30,7 @@ psycopg is an optional dependency (``pip install 'hermes-core[fleet]'``); a conf
 
 from __future__ import annotations
 
-from hermes_core.pgstate.database import Database, database_for, shown_url
+from hermes_core.pgstate.database import Database, database_at, database_for, shown_url
 from hermes_core.pgstate.errors import StateUnavailable
 
-__all__ = ["Database", "StateUnavailable", "database_for", "shown_url"]
+__all__ = ["Database", "StateUnavailable", "database_at", "database_for", "shown_url"]

@@ -49,10 +49,14 @@ def shown_url(url: str) -> str:
 class Database:
     """The state database at one URL (thread-safe: one connection per thread)."""
 
-    def __init__(self, conninfo: str, shown: str, secrets: tuple[str, ...] = ()) -> None:
-        self._conninfo = conninfo
+    def __init__(self, resolve: Callable[[], tuple[str, tuple[str, ...]]], shown: str) -> None:
+        """*resolve* gives the connection URL and its secrets (the password, as written and
+        decoded) when a connection is opened; it raises :class:`StateUnavailable` when it
+        cannot (a ``${VAR}`` not set)."""
+        self._resolve = resolve
+        self._conninfo = ""
         self.shown = shown
-        self._secrets = tuple(s for s in secrets if s)
+        self._secrets: tuple[str, ...] = ()
         self._local = threading.local()
         self._schema_ready = False
         self._schema_lock = threading.Lock()
@@ -68,7 +72,8 @@ class Database:
         """The :class:`StateUnavailable` for *exc*: its first line, secrets removed."""
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         for secret in (*self._secrets, self._conninfo):
-            text = text.replace(secret, "***")
+            if secret:
+                text = text.replace(secret, "***")
         return StateUnavailable(f"the state database {self.shown} {doing}: {text}")
 
     # -- connections -------------------------------------------------------------------
@@ -82,6 +87,8 @@ class Database:
         failed = self._failed_at
         if failed is not None and time.monotonic() - failed < RETRY_AFTER:
             raise StateUnavailable(f"the state database {self.shown} is unreachable (retrying)")
+        self._conninfo, secrets = self._resolve()
+        self._secrets = tuple(s for s in secrets if s)
         try:
             conn = psycopg.connect(
                 self._conninfo,
@@ -198,21 +205,12 @@ class Database:
         self._local = threading.local()
 
 
-def _conninfo(
-    state: StateConfig, env: Mapping[str, str] | None, dotenv: Mapping[str, str] | None
-) -> tuple[str, tuple[str, ...]]:
-    environ = os.environ if env is None else env
-    values = load_dotenv() if dotenv is None else dotenv
-    try:
-        url = expand(state.url, env=environ, dotenv=values)
-    except ValueError as exc:
-        raise StateUnavailable(f"state.url ({state.shown()}): {exc}") from None
+def _secrets_of(url: str) -> tuple[str, ...]:
     try:
         password = urlsplit(url).password
     except ValueError:
         password = None
-    secrets = (password, unquote(password)) if password else ()
-    return url, secrets
+    return (password, unquote(password)) if password else ()
 
 
 def database_for(
@@ -221,26 +219,33 @@ def database_for(
     env: Mapping[str, str] | None = None,
     dotenv: Mapping[str, str] | None = None,
 ) -> Database:
-    """The process's :class:`Database` for *state* (one per resolved URL)."""
-    url, secrets = _conninfo(state, env, dotenv)
+    """The process's :class:`Database` for *state* (one per ``state.url`` as written); its
+    ``${VAR}`` are expanded from *env* (default: the environment) and *dotenv* (default:
+    ``$HERMES_HOME/.env``) each time a connection is opened."""
+
+    def resolve() -> tuple[str, tuple[str, ...]]:
+        environ = os.environ if env is None else env
+        values = load_dotenv() if dotenv is None else dotenv
+        try:
+            url = expand(state.url, env=environ, dotenv=values)
+        except ValueError as exc:
+            raise StateUnavailable(f"state.url ({state.shown()}): {exc}") from None
+        return url, _secrets_of(url)
+
+    key = f"config:{state.url}:{id(env)}:{id(dotenv)}" if env or dotenv else state.url
     with _databases_lock:
-        found = _databases.get(url)
+        found = _databases.get(key)
         if found is None:
-            found = Database(url, state.shown(), secrets)
-            _databases[url] = found
+            found = Database(resolve, state.shown())
+            _databases[key] = found
         return found
 
 
 def database_at(url: str) -> Database:
     """A :class:`Database` for a URL given as it is (``hermes state migrate --to URL``)."""
-    try:
-        password = urlsplit(url).password
-    except ValueError:
-        password = None
-    secrets = (password, unquote(password)) if password else ()
     with _databases_lock:
-        found = _databases.get(url)
+        found = _databases.get("given:" + url)
         if found is None:
-            found = Database(url, shown_url(url), secrets)
-            _databases[url] = found
+            found = Database(lambda: (url, _secrets_of(url)), shown_url(url))
+            _databases["given:" + url] = found
         return found

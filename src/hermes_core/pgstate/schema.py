@@ -41,7 +41,7 @@ CREATE TABLE revisions (name TEXT PRIMARY KEY, n BIGINT NOT NULL);
 INSERT INTO revisions VALUES ('trust', 0), ('questions', 0);
 CREATE TABLE audit_log (
     id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION NOT NULL, server TEXT,
-    record TEXT NOT NULL);
+    record TEXT NOT NULL, source_digest TEXT UNIQUE);
 CREATE INDEX audit_log_at ON audit_log (at);
 CREATE TABLE questions (
     id BIGSERIAL PRIMARY KEY, session_key TEXT, server TEXT NOT NULL, tool TEXT,
