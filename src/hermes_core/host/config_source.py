@@ -40,7 +40,7 @@ from hermes_core.host.from_config import CatalogCheck, host_server, host_servers
 from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
-from hermes_core.pgstate import Database, database_for
+from hermes_core.pgstate import Database, database_for, remember_state
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
 from hermes_core.plugins.types import (
     AuthProviderSpec,
@@ -158,6 +158,7 @@ class ConfigSource:
         self.sampling_providers = with_backend_settings(self.registered_sampling, loaded)
         self._policy = (load_policy(),)  # a wrong policy file is an error here
         self._check_interceptors(loaded)
+        remember_state(hermes_home(), loaded.config.state)  # for OAuth token storage
         self.loaded = loaded
         self.stamps = stamps
         return loaded

@@ -30,7 +30,22 @@ psycopg is an optional dependency (``pip install 'hermes-core[fleet]'``); a conf
 
 from __future__ import annotations
 
-from hermes_core.pgstate.database import Database, database_at, database_for, shown_url
+from hermes_core.pgstate.database import (
+    Database,
+    database_at,
+    database_for,
+    remember_state,
+    shown_url,
+    state_database_of,
+)
 from hermes_core.pgstate.errors import StateUnavailable
 
-__all__ = ["Database", "StateUnavailable", "database_at", "database_for", "shown_url"]
+__all__ = [
+    "Database",
+    "StateUnavailable",
+    "database_at",
+    "database_for",
+    "remember_state",
+    "shown_url",
+    "state_database_of",
+]
