@@ -308,6 +308,9 @@ def test_every_command_of_two_homes_reads_and_writes_the_shared_state(
     assert "never" in listed.stdout and "look" in listed.stdout
     blocked = hermes(two, "mcp", "call", "--json", "mcp_shift_look", "--args", "{}")
     assert blocked.returncode == 1 and json.loads(blocked.stdout)["state"] == "blocked"
+    status = hermes(two, "mcp", "status")
+    assert f"state: postgresql://***@127.0.0.1:{postgres_server.port}/" in status.stdout
+    assert "(reachable)" in status.stdout, status.stdout
     audit = hermes(one, "mcp", "audit", "--json")
     outcomes = [json.loads(line)["outcome"] for line in audit.stdout.splitlines()]
     assert outcomes == ["ok", "ok"], audit.stdout  # one home's call and the other's, one log
