@@ -383,6 +383,8 @@ def test_a_restart_fails_closed_while_down_and_loses_no_audit_row(
         screen.reload()
         held = screen.screen(config, tools, live=True)
         assert held["read"].kind is RefusalKind.UNREADABLE  # ... and offers nothing
+        assert "when the state database answers again" in held["read"].reason
+        assert PASSWORD not in held["read"].reason
         with pytest.raises(TrustStoreError) as caught:
             store.decisions()
         assert PASSWORD not in str(caught.value) and "127.0.0.1" in str(caught.value)
