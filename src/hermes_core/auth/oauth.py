@@ -70,6 +70,7 @@ from hermes_core.auth.grants import (
 )
 from hermes_core.auth.id_jag import IdJagExchange
 from hermes_core.auth.jwt_bearer import JwtBearerProvider, WorkloadAssertion
+from hermes_core.auth.pg_tokens import token_backend
 from hermes_core.auth.provider import ClientMetadata, HermesOAuthProvider
 from hermes_core.auth.settings import (
     CIMD_HOSTS,
@@ -190,7 +191,8 @@ def build_oauth_provider(
         raise OAuthConfigError(f"MCP server '{server_name}': auth: oauth needs an http(s) url")
     settings = oauth_settings(server_name, server_url, oauth_cfg)
 
-    storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
+    backend = token_backend(home, server_name)  # the state database's row, with state:
+    storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh, backend=backend)
     if settings.grant == "client_credentials":
         return _client_credentials_provider(server_name, server_url, settings, storage)
     if settings.grant == "identity_assertion":

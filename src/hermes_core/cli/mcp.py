@@ -13,6 +13,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.override_lines import entry_json, override_lines
 from hermes_core.cli.progress import paint
+from hermes_core.cli.state_text import state_line
 from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
 from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
@@ -90,6 +91,9 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {collision}")
             if shared:
                 print(f"sampling (every server): {sampling_line(infos[0])}")
+            where = state_line(manager)
+            if where is not None:
+                print(where)
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
         return EXIT_FAILED if failed else EXIT_OK
 

@@ -22,6 +22,7 @@ from hermes_core.host.spec import HostServer
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
 from hermes_core.host.trust.identity import PinnedNames, name_key
+from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import TrustStore, TrustStoreError
 from hermes_core.sanitize import clean_line
 
@@ -93,7 +94,7 @@ def identity_of(config: HostServer) -> str:
 class TrustScreen:
     """Screens listings against *store*; keeps each server's held-back tools."""
 
-    def __init__(self, store: TrustStore) -> None:
+    def __init__(self, store: TrustState) -> None:
         self.store = store
         self.refusals: dict[str, dict[str, Refusal]] = {}
         """Server -> tool -> why it is held back (as of its last screening)."""
@@ -145,7 +146,12 @@ class TrustScreen:
         try:
             refused = self._screen(config, tools, live=live)
         except TrustStoreError as exc:
-            reason = f"the trust state cannot be read ({exc}); fix or remove the file"
+            todo = (
+                "fix or remove the file"
+                if isinstance(self.store, TrustStore)
+                else "its tools come back when the state database answers again"
+            )
+            reason = f"the trust state cannot be read ({exc}); {todo}"
             log.warning("MCP server '%s': no tool offered: %s", server, reason)
             refused = {
                 tool["name"]: Refusal(server, tool["name"], RefusalKind.UNREADABLE, reason)
