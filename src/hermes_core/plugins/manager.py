@@ -117,6 +117,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.catalog",
     "hermes_core.builtin.local_catalog",
     "hermes_core.builtin.interceptors",
+    "hermes_core.builtin.installed_apps",
 )
 
 
