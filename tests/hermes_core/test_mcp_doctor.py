@@ -217,7 +217,9 @@ def test_json_shape_and_one_healthy_server(hermes: Run, home: Path) -> None:
     assert snapshot(home) == before
 
 
-def test_the_app_found_on_path_is_reported_installed(hermes: Run, home: Path, tmp_path: Path) -> None:
+def test_the_app_found_on_path_is_reported_installed(
+    hermes: Run, home: Path, tmp_path: Path
+) -> None:
     folder = tmp_path / "bin"
     folder.mkdir()
     app = folder / "acme-studio-doctor"
