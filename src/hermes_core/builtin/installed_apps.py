@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from hermes_core.config.loader import hermes_home
+from hermes_core.home import hermes_home
 from hermes_core.json_records import read_record
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import AppDeclaration
