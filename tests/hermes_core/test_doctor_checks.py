@@ -5,12 +5,20 @@ the error."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from hermes_core.auth.storage import token_path
+from hermes_core.config.loader import load_config
 from hermes_core.doctor.app_state import app_findings
 from hermes_core.doctor.error_line import error_line
 from hermes_core.doctor.findings import ServerReport, Severity
+from hermes_core.doctor.offline import offline_report
+from hermes_core.host.spec import HostServer
 from hermes_platform.declaration import parse_declaration
 
 RUNTIME = "/home/u/.studio/mcp.json"
@@ -110,3 +118,44 @@ def test_the_line_that_names_the_error() -> None:
     assert error_line(["listening", "    at x (y.js:1:1)"]) == "listening"
     assert error_line(["", "  "]) is None
     assert len(error_line(["Error: " + "x" * 10_000]) or "") == 300
+
+
+def test_the_oauth_token_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HERMES_HOME", str(home))
+    url = "https://mcp.example/mcp"
+    (home / "config.yaml").write_text(f"mcp_servers:\n  remote: {{url: {url}, auth: oauth}}\n")
+    loaded = load_config(home / "config.yaml", strict=False)
+    raw = {"url": url, "auth": "oauth"}
+    server = HostServer(name="remote", url=url, transport="streamable_http")
+
+    def auth(token: dict[str, Any] | None) -> tuple[tuple[Severity, str], bool]:
+        path = token_path(home, "remote")
+        if token is not None:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(json.dumps({"server": "remote", "server_url": url, **token}))
+        report = offline_report("remote", raw, server, loaded, home=home, environ={}, dotenv={})
+        return findings(report)["auth"], report.may_connect
+
+    assert auth(None) == ((Severity.PROBLEM, "OAuth: not signed in (no token)"), False)
+    past, future = time.time() - 60, time.time() + 3600
+    fresh = {"access_token": "a-secret", "token_type": "Bearer"}
+    (severity, text), may = auth({"tokens": fresh, "expires_at": future})
+    assert severity is Severity.OK and text.startswith("OAuth: token present, expires in ")
+    assert may
+    refreshable = {**fresh, "refresh_token": "r"}
+    assert auth({"tokens": refreshable, "expires_at": past}) == (
+        (
+            Severity.WARNING,
+            "OAuth: the token expired; it is refreshable (Hermes refreshes it on the next "
+            "connection)",
+        ),
+        False,
+    )
+    assert auth({"tokens": fresh, "expires_at": past}) == (
+        (Severity.PROBLEM, "OAuth: the token expired and cannot be refreshed"),
+        False,
+    )
+    other = {"tokens": fresh, "expires_at": future, "server_url": "https://elsewhere/mcp"}
+    assert auth(other)[0] == (Severity.PROBLEM, "OAuth: the token was saved for another URL")
