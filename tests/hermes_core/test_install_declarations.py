@@ -57,6 +57,9 @@ DECLARATION = {
 }
 
 
+SCREEN_LINE = "  app:       Acme Studio (declared: its tools are offered only where it can run)"
+
+
 def manifest(meta: dict[str, Any] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "manifest_version": "0.2",
@@ -149,6 +152,7 @@ def test_a_bundle_with_a_declaration_installs_gated(
     assert not (home / "config.yaml").exists()
     done = hermes("mcp", "install", str(bundle), "--yes")
     assert done.returncode == 0, done.stdout + done.stderr
+    assert SCREEN_LINE in done.stdout
     assert_gated(hermes, home, "studio")
 
 
@@ -206,6 +210,7 @@ def test_a_registry_server_json_with_a_declaration_installs_gated(
     assert not (home / "config.yaml").exists()
     done = hermes("mcp", "install", "io.github.acme/studio", *args)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert SCREEN_LINE in done.stdout
     assert_gated(hermes, home, "studio")
 
 

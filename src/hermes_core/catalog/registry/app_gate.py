@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.catalog.catalog import Entry, refusal
+from hermes_core.catalog.command_line import one_line
 from hermes_core.catalog.install_plan import InstallRefused
 from hermes_core.catalog.registry.app_meta import MetaDeclaration, read_declaration
 from hermes_platform.declaration import DeclarationError
 
-__all__ = ["declared_refusal", "own_declaration"]
+__all__ = ["declared_lines", "declared_refusal", "own_declaration"]
 
 
 def own_declaration(ours: Mapping[str, Any], name: str, where: str) -> MetaDeclaration | None:
@@ -31,3 +32,11 @@ def declared_refusal(
     entry = Entry(name, origin, "registry", own_declaration=own.declaration if own else None)
     shown = (own.display_name if own else None) or display_names.get(name)
     return refusal(entry, shown)
+
+
+def declared_lines(name: str, own: MetaDeclaration | None) -> list[str]:
+    """The install screen's line for a declaration that comes with the install."""
+    if own is None:
+        return []
+    shown = one_line(own.display_name or name)
+    return [f"  app:       {shown} (declared: its tools are offered only where it can run)"]

@@ -29,7 +29,11 @@ from hermes_core.catalog.install_plan import (
     InstallRefused,
     Refusal,
 )
-from hermes_core.catalog.registry.app_gate import declared_refusal, own_declaration
+from hermes_core.catalog.registry.app_gate import (
+    declared_lines,
+    declared_refusal,
+    own_declaration,
+)
 from hermes_core.catalog.registry.app_meta import MetaDeclaration
 from hermes_core.catalog.registry.bundle import (
     MAX_BUNDLE_BYTES,
@@ -189,9 +193,12 @@ def _plan(
     return InstallPlan(
         name=name,
         title=f"'{name}' (unvetted)",
-        lines=bundle_lines(
-            source, digest, manifest, folder, draft, asked, runner, registry and registry[:2]
-        ),
+        lines=[
+            *bundle_lines(
+                source, digest, manifest, folder, draft, asked, runner, registry and registry[:2]
+            ),
+            *declared_lines(name, own),
+        ],
         questions=asked,
         make=make,
         previous=previous,

@@ -9,7 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_core.catalog.install_plan import InstallPlan, InstallRefused, Refusal
-from hermes_core.catalog.registry.app_gate import declared_refusal, own_declaration
+from hermes_core.catalog.registry.app_gate import (
+    declared_lines,
+    declared_refusal,
+    own_declaration,
+)
 from hermes_core.catalog.registry.app_meta import MetaDeclaration
 from hermes_core.catalog.registry.bundle_source import bundle_plan
 from hermes_core.catalog.registry.client import Listed, RegistryClient, RegistryError
@@ -118,7 +122,10 @@ def _package_plan(
     return InstallPlan(
         name=name,
         title=f"'{name}' (unvetted)",
-        lines=registry_lines(server, listed, choice, draft, asked, runner),
+        lines=[
+            *registry_lines(server, listed, choice, draft, asked, runner),
+            *declared_lines(name, own),
+        ],
         questions=asked,
         make=make,
         previous=previous,
