@@ -93,7 +93,8 @@ def _print(reports: list[ServerReport], path: str) -> None:
         problems = sum(f.severity is Severity.PROBLEM for f in report.findings)
         verdict = "all is well" if problems == 0 else f"{problems} problem(s)"
         tools = f", {report.tools} tool(s)" if report.tools is not None else ""
-        print(f"{report.server} ({report.transport}, {report.connection}{tools}): {verdict}")
+        head = f"{report.server} ({report.transport}, {report.connection}{tools})"
+        print(f"{clean_line(head)}: {verdict}")
         for finding in report.findings:
             print(f"  [{_MARK[finding.severity]}] {finding.check}: {clean_line(finding.text)}")
             if finding.fix and finding.severity is not Severity.OK:
@@ -101,6 +102,8 @@ def _print(reports: list[ServerReport], path: str) -> None:
         print()
     bad = [r.server for r in reports if not r.ok]
     if bad:
-        print(f"{len(bad)} of {len(reports)} server(s) need attention: {', '.join(bad)}")
+        print(
+            clean_line(f"{len(bad)} of {len(reports)} server(s) need attention: {', '.join(bad)}")
+        )
     else:
         print(f"all {len(reports)} server(s) are well")
