@@ -125,7 +125,7 @@ def hermes(home: Path) -> Run:
 def every_server(hermes: Run, home: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     before = snapshot(home)
     started = time.monotonic()
-    done = hermes("--timeout", "4")
+    done = hermes("--timeout", "15")
     took = time.monotonic() - started
     assert snapshot(home) == before, "doctor changed $HERMES_HOME"
     return done, took
@@ -157,7 +157,7 @@ def test_each_server_says_what_is_wrong_and_how_to_fix_it(
     assert "the server exited with code 1 during startup" in broken
     assert "Node.js v22" not in broken and "requireStack" not in broken
     hangs = screen(out, "hangs")
-    assert "hangs (stdio, " in hangs and "[PROBLEM] connection: " in hangs
+    assert hangs.startswith("hangs (stdio, failed): ") and "within 15 s" in hangs
     studio = screen(out, "studio")
     assert studio.startswith("studio (stdio, not checked): 1 problem(s)")
     assert (
@@ -177,8 +177,8 @@ def test_each_server_says_what_is_wrong_and_how_to_fix_it(
     assert out.rstrip().endswith(
         "5 of 6 server(s) need attention: broken, hangs, studio, keyed, pinned"
     )
-    # In parallel, each within --timeout 4: the hanging server does not hold up the others.
-    assert took < 40
+    # In parallel, each within --timeout 15: the hanging server does not hold up the others.
+    assert took < 75
 
 
 def test_json_shape_and_one_healthy_server(hermes: Run, home: Path) -> None:
