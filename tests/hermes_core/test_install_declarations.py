@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import types
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.manager import HermesPluginManager
+from hermes_core.plugins.types import AppDeclaration
+from hermes_platform import declaration
 from servers.net import PORT, http_server
 from support.cli import run_hermes
 
@@ -261,3 +266,26 @@ def test_a_malformed_bundle_declaration_is_refused_in_the_parsers_words(
         assert line == f"error: {parsed.value}; refused, nothing was installed"
     assert not (home / "config.yaml").exists()
     assert not (home / "mcp-installs").exists()
+
+
+def test_a_plugins_own_declaration_wins_over_one_kept_from_an_install(
+    hermes_pm: HermesPluginManager, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    (home / "installs").mkdir(parents=True)
+    monkeypatch.setenv("HERMES_HOME", str(home))
+    record = {"format": 1, "name": "studio", "kind": "bundle", "version": "1.0.0",
+              "package": "mcpb", "server": "bundle:studio", "registry": "", "source": "",
+              "sha256": "", "declaration": DECLARATION}  # fmt: skip
+    (home / "installs" / "studio.json").write_text(json.dumps(record))
+    (home / "installs" / "other.json").write_text(json.dumps({**record, "name": "other"}))
+    (home / "installs" / "stray.json").write_text(json.dumps({**record, "name": "studio"}))
+    vendor = types.SimpleNamespace(
+        declare_app=hookimpl(lambda: [AppDeclaration("studio", requires={"gpu": "nvidia"})])
+    )
+    hermes_pm.register_plugin(vendor, "acme-vendor")
+    hermes_pm.apply()  # strict: a second provider of one name would raise
+    declared = {r.item.server: r.plugin for r in hermes_pm.app_declarations()}
+    assert declared == {"studio": "acme-vendor", "other": "hermes_core.builtin.installed_apps"}
+    studio = declaration.lookup("studio")
+    assert studio is not None and studio.required_gpu == "nvidia"

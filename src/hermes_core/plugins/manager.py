@@ -120,6 +120,10 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.installed_apps",
 )
 
+#: Built-in plugins whose contributions give way to another plugin's of the same name: the app
+#: declarations kept from registry and bundle installs yield to the vendor plugin's own.
+GIVES_WAY: frozenset[str] = frozenset({"hermes_core.builtin.installed_apps"})
+
 
 class HermesPluginManager:
     """Plugins in load order, with typed accessors over what they contribute."""
@@ -344,6 +348,9 @@ class HermesPluginManager:
                     item = dataclasses.replace(item, provider=impl.plugin_name)
                 key = _name_of(item)
                 first = seen.get(key)
+                if first is not None and first.plugin in GIVES_WAY and first.item != item:
+                    results.remove(first)  # a plugin's own contribution wins over a kept one
+                    first = None
                 if first is not None:
                     if first.item != item:
                         self._problem(
