@@ -519,6 +519,12 @@ class MCPHost:
         return self.task_log.records(server)
 
     # -- status ----------------------------------------------------------------------------
+    def server_stderr(self, server: str) -> list[str]:
+        """The lines of *server*'s stderr the host still keeps (bounded, oldest first), to be
+        shown: ``hermes mcp doctor`` looks there for the line that names an error."""
+        connection = self._connections.get(server)
+        return connection.stderr_lines() if connection is not None else []
+
     def status(self) -> list[ServerStatus]:
         """One row per configured server, sorted by name (``hermes mcp status``)."""
         rows = []

@@ -117,7 +117,12 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.catalog",
     "hermes_core.builtin.local_catalog",
     "hermes_core.builtin.interceptors",
+    "hermes_core.builtin.installed_apps",
 )
+
+#: Built-in plugins whose contributions give way to another plugin's of the same name: the app
+#: declarations kept from registry and bundle installs yield to the vendor plugin's own.
+GIVES_WAY: frozenset[str] = frozenset({"hermes_core.builtin.installed_apps"})
 
 
 class HermesPluginManager:
@@ -304,6 +309,9 @@ class HermesPluginManager:
                     item = _credited(item, impl.plugin_name, record)
                 key = _name_of(item)
                 first = seen.get(key)
+                if first is not None and first.plugin in GIVES_WAY and first.item != item:
+                    results.remove(first)  # a plugin's own contribution wins over a kept one
+                    first = None
                 if first is not None:
                     if first.item != item:
                         self._problem(

@@ -109,6 +109,17 @@ class FailureReports:
             message += "; check the url (the path of the MCP endpoint, often /mcp)"
         return ConnectFailure(message, Cause.HTTP_STATUS, http_status=answer.status)
 
+    def stderr_lines(self) -> list[str]:
+        """Every line of the server's stderr still kept (the log is bounded), oldest first."""
+        try:
+            self.stderr.flush()
+            self.stderr.seek(0)
+            lines = self.stderr.read().splitlines()
+            self.stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return []
+        return lines
+
     def stderr_tail(self) -> str:
         try:
             self.stderr.flush()

@@ -147,6 +147,10 @@ class ServerConnection(Requests, SessionTask):
     def keepalive_status(self) -> dict[str, Any] | None:
         return self._keepalive.status()
 
+    def stderr_lines(self) -> list[str]:
+        """The server's stderr as the connection keeps it (bounded), oldest first; shown only."""
+        return self._failures.stderr_lines()
+
     @property
     def _tools_worker(self) -> asyncio.Task[None] | None:
         """The re-list under way (tests wait for it)."""
