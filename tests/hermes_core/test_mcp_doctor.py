@@ -95,6 +95,8 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
         f"  keyed:\n    command: {python}\n    args: [{root / 'healthy.py'}]\n"
         "    env: {API_KEY: '${DOCTOR_TEST_KEY}'}\n"
         f"  pinned: {{command: {python}, args: [{root / 'healthy.py'}]}}\n"
+        f"  overridden:\n    command: {python}\n    args: [{root / 'healthy.py'}]\n"
+        "    tools: {overrides: {nope: {description: never offered}}}\n"
     )
     # The declaration an install of `studio` from a registry would have kept.
     record = {"format": 1, "name": "studio", "kind": "registry", "version": "1.0.0",
@@ -174,8 +176,14 @@ def test_each_server_says_what_is_wrong_and_how_to_fix_it(
     pinned = screen(out, "pinned")
     assert "[PROBLEM] pins: 1 changed tool definition(s) waiting for review: ping" in pinned
     assert "fix: hermes mcp trust pinned" in pinned
+    overridden = screen(out, "overridden")
+    assert (
+        "[PROBLEM] override: " in overridden
+        and "config.yaml:15: mcp_servers.overridden.tools.overrides.nope: the server lists no "
+        "tool 'nope'" in overridden
+    )
     assert out.rstrip().endswith(
-        "5 of 6 server(s) need attention: broken, hangs, studio, keyed, pinned"
+        "6 of 7 server(s) need attention: broken, hangs, studio, keyed, pinned, overridden"
     )
     # In parallel, each within --timeout 15: the hanging server does not hold up the others.
     assert took < 75

@@ -117,6 +117,13 @@ def _seen(
             _fix(failure.get("cause"), report.server),
         )
         report.add("error", Severity.PROBLEM, clean_line(line))
+    for problem in (row.override_problems if row is not None else None) or ():
+        report.add(
+            "override",
+            Severity.PROBLEM,
+            clean_line(problem),
+            "fix or remove this override in config.yaml (tools.overrides)",
+        )
     breaker = (row.breaker if row is not None else None) or {}
     state = breaker.get("state")
     if state:
