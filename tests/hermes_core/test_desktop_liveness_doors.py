@@ -1,0 +1,122 @@
+"""A desktop app's server through the doors a user runs (issue 47 items 1-3): a plugin declares
+the app with ``liveness``, config.yaml says only ``desk: {}``; ``hermes mcp proxy`` follows the
+app (its raw SDK client hears ``tools/list_changed`` as it starts and quits) and ``hermes mcp
+status`` / ``get`` say "not running"; the app's token is in no output."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.cli import run_hermes
+from support.desktop import DesktopApp, app_block
+from support.dists import install, site_env
+from support.proxy import proxy_session, text_of, write_config
+
+pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
+
+PLUGIN = """
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import AppDeclaration
+
+
+@hookimpl
+def declare_app():
+    return [AppDeclaration(
+        server="desk",
+        app={app!r},
+        where="desk_hermes/plugin.yaml",
+        display_name="Desk App",
+    )]
+"""
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(home, site, runtime file): the plugin installed, config.yaml naming ``desk: {}``."""
+    runtime = tmp_path / "app" / "mcp.json"
+    runtime.parent.mkdir()
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "desk-hermes", "desk_hermes", "desk", PLUGIN.format(app=app_block(runtime)))
+    home = tmp_path / "home"
+    write_config(home, servers={"desk": {}})
+    return home, site, runtime
+
+
+def hermes(home: Path, site: Path, *args: str) -> Any:
+    return run_hermes(*args, env=site_env(site, HERMES_HOME=str(home)))
+
+
+def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
+    home, site, _runtime = setup
+    status = hermes(home, site, "mcp", "status", "--json")
+    assert status.returncode == 1, status.stderr  # not offered, as a missing app is
+    (row,) = json.loads(status.stdout)
+    assert row["connection"] == "not running"
+    assert row["gate"] == "Desk App is not running; start Desk App"
+    shown = hermes(home, site, "mcp", "status")
+    assert "not running" in shown.stdout, shown.stdout + shown.stderr
+    got = hermes(home, site, "mcp", "get", "desk")
+    assert "not running" in got.stdout, got.stdout
+    listed = hermes(home, site, "mcp", "list")
+    assert listed.returncode == 0, listed.stderr
+    assert "desk" in listed.stdout and "Traceback" not in listed.stderr
+
+
+def test_the_proxy_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
+    home, site, runtime = setup
+    app = DesktopApp(runtime)
+    errlog = home / "proxy.err"
+    tokens: list[str] = []
+    changes: asyncio.Queue[float] = asyncio.Queue()
+
+    async def on_message(message: Any) -> None:
+        root = getattr(message, "root", message)
+        if getattr(root, "method", None) == "notifications/tools/list_changed":
+            changes.put_nowait(time.monotonic())
+
+    async def listed(session: Any) -> set[str]:
+        return {t.name for t in (await session.list_tools()).tools}
+
+    async def until_listed(session: Any, want: bool, seconds: float) -> float:
+        """Seconds until ``mcp_desk_hello`` is (*want*) listed, each list after a change."""
+        started = time.monotonic()
+        while ("mcp_desk_hello" in await listed(session)) != want:
+            await asyncio.wait_for(changes.get(), seconds)
+        return time.monotonic() - started
+
+    async def scenario() -> None:
+        async with proxy_session(
+            home, errlog=errlog, env=site_env(site), message_handler=on_message
+        ) as session:
+            assert "mcp_desk_hello" not in await listed(session)
+            refused = await session.call_tool("mcp_desk_hello", {})
+            assert refused.is_error and "Desk App is not running; start Desk App" in text_of(
+                refused
+            )
+            tokens.append((await asyncio.to_thread(app.start))["token"])
+            await until_listed(session, True, 30)
+            hello = await session.call_tool("mcp_desk_hello", {"name": "proxy"})
+            assert text_of(hello) == "hello proxy from the desktop app"
+            await asyncio.to_thread(app.quit)
+            assert await until_listed(session, False, 5) < 2.0
+            refused = await session.call_tool("mcp_desk_hello", {})
+            assert "Desk App is not running; start Desk App" in text_of(refused)
+            tokens.append((await asyncio.to_thread(app.start))["token"])
+            assert await until_listed(session, True, 30) < 5.0
+            hello = await session.call_tool("mcp_desk_hello", {})
+            assert text_of(hello) == "hello world from the desktop app"
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        if app.process is not None:
+            app.quit()
+    logged = errlog.read_text()
+    assert len(tokens) == 2 and not any(token in logged for token in tokens)
