@@ -54,7 +54,7 @@ def hermes(home: Path, site: Path, *args: str) -> Any:
 
 
 def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
-    home, site, _runtime = setup
+    home, site, runtime = setup
     status = hermes(home, site, "mcp", "status", "--json")
     assert status.returncode == 1, status.stderr  # not offered, as a missing app is
     (row,) = json.loads(status.stdout)
@@ -67,6 +67,10 @@ def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
     listed = hermes(home, site, "mcp", "list")
     assert listed.returncode == 0, listed.stderr
     assert "desk" in listed.stdout and "Traceback" not in listed.stderr
+    apps = hermes(home, site, "apps", "check", "--explain")
+    assert "running:     not running (no runtime file (the app is not running))" in apps.stdout
+    assert "Desk App is not running; start Desk App" in apps.stdout
+    assert f"runtime file: {runtime}" in apps.stdout, apps.stdout
 
 
 def test_the_proxy_follows_the_app(setup: tuple[Path, Path, Path]) -> None:

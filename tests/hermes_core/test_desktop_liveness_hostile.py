@@ -18,9 +18,9 @@ from hermes_core.host.liveness.endpoint import (
     LiveEndpoint,
     NotRunning,
     live_endpoint,
-    live_spec,
 )
 from hermes_core.host.liveness.follow import AppFollower
+from hermes_core.host.liveness.live_spec import live_spec
 from hermes_core.host.spec import HostServer
 from hermes_platform import declaration
 from support.desktop import app_block

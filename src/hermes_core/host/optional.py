@@ -79,7 +79,7 @@ def live_endpoint(server: str) -> LiveEndpoint | NotRunning | None:
 
 def live_spec(base: HostServer, endpoint: LiveEndpoint) -> HostServer:
     """*base* pointed at the running app (:mod:`hermes_core.host.liveness.endpoint`)."""
-    from hermes_core.host.liveness.endpoint import live_spec as pointed
+    from hermes_core.host.liveness.live_spec import live_spec as pointed
 
     return pointed(base, endpoint)
 

@@ -19,13 +19,11 @@ and the status commands read a server's liveness here too.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
 
 from hermes_core.host.liveness.words import app_label, not_running_sentence
-from hermes_core.host.spec import HostServer
 from hermes_platform import declared
 from hermes_platform.declaration_model import Declaration
 from hermes_platform.host import current_host, os_family
@@ -41,7 +39,6 @@ __all__ = [
     "app_label",
     "has_liveness",
     "live_endpoint",
-    "live_spec",
     "liveness_app",
     "not_running_sentence",
     "read_endpoint",
@@ -160,21 +157,6 @@ def read_endpoint(app: AppDef, host: Host) -> Observation:
     if not isinstance(token, str) or len(token) > _MAX_TOKEN or not _header_safe(token):
         return NotRunning(f"its runtime file's '{app.liveness_token_key}' is not a usable token")
     return LiveEndpoint(composed.value, token, pid)
-
-
-def live_spec(base: HostServer, endpoint: LiveEndpoint) -> HostServer:
-    """*base* pointed at the running app: its endpoint and ``Authorization: Bearer <token>``.
-
-    What the entry says itself wins: a ``command`` (a stdio bridge that needs the app) or an
-    explicit ``url`` is kept as written, and the file's token is never sent to a URL it did
-    not name; an explicit ``Authorization`` header wins over the token."""
-    if base.command is not None or base.url is not None:
-        return base
-    live = dataclasses.replace(base, url=endpoint.url, transport="streamable_http")
-    if not endpoint.token or any(key.lower() == "authorization" for key in base.headers):
-        return live
-    bearer = {"Authorization": f"Bearer {endpoint.token}"}
-    return dataclasses.replace(live, headers={**base.headers, **bearer})
 
 
 def _header_safe(token: str) -> bool:
