@@ -6,7 +6,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.host.connection_state import is_not_running
 from hermes_core.host.liveness.words import not_running_sentence
 from hermes_core.host.optional import app_availability, app_guidance
 from hermes_platform import declared
@@ -82,7 +81,8 @@ def status_row(
     what the host's parts know of it."""
     decl = declared.lookup(name)
     gate = gate_sentence(decl, config.display_name) if decl else None
-    if gate is None and is_not_running(connection):
+    # (compared by value: this module is read by clients that never import the connection)
+    if gate is None and connection is not None and connection.status.state == "not running":
         gate = not_running_sentence(name, config.display_name)
     return ServerStatus(
         server=name,
