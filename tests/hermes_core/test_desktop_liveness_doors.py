@@ -66,7 +66,7 @@ def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
     assert "not running" in got.stdout, got.stdout
     listed = hermes(home, site, "mcp", "list")
     assert listed.returncode == 0, listed.stderr
-    assert "desk" in listed.stdout and "Traceback" not in listed.stderr
+    assert "desk  [streamable_http]  not running (no runtime file" in listed.stdout, listed.stdout
     apps = hermes(home, site, "apps", "check", "--explain")
     assert "running:     not running (no runtime file (the app is not running))" in apps.stdout
     assert "Desk App is not running; start Desk App" in apps.stdout
