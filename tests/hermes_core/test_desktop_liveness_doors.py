@@ -124,3 +124,42 @@ def test_the_proxy_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
             app.quit()
     logged = errlog.read_text()
     assert len(tokens) == 2 and not any(token in logged for token in tokens)
+
+
+def test_the_warm_host_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
+    home, site, runtime = setup
+    app = DesktopApp(runtime)
+    tokens: list[str] = []
+
+    def tools() -> str:
+        shown = hermes(home, site, "mcp", "tools", "desk")
+        assert "using the warm host" in shown.stderr, shown.stderr
+        return str(shown.stdout)
+
+    def until(listed: bool) -> None:
+        deadline = time.monotonic() + 60
+        while ("mcp_desk_hello" in tools()) != listed:
+            assert time.monotonic() < deadline, f"mcp_desk_hello listed: not {listed} after 60 s"
+
+    up = hermes(home, site, "mcp", "up")
+    assert up.returncode == 0, up.stderr
+    try:
+        refused = hermes(home, site, "mcp", "call", "mcp_desk_hello")
+        assert "Desk App is not running; start Desk App" in refused.stdout + refused.stderr
+        tokens.append(app.start()["token"])
+        until(True)
+        called = hermes(home, site, "mcp", "call", "--json", "mcp_desk_hello")
+        assert called.returncode == 0, called.stderr
+        assert json.loads(called.stdout)["content"][0]["text"] == "hello world from the desktop app"
+        app.quit()
+        until(False)
+        refused = hermes(home, site, "mcp", "call", "mcp_desk_hello")
+        assert "Desk App is not running; start Desk App" in refused.stdout + refused.stderr
+        status = hermes(home, site, "mcp", "status", "--json")
+        assert json.loads(status.stdout)[0]["connection"] == "not running"
+    finally:
+        if app.process is not None:
+            app.quit()
+        hermes(home, site, "mcp", "down")
+    log = (home / "logs" / "warm-host.log").read_text()
+    assert tokens and tokens[0] not in log and tokens[0] not in refused.stdout + status.stdout
