@@ -6,7 +6,10 @@ again when it comes back on a new port with a new token."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import os
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +20,7 @@ from hermes_core.host.host import MCPHost
 from hermes_core.host.spec import HostServer
 from hermes_platform import declaration
 from support.desktop import DesktopApp, app_block
+from support.proxy import UPSTREAM
 
 pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.slow]
 
@@ -99,3 +103,26 @@ def test_the_host_follows_the_app_as_it_starts_quits_and_moves(
             app.quit()
     logged = caplog.text
     assert tokens and not any(token in logged for token in tokens)
+
+
+def test_a_stdio_bridge_that_needs_the_app_runs_only_while_the_app_runs(runtime: Path) -> None:
+    """A ``command`` server with liveness: not started while the app is not running, started
+    when its runtime file says it runs, stopped (tools withdrawn) when the file goes."""
+    alive = os.getppid()  # a live process that is not this one
+
+    async def scenario() -> None:
+        server = HostServer("desk", command=sys.executable, args=[str(UPSTREAM)])
+        async with MCPHost([server]) as host:
+            (row,) = host.status()
+            assert row.connection == "not running" and not host.tools()
+            runtime.write_text(json.dumps({"pid": alive, "http": "http://127.0.0.1:9"}))
+            await until(lambda: "mcp_desk_note" in {t.name for t in host.tools()}, 30)
+            noted = await host.call_tool("mcp_desk_note", {"text": "bridged"})
+            assert noted["content"][0]["text"] == "noted bridged"
+            runtime.unlink()
+            took = await until(lambda: not host.tools(), 5)
+            assert took < 2.0, took
+            refused = await host.call_tool("mcp_desk_note", {"text": "x"})
+            assert refused["error"] == "desk is not running; start desk"
+
+    asyncio.run(scenario())
