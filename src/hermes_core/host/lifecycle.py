@@ -145,7 +145,7 @@ class ServerRunner:
         connection.on_reconnected = self._tools.reconnected
         connection.status.on_change = self._gate.invalidate
         problem = server.config_error
-        if problem is None and server.command is None and server.url is None and running is None:
+        if problem is None and running is None and _needs_an_app(server):
             problem = (
                 f"MCP server '{name}': needs a 'command' or a 'url' (its app declaration says "
                 "where the running app serves on another OS only, or it is not registered)"
@@ -355,6 +355,12 @@ class ServerRunner:
             return
         # Its tools may have changed meanwhile.
         self.spawn(self._tools.reconnected(connection), f"re-list of '{name}'")
+
+
+def _needs_an_app(server: HostServer) -> bool:
+    """An HTTP entry with no ``url`` (one a desktop app serves) whose app does not say here
+    where it serves."""
+    return server.transport == "streamable_http" and server.url is None and not server.options
 
 
 def may_miss_changes(connection: ServerConnection) -> bool:
