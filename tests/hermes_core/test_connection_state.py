@@ -26,7 +26,7 @@ def watched() -> tuple[ConnectionStatus, list[ConnectionState]]:
 
 def test_the_states_equal_the_strings_the_host_and_the_cli_compare_with() -> None:
     names = {"disconnected", "connecting", "connected", "degraded", "recycled", "failed"}
-    assert names | {"lazy", "closed"} == {state.value for state in ConnectionState}
+    assert names | {"lazy", "closed", "not running"} == {state.value for state in ConnectionState}
     assert ConnectionState.CONNECTED == "connected"
     assert f"{ConnectionState.LAZY}" == "lazy"
     assert json.dumps({"connection": ConnectionState.FAILED}) == '{"connection": "failed"}'

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.cli.common import PluginLoader
+from hermes_core.host.liveness.endpoint import LiveEndpoint, live_endpoint, liveness_app
+from hermes_core.host.liveness.words import not_running_sentence
 from hermes_core.plugin_yaml import PluginFileError, load_plugin_file
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_platform import declaration
@@ -60,8 +62,28 @@ def _report(subject: Subject, explanation: Explanation) -> dict[str, Any]:
         "version": result.version,
         "min_version": result.min_version,
         "sentence": advice.sentence if advice else None,
+        **_running(subject),
         "explain": explanation.as_dict(),
     }
+
+
+def _running(subject: Subject) -> dict[str, Any]:
+    """Whether a declared app that serves MCP itself (``liveness``) runs now: ``running``
+    (``None``: it declares no liveness here), where it serves, and why not (never its token)."""
+    app = liveness_app(subject.declaration)
+    if app is None:
+        return {"running": None}
+    seen = live_endpoint(subject.name, subject.declaration)
+    if not isinstance(seen, LiveEndpoint):
+        why = seen.reason if seen is not None else "no liveness on this OS"
+        sentence = not_running_sentence(subject.name, subject.display_name)
+        return {
+            "running": False,
+            "runtime_file": app.liveness_path,
+            "not_running": why,
+            "running_sentence": sentence,
+        }
+    return {"running": True, "runtime_file": app.liveness_path, "endpoint": seen.as_dict()}
 
 
 def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool) -> str:
@@ -71,6 +93,16 @@ def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool
         lines.append(f"     {label + ':':<13}{report[label] if report[label] is not None else '-'}")
     if report["sentence"]:
         lines.append(f"     {report['sentence']}")
+    if report["running"] is True:
+        endpoint = report["endpoint"]
+        lines.append(
+            f"     {'running:':<13}yes, serving at {endpoint['url']} (pid {endpoint['pid']})"
+        )
+    elif report["running"] is False:
+        lines.append(f"     {'running:':<13}not running ({report['not_running']})")
+        lines.append(f"     {report['running_sentence']}")
+    if show_explain and report["running"] is not None:
+        lines.append(f"     runtime file: {report['runtime_file']}")
     if show_explain:
         lines.append(
             f"     evaluated as {explanation.os}"

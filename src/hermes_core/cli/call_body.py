@@ -90,7 +90,11 @@ def finish(result: dict[str, Any], rows: list[ServerStatus], *, as_json: bool) -
 def _failed_server(host: HostSurface, tool: str) -> dict[str, Any] | None:
     """When the only server asked for failed to start: that failure, as the reason *tool* is
     not there (else the host's own refusal says why)."""
-    failed = [row for row in host.status() if row.enabled and row.last_error]
+    failed = [
+        row
+        for row in host.status()
+        if row.enabled and row.last_error and row.connection != "not running"  # (its gate says)
+    ]
     if not failed or host.registry.entries():
         return None
     row = failed[0]

@@ -57,6 +57,8 @@ def list_servers(
                 target = display_url(cfg.url or "")
             elif cfg.command is not None:
                 target = " ".join([cfg.command or "", *shown_args(cfg.args)])
+            elif cfg.transport == "streamable_http":  # neither: its desktop app says where
+                target = _app_target(name)
             else:  # a plugin transport's own key: only what its settings model shows
                 target = ", ".join(_shown(k, v) for k, v in cfg.shown_options().items()) or "-"
             rows.append(
@@ -76,6 +78,18 @@ def list_servers(
         return EXIT_OK
 
     return guard(run)
+
+
+def _app_target(name: str) -> str:
+    """Where a desktop app's server is reached now (its declaration's ``liveness``): the
+    running app's endpoint, or ``not running`` with why (never its token)."""
+    # Imported here: the platform's resolvers, for an entry that needs them only.
+    from hermes_core.host.liveness.endpoint import LiveEndpoint, live_endpoint
+
+    seen = live_endpoint(name)
+    if isinstance(seen, LiveEndpoint):
+        return f"the running app at {seen.url}"
+    return "not running" + (f" ({seen.reason})" if seen is not None else "")
 
 
 def _shown(key: str, value: Any) -> str:

@@ -355,7 +355,9 @@ def validate_server(
         return prefix + dotted, line or name_line
 
     try:
-        cfg = ServerConfig.model_validate(raw, context={"warnings": sink, "kinds": kinds})
+        cfg = ServerConfig.model_validate(
+            raw, context={"warnings": sink, "kinds": kinds, "name": name}
+        )
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False, include_input=True):

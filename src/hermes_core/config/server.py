@@ -21,6 +21,7 @@ from hermes_core.config.server_fields import ServerFields, kinds_of
 from hermes_core.config.tools import ToolsConfig
 from hermes_core.config.values import REDACTED, redact_url, unknown_key
 from hermes_core.yaml_lines import line_of as _line_of
+from hermes_platform import declared
 
 __all__ = ["ServerConfig"]
 
@@ -167,7 +168,8 @@ class ServerConfig(ServerFields):
         if self._selected is not None:
             return self  # an entry validated before (placed into a HermesConfig): keep it
         kinds = kinds_of(info)
-        self._select(kinds)
+        context = info.context if isinstance(info.context, dict) else {}
+        self._select(kinds, str(context.get("name", "")))
         if self.auth is not None and not self.uses_url and self.auth not in kinds.auth_stdio:
             # Never a silent "connected without the auth you named": there is no HTTP request
             # to authorise, so the entry says something Hermes cannot do.
@@ -187,7 +189,7 @@ class ServerConfig(ServerFields):
         self._warnings(info)
         return self
 
-    def _select(self, kinds: ServerKinds) -> None:
+    def _select(self, kinds: ServerKinds, server: str = "") -> None:
         """Choose the transport (by name, else by the config key present) and note which
         of the entry's other keys belong to it or to the auth provider."""
         extra = self.model_extra or {}
@@ -224,6 +226,10 @@ class ServerConfig(ServerFields):
             name = selectors.get(key, "")
             if not name:
                 raise fail(kinds.unknown_transport(key))
+        elif _served_by_app(server):
+            # A desktop app's server: the host connects where the running app serves (its
+            # runtime file), over Streamable HTTP; nothing to connect to while it is not running.
+            key, name = "url", "streamable_http"
         else:
             others = [k for k in selectors if k not in ("command", "url")]
             extra_keys = "".join(f", or '{k}' ({selectors[k]})" for k in others)
@@ -348,3 +354,12 @@ class ServerConfig(ServerFields):
             yield ("env", name), value
         for name, value in self.headers.items():
             yield ("headers", name), value
+
+
+def _served_by_app(server: str) -> bool:
+    """Whether *server*'s registered app declaration says where the running app serves MCP
+    (``liveness`` for some OS): its entry then needs neither ``command`` nor ``url``."""
+    decl = declared.lookup(server) if server else None
+    if decl is None or decl.app is None:
+        return False
+    return any(app.liveness_kind == "server_json" for _os, app in decl.app.blocks)

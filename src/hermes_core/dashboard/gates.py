@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from hermes_core.host.liveness.endpoint import LiveEndpoint, live_endpoint, liveness_app
 from hermes_platform import declaration
 from hermes_platform.resolver.availability import explain
 
@@ -42,4 +43,13 @@ def gate_lines(server: str) -> list[str] | None:
                     else f"  version unreadable ({cand.version_state}: {cand.version_detail})"
                 )
             lines.append(f"    {mark} {cand.path}{version}")
+    app = liveness_app(decl)
+    if app is not None:  # an app that serves MCP itself: whether it runs (never its token)
+        seen = live_endpoint(server, decl)
+        running = (
+            f"running, serving at {seen.url} (pid {seen.pid})"
+            if isinstance(seen, LiveEndpoint)
+            else f"not running ({seen.reason if seen is not None else 'no liveness here'})"
+        )
+        lines.append(f"runtime file: {app.liveness_path}: {running}")
     return lines

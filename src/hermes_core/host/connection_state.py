@@ -16,8 +16,10 @@ __all__ = [
     "is_connected",
     "is_connecting",
     "is_lazy",
+    "is_not_running",
     "mark_failed",
     "mark_lazy",
+    "mark_not_running",
 ]
 
 #: States in which a server's tools count as offered: a server that went away still counts
@@ -41,6 +43,15 @@ def mark_failed(connection: ServerConnection, detail: str | None = None) -> None
 def mark_lazy(connection: ServerConnection) -> None:
     """*connection*'s tools are registered from its cache; its first call starts it."""
     connection.mark_lazy()
+
+
+def mark_not_running(connection: ServerConnection, reason: str) -> None:
+    """*connection*'s desktop app is not running: not started, nothing offered."""
+    connection.mark_not_running(reason)
+
+
+def is_not_running(connection: ServerConnection | None) -> bool:
+    return connection is not None and connection.status.state is ConnectionState.NOT_RUNNING
 
 
 def is_lazy(connection: ServerConnection) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.host.liveness.words import app_label, not_running_sentence, start_action
 from hermes_core.host.optional import app_availability, app_guidance
 from hermes_platform import declared
 
@@ -28,7 +29,7 @@ class GateDecision:
     """Why a server is or is not offered (for errors and ``hermes mcp status``)."""
 
     offered: bool
-    state: str  # connected | not_connected | <availability state>
+    state: str  # connected | not_connected | not_running | <availability state>
     sentence: str | None = None
     action: str | None = None
     retry: str | None = None
@@ -39,6 +40,7 @@ class ServerGate:
 
     def __init__(self, is_connected: Callable[[str], bool]) -> None:
         self._is_connected = is_connected
+        self._not_running: Callable[[str], str | None] = lambda _server: None
         self._lock = threading.Lock()
         self._cache: dict[str, bool] = {}
         self._generation = 0  # bumped by every invalidate: a decision taken before is not kept
@@ -46,6 +48,12 @@ class ServerGate:
 
     def close(self) -> None:
         declared.remove_change_listener(self.invalidate)
+
+    def follow_apps(self, not_running: Callable[[str], str | None]) -> None:
+        """*not_running(server)*: why a server's desktop app is not running (``None``: it runs,
+        or the server has none); such a server is ``not_running``, not ``not_connected``."""
+        self._not_running = not_running
+        self.invalidate()
 
     def invalidate(self) -> None:
         with self._lock:
@@ -71,6 +79,10 @@ class ServerGate:
 
     def decide(self, server: str, display_name: str | None = None) -> GateDecision:
         if not self._is_connected(server):
+            if self._not_running(server) is not None:
+                sentence = not_running_sentence(server, display_name)
+                action = start_action(server, display_name)
+                return GateDecision(False, "not_running", sentence, action, "after_user_action")
             return GateDecision(False, "not_connected")
         decl = declared.lookup(server)
         if decl is None:
@@ -91,6 +103,16 @@ class ServerGate:
         """The structured error a call to a gated or disconnected server returns."""
         decision = self.decide(server, display_name)
         decl = declared.lookup(server)
+        if decision.state == "not_running":
+            return {
+                "error": decision.sentence,
+                "server": server,
+                "state": "not_running",
+                "app": {"name": app_label(server, display_name)},
+                "user_action": decision.action,
+                "retry": decision.retry,
+                "retryable": False,
+            }
         if decision.state == "not_connected":
             message = f"MCP server '{server}' is not connected"
             if decl is None:

@@ -181,6 +181,7 @@ class MCPHost:
             tools=self._tools,
             task_log=self.task_log,
         )
+        self.gate.follow_apps(self._runner.apps.not_running)
         if interceptors is None:
             interceptors = InterceptorTable.builtin(hermes_home())
         self._interceptors = interceptors
@@ -253,6 +254,8 @@ class MCPHost:
         if not owners:
             return None
         server = self._servers[max(owners, key=len)]  # the longest prefix owns the name
+        if server.enabled and self._runner.apps.not_running(server.name) is not None:
+            return self.gate.error_payload(server.name, server.display_name)
         if server.config_error is None or not server.enabled:
             return None
         return {

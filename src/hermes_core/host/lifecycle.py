@@ -12,10 +12,17 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.connection_state import is_connected, is_connecting, mark_failed
+from hermes_core.host.connection_state import (
+    is_connected,
+    is_connecting,
+    mark_failed,
+    mark_not_running,
+)
 from hermes_core.host.gates import ServerGate
 from hermes_core.host.lazy import LazyServers
+from hermes_core.host.liveness.follow import AppFollower
 from hermes_core.host.offers import ClientOffers
+from hermes_core.host.optional import live_spec
 from hermes_core.host.spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog
@@ -65,6 +72,8 @@ class ServerRunner:
         self._reload_lock = asyncio.Lock()
         # Server name -> set when its start in progress (connect + first listing) is over.
         self._starts: dict[str, asyncio.Event] = {}
+        self.apps = AppFollower(servers, self.restart, self.spawn)
+        """Follows the desktop apps that serve some servers (a declaration's ``liveness``)."""
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
         """Run *coro* in the background, owned by the host (ended by :meth:`close`)."""
@@ -85,6 +94,7 @@ class ServerRunner:
             return error
 
         results = await asyncio.gather(*(one(n) for n in names))
+        self.apps.follow()
         if any(s.idle_timeout_seconds or s.max_lifetime_seconds for s in self._servers.values()):
             self.spawn(self._recycle_loop(), "recycler")  # (nothing once the host is closed)
         return dict(zip(names, results, strict=True))
@@ -123,6 +133,9 @@ class ServerRunner:
 
     async def _start_server(self, name: str) -> str | None:
         server = self._servers[name]
+        running = self.apps.observe(name) if self.apps.applies(name) else None
+        if running is not None and running.running:
+            server = live_spec(server, running)  # type: ignore[arg-type]
         elicitation = self._offers.elicitation_handler(name, server)
         sampling = await self._offers.sampling_handler(name, server)
         connection = self._connection(name, server, elicitation, sampling)
@@ -132,6 +145,11 @@ class ServerRunner:
         connection.on_reconnected = self._tools.reconnected
         connection.status.on_change = self._gate.invalidate
         problem = server.config_error
+        if problem is None and running is None and _needs_an_app(server):
+            problem = (
+                f"MCP server '{name}': needs a 'command' or a 'url' (its app declaration says "
+                "where the running app serves on another OS only, or it is not registered)"
+            )
         if problem is None and server.transport not in self._openers:
             registered = ", ".join(self._openers) or "none"
             problem = (
@@ -141,6 +159,10 @@ class ServerRunner:
         if problem is not None:
             mark_failed(connection, problem)
             return problem
+        if running is not None and not running.running:
+            mark_not_running(connection, running.reason)  # type: ignore[union-attr]
+            self._gate.invalidate()
+            return None
         if server.lazy and self._lazy.register_from_cache(server, connection):
             return None  # started by its first call
         try:
@@ -219,7 +241,26 @@ class ServerRunner:
                 applied.set()
         await asyncio.gather(*(self.start_one(n) for n in starting))
         self._gate.invalidate()
+        self.apps.follow()
         return diff
+
+    async def restart(self, name: str) -> None:
+        """Start *name* again from scratch (its desktop app started, quit or moved): its tools
+        are withdrawn first, at once, then it connects to where the app serves now."""
+        async with self._reload_lock:
+            if name not in self._servers:
+                return
+            connection = self._connections.pop(name, None)
+            self._tools.forget(name)
+            self._gate.invalidate()
+        if connection is not None:
+            await connection.close()
+        if self._servers.get(name) is None or not self._servers[name].enabled:
+            return
+        error = await self.start_one(name)
+        if error is not None:
+            log.warning("MCP server '%s': %s", name, error)
+        self._gate.invalidate()
 
     async def _apply(self, servers: Iterable[HostServer]) -> tuple[dict[str, list[str]], list[str]]:
         """The difference applied (under the reload lock), and the servers to start."""
@@ -237,6 +278,7 @@ class ServerRunner:
         for name in removed + changed:
             if name in deferred:
                 continue
+            self.apps.forget(name)
             connection = self._connections.pop(name, None)
             if connection is not None:
                 await connection.close()
@@ -313,6 +355,12 @@ class ServerRunner:
             return
         # Its tools may have changed meanwhile.
         self.spawn(self._tools.reconnected(connection), f"re-list of '{name}'")
+
+
+def _needs_an_app(server: HostServer) -> bool:
+    """An HTTP entry with no ``url`` (one a desktop app serves) whose app does not say here
+    where it serves."""
+    return server.transport == "streamable_http" and server.url is None and not server.options
 
 
 def may_miss_changes(connection: ServerConnection) -> bool:

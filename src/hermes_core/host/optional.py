@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hermes_core.host import watch
     from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.liveness.endpoint import LiveEndpoint, NotRunning
     from hermes_core.host.schema_cache import CachedListing
     from hermes_core.host.spec import HostServer
     from hermes_core.host.trust.screen import TrustScreen
@@ -35,6 +36,9 @@ __all__ = [
     "app_availability",
     "app_guidance",
     "follow_config",
+    "has_liveness",
+    "live_endpoint",
+    "live_spec",
     "model_catalog_class",
     "read_schema_cache",
     "sampling_handler_class",
@@ -57,6 +61,27 @@ def app_guidance(
     from hermes_platform.sentences import guidance
 
     return guidance(decl, result, display_name=display_name)
+
+
+def has_liveness(decl: Declaration) -> bool:
+    """Whether the declared app serves MCP itself on this OS (``liveness: server_json``)."""
+    from hermes_core.host.liveness.endpoint import has_liveness as declared_liveness
+
+    return declared_liveness(decl)
+
+
+def live_endpoint(server: str) -> LiveEndpoint | NotRunning | None:
+    """Where *server*'s declared app serves now (see :mod:`hermes_core.host.liveness`)."""
+    from hermes_core.host.liveness.endpoint import live_endpoint as read_live
+
+    return read_live(server)
+
+
+def live_spec(base: HostServer, endpoint: LiveEndpoint) -> HostServer:
+    """*base* pointed at the running app (:mod:`hermes_core.host.liveness.endpoint`)."""
+    from hermes_core.host.liveness.live_spec import live_spec as pointed
+
+    return pointed(base, endpoint)
 
 
 def read_schema_cache(path: Path, expected: str) -> CachedListing | None:

@@ -6,6 +6,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.host.liveness.words import not_running_sentence
 from hermes_core.host.optional import app_availability, app_guidance
 from hermes_platform import declared
 
@@ -84,6 +85,10 @@ def status_row(
     """The row of server *name*: its *config*, its *connection* (``None``: not started) and
     what the host's parts know of it."""
     decl = declared.lookup(name)
+    gate = gate_sentence(decl, config.display_name) if decl else None
+    # (compared by value: this module is read by clients that never import the connection)
+    if gate is None and connection is not None and connection.status.state == "not running":
+        gate = not_running_sentence(name, config.display_name)
     return ServerStatus(
         server=name,
         transport=connection.transport_used if connection else config.transport,
@@ -101,7 +106,7 @@ def status_row(
         breaker=breaker,
         keepalive=connection.keepalive_status() if connection else None,
         lazy=lazy,
-        gate=gate_sentence(decl, config.display_name) if decl else None,
+        gate=gate,
         filtered_out=filtered_out,
         sampling=sampling,
         name_collisions=name_collisions,

@@ -107,6 +107,13 @@ class RealHost:
         except (ValueError, OSError):  # embedded NUL, overlong names
             return False
 
+    def is_link(self, path: str) -> bool:
+        """True if *path* is a symbolic link (not followed); an optional method of a host."""
+        try:
+            return os.path.islink(path)
+        except (ValueError, OSError):
+            return False
+
     def is_dir(self, path: str) -> bool:
         try:
             return os.path.isdir(path)

@@ -66,6 +66,8 @@ def read_session(app: AppDef, ctx: LocateContext | None = None) -> Session | Non
     path = ctx.expand(app.liveness_path)
     if not ctx.is_absolute(path):
         return None
+    if not ctx.host.is_file(path):  # a FIFO or a device: opening one could block
+        return None
     try:
         raw = ctx.host.read_range(path, 0, _MAX_RUNTIME_FILE + 1)
         if len(raw) > _MAX_RUNTIME_FILE:

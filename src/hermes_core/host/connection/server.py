@@ -167,6 +167,10 @@ class ServerConnection(Requests, SessionTask):
         (``None``: the reason already given stands)."""
         self.status.failed(detail)
 
+    def mark_not_running(self, reason: str) -> None:
+        """Its desktop app is not running: not started (see ``host/liveness``)."""
+        self.status.not_running(reason)
+
     def mark_lazy(self) -> None:
         """Registered from its cached listing: not started until its first call."""
         self.status.lazy()

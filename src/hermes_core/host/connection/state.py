@@ -36,6 +36,9 @@ class ConnectionState(enum.StrEnum):
     """Registered from its cached listing; its first call starts it."""
     CLOSED = "closed"
     """Closed for good (removed, reloaded or the host closed)."""
+    NOT_RUNNING = "not running"
+    """A server served by a desktop app (its declaration's ``liveness``) whose app is not
+    running: not started, its tools not offered; it connects when the app starts."""
 
 
 class ConnectionStatus:
@@ -136,6 +139,11 @@ class ConnectionStatus:
     def lazy(self) -> None:
         """Registered from its cache, not started."""
         self._move(ConnectionState.LAZY)
+
+    def not_running(self, reason: str) -> None:
+        """The server's app is not running (*reason*: why, from its runtime file)."""
+        self._move(ConnectionState.NOT_RUNNING)
+        self.last_error = reason
 
     def closed(self) -> None:
         """Closed for good."""

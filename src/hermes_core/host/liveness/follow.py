@@ -1,0 +1,112 @@
+"""Following desktop apps as they start and quit: one poller per host.
+
+Every :data:`POLL_SECONDS` the host's one follower task looks at the runtime file of each
+server whose declaration has ``liveness`` (:func:`~.endpoint.live_endpoint`: a stat and a read
+of at most 64 KiB, no socket, no thread).  When what it finds differs from what the server's
+connection was started with — the app started, quit, or came back with another pid, port or
+token — it asks the host to start the server again (:meth:`ServerRunner.restart`): its tools
+are withdrawn at once (downstream clients hear ``tools/list_changed``), and the server is
+connected to the new endpoint, or left ``not running``.  A runtime file rewritten faster than
+the poll is simply read once a poll: at most one restart a poll per server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.host.optional import has_liveness, live_endpoint
+from hermes_core.host.spec import HostServer
+from hermes_platform import declared
+
+if TYPE_CHECKING:
+    from hermes_core.host.liveness.endpoint import LiveEndpoint, NotRunning
+
+__all__ = ["POLL_SECONDS", "AppFollower"]
+
+log = logging.getLogger(__name__)
+
+#: How often each runtime file is looked at.
+POLL_SECONDS = 1.0
+
+_UNSEEN = ("unseen",)
+
+
+class AppFollower:
+    """Remembers what each liveness server was started with and restarts it on a change."""
+
+    def __init__(
+        self,
+        servers: Mapping[str, HostServer],
+        restart: Callable[[str], Awaitable[Any]],
+        spawn: Callable[[Any, str], asyncio.Task[Any] | None],
+        *,
+        interval: float = POLL_SECONDS,
+    ) -> None:
+        self._servers = servers
+        self._restart = restart
+        self._spawn = spawn
+        self.interval = interval
+        self._seen: dict[str, object] = {}
+        self._reasons: dict[str, str] = {}
+        self._restarting: set[str] = set()
+        self._task: asyncio.Task[Any] | None = None
+
+    def applies(self, name: str) -> bool:
+        """Whether *name* is served by a desktop app this host follows."""
+        decl = declared.lookup(name)  # (no declaration: nothing of the platform is loaded)
+        return decl is not None and name in self._servers and has_liveness(decl)
+
+    def observe(self, name: str) -> LiveEndpoint | NotRunning | None:
+        """Read *name*'s runtime file now and remember it as what its connection starts with
+        (``None``: its declaration has no liveness here)."""
+        seen = live_endpoint(name)
+        self._seen[name] = None if seen is None else seen.key
+        if seen is not None and not seen.running:
+            self._reasons[name] = seen.reason  # type: ignore[union-attr]
+        else:
+            self._reasons.pop(name, None)
+        return seen
+
+    def not_running(self, name: str) -> str | None:
+        """Why *name*'s app counts as not running (``None``: running, or not followed)."""
+        return self._reasons.get(name) if self.applies(name) else None
+
+    def forget(self, name: str) -> None:
+        self._seen.pop(name, None)
+        self._reasons.pop(name, None)
+
+    def follow(self) -> None:
+        """Start the poller (once), when some server is served by a desktop app."""
+        if self._task is not None and not self._task.done():
+            return
+        if not any(self.applies(name) for name in self._servers):
+            return
+        self._task = self._spawn(self._poll(), "desktop apps")
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            for name in list(self._servers):
+                if not self.applies(name) or not self._servers[name].enabled:
+                    continue
+                if name in self._restarting:
+                    continue  # it reads the file itself when it starts
+                seen = live_endpoint(name)
+                key = seen.key if seen is not None else None
+                if key == self._seen.get(name, _UNSEEN):
+                    continue
+                if seen is not None and not seen.running:
+                    self._reasons[name] = seen.reason  # type: ignore[union-attr]
+                self._restarting.add(name)
+                self._spawn(self._restart_one(name), f"follow the app of '{name}'")
+
+    async def _restart_one(self, name: str) -> None:
+        try:
+            await self._restart(name)
+        except Exception as exc:  # noqa: BLE001 - following one app must never stop the others
+            log.warning("MCP server '%s': following its app failed: %s", name, exc)
+        finally:
+            self._restarting.discard(name)
