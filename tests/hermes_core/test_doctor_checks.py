@@ -55,7 +55,7 @@ def test_the_app_installed_running_and_its_gpu(hermes_fake_host: Callable[..., A
     assert found["app"] == (Severity.OK, "Studio is installed at /opt/studio/bin/studio")
     assert found["app running"] == (
         Severity.PROBLEM,
-        "Studio is not running (runtime file missing or unreadable)",
+        "Studio is not running: no runtime file (the app is not running)",
     )
     assert not report.may_connect and not report.ok
     secret = "tok-7f3a"
@@ -71,11 +71,10 @@ def test_the_app_installed_running_and_its_gpu(hermes_fake_host: Callable[..., A
     host.add_file(RUNTIME, json.dumps({"pid": 4242, "http": "http://10.0.0.9:3845"}).encode())
     assert findings(checked())["app running"] == (
         Severity.PROBLEM,
-        "Studio is not running (it runs, but its runtime file is refused: endpoint must be "
-        "loopback)",
+        "Studio is not running: its runtime file's 'http': endpoint must be loopback",
     )
     host.set_pid_alive(4242, False)
-    assert "process 4242 is not running" in findings(checked())["app running"][1]
+    assert "process 4242 named by its runtime file is not running" in findings(checked())["app running"][1]
 
 
 def test_a_gpu_it_needs_and_an_app_that_is_not_there(hermes_fake_host: Callable[..., Any]) -> None:

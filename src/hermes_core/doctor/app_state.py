@@ -5,27 +5,26 @@ minimum, the GPU, and whether it runs (its ``liveness`` runtime file, read throu
 from __future__ import annotations
 
 from hermes_core.doctor.findings import ServerReport, Severity
+from hermes_core.host.liveness.endpoint import NotRunning, liveness_app, read_endpoint
 from hermes_platform.declaration import Declaration, gpu_label
-from hermes_platform.host import facts, gpu
+from hermes_platform.host import current_host, gpu
 from hermes_platform.resolver.availability import availability
-from hermes_platform.resolver.liveness import probe_local
 from hermes_platform.sentences import guidance
 
 __all__ = ["app_findings", "app_running"]
 
 
 def app_running(decl: Declaration) -> tuple[bool, str] | None:
-    """Whether the app runs, by its declaration's ``liveness`` runtime file: (running, why);
-    ``None`` when the declaration has no runtime file on this OS."""
-    app = decl.app_for(facts.os_family())
-    if app is None or app.liveness_kind != "server_json":
+    """Whether the app runs, by its declaration's ``liveness`` runtime file, read exactly as the
+    host reads it before dialling: (running, why); ``None`` when the declaration has no runtime
+    file on this OS."""
+    app = liveness_app(decl)
+    if app is None:
         return None
-    probe = probe_local(app)
-    if probe.running.state == "present":
-        if probe.endpoint.state != "present":
-            return False, f"it runs, but its runtime file is refused: {probe.endpoint.detail}"
-        return True, "it runs"
-    return False, probe.running.detail or "its runtime file is missing"
+    seen = read_endpoint(app, current_host())
+    if isinstance(seen, NotRunning):
+        return False, seen.reason
+    return True, "it runs"
 
 
 def app_findings(report: ServerReport, decl: Declaration, display_name: str | None) -> None:
@@ -65,7 +64,7 @@ def app_findings(report: ServerReport, decl: Declaration, display_name: str | No
         report.add(
             "app running",
             Severity.OK if is_running else Severity.PROBLEM,
-            f"{shown}: {why}" if is_running else f"{shown} is not running ({why})",
+            f"{shown}: {why}" if is_running else f"{shown} is not running: {why}",
             None if is_running else f"start {shown}, then run doctor again",
         )
         if not is_running:
