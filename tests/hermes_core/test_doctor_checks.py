@@ -74,7 +74,8 @@ def test_the_app_installed_running_and_its_gpu(hermes_fake_host: Callable[..., A
         "Studio is not running: its runtime file's 'http': endpoint must be loopback",
     )
     host.set_pid_alive(4242, False)
-    assert "process 4242 named by its runtime file is not running" in findings(checked())["app running"][1]
+    shown = findings(checked())["app running"][1]
+    assert "process 4242 named by its runtime file is not running" in shown
 
 
 def test_a_gpu_it_needs_and_an_app_that_is_not_there(hermes_fake_host: Callable[..., Any]) -> None:
