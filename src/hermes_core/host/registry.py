@@ -37,6 +37,8 @@ class ToolEntry:
     """The server's ``supports_parallel_tool_calls`` setting (its calls may overlap)."""
     max_result_chars: int | None = None
     """The tool's own result limit (``_meta["anthropic/maxResultSizeChars"]``), if it set one."""
+    app_uri: str | None = None
+    """The ``ui://`` resource of the tool's MCP App (``_meta.ui.resourceUri``), if it names one."""
 
 
 class ToolRegistry:
