@@ -157,9 +157,12 @@ class Pages:
         if done is Acceptance.NOT_WAITING:
             return self._tools(error=f"no change of {tool!r} waits for {server!r}")
         host = self.hosting.host
+        where = "/tools"
         if host is not None and server in {row["server"] for row in self.hosting.rows()}:
             await host.refresh_tools(server)  # offered again at once, with the new definition
-        return self._back("/tools", f"accepted {server}/{tool}: its new definition is pinned")
+            entry = next((e for e in host.registry.snapshot(server) if e.tool == tool), None)
+            where += f"?tool={quote(entry.name, safe='')}" if entry else ""
+        return self._back(where, f"accepted {server}/{tool}: its new definition is pinned")
 
     async def tools(self, request: Request) -> Response:
         return self._tools(selected=request.query_params.get("tool", ""))
