@@ -234,9 +234,10 @@ def test_a_server_is_added_and_a_missing_variable_set_from_the_page(
         assert "added 'added'" in notice and "tools" in notice, notice
         assert SECRET not in (home / "config.yaml").read_text()
         assert "${" in (home / "config.yaml").read_text()
-        assert "# the working pages' servers (this comment stays)" in (
-            home / "config.yaml"
-        ).read_text()
+        assert (
+            "# the working pages' servers (this comment stays)"
+            in (home / "config.yaml").read_text()
+        )
         assert SECRET not in page.content()
         expect(page.locator('[data-state-of="added"]')).to_have_text("connected", timeout=60_000)
         listed = run_hermes("mcp", "list", "--json", env={"HERMES_HOME": str(home)})

@@ -108,6 +108,4 @@ def screenshot(page: Any, name: str, *, docs: bool = False) -> None:
 
 def no_sideways_scroll(page: Any) -> bool:
     """Whether *page* fits its window's width (nothing to scroll sideways)."""
-    return bool(
-        page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    )
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
