@@ -38,25 +38,24 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
-def _home(tmp_path: Path) -> Path:
+def _home(tmp_path: Path, *, needy: bool = False) -> Path:
     home = tmp_path / "home"
     home.mkdir()
-    (home / "config.yaml").write_text(
-        textwrap.dedent(
-            f"""\
-            # the working pages' servers (this comment stays)
-            mcp_servers:
-              apps:
-                command: {json.dumps(sys.executable)}
-                args: [{json.dumps(APPS)}]
-              needy:  # its key is set from the page
-                command: {json.dumps(sys.executable)}
-                args: [{json.dumps(DASH)}]
-                env:
-                  DASH_KEY: "${{NEEDY_KEY}}"
-            """
-        )
+    config = textwrap.dedent(
+        f"""\
+        # the working pages' servers (this comment stays)
+        mcp_servers:
+          apps:
+            command: {json.dumps(sys.executable)}
+            args: [{json.dumps(APPS)}]
+        """
     )
+    if needy:  # its key is set from the page
+        config += (
+            f"  needy:\n    command: {json.dumps(sys.executable)}\n"
+            f'    args: [{json.dumps(DASH)}]\n    env:\n      DASH_KEY: "${{NEEDY_KEY}}"\n'
+        )
+    (home / "config.yaml").write_text(config)
     return home
 
 
@@ -102,7 +101,6 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
         whole = page.locator(".whole-json")
         expect(whole).to_be_visible()
         assert json.loads(whole.inner_text())["content"][0]["text"] == "opened"
-        screenshot(page, "tools", docs=True)
 
         # A log message and a list change arrive in the Log pane live.
         page.goto(dash.base + "/log")
@@ -164,6 +162,12 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
                 assert no_sideways_scroll(page), f"{path} scrolls sideways at {width} px"
         page.goto(dash.base + "/tools?tool=mcp_apps_counter")
         screenshot(page, "tools-phone", docs=True)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(dash.base + "/tools?tool=mcp_apps_increment")
+        page.fill('input[name="a:count"]', "1")
+        page.click("form.call button[type=submit]")
+        expect(page.locator(".result-text")).to_contain_text("2", timeout=60_000)
+        screenshot(page, "tools", docs=True)
 
 
 def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
@@ -209,7 +213,7 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
 def test_a_server_is_added_and_a_missing_variable_set_from_the_page(
     browser: Any, tmp_path: Path
 ) -> None:
-    home = _home(tmp_path)
+    home = _home(tmp_path, needy=True)
     with running_dashboard(home) as dash:
         page = _login(browser, dash.url)
         needy = page.locator("tr", has=page.locator('[data-state-of="needy"]'))
@@ -226,9 +230,9 @@ def test_a_server_is_added_and_a_missing_variable_set_from_the_page(
 
         page.click("text=Add a server")
         page.fill('input[name="name"]', "added")
+        screenshot(page, "add", docs=True)
         page.fill('input[name="target"]', f"{sys.executable} {APPS}")
         page.fill('textarea[name="env"]', f"APPS_API_TOKEN={SECRET}")
-        screenshot(page, "add", docs=True)
         page.click("form.add-server button[type=submit]")
         notice = page.inner_text(".notice")
         assert "added 'added'" in notice and "tools" in notice, notice
