@@ -38,7 +38,7 @@ def browser() -> Iterator[Any]:
         yield launched
 
 
-def _home(tmp_path: Path, *, needy: bool = False) -> Path:
+def _home(tmp_path: Path, *, needy: bool = False, untrusted: bool = False) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     config = textwrap.dedent(
@@ -50,6 +50,8 @@ def _home(tmp_path: Path, *, needy: bool = False) -> Path:
             args: [{json.dumps(APPS)}]
         """
     )
+    if untrusted:  # its calls that change something wait for an approval
+        config += "    trust: untrusted\n"
     if needy:  # its key is set from the page
         config += (
             f"  needy:\n    command: {json.dumps(sys.executable)}\n"
@@ -173,7 +175,7 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
 def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
     browser: Any, tmp_path: Path
 ) -> None:
-    home = _home(tmp_path)
+    home = _home(tmp_path, untrusted=True)
     with running_dashboard(home) as dash:
         page = _login(browser, dash.url)
         page.goto(dash.base + "/tools?tool=mcp_apps_counter")
@@ -196,8 +198,16 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         expect(app.locator("#network")).to_have_text("network: blocked", timeout=30_000)
         expect(app.locator("#parent")).to_have_text("parent: closed")
         screenshot(page, "app", docs=True)
-        # The app's tools/call goes through the host's pipeline (it is audited).
+        # The app's tools/call goes through the host's pipeline: the untrusted server's
+        # write waits for its approval on the Pending page, then is made (and audited).
         app.locator("#add").click()
+        pending = page.context.new_page()
+        pending.goto(dash.base + "/pending")
+        card = pending.locator(".approval")
+        card.wait_for(timeout=60_000)
+        assert "increment" in card.inner_text()
+        assert app.locator("#count").inner_text() == "41"  # nothing was sent yet
+        card.locator("button", has_text="Allow once").click()
         expect(app.locator("#count")).to_have_text("42", timeout=60_000)
         calls = [(r["tool"], r["outcome"]) for r in _audit(home)]
         assert ("increment", "ok") in calls and ("read_resource", "ok") in calls
@@ -208,6 +218,11 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         conn.request("GET", response.url.split(str(dash.port), 1)[1])
         assert conn.getresponse().status == 401
         conn.close()
+        # A call posted without the page's CSRF token is refused by the door.
+        forged = page.context.request.post(
+            dash.base + "/api/calls", data={"tool": "mcp_apps_increment", "fields": {}}
+        )
+        assert forged.status == 403
 
 
 def test_a_server_is_added_and_a_missing_variable_set_from_the_page(

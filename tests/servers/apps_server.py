@@ -3,7 +3,8 @@
 - ``counter(start)``: its definition names the app ``ui://counter/view.html``
   (``_meta.ui.resourceUri``); the app shows the count it is given, and its *Add one* button
   calls ``increment`` back through the host;
-- ``increment(count)``: ``count + 1``, as text and structured content;
+- ``increment(count)``: ``count + 1``, as text and structured content (not read-only: an
+  untrusted server's call of it waits for an approval);
 - ``slow(gate)``: reports progress, then waits (bounded) until the file *gate* exists;
 - ``shout(text)``: sends *text* as a log message (``notifications/message``), then adds a
   tool ``grown`` and says the tool list changed;
@@ -24,6 +25,7 @@ import anyio
 from mcp.server.lowlevel import NotificationOptions
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.stdio import stdio_server
+from mcp.types import ToolAnnotations
 
 server = MCPServer("apps")
 
@@ -90,7 +92,11 @@ APP_HTML = """<!doctype html><html><head><meta charset="utf-8"><title>Counter</t
 """
 
 
-@server.tool(title="Count from here", meta={"ui": {"resourceUri": APP_URI}})
+@server.tool(
+    title="Count from here",
+    meta={"ui": {"resourceUri": APP_URI}},
+    annotations=ToolAnnotations(readOnlyHint=True),
+)
 def counter(start: int = 0) -> dict[str, int]:
     """Start counting at *start*; the app shows the count."""
     return {"count": start}
