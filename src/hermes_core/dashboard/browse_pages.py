@@ -14,6 +14,7 @@ from urllib.parse import quote, urlencode
 from hermes_core.dashboard.browse import Listing
 from hermes_core.dashboard.html import esc, table
 from hermes_core.dashboard.tools_page import IMAGE_TYPES, MAX_IMAGE
+from hermes_core.host.calls.result_text import block_text
 
 __all__ = [
     "expand_template",
@@ -180,9 +181,7 @@ def prompt_html(name: str, result: Mapping[str, Any]) -> str:
     for message in data.get("messages") or ():
         if not isinstance(message, Mapping):
             continue
-        content = message.get("content")
-        text = content.get("text") if isinstance(content, Mapping) else None
-        shown = text if isinstance(text, str) else str(content)
+        shown = block_text(message.get("content"))
         parts.append(
             f'<div class="message"><strong>{esc(message.get("role"))}</strong>'
             f'<pre class="message-text">{esc(shown, 50000)}</pre></div>'
