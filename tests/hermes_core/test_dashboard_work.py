@@ -211,6 +211,16 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         expect(app.locator("#count")).to_have_text("42", timeout=60_000)
         calls = [(r["tool"], r["outcome"]) for r in _audit(home)]
         assert ("increment", "ok") in calls and ("read_resource", "ok") in calls
+        # Nor can it navigate its own frame to another site (the page's frame-src).
+        page.evaluate(
+            "window.violations = []; document.addEventListener('securitypolicyviolation',"
+            " e => window.violations.push(e.effectiveDirective))"
+        )
+        elsewhere = f"http://127.0.0.1:{dash.port + 1 if dash.port < 65535 else 1}/x"
+        next(f for f in page.frames if f != page.main_frame).evaluate(
+            f"location.href = {json.dumps(elsewhere)}"
+        )
+        page.wait_for_function("window.violations.includes('frame-src')", timeout=30_000)
         # The document was served once: its link is spent, and needs the session anyway.
         again = page.context.request.get(response.url)
         assert again.status == 404
