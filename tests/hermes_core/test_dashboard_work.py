@@ -29,7 +29,20 @@ SERVERS = Path(__file__).parents[1] / "servers"
 APPS = str(SERVERS / "apps_server.py")
 DASH = str(SERVERS / "dashboard_server.py")
 SECRET = "sk-live-0123456789abcdefghijklmnop"
-PAGES = ("/", "/tools", "/resources", "/prompts", "/history", "/log", "/catalog", "/pending")
+PAGES = (
+    "/",
+    "/servers/add",
+    "/tools",
+    "/tools?tool=mcp_apps_read_resource",
+    "/resources",
+    "/resources/read?server=apps&uri=note://readme",
+    "/prompts",
+    "/prompts/get?server=apps&name=greet&arg:name=Ada",
+    "/history",
+    "/log",
+    "/catalog",
+    "/pending",
+)
 
 
 @pytest.fixture(scope="module")

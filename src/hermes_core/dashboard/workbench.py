@@ -33,6 +33,7 @@ from hermes_core.dashboard.schema_form import ArgumentError, arguments
 from hermes_core.dashboard.tools_page import result_html
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.audit import read_audit
+from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.nesting import json_text_depth
 
@@ -80,9 +81,9 @@ class Workbench:
         await self.calls.close()
 
     # -- calls -------------------------------------------------------------------------------
-    def _start(self, name: str, args: dict[str, Any], server: str | None) -> PageCall:
-        host = self.hosting.host
-        assert host is not None
+    def _start(
+        self, host: MCPHost, name: str, args: dict[str, Any], server: str | None
+    ) -> PageCall:
         entry = host.registry.get(name)
         app_uri = entry.app_uri if entry is not None else None
 
@@ -111,7 +112,7 @@ class Workbench:
             args = body.get("arguments") or {}
             if not isinstance(args, dict):
                 return _problem(400, "arguments must be an object")
-            call = self._start(entry.name, args, entry.server)
+            call = self._start(host, entry.name, args, entry.server)
             return JSONResponse({"id": call.id})
         entry = host.registry.get(name)
         fields = body.get("fields") or {}
@@ -122,7 +123,7 @@ class Workbench:
             args = arguments(entry.input_schema, form) if entry is not None else {}
         except ArgumentError as exc:
             return _problem(400, str(exc))
-        call = self._start(name, args, entry.server if entry else None)
+        call = self._start(host, name, args, entry.server if entry else None)
         return JSONResponse({"id": call.id})
 
     async def call_state(self, request: Request) -> Response:
