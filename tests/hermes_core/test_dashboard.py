@@ -281,7 +281,7 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
             assert "Which table should I book?" in card.inner_text()
             assert page.inner_text("#pending-count") == "1"
             card.locator('input[name="f:name"]').fill("Ada")
-            screenshot(page, "pending")
+            screenshot(page, "pending", docs=True)
             card.locator("button", has_text="Accept").click()
             assert "allowed (allow-once)" in page.inner_text(".notice")
             out, err = call.communicate(timeout=120)

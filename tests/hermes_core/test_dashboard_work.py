@@ -178,6 +178,8 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
         page.goto(dash.base + "/tools?tool=mcp_apps_counter")
         screenshot(page, "tools-phone", docs=True)
         page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(dash.base + "/catalog")
+        screenshot(page, "catalog", docs=True)
         page.goto(dash.base + "/tools?tool=mcp_apps_increment")
         page.fill('input[name="a:count"]', "1")
         page.click("form.call button[type=submit]")

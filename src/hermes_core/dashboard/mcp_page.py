@@ -29,7 +29,7 @@ def _error(row: dict[str, Any]) -> str:
         parts.append(f"<pre>{esc(row['last_error'], 2000)}</pre>")
     tail = (row.get("failure") or {}).get("stderr_tail") or []
     if tail:
-        text = "\n".join(str(line) for line in tail[-20:])
+        text = "\n".join(str(line) for line in tail[:100])  # the host bounds and picks it
         parts.append(f"<details><summary>stderr tail</summary><pre>{esc(text)}</pre></details>")
     return "".join(parts) or "-"
 
