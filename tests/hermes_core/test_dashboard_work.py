@@ -235,7 +235,7 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         next(f for f in page.frames if f != page.main_frame).evaluate(
             f"location.href = {json.dumps(elsewhere)}"
         )
-        page.wait_for_function("window.violations.includes('frame-src')", timeout=30_000)
+        page.wait_for_function("() => window.violations.includes('frame-src')", timeout=30_000)
         # The document was served once: its link is spent, and needs the session anyway.
         again = page.context.request.get(response.url)
         assert again.status == 404
