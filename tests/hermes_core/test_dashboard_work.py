@@ -226,15 +226,28 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         expect(app.locator("#count")).to_have_text("42", timeout=60_000)
         calls = [(r["tool"], r["outcome"]) for r in _audit(home)]
         assert ("increment", "ok") in calls and ("read_resource", "ok") in calls
+        # It calls its own server's tools by their server-side names only; what the page
+        # does not support is refused in JSON-RPC.
+        inside = next(f for f in page.frames if f != page.main_frame)
+        ask = """([id, method, params]) => new Promise(done => {
+            window.addEventListener('message', e => {
+                if (e.data && e.data.id === id) done(e.data);
+            });
+            window.parent.postMessage({jsonrpc: '2.0', id, method, params}, '*');
+        })"""
+        other = inside.evaluate(
+            ask, [901, "tools/call", {"name": "mcp_apps_increment", "arguments": {"count": 1}}]
+        )
+        assert "offers no tool 'mcp_apps_increment'" in other["error"]["message"]
+        link = inside.evaluate(ask, [902, "ui/open-link", {"url": "https://example.com/"}])
+        assert link["error"]["code"] == -32601
         # Nor can it navigate its own frame to another site (the page's frame-src).
         page.evaluate(
             "window.violations = []; document.addEventListener('securitypolicyviolation',"
             " e => window.violations.push(e.effectiveDirective))"
         )
         elsewhere = f"http://127.0.0.1:{dash.port + 1 if dash.port < 65535 else 1}/x"
-        next(f for f in page.frames if f != page.main_frame).evaluate(
-            f"location.href = {json.dumps(elsewhere)}"
-        )
+        inside.evaluate(f"location.href = {json.dumps(elsewhere)}")
         page.wait_for_function("() => window.violations.includes('frame-src')", timeout=30_000)
         # The document was served once: its link is spent, and needs the session anyway.
         again = page.context.request.get(response.url)
