@@ -12,7 +12,7 @@ import pytest
 
 from hermes_core.dashboard.add_page import parse_add
 from hermes_core.dashboard.apps import app_csp
-from hermes_core.dashboard.browse_pages import expand_template, template_variables
+from hermes_core.dashboard.browse_pages import expand_template, read_html, template_variables
 from hermes_core.dashboard.missing_vars import VariableRefused, missing_variables, set_variable
 from hermes_core.host.tool_names import app_resource_uri
 
@@ -126,3 +126,15 @@ def test_the_add_form_reads_as_hermes_mcp_add_s_flags() -> None:
     ]:
         with pytest.raises(ValueError, match=said):
             parse_add(bad)
+
+
+def test_a_binary_resource_is_offered_as_a_download_of_a_clean_type() -> None:
+    def shown(mime: str, blob: str = "AAEC") -> str:
+        item = {"uri": "note://files/data.bin", "mimeType": mime, "blob": blob}
+        return read_html("s", "note://files/data.bin", {"content": [{"resource": item}]})
+
+    page = shown("application/x-thing")
+    assert 'download="data.bin" href="data:application/x-thing;base64,AAEC"' in page
+    hostile = shown('text/html;x="><script>alert(1)</script>')
+    assert "data:application/octet-stream;base64,AAEC" in hostile and "<script>" not in hostile
+    assert "download" not in shown("application/x-thing", blob="not base64!")

@@ -25,6 +25,7 @@ __all__ = [
     "template_variables",
 ]
 
+_MIME = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
 # RFC 6570 expressions; level 1 (``{var}``) and reserved (``{+var}``) are filled in here.
 _EXPRESSION = re.compile(r"\{([+#./;?&]?)([A-Za-z0-9_.,%*:]+)\}")
 
@@ -122,8 +123,25 @@ def _content(item: Mapping[str, Any]) -> str:
             pass
     size = len(blob) * 3 // 4 if isinstance(blob, str) else 0
     return head + (
-        f"<p class=muted>binary, about {size} bytes (save it with "
+        f"<p class=muted>binary, about {size} bytes{_download(item)} (or save it with "
         f"<code>hermes mcp read URI -o FILE</code>)</p>"
+    )
+
+
+def _download(item: Mapping[str, Any]) -> str:
+    """A download link for a binary resource (at most 4 MiB of valid base64)."""
+    blob, mime = item.get("blob"), str(item.get("mimeType") or "")
+    if not isinstance(blob, str) or len(blob) > MAX_IMAGE:
+        return ""
+    try:
+        base64.b64decode(blob, validate=True)
+    except (binascii.Error, ValueError):
+        return ""
+    kind = mime if _MIME.fullmatch(mime) else "application/octet-stream"
+    name = str(item.get("uri", "resource")).rstrip("/").rsplit("/", 1)[-1] or "resource"
+    return (
+        f' — <a class="download" download="{esc(name, 200)}" '
+        f'href="data:{kind};base64,{blob}">download</a>'
     )
 
 
