@@ -63,6 +63,19 @@
     return "progress " + p.progress + of + (p.message ? ": " + p.message : "");
   }
 
+  function showProgress(bar, p) {
+    var text = document.createElement("span");
+    text.textContent = progressText(p);
+    var parts = [text];
+    if (p.total && p.total > 0) {
+      var meter = document.createElement("progress");
+      meter.max = p.total;
+      meter.value = Math.min(p.progress, p.total);
+      parts.unshift(meter, document.createTextNode(" "));
+    }
+    bar.replaceChildren.apply(bar, parts);
+  }
+
   document.querySelectorAll("form.call").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
@@ -78,7 +91,7 @@
       bar.textContent = "calling " + form.getAttribute("data-tool") + "…";
       post("/api/calls", { tool: form.getAttribute("data-tool"), fields: fields })
         .then(function (started) {
-          return follow(started.id, function (p) { bar.textContent = progressText(p); });
+          return follow(started.id, function (p) { showProgress(bar, p); });
         })
         .then(function (done) {
           pane.innerHTML = done.html;
