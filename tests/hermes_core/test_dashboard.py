@@ -197,30 +197,36 @@ def test_a_tool_is_called_through_its_form(tmp_path: Path) -> None:
     home, extra = _home(tmp_path)
     with running_dashboard(home, extra) as dash, chromium() as browser:
         page = _login(browser, dash)
-        page.click("text=Tools")
+        page.click("header >> text=Tools")
+        page.click("#tool-list >> text=mcp_dash_echo")
         echo = page.locator(".tool", has=page.locator("#tool-mcp_dash_echo"))
         assert "Echo a text" in echo.inner_text()
+        page.click("#tool-list >> text=mcp_dash_wipe")
         wipe = page.locator(".tool", has=page.locator("#tool-mcp_dash_wipe"))
         assert "destructiveHint=true" in wipe.inner_text()
+        page.click("#tool-list >> text=mcp_acme_studio_echo")
         gated = page.locator(".gated", has=page.locator("#tool-mcp_acme_studio_echo"))
         assert "not offered: Acme Studio is not installed" in gated.inner_text()
         assert gated.locator("button").count() == 0
+        page.click("#tool-list >> text=mcp_dash_echo")
+        echo = page.locator(".tool", has=page.locator("#tool-mcp_dash_echo"))
         echo.locator('input[name="a:text"]').fill("hello")
         echo.locator('input[name="a:times"]').fill("2")
         echo.locator("button", has_text="Call").click()
-        assert page.locator(".result-text").first.inner_text() == "hello hello [times=2]"
+        expect(page.locator(".result-text")).to_have_text("hello hello [times=2]")
         screenshot(page, "tools")
 
-        echo = page.locator(".tool", has=page.locator("#tool-mcp_dash_echo"))
         echo.locator('input[name="a:text"]').fill("once")
+        echo.locator('input[name="a:times"]').fill("")
         echo.locator('input[name="n:times"]').check()  # the nullable argument sent as null
         echo.locator("button", has_text="Call").click()
-        assert page.locator(".result-text").first.inner_text() == "once [times=None]"
+        expect(page.locator(".result-text")).to_have_text("once [times=None]")
 
+        page.click("#tool-list >> text=mcp_dash_pixel")
         pixel = page.locator(".tool", has=page.locator("#tool-mcp_dash_pixel"))
         pixel.locator("button", has_text="Call").click()
         image = page.locator("img.result")
-        assert image.count() == 1
+        expect(image).to_have_count(1)
         assert page.evaluate("document.querySelector('img.result').naturalWidth") == 1
 
 
@@ -275,7 +281,7 @@ def test_a_pending_question_is_answered_from_the_page(tmp_path: Path) -> None:
             assert "Which table should I book?" in card.inner_text()
             assert page.inner_text("#pending-count") == "1"
             card.locator('input[name="f:name"]').fill("Ada")
-            screenshot(page, "pending")
+            screenshot(page, "pending", docs=True)
             card.locator("button", has_text="Accept").click()
             assert "allowed (allow-once)" in page.inner_text(".notice")
             out, err = call.communicate(timeout=120)

@@ -20,6 +20,8 @@ from support.home import clean_env
 
 #: Where the browser tests leave a screenshot of each page (a test artifact).
 SCREENSHOTS = Path(__file__).resolve().parents[2] / ".cache" / "dashboard-screenshots"
+#: Where they go for the docs, when ``HERMES_DOCS_SCREENSHOTS=1`` asks for them.
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 CHROMIUM = os.environ.get("HERMES_TEST_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -94,6 +96,16 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
-def screenshot(page: Any, name: str) -> None:
+def screenshot(page: Any, name: str, *, docs: bool = False) -> None:
+    """A screenshot of *page* (a test artifact); with *docs*, also the docs' image
+    ``docs/images/dashboard-NAME.png`` when ``HERMES_DOCS_SCREENSHOTS=1``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    if docs and os.environ.get("HERMES_DOCS_SCREENSHOTS") == "1":
+        DOCS_IMAGES.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS_IMAGES / f"dashboard-{name}.png"), full_page=False)
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    """Whether *page* fits its window's width (nothing to scroll sideways)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))

@@ -3,14 +3,25 @@ the dashboard itself: no CDN, no build step, works offline)."""
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterable
+from importlib import resources
 
 from hermes_core.sanitize import clean_text
 
-__all__ = ["SCRIPT", "STYLE", "button_form", "esc", "frame", "link", "table"]
+__all__ = ["button_form", "esc", "frame", "link", "static_file", "table"]
 
-NAV = (("/", "MCP servers"), ("/tools", "Tools"), ("/catalog", "Catalog"), ("/pending", "Pending"))
+NAV = (
+    ("/", "MCP servers"),
+    ("/tools", "Tools"),
+    ("/resources", "Resources"),
+    ("/prompts", "Prompts"),
+    ("/history", "History"),
+    ("/log", "Log"),
+    ("/catalog", "Catalog"),
+    ("/pending", "Pending"),
+)
 
 
 def esc(value: object, limit: int = 4000) -> str:
@@ -59,67 +70,26 @@ def frame(title: str, body: str, *, active: str, notice: str = "", error: str = 
     said += f'<p class="error">{esc(error)}</p>' if error else ""
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)} · Hermes</title>"
         '<link rel="stylesheet" href="/static/style.css"></head>'
-        f"<body><header><strong>Hermes</strong><nav>{nav}</nav></header><main>"
+        f'<body><header><strong>Hermes</strong><nav aria-label="pages">{nav}</nav></header><main>'
         f"<h1>{esc(title)}</h1>{said}{body}</main>"
-        '<script src="/static/live.js"></script></body></html>'
+        '<script src="/static/live.js"></script><script src="/static/work.js"></script>'
+        "</body></html>"
     )
 
 
-STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{display:flex;gap:2em;align-items:center;padding:.6em 1.2em;background:#23314a;color:#fff}
-header a{color:#cfe0ff;margin-right:1.2em;text-decoration:none}
-header a.active{color:#fff;font-weight:bold;text-decoration:underline}
-main{padding:1em 1.5em;max-width:1400px}
-table{border-collapse:collapse;width:100%;margin:.5em 0 1.5em;background:#fff}
-th,td{border:1px solid #ddd;padding:.35em .5em;text-align:left;vertical-align:top}
-th{background:#eef1f6}
-pre{white-space:pre-wrap;background:#f3f3f3;padding:.5em;margin:.2em 0;max-height:24em;
-overflow:auto}
-.inline{display:inline}
-code.argv{white-space:pre-wrap;overflow-wrap:anywhere}
-button{margin:.1em .2em;cursor:pointer}
-button.danger{color:#a00}
-.notice{background:#e6f4ea;padding:.5em;border-left:4px solid #2a7}
-.error{background:#fdecea;padding:.5em;border-left:4px solid #c33}
-.warn{color:#a60;font-weight:bold}
-.badge{background:#c33;color:#fff;border-radius:1em;padding:0 .5em}
-.badge:empty{display:none}
-.state-connected{color:#176e2c;font-weight:bold}
-.state-failed{color:#b00;font-weight:bold}
-.tool{background:#fff;border:1px solid #ddd;padding:.6em 1em;margin:.8em 0}
-.tool label{display:block;margin:.3em 0}
-.muted{color:#777}
-img.result{max-width:320px;border:1px solid #ccc}
-"""
+_STATIC = {"style.css": "text/css", "live.js": "text/javascript", "work.js": "text/javascript"}
 
-SCRIPT = """
-(function(){
-  async function poll(){
-    try{
-      const r=await fetch('/api/state',{credentials:'same-origin',cache:'no-store'});
-      if(!r.ok) return;
-      const s=await r.json();
-      const badge=document.getElementById('pending-count');
-      if(badge) badge.textContent=s.pending.length?String(s.pending.length):'';
-      for(const row of s.servers){
-        const el=document.querySelector('[data-state-of="'+CSS.escape(row.server)+'"]');
-        if(el && el.textContent!==row.connection){
-          el.textContent=row.connection;
-          el.className='state-'+row.connection;
-        }
-        const t=document.querySelector('[data-tools-of="'+CSS.escape(row.server)+'"]');
-        if(t) t.textContent=String(row.tools);
-      }
-      const list=document.getElementById('pending-list');
-      if(list && list.dataset.ids!==s.pending.join(',')){
-        const f=await fetch('/pending/list',{credentials:'same-origin',cache:'no-store'});
-        if(f.ok){ list.outerHTML=await f.text(); }
-      }
-    }catch(e){}
-  }
-  poll(); setInterval(poll,1500);
-})();
-"""
+
+@functools.cache
+def _read_static(name: str) -> str:
+    return (resources.files(__package__) / "static" / name).read_text(encoding="utf-8")
+
+
+def static_file(name: str) -> tuple[str, str] | None:
+    """The dashboard's own stylesheet or script *name* and its media type; ``None`` for any
+    other name."""
+    kind = _STATIC.get(name)
+    return None if kind is None else (_read_static(name), kind)

@@ -29,9 +29,24 @@ def _error(row: dict[str, Any]) -> str:
         parts.append(f"<pre>{esc(row['last_error'], 2000)}</pre>")
     tail = (row.get("failure") or {}).get("stderr_tail") or []
     if tail:
-        text = "\n".join(str(line) for line in tail[-20:])
+        text = "\n".join(str(line) for line in tail[:100])  # the host bounds and picks it
         parts.append(f"<details><summary>stderr tail</summary><pre>{esc(text)}</pre></details>")
     return "".join(parts) or "-"
+
+
+def _missing(row: dict[str, Any], names: list[str], csrf: str) -> str:
+    """A form per ``${VAR}`` the entry names that nothing sets: its value goes to ``.env``."""
+    action = f"/servers/{quote(row['server'], safe='')}/env"
+    return "".join(
+        f'<form method="post" action="{esc(action)}" class="set-var">'
+        f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
+        f'<input type="hidden" name="variable" value="{esc(name)}">'
+        f"<label><code>${{{esc(name)}}}</code> is not set "
+        f'<input type="password" name="value" autocomplete="off" required '
+        f'aria-label="value of {esc(name)}"></label>'
+        "<button type=submit>Set in .env</button></form>"
+        for name in names
+    )
 
 
 def _buttons(row: dict[str, Any], csrf: str) -> str:
@@ -44,10 +59,17 @@ def _buttons(row: dict[str, Any], csrf: str) -> str:
     )
 
 
-def servers_body(rows: list[dict[str, Any]], csrf: str) -> str:
-    """The table of servers (``hermes mcp status``'s rows)."""
+def servers_body(
+    rows: list[dict[str, Any]], csrf: str, missing: dict[str, list[str]] | None = None
+) -> str:
+    """The table of servers (``hermes mcp status``'s rows); *missing*: each server's unset
+    ``${VAR}`` (a field to set each)."""
+    missing = missing or {}
+    add = '<p><a class="button" href="/servers/add">Add a server</a></p>'
     if not rows:
-        return "<p>No server is configured. Add one from the <a href=/catalog>catalog</a>.</p>"
+        return (
+            "<p>No server is configured. Add one from the <a href=/catalog>catalog</a>.</p>" + add
+        )
     cells = []
     for row in rows:
         state = esc(row["connection"])
@@ -70,11 +92,11 @@ def servers_body(rows: list[dict[str, Any]], csrf: str) -> str:
                     else ""
                 ),
                 esc(row.get("trust", "full")),
-                _error(row),
+                _error(row) + _missing(row, missing.get(row["server"], []), csrf),
                 _buttons(row, csrf),
             ]
         )
-    return table(
+    return add + table(
         ["Server", "State", "Transport", "App gate", "Tools", "Trust", "Last error", ""],
         cells,
         "servers",

@@ -24,6 +24,9 @@ from hermes_core.serve.http_auth import replayed_body
 __all__ = ["COOKIE", "MAX_BODY", "Door", "Secrets"]
 
 COOKIE = "hermes_dashboard"
+#: The path of the MCP Apps' documents: their handler sets their own sandboxing policy.
+FRAMED = "/apps/frame/"
+_FRAME_HEADERS = {b"referrer-policy", b"x-content-type-options", b"cache-control"}
 MAX_BODY = 1 << 20
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -33,7 +36,8 @@ App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    "connect-src 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'"
 )
 
 
@@ -117,16 +121,29 @@ class Door:
                 return
             receive = replayed_body(body, receive)
 
+        framed = str(scope.get("path", "")).startswith(FRAMED)
+
         async def secure(message: Message) -> None:
             if message["type"] == "http.response.start":
+                own = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if not framed or k.lower() not in _FRAME_HEADERS
+                ]
+                policy = [] if framed else [(b"content-security-policy", _CSP.encode())]
+                # An app's document (under FRAMED) keeps the policy its handler gave it
+                # (sandboxed, framed by this page only); a handler-less one gets none to frame.
                 message["headers"] = [
-                    *message.get("headers", []),
-                    (b"content-security-policy", _CSP.encode()),
-                    (b"x-frame-options", b"DENY"),
+                    *own,
+                    *policy,
+                    *([] if framed else [(b"x-frame-options", b"DENY")]),
                     (b"referrer-policy", b"same-origin"),
                     (b"x-content-type-options", b"nosniff"),
                     (b"cache-control", b"no-store"),
                 ]
+                if framed and not any(k.lower() == b"content-security-policy" for k, _ in own):
+                    message["headers"].append((b"content-security-policy", _CSP.encode()))
+                    message["headers"].append((b"x-frame-options", b"DENY"))
             await send(message)
 
         await self.app(scope, receive, secure)

@@ -12,6 +12,7 @@ import webbrowser
 import uvicorn
 
 from hermes_core.config.errors import ConfigError
+from hermes_core.dashboard.add_page import Adder
 from hermes_core.dashboard.app import build_app
 from hermes_core.dashboard.hosting import Hosting
 from hermes_core.dashboard.security import Secrets
@@ -38,9 +39,16 @@ def bind(port: int) -> socket.socket:
     return sock
 
 
-def serve(manager: HermesPluginManager, sock: socket.socket, *, open_browser: bool) -> int:
+def serve(
+    manager: HermesPluginManager,
+    sock: socket.socket,
+    *,
+    open_browser: bool,
+    adder: Adder | None = None,
+) -> int:
     """Serve the dashboard on *sock* until Ctrl-C; the URL (with its one-time token) is the
-    first line printed."""
+    first line printed.  *adder* is ``hermes mcp add``'s own add (the page's *Add a server*;
+    without one the page says to use the CLI)."""
     port = sock.getsockname()[1]
     keys = Secrets()
     url = f"http://{HOST}:{port}/login?token={keys.login}"
@@ -56,7 +64,7 @@ def serve(manager: HermesPluginManager, sock: socket.socket, *, open_browser: bo
     except ConfigError:
         state = None  # the page shows the config's error; questions in state.db meanwhile
     sessions = session_store(state)
-    app = build_app(Hosting(manager, sessions), keys, port)
+    app = build_app(Hosting(manager, sessions), keys, port, adder=adder)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
     if open_browser:  # in a thread: a browser command may wait for the page it opens

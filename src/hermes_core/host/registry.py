@@ -47,6 +47,9 @@ class ToolEntry:
     above are already the overridden ones; its fixed and default arguments are merged into each
     call); ``None``: shown as the server wrote it."""
 
+    app_uri: str | None = None
+    """The ``ui://`` resource of the tool's MCP App (``_meta.ui.resourceUri``), if it names one."""
+
 
 class ToolRegistry:
     """Thread-safe mapping of registered names to entries; replaced per server as a diff.

@@ -209,6 +209,7 @@ def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
         else None,
         "execution": sanitize_value(execution) if execution else None,
         "max_result_chars": result_size_hint(tool),
+        "app_uri": app_resource_uri(tool),
     }
 
 
@@ -234,6 +235,23 @@ def overridden_metadata(metadata: dict[str, Any], override: ToolOverride | None)
     if override.max_result_tokens is not None:
         shaped["max_result_tokens"] = override.max_result_tokens
     return shaped
+
+
+#: The longest ``ui://`` URI a tool's app may name.
+MAX_APP_URI = 2048
+
+
+def app_resource_uri(tool: Mapping[str, Any]) -> str | None:
+    """The ``ui://`` resource a tool's ``_meta.ui.resourceUri`` names (the MCP Apps
+    extension; the older flat key ``ui/resourceUri`` too), when it is a clean one."""
+    meta = tool.get("_meta")
+    if not isinstance(meta, Mapping):
+        return None
+    ui = meta.get("ui")
+    uri = ui.get("resourceUri") if isinstance(ui, Mapping) else meta.get("ui/resourceUri")
+    if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) > MAX_APP_URI:
+        return None
+    return uri if uri == clean_text(uri) and uri.isprintable() and " " not in uri else None
 
 
 #: The tool ``_meta`` key of a per-tool result limit, in characters (as Claude Code reads it).

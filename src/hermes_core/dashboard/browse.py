@@ -1,0 +1,88 @@
+"""What the Resources, Prompts and Apps views ask a server, as thin calls over
+:class:`~hermes_core.host.host.MCPHost`: each is the server's utility tool (``list_resources``,
+``read_resource``, ``get_prompt`` …) called through the host's whole call pipeline, so the
+gates, the trust approval, the audit log and the sanitising apply as to any call.
+
+A server whose utility tools are not registered (it advertised no resources or prompts, or
+``tools.resources``/``tools.prompts`` is off) has nothing to browse: said in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hermes_core.host.host import MCPHost
+from hermes_core.host.registry import ToolEntry
+
+__all__ = ["Listing", "app_entry", "call_utility", "listing", "sibling_tool", "utility_entry"]
+
+#: The listing kinds: the utility tool and the key of its items.
+KINDS = {
+    "resources": ("list_resources", "resources"),
+    "templates": ("list_resource_templates", "resourceTemplates"),
+    "prompts": ("list_prompts", "prompts"),
+}
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One server's listing of one kind: its items, or why there are none."""
+
+    server: str
+    items: list[dict[str, Any]]
+    problem: str | None = None
+    note: str | None = None
+
+
+def utility_entry(host: MCPHost, server: str, tool: str) -> ToolEntry | None:
+    """*server*'s registered utility tool *tool* (``read_resource`` …), if it has one."""
+    return next((e for e in host.registry.snapshot(server) if e.utility and e.tool == tool), None)
+
+
+def sibling_tool(host: MCPHost, server: str, tool: str) -> ToolEntry | None:
+    """*server*'s own tool named *tool* as the server names it (an app's ``tools/call``)."""
+    return next(
+        (e for e in host.registry.snapshot(server) if not e.utility and e.tool == tool), None
+    )
+
+
+def app_entry(host: MCPHost, name: str) -> ToolEntry | None:
+    """The registered tool *name*, when its definition names a ``ui://`` app."""
+    entry = host.registry.get(name)
+    return entry if entry is not None and entry.app_uri else None
+
+
+def _error(result: dict[str, Any]) -> str | None:
+    if "error" in result:
+        return str(result["error"])
+    if result.get("isError") is True:
+        content = result.get("content") or [{}]
+        first = content[0] if isinstance(content[0], dict) else {}
+        return str(first.get("text") or "the server reported an error")
+    return None
+
+
+async def call_utility(
+    host: MCPHost, server: str, tool: str, args: dict[str, Any]
+) -> dict[str, Any]:
+    """*server*'s utility *tool* called with *args* through the pipeline; the result."""
+    entry = utility_entry(host, server, tool)
+    if entry is None:
+        family = "prompts" if "prompt" in tool else "resources"
+        return {"error": f"MCP server '{server}' offers no {family} here"}
+    return await host.call_tool(entry.name, args)
+
+
+async def listing(host: MCPHost, server: str, kind: str) -> Listing:
+    """*server*'s listing of *kind* (``resources``, ``templates`` or ``prompts``), paging
+    followed by the utility tool (bounded, and a cut-short listing says so)."""
+    tool, key = KINDS[kind]
+    if utility_entry(host, server, tool) is None:
+        return Listing(server, [], None)
+    result = await call_utility(host, server, tool, {})
+    problem = _error(result)
+    if problem is not None:
+        return Listing(server, [], problem)
+    data = result.get("structuredContent") or {}
+    items = [item for item in data.get(key) or () if isinstance(item, dict)]
+    return Listing(server, items, None, data.get("note"))
