@@ -83,7 +83,7 @@ def embedding_host_modules() -> set[str]:
 def test_an_embedding_host_with_a_stdio_server_imports_none_of_the_rarer_paths() -> None:
     modules = embedding_host_modules()
     # It did connect and call through the SDK and our own stdio reader.
-    assert {"mcp.client.session", "hermes_core.host.stdio_transport"} <= modules
+    assert {"mcp.client.session", "hermes_core.host.transports.stdio"} <= modules
     assert offending(modules, EMBEDDING_HOST_MUST_NOT_IMPORT) == []
 
 

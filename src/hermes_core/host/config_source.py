@@ -39,7 +39,7 @@ from hermes_core.host.decision_files import Stamp, decision_files, stamps_of
 from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
 from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
-from hermes_core.host.transports import Opener
+from hermes_core.host.transports.builtin import Opener
 from hermes_core.pgstate import Database, database_for, remember_state
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
 from hermes_core.plugins.types import (

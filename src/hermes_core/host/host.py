@@ -50,7 +50,6 @@ from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection_state import counts_as_connected
 from hermes_core.host.gates import ServerGate
-from hermes_core.host.http_sessions import session_id
 from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.name_pattern import match_names
@@ -69,7 +68,8 @@ from hermes_core.host.tasks.run import TaskRun
 from hermes_core.host.tool_preparation import Listed
 from hermes_core.host.tool_refresh import ToolRefresh
 from hermes_core.host.tool_search import ToolSearchIndex
-from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
+from hermes_core.host.transports.builtin import BUILTIN_TRANSPORTS, Opener
+from hermes_core.host.transports.http_sessions import session_id
 from hermes_core.host.unoffered import UnofferedReasons
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter

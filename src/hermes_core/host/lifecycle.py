@@ -20,7 +20,7 @@ from hermes_core.host.spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog
 from hermes_core.host.tool_refresh import ToolRefresh
-from hermes_core.host.transports import Opener
+from hermes_core.host.transports.builtin import Opener
 from hermes_core.offers.elicitation import ElicitationHandler
 from hermes_core.offers.roots import RootsHandler
 

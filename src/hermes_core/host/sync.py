@@ -23,7 +23,7 @@ from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus
-from hermes_core.host.transports import Opener
+from hermes_core.host.transports.builtin import Opener
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider
 

@@ -29,9 +29,9 @@ from hermes_core.host.diagnostics import (
     ProcessExit,
     TransportNote,
 )
-from hermes_core.host.message_limit import MessageTooLargeError
 from hermes_core.host.server_log import ServerLog
-from hermes_core.host.spawned import Spawned
+from hermes_core.host.transports.message_limit import MessageTooLargeError
+from hermes_core.host.transports.spawned import Spawned
 from hermes_core.plugins.types import ServerSpec
 from hermes_core.sanitize import clean_text
 from hermes_core.sanitize.urls import display_url

@@ -37,7 +37,7 @@ from hermes_core.host.deadlines import Deadlines
 from hermes_core.host.diagnostics import Cause, ConnectFailure, ProcessExit
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks.log import TaskLog
-from hermes_core.host.transports import Opener
+from hermes_core.host.transports.builtin import Opener
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:

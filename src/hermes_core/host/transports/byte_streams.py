@@ -14,7 +14,7 @@ TransportStreams`), with the same framing and bounds as Hermes' own stdio transp
   takes ``SessionMessage``; leaving the context closes the byte stream.
 
 It is public API for plugin transports (``docs/plugins/transport.md``), re-exported by
-:mod:`hermes_core.host.transports`.
+:mod:`hermes_core.host.transports.builtin`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from contextlib import asynccontextmanager
 from typing import IO, TYPE_CHECKING, Any
 
 from hermes_core.host.diagnostics import TransportNote, note
-from hermes_core.host.message_limit import message_limit
 from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.stdio_transport import LineFramer, MessageTooLarge, parse_message
+from hermes_core.host.transports.message_limit import message_limit
+from hermes_core.host.transports.stdio import LineFramer, MessageTooLarge, parse_message
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ from typing import IO
 import httpx2
 
 from hermes_core.host.diagnostics import CHALLENGE_MAX_CHARS, HttpError, note
-from hermes_core.host.http_bodies import response_hook
-from hermes_core.host.http_sessions import session_hook
-from hermes_core.host.message_limit import message_limit
 from hermes_core.host.server_warnings import ServerWarnings, quiet_sdk_parse_errors, serving
-from hermes_core.host.tls import ssl_context
+from hermes_core.host.transports.http_bodies import response_hook
+from hermes_core.host.transports.http_sessions import session_hook
+from hermes_core.host.transports.message_limit import message_limit
+from hermes_core.host.transports.tls import ssl_context
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 from hermes_core.sanitize.urls import display_url
 
