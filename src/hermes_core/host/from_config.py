@@ -25,9 +25,9 @@ from hermes_core.config.policy_match import ServerFacts, server_refusal
 from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.host.builtin_plugins import builtin_auth_providers
-from hermes_core.host.overrides import ToolOverride
-from hermes_core.host.schema_cache import cache_path, fingerprint
 from hermes_core.host.spec import HostServer
+from hermes_core.host.tools.overrides import ToolOverride
+from hermes_core.host.tools.schema_cache import cache_path, fingerprint
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec

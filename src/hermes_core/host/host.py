@@ -49,28 +49,28 @@ from hermes_core.host.calls.steps import (
 from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection_state import counts_as_connected
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.lazy import LazyServers
 from hermes_core.host.lifecycle import ServerRunner
-from hermes_core.host.name_pattern import match_names
-from hermes_core.host.naming import registered_tool_name, sanitize_component
 from hermes_core.host.notifications import ProgressCallback
 from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
 from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
-from hermes_core.host.overrides import shown_name
-from hermes_core.host.registry import ToolEntry, ToolRegistry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog, TaskRecord
 from hermes_core.host.tasks.run import TaskRun
-from hermes_core.host.tool_preparation import Listed
-from hermes_core.host.tool_refresh import ToolRefresh
-from hermes_core.host.tool_search import ToolSearchIndex
+from hermes_core.host.tools.lazy_servers import LazyServers
+from hermes_core.host.tools.name_pattern import match_names
+from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.overrides import shown_name
+from hermes_core.host.tools.preparation import Listed
+from hermes_core.host.tools.refresh import ToolRefresh
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
+from hermes_core.host.tools.search import ToolSearchIndex
+from hermes_core.host.tools.unoffered import UnofferedReasons
 from hermes_core.host.transports.builtin import BUILTIN_TRANSPORTS, Opener
 from hermes_core.host.transports.http_sessions import session_id
-from hermes_core.host.unoffered import UnofferedReasons
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
@@ -419,7 +419,7 @@ class MCPHost:
 
     def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]:
         """The offered tools that best match *query* (BM25 over names, titles and
-        descriptions), best first, at most *limit*; see :mod:`hermes_core.host.tool_search`.
+        descriptions), best first, at most *limit*; see :mod:`hermes_core.host.tools.search`.
 
         The index is built on the first search and again only after the tools change.
         """
@@ -430,7 +430,7 @@ class MCPHost:
     def match_tools(self, pattern: str, limit: int = 5) -> list[ToolEntry]:
         """The offered tools whose registered name the regular expression *pattern* matches
         (case-insensitive, anywhere in the name), in listing order, at most *limit*; bounded in
-        size and time (:mod:`hermes_core.host.name_pattern`: ``PatternError`` past them)."""
+        size and time (:mod:`hermes_core.host.tools.name_pattern`: ``PatternError`` past them)."""
         snapshot, owners = self.registry.listing()
         hidden = [owner for owner in owners if not self.gate.check(owner)]
         return match_names(snapshot, pattern, limit, hidden_servers=hidden)

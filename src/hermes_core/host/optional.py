@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from hermes_core.host import watch
     from hermes_core.host.config_source import ConfigSource
-    from hermes_core.host.schema_cache import CachedListing
     from hermes_core.host.spec import HostServer
+    from hermes_core.host.tools.schema_cache import CachedListing
     from hermes_core.host.trust.screen import TrustScreen
     from hermes_core.host.trust.state import TrustState
     from hermes_core.sampling.catalog import ModelCatalog
@@ -60,8 +60,8 @@ def app_guidance(
 
 
 def read_schema_cache(path: Path, expected: str) -> CachedListing | None:
-    """A lazy server's cached listing (see :func:`hermes_core.host.schema_cache.read_cache`)."""
-    from hermes_core.host.schema_cache import read_cache
+    """A lazy server's cached listing (see :func:`hermes_core.host.tools.schema_cache.read_cache`)."""
+    from hermes_core.host.tools.schema_cache import read_cache
 
     return read_cache(path, expected)
 
@@ -74,8 +74,8 @@ def write_schema_cache(
     *,
     ttl_ms: int | None,
 ) -> None:
-    """Write a lazy server's listing (see :func:`hermes_core.host.schema_cache.write_cache`)."""
-    from hermes_core.host.schema_cache import write_cache
+    """Write a lazy server's listing (see :func:`hermes_core.host.tools.schema_cache.write_cache`)."""
+    from hermes_core.host.tools.schema_cache import write_cache
 
     write_cache(path, expected, tools, capabilities, ttl_ms=ttl_ms)
 

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.transports.builtin import Opener
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider

@@ -8,8 +8,8 @@ from typing import Any, Protocol
 
 from hermes_core.host.breaker import CircuitBreaker, Outcome
 from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry
 from hermes_core.host.spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import InterceptedCall
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]

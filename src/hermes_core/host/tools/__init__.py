@@ -1,0 +1,1 @@
+"""A server's tools: discovery, preparation, filtering, naming, the registry, refresh, search and utility tools."""
