@@ -1,10 +1,10 @@
-"""The host's writes and reads of a connection's state, all in hermes_core.host.connection_state
+"""The host's writes and reads of a connection's state, all in hermes_core.host.connection.state_checks
 (on a real, never started connection)."""
 
 from __future__ import annotations
 
 from hermes_core.host.connection import ConnectionState, ServerConnection
-from hermes_core.host.connection_state import (
+from hermes_core.host.connection.state_checks import (
     counts_as_connected,
     is_connected,
     is_connecting,

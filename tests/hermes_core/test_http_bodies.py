@@ -15,7 +15,7 @@ from typing import Any
 import httpx2
 import pytest
 
-from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.connection.server_warnings import ServerWarnings
 from hermes_core.host.transports.http_bodies import CappedBody, FilteredBody
 from hermes_core.host.transports.message_limit import MessageTooLargeError
 

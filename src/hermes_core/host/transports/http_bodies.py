@@ -18,8 +18,8 @@ from typing import IO, Any
 
 import httpx2
 
-from hermes_core.host.diagnostics import TransportNote, note
-from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.connection.diagnostics import TransportNote, note
+from hermes_core.host.connection.server_warnings import ServerWarnings
 from hermes_core.host.transports.message_limit import MessageTooLargeError
 from hermes_core.host.transports.sse_events import EventFilter, EventTooLarge
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
-from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.connection.server_warnings import ServerWarnings
 from hermes_core.host.transports.stdio import parse_message
 
 __all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "EventTooLarge", "filtered_events"]
