@@ -10,8 +10,8 @@ from typing import Any, cast
 import pytest
 from mcp_types import CallToolResult, TextContent
 
-from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.steps import (

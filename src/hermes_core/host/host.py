@@ -28,8 +28,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.home import hermes_home
-from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed
 from hermes_core.host.calls.call_span import CallSpanStep
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep

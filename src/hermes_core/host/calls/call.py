@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hermes_core.host.breaker import CircuitBreaker, Outcome
+from hermes_core.host.calls.breaker import CircuitBreaker, Outcome
 from hermes_core.host.connection.notifications import ProgressCallback
 from hermes_core.host.spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry

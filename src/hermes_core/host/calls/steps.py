@@ -12,8 +12,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from hermes_core.config.policy_match import tool_denial, tool_refusal
-from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.failures import call_failed
 from hermes_core.host.calls.render import render_result
