@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from hermes_core.host.factory import builtin_transports
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.factory import builtin_transports
 from servers.reference import EVERYTHING, node
 from support.imports import offending
 
@@ -30,7 +30,7 @@ EMBEDDING_HOST_MUST_NOT_IMPORT = {
     "hermes_core.plugins.manager",
     "hermes_core.plugins.hookspecs",
     "hermes_core.builtin",
-    "hermes_core.host.factory",
+    "hermes_core.host.setup.factory",
     # config.yaml: reading, validating, editing.
     "ruamel",
     "hermes_core.config.loader",

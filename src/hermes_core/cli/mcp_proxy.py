@@ -24,8 +24,8 @@ from hermes_core.serve.proxy.transport import serve_http, serve_stdio
 from hermes_core.serve.server import configure_logging, is_loopback
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import MCPHost
+    from hermes_core.host.setup.factory import HostFactory
     from hermes_core.host.spec import HostServer
 
 __all__ = ["PROXY_TOKEN_FILE", "parse_http", "run"]

@@ -53,7 +53,7 @@ from hermes_core.host.connection.notifications import ProgressCallback
 from hermes_core.host.connection.state_checks import counts_as_connected
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.optional import follow_config, trust_screen
-from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
+from hermes_core.host.setup.otel import configure_telemetry, telemetry_wanted
 from hermes_core.host.spec import HostServer
 from hermes_core.host.status import ServerStatus, status_row
 from hermes_core.host.supervisor import TaskSupervisor
@@ -75,7 +75,7 @@ from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
-    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
     from hermes_core.host.trust.state import TrustState
     from hermes_core.host.watch import ConfigWatcher
@@ -108,7 +108,7 @@ class MCPHost:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
         not among them fails to connect with an error naming the transport.  Build hosts
-        with :class:`~hermes_core.host.factory.HostFactory` to get the plugins' ones.
+        with :class:`~hermes_core.host.setup.factory.HostFactory` to get the plugins' ones.
 
         *elicitor* shows a server's ``elicitation/create`` questions to the user (see
         :mod:`hermes_core.offers.elicitation`); without one, servers are told the host cannot ask.
@@ -133,7 +133,7 @@ class MCPHost:
         them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
         see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
         turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
-        or an SDK tracer provider ask for it, :mod:`hermes_core.host.otel_setup`).
+        or an SDK tracer provider ask for it, :mod:`hermes_core.host.setup.otel`).
         """
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         if transports is None:  # the built-in plugin's registrations, without a plugin manager

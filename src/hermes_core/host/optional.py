@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hermes_core.host import watch
-    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.spec import HostServer
     from hermes_core.host.tools.schema_cache import CachedListing
     from hermes_core.host.trust.screen import TrustScreen

@@ -1,6 +1,6 @@
 """One server as the host needs it: where it runs, how it is reached and what it is offered.
 
-Built from ``config.yaml`` by :mod:`hermes_core.host.from_config`, or directly by an embedder.
+Built from ``config.yaml`` by :mod:`hermes_core.host.setup.from_config`, or directly by an embedder.
 """
 
 from __future__ import annotations

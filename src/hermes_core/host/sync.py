@@ -28,7 +28,7 @@ from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)
-    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.state import TrustState
     from hermes_core.host.watch import ConfigWatcher
 

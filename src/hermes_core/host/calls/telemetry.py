@@ -11,7 +11,7 @@ request (``MCP send tools/call ...``) nests under it, and the SDK puts the W3C t
 in the request's ``params._meta``, so the server's span joins the trace.
 
 ``opentelemetry`` is imported only when :class:`TelemetryStep` is made; the host inserts it
-only when telemetry is on (:func:`hermes_core.host.otel_setup.telemetry_wanted`), so a host
+only when telemetry is on (:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host
 without it pays nothing per call.
 """
 
