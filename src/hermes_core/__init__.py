@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 _EXPORTS = {
     "HostFactory": "hermes_core.host.setup.factory",
-    "HostServer": "hermes_core.host.spec",
+    "HostServer": "hermes_core.host.server_spec",
     "MCPHost": "hermes_core.host.host",
     "SyncMCPHost": "hermes_core.host.sync",
     "host_servers": "hermes_core.host.setup.from_config",

@@ -25,7 +25,7 @@ from hermes_core.host.calls.steps import (
 )
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.offers.elicitation import ElicitationRequest

@@ -12,7 +12,7 @@ from hermes_core.host.connection.state_checks import (
     mark_failed,
     mark_lazy,
 )
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 
 
 def connection() -> ServerConnection:

@@ -21,7 +21,7 @@ from hermes_core.host.tools.naming import MAX_NAME_LENGTH, sanitize_component
 
 if TYPE_CHECKING:
     from hermes_core.cli.call_progress import ProgressLine
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.surface import HostSurface
 
 __all__ = ["call_on", "finish", "owners", "unowned"]

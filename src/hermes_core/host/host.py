@@ -53,9 +53,9 @@ from hermes_core.host.connection.notifications import ProgressCallback
 from hermes_core.host.connection.state_checks import counts_as_connected
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.optional import follow_config, trust_screen
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import ServerStatus, status_row
 from hermes_core.host.setup.otel import configure_telemetry, telemetry_wanted
-from hermes_core.host.spec import HostServer
-from hermes_core.host.status import ServerStatus, status_row
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog, TaskRecord
 from hermes_core.host.tasks.run import TaskRun
@@ -75,10 +75,10 @@ from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
+    from hermes_core.host.config_watch import ConfigWatcher
     from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
     from hermes_core.host.trust.state import TrustState
-    from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
 
@@ -358,7 +358,7 @@ class MCPHost:
         files while the host runs: every call looks first (one ``stat`` per file) and waits
         for a change to be applied; between calls the watcher looks every *interval* seconds.
 
-        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*;
+        See :mod:`hermes_core.host.config_watch`; *load* replaces building the servers from *path*;
         *on_reload(diff)* runs on the host's loop after each reload.  The watcher stops with
         the host.
         """

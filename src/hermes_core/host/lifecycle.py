@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.connection.client_offers import ClientOffers
 from hermes_core.host.connection.state_checks import is_connected, is_connecting, mark_failed
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog
 from hermes_core.host.tools.lazy_servers import LazyServers

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hermes_core.host import watch
+    from hermes_core.host import config_watch as watch
+    from hermes_core.host.server_spec import HostServer
     from hermes_core.host.setup.config_source import ConfigSource
-    from hermes_core.host.spec import HostServer
     from hermes_core.host.tools.schema_cache import CachedListing
     from hermes_core.host.trust.screen import TrustScreen
     from hermes_core.host.trust.state import TrustState
@@ -102,8 +102,8 @@ def follow_config(
     source: ConfigSource | None,
     on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
 ) -> watch.ConfigWatcher:
-    """Start following ``config.yaml`` for *host* (see :func:`hermes_core.host.watch.follow`)."""
-    from hermes_core.host.watch import follow
+    """Start following ``config.yaml`` for *host* (see :func:`hermes_core.host.config_watch.follow`)."""
+    from hermes_core.host.config_watch import follow
 
     return follow(
         host,

@@ -31,6 +31,7 @@ from hermes_core.host.calls.interceptor_settings import check_created, settings_
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
 from hermes_core.host.decision_files import Stamp, decision_files, stamps_of
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.builtin_plugins import (
     builtin_auth_providers,
     builtin_interceptors,
@@ -43,7 +44,6 @@ from hermes_core.host.setup.from_config import (
     policy_refusal,
 )
 from hermes_core.host.setup.sampling_settings import with_backend_settings
-from hermes_core.host.spec import HostServer
 from hermes_core.host.transports.builtin import Opener
 from hermes_core.pgstate import Database, database_for, remember_state
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from hermes_core.config.loader import hermes_home
 from hermes_core.host.host import MCPHost
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.setup.config_source import ConfigSource
-from hermes_core.host.spec import HostServer
 from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.trust.pg_store import PgTrustStore
 from hermes_core.host.trust.state import TrustState

@@ -24,8 +24,8 @@ from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.policy_match import ServerFacts, server_refusal
 from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.builtin_plugins import builtin_auth_providers
-from hermes_core.host.spec import HostServer
 from hermes_core.host.tools.overrides import ToolOverride
 from hermes_core.host.tools.schema_cache import cache_path, fingerprint
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.discovery import ToolDiscovery
 from hermes_core.host.tools.gc_pause import paused_gc
 from hermes_core.host.tools.lazy_servers import write_listing_cache

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.listing import annotations_of, execution_of
 from hermes_core.host.tools.naming import (
     NameCollision,

@@ -32,7 +32,7 @@ from hermes_core.serve.warm.protocol import (
 
 if TYPE_CHECKING:
     from hermes_core.host.connection.notifications import ProgressCallback
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry
     from hermes_core.serve.warm.questions import Asker
