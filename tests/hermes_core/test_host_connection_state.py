@@ -1,5 +1,5 @@
-"""The host's writes and reads of a connection's state, all in hermes_core.host.connection.state_checks
-(on a real, never started connection)."""
+"""The host's writes and reads of a connection's state, all in
+hermes_core.host.connection.state_checks (on a real, never started connection)."""
 
 from __future__ import annotations
 

@@ -60,7 +60,7 @@ def app_guidance(
 
 
 def read_schema_cache(path: Path, expected: str) -> CachedListing | None:
-    """A lazy server's cached listing (see :func:`hermes_core.host.tools.schema_cache.read_cache`)."""
+    """A lazy server's cached listing (:func:`hermes_core.host.tools.schema_cache.read_cache`)."""
     from hermes_core.host.tools.schema_cache import read_cache
 
     return read_cache(path, expected)
@@ -74,7 +74,7 @@ def write_schema_cache(
     *,
     ttl_ms: int | None,
 ) -> None:
-    """Write a lazy server's listing (see :func:`hermes_core.host.tools.schema_cache.write_cache`)."""
+    """Write a lazy server's listing (:func:`hermes_core.host.tools.schema_cache.write_cache`)."""
     from hermes_core.host.tools.schema_cache import write_cache
 
     write_cache(path, expected, tools, capabilities, ttl_ms=ttl_ms)
@@ -102,7 +102,7 @@ def follow_config(
     source: ConfigSource | None,
     on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
 ) -> watch.ConfigWatcher:
-    """Start following ``config.yaml`` for *host* (see :func:`hermes_core.host.config_watch.follow`)."""
+    """Follow ``config.yaml`` for *host* (:func:`hermes_core.host.config_watch.follow`)."""
     from hermes_core.host.config_watch import follow
 
     return follow(

@@ -2,8 +2,9 @@
 
 :func:`describe` turns what an attempt raised into a :class:`ConnectFailure` (URLs shown
 without secrets); :class:`FailureReports` adds what this connection's records hold: the HTTP
-answers and transport notes of the current attempt (:mod:`hermes_core.host.connection.diagnostics`) and
-the tail of a stdio server's stderr (:class:`~hermes_core.host.connection.server_log.ServerLog`).
+answers and transport notes of the current attempt (:mod:`hermes_core.host.connection.diagnostics`)
+and the tail of a stdio server's stderr
+(:class:`~hermes_core.host.connection.server_log.ServerLog`).
 """
 
 from __future__ import annotations

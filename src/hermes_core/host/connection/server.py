@@ -10,8 +10,9 @@ deadlines (:mod:`.requests`), failure messages (:mod:`.failures`), keepalive
 side closes, so the next call restarts the server instead of hanging.
 
 A request costs an entry in the connection's deadline queue
-(:mod:`hermes_core.host.connection.deadlines`: one loop timer per connection) and nothing else of ours:
-no watchdog task, no liveness check, no look into the server's log unless the request failed.
+(:mod:`hermes_core.host.connection.deadlines`: one loop timer per connection) and nothing
+else of ours: no watchdog task, no liveness check, no look into the server's log unless the
+request failed.
 """
 
 from __future__ import annotations

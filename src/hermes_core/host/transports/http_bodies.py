@@ -1,8 +1,8 @@
 """The bodies of an HTTP server's answers, bounded or filtered before the SDK reads them.
 
 :func:`response_hook` is the ``response`` event hook of every HTTP client the host builds: an
-SSE stream goes through :class:`~hermes_core.host.transports.sse_events.EventFilter` (the SDK bounds its
-events by ``max_sse_event_size``); any other body raises
+SSE stream goes through :class:`~hermes_core.host.transports.sse_events.EventFilter` (the SDK
+bounds its events by ``max_sse_event_size``); any other body raises
 :class:`~hermes_core.host.transports.message_limit.MessageTooLargeError` past ``max_message_bytes``.
 
 Cost per response: one wrapper object and one async generator, which httpx closes as it closes
