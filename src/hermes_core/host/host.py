@@ -11,10 +11,10 @@ A slow, dead or misconfigured server never blocks or breaks the others: its
 error is kept in :meth:`status` and its tools are simply absent.
 
 :class:`MCPHost` owns the servers and their connections and assembles the parts that do the
-work: :mod:`.lifecycle` (running the servers), :mod:`.tool_refresh` (their tools, with
-:mod:`.tool_discovery`, :mod:`.tool_preparation` and :mod:`.tool_names`), :mod:`.lazy`,
-:mod:`.offers` (elicitation and sampling), :mod:`.calls` (the call pipeline) and
-:mod:`.status`.
+work: :mod:`.lifecycle` (running the servers), :mod:`.tools.refresh` (their tools, with
+:mod:`.tools.discovery`, :mod:`.tools.preparation` and :mod:`.tools.registration`),
+:mod:`.tools.lazy_servers`, :mod:`.connection.client_offers` (elicitation and sampling),
+:mod:`.calls` (the call pipeline) and :mod:`.server_status`.
 """
 
 from __future__ import annotations
