@@ -22,7 +22,7 @@ import pytest
 from mcp import ClientSession
 
 from hermes_core.host.server_spec import HostServer
-from hermes_core.host.transports.builtin import open_byte_stream
+from hermes_core.host.transports import open_byte_stream
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 
 pytestmark = [pytest.mark.process]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host.transports.builtin import open_stdio
+from hermes_core.host.transports import open_stdio
 from hermes_core.plugins import PluginError, hookimpl
 from hermes_core.plugins.hookspecs import HermesSpecs
 from hermes_core.plugins.manager import HOOK_TYPES, HermesPluginManager
@@ -618,7 +618,7 @@ def test_hook_transport_connect_is_what_the_host_uses(hermes_pm: HermesPluginMan
     from contextlib import asynccontextmanager
 
     from hermes_core.host.host import HostServer, MCPHost
-    from hermes_core.host.transports.builtin import open_stdio
+    from hermes_core.host.transports import open_stdio
 
     opened: list[str] = []
 

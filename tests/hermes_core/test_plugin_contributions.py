@@ -43,7 +43,7 @@ from contextlib import asynccontextmanager
 
 import httpx2
 
-from hermes_core.host.transports.builtin import open_stdio
+from hermes_core.host.transports import open_stdio
 from hermes_core.plugins import hookimpl
 from hermes_core.plugins.types import (
     AppDeclaration,

@@ -35,7 +35,7 @@ from contextlib import asynccontextmanager
 import anyio
 from pydantic import BaseModel, Field, SecretStr
 
-from hermes_core.host.transports.builtin import open_byte_stream
+from hermes_core.host.transports import open_byte_stream
 from hermes_core.plugins import hookimpl
 from hermes_core.plugins.types import AuthProviderSpec, TransportSpec
 

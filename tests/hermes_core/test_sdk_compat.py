@@ -149,7 +149,7 @@ def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> No
 
     from hermes_core.host.connection.server_log import ServerLog
     from hermes_core.host.host import HostServer
-    from hermes_core.host.transports.builtin import capture_spawned, open_stdio
+    from hermes_core.host.transports import capture_spawned, open_stdio
 
     async def scenario() -> None:
         spec = HostServer("canary", command=sys.executable, args=[str(HOSTILE)])

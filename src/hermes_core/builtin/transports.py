@@ -1,7 +1,7 @@
 """The built-in transports: stdio, Streamable HTTP and SSE, on the official ``mcp`` SDK.
 
-Each ``connect`` lives in :mod:`hermes_core.host.transports.builtin` (with the registrations
-themselves, :data:`~hermes_core.host.transports.builtin.BUILTIN_TRANSPORTS`) and imports ``mcp``
+Each ``connect`` lives in :mod:`hermes_core.host.transports` (with the registrations
+themselves, :data:`~hermes_core.host.transports.BUILTIN_TRANSPORTS`) and imports ``mcp``
 only when called.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hermes_core.host.transports.builtin import BUILTIN_TRANSPORTS
+from hermes_core.host.transports import BUILTIN_TRANSPORTS
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import TransportSpec
 

@@ -69,7 +69,7 @@ from hermes_core.host.tools.refresh import ToolRefresh
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.host.tools.search import ToolSearchIndex
 from hermes_core.host.tools.unoffered import UnofferedReasons
-from hermes_core.host.transports.builtin import BUILTIN_TRANSPORTS, Opener
+from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.host.transports.http_sessions import session_id
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter

@@ -20,7 +20,7 @@ from hermes_core.host.tasks import TaskLog
 from hermes_core.host.tools.lazy_servers import LazyServers
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.refresh import ToolRefresh
-from hermes_core.host.transports.builtin import Opener
+from hermes_core.host.transports import Opener
 from hermes_core.offers.elicitation import ElicitationHandler
 from hermes_core.offers.roots import RootsHandler
 

@@ -7,7 +7,7 @@ the sampling machinery for a server that may sample, the schema cache (and its r
 format) for a lazy server, the config watcher for a host that follows
 ``config.yaml``.  They are reached through the typed functions below, which load their module
 the first time (an import inside the function; the only other such imports in the host are
-the transports' connects, :mod:`.transports.builtin`): the dependency still points from the
+the transports' connects, :mod:`.transports`): the dependency still points from the
 host down to them, and a host that never uses them never loads them.
 """
 

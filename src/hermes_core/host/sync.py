@@ -23,7 +23,7 @@ from hermes_core.host.host import MCPHost
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.server_status import ServerStatus
 from hermes_core.host.tools.registry import ToolEntry
-from hermes_core.host.transports.builtin import Opener
+from hermes_core.host.transports import Opener
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider
 

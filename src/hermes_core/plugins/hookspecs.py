@@ -236,7 +236,7 @@ class HermesSpecs:
         Cost: registering is free; import heavy libraries inside ``connect``.
 
         A transport over a socket (or any byte stream) opens it and hands it to
-        :func:`hermes_core.host.transports.builtin.open_byte_stream`, which frames MCP on it with
+        :func:`hermes_core.host.transports.open_byte_stream`, which frames MCP on it with
         the bounds of Hermes' stdio transport (``docs/plugins/transport.md``).  A
         ``settings`` model (pydantic) is checked against the value under ``config_key`` when
         ``config.yaml`` is read (file:line, did-you-mean); its fields not marked secret are
@@ -255,7 +255,7 @@ class HermesSpecs:
             ```python
             from contextlib import asynccontextmanager
 
-            from hermes_core.host.transports.builtin import open_stdio
+            from hermes_core.host.transports import open_stdio
             from hermes_core.plugins import hookimpl
             from hermes_core.plugins.types import TransportSpec
 

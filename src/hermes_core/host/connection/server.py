@@ -38,7 +38,7 @@ from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.task_follow import TaskFollower
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks.log import TaskLog
-from hermes_core.host.transports.builtin import Opener
+from hermes_core.host.transports import Opener
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from hermes_core.host.connection.notifications import log_callback
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.waits import until_either
 from hermes_core.host.supervisor import TaskSupervisor
-from hermes_core.host.transports.builtin import Opener
+from hermes_core.host.transports import Opener
 from hermes_core.host.transports.spawned import capture_spawned
 from hermes_core.plugins.types import ServerSpec
 

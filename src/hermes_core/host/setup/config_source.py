@@ -44,7 +44,7 @@ from hermes_core.host.setup.from_config import (
     policy_refusal,
 )
 from hermes_core.host.setup.sampling_settings import with_backend_settings
-from hermes_core.host.transports.builtin import Opener
+from hermes_core.host.transports import Opener
 from hermes_core.pgstate import Database, database_for, remember_state
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
 from hermes_core.plugins.types import (

@@ -14,7 +14,7 @@ TransportStreams`), with the same framing and bounds as Hermes' own stdio transp
   takes ``SessionMessage``; leaving the context closes the byte stream.
 
 It is public API for plugin transports (``docs/plugins/transport.md``), re-exported by
-:mod:`hermes_core.host.transports.builtin`.
+:mod:`hermes_core.host.transports`.
 """
 
 from __future__ import annotations
