@@ -49,10 +49,10 @@ from hermes_core.host.calls.steps import (
 from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection.client_offers import ClientOffers
-from hermes_core.host.connection.notifications import ProgressCallback
 from hermes_core.host.connection.state_checks import counts_as_connected
 from hermes_core.host.lifecycle import ServerRunner
 from hermes_core.host.optional import follow_config, trust_screen
+from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.server_status import ServerStatus, status_row
 from hermes_core.host.setup.otel import configure_telemetry, telemetry_wanted
@@ -478,7 +478,7 @@ class MCPHost:
         """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised.
 
         *on_progress(progress, total, message)* is called for each progress notification the
-        server sends about this call (see :mod:`hermes_core.host.connection.notifications`).
+        server sends about this call (see :mod:`hermes_core.host.server_notifications`).
         """
         watcher = self._watcher  # (catch_up, inlined: this is every call's path)
         if watcher is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hermes_core.host.connection.notifications import ProgressCallback
+    from hermes_core.host.server_notifications import ProgressCallback
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry

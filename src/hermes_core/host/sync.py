@@ -18,8 +18,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.host.calls.intercept import ActiveInterceptor
-from hermes_core.host.connection.notifications import ProgressCallback
 from hermes_core.host.host import MCPHost
+from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.server_status import ServerStatus
 from hermes_core.host.tools.registry import ToolEntry

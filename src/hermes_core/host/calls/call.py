@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hermes_core.host.calls.breaker import CircuitBreaker, Outcome
-from hermes_core.host.connection.notifications import ProgressCallback
+from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import InterceptedCall

@@ -18,7 +18,7 @@ from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.failures import call_failed
 from hermes_core.host.calls.render import render_result
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.connection.notifications import progress_forwarder
+from hermes_core.host.server_notifications import progress_forwarder
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import sent_as_task
 from hermes_core.host.tools.offer_gates import ServerGate

@@ -24,9 +24,9 @@ from hermes_core.host.connection.failures import FailureReports, describe, proce
 from hermes_core.host.connection.keepalive import Keepalive
 from hermes_core.host.connection.list_changed import ToolsChanged
 from hermes_core.host.connection.negotiation import listen_for_changes, negotiate
-from hermes_core.host.connection.notifications import log_callback
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.waits import until_either
+from hermes_core.host.server_notifications import log_callback
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.transports import Opener
 from hermes_core.host.transports.spawned import capture_spawned

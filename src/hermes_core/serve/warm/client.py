@@ -31,7 +31,7 @@ from hermes_core.serve.warm.protocol import (
 )
 
 if TYPE_CHECKING:
-    from hermes_core.host.connection.notifications import ProgressCallback
+    from hermes_core.host.server_notifications import ProgressCallback
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry
