@@ -14,7 +14,7 @@ from hermes_core.dashboard.add_page import parse_add
 from hermes_core.dashboard.apps import app_csp
 from hermes_core.dashboard.browse_pages import expand_template, read_html, template_variables
 from hermes_core.dashboard.missing_vars import VariableRefused, missing_variables, set_variable
-from hermes_core.host.tool_names import app_resource_uri
+from hermes_core.host.tools.registration import app_resource_uri
 
 
 def _directive(policy: str, name: str) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_platform import declaration
 from support.desktop import DesktopApp, app_block
 from support.proxy import UPSTREAM

@@ -21,7 +21,7 @@ from hermes_core.host.liveness.endpoint import (
 )
 from hermes_core.host.liveness.follow import AppFollower
 from hermes_core.host.liveness.live_spec import live_spec
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_platform import declaration
 from support.desktop import app_block
 

@@ -18,7 +18,7 @@ from hermes_core.doctor.app_state import app_findings
 from hermes_core.doctor.error_line import error_line
 from hermes_core.doctor.findings import ServerReport, Severity
 from hermes_core.doctor.offline import offline_report
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_platform.declaration import parse_declaration
 
 RUNTIME = "/home/u/.studio/mcp.json"

@@ -26,8 +26,8 @@ from hermes_core.config.loader import parse_config_text
 from hermes_core.config.state import StateConfig
 from hermes_core.host.calls.audit import AuditInterceptor
 from hermes_core.host.calls.audit_pg import PgAuditSink, read_audit_rows
-from hermes_core.host.factory import HostFactory
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.pg_store import PgTrustStore
 from hermes_core.host.trust.screen import RefusalKind, TrustScreen

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.config.policy import load_policy
-from hermes_core.host.filtering import ToolFilter
 from hermes_core.host.host import MCPHost
-from hermes_core.host.naming import assign_names
-from hermes_core.host.overrides import ToolOverride, overridden_schema, override_problem
+from hermes_core.host.tools.filtering import ToolFilter
+from hermes_core.host.tools.naming import assign_names
+from hermes_core.host.tools.overrides import ToolOverride, overridden_schema, override_problem
 from hermes_core.offers.elicitation import ElicitationRequest
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
 

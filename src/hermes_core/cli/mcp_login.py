@@ -28,7 +28,7 @@ from hermes_core.cli.stop import guard
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.home import hermes_home
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager

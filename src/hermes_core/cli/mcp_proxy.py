@@ -15,7 +15,7 @@ from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
-from hermes_core.host.watch import config_loader
+from hermes_core.host.config_watch import config_loader
 from hermes_core.serve.http_auth import load_or_create_token
 from hermes_core.serve.proxy.backing import backing_host, startup_report
 from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
@@ -24,9 +24,9 @@ from hermes_core.serve.proxy.transport import serve_http, serve_stdio
 from hermes_core.serve.server import configure_logging, is_loopback
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.factory import HostFactory
 
 __all__ = ["PROXY_TOKEN_FILE", "parse_http", "run"]
 

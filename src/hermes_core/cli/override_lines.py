@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.sanitize import clean_line
 
 if TYPE_CHECKING:
-    from hermes_core.host.registry import ToolEntry
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_status import ServerStatus
+    from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["entry_json", "override_lines"]
 

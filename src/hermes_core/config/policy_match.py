@@ -28,7 +28,7 @@ from hermes_core.config.policy_url import DialTarget, dial_target, url_rule_matc
 
 __all__ = ["ServerFacts", "server_refusal", "tool_denial", "tool_refusal"]
 
-# What the host's registry names keep of a name (as hermes_core.host.naming does).
+# What the host's registry names keep of a name (as hermes_core.host.tools.naming does).
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 # In a glob: a bracket expression, kept as it is, or one character to normalise.
 _GLOB_PART = re.compile(r"\[!?\]?[^\]]*\]|.", re.DOTALL)

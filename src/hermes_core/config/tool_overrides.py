@@ -5,7 +5,7 @@ description, fix arguments (removed from the schema the model sees, always sent)
 arguments defaults (sent when the caller omits them), make its annotations more cautious, and
 set its own ``max_result_tokens``.  What can be checked without the server's listing is checked
 here; the rest (the tool exists, each argument is in its schema and of its type) when the
-listing arrives (``hermes_core.host.overrides``).
+listing arrives (``hermes_core.host.tools.overrides``).
 """
 
 from __future__ import annotations

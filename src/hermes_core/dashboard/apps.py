@@ -24,7 +24,7 @@ from typing import Any
 
 from hermes_core.dashboard.browse import call_utility
 from hermes_core.host.host import MCPHost
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["AppFrame", "AppFrames", "app_csp", "declared_origins", "load_app"]
 

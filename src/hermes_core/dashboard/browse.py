@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["Listing", "app_entry", "call_utility", "listing", "sibling_tool", "utility_entry"]
 

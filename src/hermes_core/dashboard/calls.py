@@ -3,7 +3,7 @@ while the page polls ``GET /api/calls/ID`` for its progress and, at the end, its
 
 A call is the page's to follow, not the browser's: a reload or a closed tab leaves it running,
 and the last :data:`KEEP` calls stay readable.  Progress is the last :data:`KEEP_PROGRESS`
-notifications (already cleaned by :mod:`hermes_core.host.notifications`)."""
+notifications (already cleaned by :mod:`hermes_core.host.server_notifications`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from hermes_core.host.notifications import ProgressCallback
+from hermes_core.host.server_notifications import ProgressCallback
 
 __all__ = ["KEEP", "CallBoard", "CallState", "PageCall"]
 

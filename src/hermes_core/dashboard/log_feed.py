@@ -4,7 +4,7 @@ tools added and removed), newest last, each with a sequence number the page poll
 
 The dashboard asks for every level (the host drops messages below the logger's level; a
 terminal's ``hermes`` keeps its own).  The lines are already cleaned and bounded by
-:mod:`hermes_core.host.notifications`; the feed keeps the last :data:`KEEP`."""
+:mod:`hermes_core.host.server_notifications`; the feed keeps the last :data:`KEEP`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import time
 from collections import deque
 from typing import Any
 
-from hermes_core.host.registry import ToolRegistry
+from hermes_core.host.tools.registry import ToolRegistry
 
 __all__ = ["KEEP", "LogFeed"]
 

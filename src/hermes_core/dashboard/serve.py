@@ -16,7 +16,7 @@ from hermes_core.dashboard.add_page import Adder
 from hermes_core.dashboard.app import build_app
 from hermes_core.dashboard.hosting import Hosting
 from hermes_core.dashboard.security import Secrets
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.sessions.shared import session_store
 

@@ -34,7 +34,7 @@ from hermes_core.dashboard.tools_page import result_html
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.audit import read_audit
 from hermes_core.host.host import MCPHost
-from hermes_core.host.notifications import ProgressCallback
+from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.nesting import json_text_depth
 
 __all__ = ["Workbench"]

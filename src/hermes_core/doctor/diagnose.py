@@ -13,7 +13,7 @@ from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.doctor.findings import ServerReport
 from hermes_core.doctor.live import connect_all
 from hermes_core.doctor.offline import offline_report
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.yaml_lines import plain
 
 __all__ = ["DEFAULT_TIMEOUT", "diagnose"]

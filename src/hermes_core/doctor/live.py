@@ -14,7 +14,7 @@ from typing import Any
 from hermes_core.doctor.error_line import error_line
 from hermes_core.doctor.findings import ServerReport, Severity
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.sanitize import clean_line
 
 __all__ = ["connect_all"]

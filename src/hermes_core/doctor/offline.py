@@ -18,7 +18,7 @@ from hermes_core.config.loader import LoadedConfig
 from hermes_core.doctor.app_state import app_findings
 from hermes_core.doctor.findings import ServerReport, Severity
 from hermes_core.doctor.pins import waiting_reviews
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.regular_files import read_regular
 from hermes_platform import declared
 from hermes_platform.runners import missing_runner

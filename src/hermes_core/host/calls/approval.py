@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 

@@ -29,8 +29,8 @@ from types import MappingProxyType
 from typing import Any
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import (
     AfterCall,
     BeforeCall,

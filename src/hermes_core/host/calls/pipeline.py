@@ -19,9 +19,9 @@ from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.refusals import fixed_argument_refusal, unknown_tool
-from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of, nesting_problem
 
 __all__ = ["CallPipeline"]

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from hermes_core.host.close_names import did_you_mean
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.close_names import did_you_mean
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = [
     "REFUSED_EXIT",

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.optional import has_liveness, live_endpoint
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_platform import declared
 
 if TYPE_CHECKING:

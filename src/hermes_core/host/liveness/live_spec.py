@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from hermes_core.host.liveness.endpoint import LiveEndpoint
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 
 __all__ = ["live_spec"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
 from hermes_core.host.trust.identity import PinnedNames, name_key

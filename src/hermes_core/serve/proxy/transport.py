@@ -16,7 +16,7 @@ import hmac
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.host.stdio_transport import PipeSender
+from hermes_core.host.transports.stdio import PipeSender
 from hermes_core.serve.http_auth import Receive, Scope, Send
 from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security
 from hermes_core.serve.proxy.disconnects import CancelOnDisconnect

@@ -5,8 +5,8 @@ Each opener takes a server's resolved config and yields the SDK's
 (SSE when ``transport: sse``).  They are the ``connect`` of the built-in
 ``transport`` registrations (:data:`BUILTIN_TRANSPORTS`), so a plugin's transport plugs in the
 same way.  This module is light (the CLI reads the registrations at start-up); each opener
-imports its module (:mod:`~hermes_core.host.stdio_connect`,
-:mod:`~hermes_core.host.http_connect`) and the SDK only when a server is contacted.
+imports its module (:mod:`~hermes_core.host.transports.stdio_connect`,
+:mod:`~hermes_core.host.transports.http_connect`) and the SDK only when a server is contacted.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import IO, TYPE_CHECKING
 
-from hermes_core.host.child_env import SAFE_ENV_NAMES, child_environment
-from hermes_core.host.spawned import capture_spawned
+from hermes_core.host.transports.child_env import SAFE_ENV_NAMES, child_environment
+from hermes_core.host.transports.spawned import capture_spawned
 from hermes_core.plugins.types import Connect, ServerSpec, TransportSpec, TransportStreams
 
 if TYPE_CHECKING:
@@ -45,10 +45,10 @@ Opener = Connect
 def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AbstractAsyncContextManager[TransportStreams]:
     """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``).
 
-    Our own reader (:mod:`hermes_core.host.stdio_transport`): linear, bounded by the server's
+    Our own reader (:mod:`hermes_core.host.transports.stdio`): linear, bounded by the server's
     ``max_message_bytes``, and the server's whole process group ends with the connection.
     """
-    from hermes_core.host.stdio_connect import open_stdio as connect
+    from hermes_core.host.transports.stdio_connect import open_stdio as connect
 
     return connect(spec, errlog)
 
@@ -57,7 +57,7 @@ def open_streamable_http(
     spec: ServerSpec, errlog: IO[str]
 ) -> AbstractAsyncContextManager[TransportStreams]:
     """Streamable HTTP (the ``streamable_http`` transport's ``connect``)."""
-    from hermes_core.host.http_connect import open_streamable_http as connect
+    from hermes_core.host.transports.http_connect import open_streamable_http as connect
 
     return connect(spec, errlog)
 
@@ -66,7 +66,7 @@ def open_sse(spec: ServerSpec, errlog: IO[str]) -> AbstractAsyncContextManager[T
     """Legacy HTTP+SSE (the ``sse`` transport's ``connect``), on the same HTTP client as
     Streamable HTTP: headers, auth, ``client_cert`` (mTLS), ``connect_timeout``/``timeout``,
     no cross-origin redirects, and HTTP errors noted in *errlog*."""
-    from hermes_core.host.http_connect import open_sse as connect
+    from hermes_core.host.transports.http_connect import open_sse as connect
 
     return connect(spec, errlog)
 
@@ -79,12 +79,12 @@ def open_byte_stream(
     max_message_bytes: int | None = None,
 ) -> AbstractAsyncContextManager[TransportStreams]:
     """MCP over any connected anyio byte stream (a Unix or TCP socket, a pipe): the toolkit of
-    a plugin's transport (:func:`hermes_core.host.byte_streams.open_byte_stream`).
+    a plugin's transport (:func:`hermes_core.host.transports.byte_streams.open_byte_stream`).
 
     Newline-delimited JSON-RPC, each line bounded by the server's ``max_message_bytes``; yields
     the SDK's ``(read, write)`` streams and closes *stream* on exit.
     """
-    from hermes_core.host.byte_streams import open_byte_stream as connect
+    from hermes_core.host.transports.byte_streams import open_byte_stream as connect
 
     return connect(stream, spec, errlog, max_message_bytes=max_message_bytes)
 

@@ -5,7 +5,7 @@ Every ``hermes mcp`` command builds its host here, and so should an embedder, so
 what a plugin contributes (a transport, an auth provider, an app declaration's display
 name) is seen everywhere::
 
-    from hermes_core.host.factory import HostFactory
+    from hermes_core.host.setup.factory import HostFactory
 
     factory = HostFactory.from_plugins()       # built-ins + installed plugins (entry points)
     async with factory.host() as host:         # $HERMES_HOME/config.yaml, ${VAR} resolved
@@ -18,10 +18,10 @@ entry naming a plugin's is then a config error, never a server connected without
 from __future__ import annotations
 
 from hermes_core.config.loader import hermes_home
-from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
-from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.builtin_plugins import builtin_auth_providers, builtin_transports
+from hermes_core.host.setup.config_source import ConfigSource
 from hermes_core.host.sync import SyncMCPHost
 from hermes_core.host.trust.pg_store import PgTrustStore
 from hermes_core.host.trust.state import TrustState

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.host.connection import ServerConnection
-from hermes_core.host.spec import HostServer
-from hermes_core.host.utility_results import listing_result, prompt_result, resource_result
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.utility_results import listing_result, prompt_result, resource_result
 from hermes_core.sanitize import clean_line, sanitize_value
 
 __all__ = [

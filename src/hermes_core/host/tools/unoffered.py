@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from hermes_core.host.naming import registered_tool_name, sanitize_component
+from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
 
 __all__ = ["UnofferedReasons"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection, Sequence
 
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["MAX_PATTERN_CHARS", "TIME_LIMIT", "PatternError", "match_names"]
 

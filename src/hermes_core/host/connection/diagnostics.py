@@ -8,8 +8,8 @@ through the *errlog* a transport's ``connect`` is given (:func:`note`): the conn
 them back as objects to explain a failure, to fall back to SSE on 404/405, or to renew an
 HTTP session the server no longer knows.
 
-The server's own stderr stays text (:class:`~hermes_core.host.server_log.ServerLog`) and is
-only ever shown, never interpreted: a server printing ``[hermes] …`` or ``HTTP 404 …`` on its
+The server's own stderr stays text (:class:`~hermes_core.host.connection.server_log.ServerLog`)
+and is only ever shown, never interpreted: a server printing ``[hermes] …`` or ``HTTP 404 …`` on its
 stderr cannot pose as a note of ours.
 
 A failed connection attempt is described by a :class:`ConnectFailure`: the sentence shown to

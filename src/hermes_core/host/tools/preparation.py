@@ -11,10 +11,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.host.filtering import ToolFilter, utility_tools
-from hermes_core.host.overrides import ToolOverride, overridden_schema, override_problem
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import runs_tool_tasks
+from hermes_core.host.tools.filtering import ToolFilter, utility_tools
+from hermes_core.host.tools.overrides import ToolOverride, overridden_schema, override_problem
 from hermes_core.sanitize import clean_text, prepare_input_schema
 
 __all__ = [

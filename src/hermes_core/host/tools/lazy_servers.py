@@ -11,12 +11,12 @@ from typing import Any
 
 from hermes_core._sdk_compat import TASKS_EXTENSION
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.connection_state import is_lazy, mark_lazy
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.listing import checked_tool
+from hermes_core.host.connection.state_checks import is_lazy, mark_lazy
 from hermes_core.host.optional import read_schema_cache, write_schema_cache
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import runs_tool_tasks
+from hermes_core.host.tools.listing import checked_tool
+from hermes_core.host.tools.offer_gates import ServerGate
 
 __all__ = ["LazyServers", "write_listing_cache"]
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermes_core.host.overrides import ToolOverride
+from hermes_core.host.tools.overrides import ToolOverride
 
 __all__ = ["ToolEntry", "ToolRegistry"]
 

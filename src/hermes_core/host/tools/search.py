@@ -5,7 +5,7 @@ The ranking is SQLite's FTS5 full-text index (standard library ``sqlite3``, the 
 memory) with its ``bm25()`` function and the Porter stemmer over Unicode words: a maintained,
 widely deployed BM25, with no dependency to install (docs/tool-search.md says why not
 ``bm25s`` or ``rank-bm25``).  What is ours is the text each tool is indexed under and how a
-request is turned into terms (:mod:`hermes_core.host.search_words`):
+request is turned into terms (:mod:`hermes_core.host.tools.search_words`):
 
 * its registered name split into words (``mcp_dns_delete_record`` → ``mcp dns delete
   record``; ``listRecords`` → ``list Records``), weighted highest;
@@ -31,8 +31,8 @@ from collections import Counter
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.search_words import (
+from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.host.tools.search_words import (
     ACTIONS,
     CAMEL,
     Analysed,

@@ -12,8 +12,8 @@ from typing import Any
 
 from hermes_core._sdk_compat import absorb_tool_listing, send_raw_request
 from hermes_core.host.connection import ServerConnection
-from hermes_core.host.listing import checked_tool
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.listing import checked_tool
 
 __all__ = ["MAX_TOOL_PAGES", "ToolDiscovery"]
 

@@ -4,7 +4,7 @@ The ``mcp`` SDK ends a whole call when one event of its SSE answer does not pars
 notification with invalid parameters, a line that is not JSON), and logs a pydantic traceback.
 Over stdio our transport drops such a line with one warning; :class:`EventFilter` gives
 Streamable HTTP and SSE the same treatment: each ``message`` event is checked as a stdio line
-is (:func:`hermes_core.host.stdio_transport.parse_message`), and an event that fails is
+is (:func:`hermes_core.host.transports.stdio.parse_message`), and an event that fails is
 dropped with one rate-limited warning naming the server.  Everything else passes byte for
 byte.  Events larger than :data:`CHECKED_EVENT_BYTES` pass unchecked (results can be large and
 are not parsed twice; the SDK bounds them by ``max_message_bytes``).
@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
-from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.stdio_transport import parse_message
+from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.stdio import parse_message
 
 __all__ = ["CHECKED_EVENT_BYTES", "EventFilter", "EventTooLarge", "filtered_events"]
 

@@ -10,7 +10,7 @@ then ``read()`` what was written since *mark*, as far as it is still kept).
 
 The text is only ever shown (the tail of a failed server's stderr), never interpreted: what
 our transports note about the server travels beside it as records, in :attr:`ServerLog.diagnostics`
-(see :mod:`hermes_core.host.diagnostics`).
+(see :mod:`hermes_core.host.connection.diagnostics`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import io
 from collections import deque
 
-from hermes_core.host.diagnostics import Diagnostics
+from hermes_core.host.connection.diagnostics import Diagnostics
 
 __all__ = ["MAX_CHARS", "MAX_LINES", "MAX_LINE_CHARS", "ServerLog"]
 

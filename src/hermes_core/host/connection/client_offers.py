@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.optional import model_catalog_class, sampling_handler_class
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.offers.elicitation import ElicitationHandler, Elicitor
 from hermes_core.sampling.route import SamplingRouter
 from hermes_core.sampling.settings import unplannable

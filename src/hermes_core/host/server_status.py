@@ -12,7 +12,7 @@ from hermes_platform import declared
 
 if TYPE_CHECKING:
     from hermes_core.host.connection import ServerConnection
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
     from hermes_platform.declaration import Declaration
 
 __all__ = ["ServerStatus", "gate_sentence", "status_row"]

@@ -24,11 +24,6 @@ from hermes_core.config.models import ServerConfig
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_rules import Policy
 from hermes_core.config.secret_keys import credentials_in
-from hermes_core.host.builtin_plugins import (
-    builtin_auth_providers,
-    builtin_interceptors,
-    builtin_transports,
-)
 from hermes_core.host.calls.audit import AuditSetup
 from hermes_core.host.calls.audit_pg import audit_sink_for
 from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
@@ -36,9 +31,19 @@ from hermes_core.host.calls.interceptor_settings import check_created, settings_
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
 from hermes_core.host.decision_files import Stamp, decision_files, stamps_of
-from hermes_core.host.from_config import CatalogCheck, host_server, host_servers, policy_refusal
-from hermes_core.host.sampling_settings import with_backend_settings
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.builtin_plugins import (
+    builtin_auth_providers,
+    builtin_interceptors,
+    builtin_transports,
+)
+from hermes_core.host.setup.from_config import (
+    CatalogCheck,
+    host_server,
+    host_servers,
+    policy_refusal,
+)
+from hermes_core.host.setup.sampling_settings import with_backend_settings
 from hermes_core.host.transports import Opener
 from hermes_core.pgstate import Database, database_for, remember_state
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
@@ -60,7 +65,8 @@ BUILTIN_AUDIT = next(i for i in BUILTIN_INTERCEPTORS if i.name == "audit")
 
 class ConfigSource:
     """Loads ``config.yaml`` against the registered transports and auth providers and builds
-    the host's servers from it (:class:`~hermes_core.host.factory.HostFactory` adds the hosts)."""
+    the host's servers from it (:class:`~hermes_core.host.setup.factory.HostFactory` adds the
+    hosts)."""
 
     def __init__(
         self,

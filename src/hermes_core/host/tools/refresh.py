@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.gc_pause import paused_gc
-from hermes_core.host.lazy import write_listing_cache
-from hermes_core.host.registry import ToolRegistry
-from hermes_core.host.spec import HostServer
-from hermes_core.host.tool_discovery import ToolDiscovery
-from hermes_core.host.tool_names import ToolNaming
-from hermes_core.host.tool_preparation import Listed, ToolPreparation, same_listing
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.discovery import ToolDiscovery
+from hermes_core.host.tools.gc_pause import paused_gc
+from hermes_core.host.tools.lazy_servers import write_listing_cache
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.preparation import Listed, ToolPreparation, same_listing
+from hermes_core.host.tools.registration import ToolNaming
+from hermes_core.host.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from hermes_core.host.trust.screen import TrustScreen

@@ -36,10 +36,10 @@ from typing import Any, Protocol
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import load_config
 from hermes_core.config.policy_rules import Policy
-from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.decision_files import Stamp, decision_files, stamp_of
-from hermes_core.host.from_config import host_servers
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.config_source import ConfigSource
+from hermes_core.host.setup.from_config import host_servers
 
 __all__ = [
     "DEFAULT_INTERVAL",

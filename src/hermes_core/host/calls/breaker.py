@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 
 __all__ = ["BreakerState", "Breakers", "CircuitBreaker", "Outcome"]
 

@@ -36,8 +36,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import IO, Any
 
-from hermes_core.host.diagnostics import TransportNote, note
-from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.connection.diagnostics import TransportNote, note
+from hermes_core.host.connection.server_warnings import ServerWarnings
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",

@@ -1,6 +1,6 @@
 """One server as the host needs it: where it runs, how it is reached and what it is offered.
 
-Built from ``config.yaml`` by :mod:`hermes_core.host.from_config`, or directly by an embedder.
+Built from ``config.yaml`` by :mod:`hermes_core.host.setup.from_config`, or directly by an embedder.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from hermes_core.config.client_cert import ClientCertificate
 from hermes_core.config.policy_rules import Policy
-from hermes_core.host.overrides import ToolOverride
+from hermes_core.host.tools.overrides import ToolOverride
 from hermes_core.offers.elicitation import ElicitationSettings
 from hermes_core.offers.roots import Root
 from hermes_core.sampling.settings import SamplingSettings

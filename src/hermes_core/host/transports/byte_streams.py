@@ -25,10 +25,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import IO, TYPE_CHECKING, Any
 
-from hermes_core.host.diagnostics import TransportNote, note
-from hermes_core.host.message_limit import message_limit
-from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.stdio_transport import LineFramer, MessageTooLarge, parse_message
+from hermes_core.host.connection.diagnostics import TransportNote, note
+from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.message_limit import message_limit
+from hermes_core.host.transports.stdio import LineFramer, MessageTooLarge, parse_message
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 
 if TYPE_CHECKING:

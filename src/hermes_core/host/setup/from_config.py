@@ -24,10 +24,10 @@ from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.config.policy_match import ServerFacts, server_refusal
 from hermes_core.config.policy_rules import Policy
 from hermes_core.config.sampling import SamplingConfig
-from hermes_core.host.builtin_plugins import builtin_auth_providers
-from hermes_core.host.overrides import ToolOverride
-from hermes_core.host.schema_cache import cache_path, fingerprint
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.builtin_plugins import builtin_auth_providers
+from hermes_core.host.tools.overrides import ToolOverride
+from hermes_core.host.tools.schema_cache import cache_path, fingerprint
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
@@ -336,7 +336,7 @@ def host_servers(
     catalog_check: CatalogCheck | None = None,
 ) -> list[HostServer]:
     """Every configured server (or just *only*), variables resolved (see
-    :class:`hermes_core.host.factory.HostFactory` for the registered auth providers).
+    :class:`hermes_core.host.setup.factory.HostFactory` for the registered auth providers).
 
     A server the administrator's *policy* refuses is kept with the refusal as its error and
     never started; *catalog_check(name, entry)* says whether an entry (as written) is what a

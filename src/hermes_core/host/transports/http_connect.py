@@ -12,12 +12,16 @@ from typing import IO
 
 import httpx2
 
-from hermes_core.host.diagnostics import CHALLENGE_MAX_CHARS, HttpError, note
-from hermes_core.host.http_bodies import response_hook
-from hermes_core.host.http_sessions import session_hook
-from hermes_core.host.message_limit import message_limit
-from hermes_core.host.server_warnings import ServerWarnings, quiet_sdk_parse_errors, serving
-from hermes_core.host.tls import ssl_context
+from hermes_core.host.connection.diagnostics import CHALLENGE_MAX_CHARS, HttpError, note
+from hermes_core.host.connection.server_warnings import (
+    ServerWarnings,
+    quiet_sdk_parse_errors,
+    serving,
+)
+from hermes_core.host.transports.http_bodies import response_hook
+from hermes_core.host.transports.http_sessions import session_hook
+from hermes_core.host.transports.message_limit import message_limit
+from hermes_core.host.transports.tls import ssl_context
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 from hermes_core.sanitize.urls import display_url
 
@@ -29,7 +33,7 @@ ResponseHook = Callable[[httpx2.Response], Coroutine[object, object, None]]
 
 def _http_client(spec: ServerSpec, errlog: IO[str] | None = None) -> httpx2.AsyncClient:
     """The HTTP client for *spec*; each HTTP error is recorded for *errlog*'s connection
-    (:class:`~hermes_core.host.diagnostics.HttpError`: the status, the URL as
+    (:class:`~hermes_core.host.connection.diagnostics.HttpError`: the status, the URL as
     :func:`display_url` shows it, an auth challenge; no secrets) and written to it as a line."""
     warnings = ServerWarnings(_server_name(spec))
     cap = response_hook(message_limit(spec), errlog, warnings)

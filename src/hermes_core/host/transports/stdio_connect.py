@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import IO
 
-from hermes_core.host.child_env import child_environment
-from hermes_core.host.message_limit import message_limit
-from hermes_core.host.spawned import note_spawned
-from hermes_core.host.stdio_transport import child_cwd, open_stdio_process
+from hermes_core.host.transports.child_env import child_environment
+from hermes_core.host.transports.message_limit import message_limit
+from hermes_core.host.transports.spawned import note_spawned
+from hermes_core.host.transports.stdio import child_cwd, open_stdio_process
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 
 __all__ = ["open_stdio"]
@@ -19,7 +19,7 @@ __all__ = ["open_stdio"]
 async def open_stdio(spec: ServerSpec, errlog: IO[str]) -> AsyncIterator[TransportStreams]:
     """A subprocess speaking MCP on stdin/stdout (the ``stdio`` transport's ``connect``).
 
-    Our own reader (:mod:`hermes_core.host.stdio_transport`): linear, bounded by the server's
+    Our own reader (:mod:`hermes_core.host.transports.stdio`): linear, bounded by the server's
     ``max_message_bytes``, and the server's whole process group ends with the connection.
     """
     if not spec.command:

@@ -1,7 +1,7 @@
 """Registering the servers' tools under their Hermes names, all servers at once.
 
 The names depend on the set of tools alone (not on which server connected first): see
-:func:`hermes_core.host.naming.assign_names`.  :class:`ToolNaming` keeps each server's
+:func:`hermes_core.host.tools.naming.assign_names`.  :class:`ToolNaming` keeps each server's
 prepared listing and the memos that keep starting N servers linear in N.
 """
 
@@ -11,18 +11,18 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from hermes_core.host.listing import annotations_of, execution_of
-from hermes_core.host.naming import (
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.listing import annotations_of, execution_of
+from hermes_core.host.tools.naming import (
     NameCollision,
     assign_names,
     registered_tool_name,
     toolset_name,
 )
-from hermes_core.host.overrides import ToolOverride
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
-from hermes_core.host.tool_preparation import Listed
-from hermes_core.host.utility_tools import UTILITY_DESCRIPTIONS, UTILITY_SCHEMAS
+from hermes_core.host.tools.overrides import ToolOverride
+from hermes_core.host.tools.preparation import Listed
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
+from hermes_core.host.tools.utility_tools import UTILITY_DESCRIPTIONS, UTILITY_SCHEMAS
 from hermes_core.sanitize import clean_text, sanitize_value
 
 __all__ = ["ToolNaming", "overridden_metadata", "tool_metadata"]
@@ -77,7 +77,7 @@ class ToolNaming:
         """Name every listed tool of every server at once and apply it to the registry.
 
         The names depend on the set of tools alone (not on which server connected first):
-        see :func:`hermes_core.host.naming.assign_names`.  Returns server → (added, removed)
+        see :func:`hermes_core.host.tools.naming.assign_names`.  Returns server → (added, removed)
         for every server whose names changed; a server renamed by another's listing is logged.
 
         Starting N servers names the tools N times, so the common case is kept linear in the

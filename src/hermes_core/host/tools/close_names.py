@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hermes_core.host.naming import sanitize_component
+from hermes_core.host.tools.naming import sanitize_component
 from hermes_core.spelling import close_matches
 
 __all__ = ["MAX_GUESSED", "close_names", "did_you_mean"]

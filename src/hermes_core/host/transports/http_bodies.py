@@ -1,9 +1,9 @@
 """The bodies of an HTTP server's answers, bounded or filtered before the SDK reads them.
 
 :func:`response_hook` is the ``response`` event hook of every HTTP client the host builds: an
-SSE stream goes through :class:`~hermes_core.host.sse_events.EventFilter` (the SDK bounds its
-events by ``max_sse_event_size``); any other body raises
-:class:`~hermes_core.host.message_limit.MessageTooLargeError` past ``max_message_bytes``.
+SSE stream goes through :class:`~hermes_core.host.transports.sse_events.EventFilter` (the SDK
+bounds its events by ``max_sse_event_size``); any other body raises
+:class:`~hermes_core.host.transports.message_limit.MessageTooLargeError` past ``max_message_bytes``.
 
 Cost per response: one wrapper object and one async generator, which httpx closes as it closes
 its own.  Each wrapper closes the body's generator it iterates when it is done: one left open
@@ -18,10 +18,10 @@ from typing import IO, Any
 
 import httpx2
 
-from hermes_core.host.diagnostics import TransportNote, note
-from hermes_core.host.message_limit import MessageTooLargeError
-from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.sse_events import EventFilter, EventTooLarge
+from hermes_core.host.connection.diagnostics import TransportNote, note
+from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.message_limit import MessageTooLargeError
+from hermes_core.host.transports.sse_events import EventFilter, EventTooLarge
 
 __all__ = ["CappedBody", "FilteredBody", "response_hook"]
 
