@@ -34,6 +34,7 @@ CORE_KEYS: tuple[str, ...] = (
     "tool_search",
     "tool_search_budget",
     "proxy",
+    "bus",
 )
 
 #: The Hermes agent's sections of the same file (read by the agent, kept as they are here).
