@@ -34,6 +34,8 @@ _HOP = {
     b"content-length",
     FORWARDED_HEADER,
 }
+_HOP_ANSWER = _HOP | {b"date", b"server"}
+"""Also dropped from an answer: the server sending it to the client sets its own."""
 CONNECT_SECONDS = 2.0
 
 

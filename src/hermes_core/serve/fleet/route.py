@@ -120,6 +120,10 @@ class FleetRoute:
 
         await self.app(scope, receive, claiming)
 
+    def sessions(self) -> list[str]:
+        """The sessions created here (a bus that lost its keys is told them again)."""
+        return list(self._mine)
+
     def _remember(self, session: str) -> None:
         self._mine[session] = None
         while len(self._mine) > _MAX_MINE:

@@ -22,7 +22,13 @@ import urllib.parse
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.host.fleet.bus import HOLD_CLAIM_SECONDS, FleetBus, Notice, NoticeKind
+from hermes_core.host.fleet.bus import (
+    HOLD_CLAIM_SECONDS,
+    SESSION_SECONDS,
+    FleetBus,
+    Notice,
+    NoticeKind,
+)
 from hermes_core.serve.fleet.forward import Forwarder
 from hermes_core.serve.fleet.route import App, FleetRoute
 from hermes_core.serve.proxy.server import ProxyServer
@@ -75,6 +81,7 @@ class Fleet:
                 self._hosts.append(proxy.host)
         self._unlisten = bus.on_notice(self._heard)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._routes: list[FleetRoute] = []
 
     async def start(self) -> None:
         await self.bus.start()
@@ -87,7 +94,18 @@ class Fleet:
         await self.bus.close()
 
     def wrap(self, app: App, proxy: ProxyServer) -> FleetRoute:
-        return FleetRoute(app, self.bus, self.forwarder, proxy.profile.name, proxy.held.holds)
+        route = FleetRoute(app, self.bus, self.forwarder, proxy.profile.name, proxy.held.holds)
+        self._routes.append(route)
+        return route
+
+    async def _reclaim(self) -> None:
+        """Claim again what this replica owns (the bus may have lost it: a Redis restart)."""
+        for route in self._routes:
+            for session in route.sessions():
+                await self.bus.claim("session", session, route.profile, SESSION_SECONDS)
+        for proxy in self.proxies.values():
+            for state in proxy.held.states():
+                await self.bus.claim("held", state, proxy.profile.name, HOLD_CLAIM_SECONDS)
 
     def _join(self, proxy: ProxyServer) -> None:
         name = proxy.profile.name
@@ -116,6 +134,8 @@ class Fleet:
             host.trust_changed()
 
     def _heard(self, notice: Notice) -> None:
+        if notice.kind is NoticeKind.TOOLS and not notice.origin:  # the bus heard again
+            self._spawn(self._reclaim())
         if notice.kind is NoticeKind.TOOLS:
             for proxy in self.proxies.values():
                 if notice.profile is None or notice.profile == proxy.profile.name:

@@ -139,6 +139,10 @@ class HeldCalls:
     def holds(self, state: str) -> bool:
         return state in self._held
 
+    def states(self) -> list[str]:
+        """The ``requestState`` of each call held now."""
+        return list(self._held)
+
     async def start(
         self, name: str, arguments: dict[str, Any], asker: RoundAsker, run: Coroutine[Any, Any, Any]
     ) -> Any:
