@@ -13,6 +13,7 @@ from hermes_platform import declaration
 from hermes_platform.host import clear_caches
 from support.browser import Browser
 from support.home import TEST_HOME
+from support.postgres import postgres_server  # noqa: F401 - the session's PostgreSQL
 
 # The suite runs plugins strictly: a broken plugin fails loudly here.
 os.environ.setdefault("HERMES_STRICT_PLUGINS", "1")

@@ -70,6 +70,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("plugins", "list"): ("hermes_core.cli.plugins:run_list",),
     ("plugins", "new"): ("hermes_core.cli.plugins_new:run",),
     ("skills", "list"): ("hermes_core.cli.skills:run_list",),
+    ("state", "migrate"): ("hermes_core.cli.state_migrate:run",),
 }
 
 

@@ -1,9 +1,10 @@
 """``hermes mcp audit [--since WHEN] [--server NAME] [--json]``: the audit log of tool calls.
 
-Reads ``$HERMES_HOME/logs/audit.jsonl`` and its rotated files, oldest first.  ``--since``
-takes an age (``30m``, ``2h``, ``7d``, ``45s``) or an ISO date/time (UTC when it has no zone).
-Everything shown comes from files other processes wrote, so it is cleaned of control and
-invisible characters first.
+Reads ``$HERMES_HOME/logs/audit.jsonl`` and its rotated files, oldest first — or, with
+``state:`` in ``config.yaml``, the audit log in the state database (every replica's calls).
+``--since`` takes an age (``30m``, ``2h``, ``7d``, ``45s``) or an ISO date/time (UTC when it
+has no zone).  Everything shown comes from what other processes wrote, so it is cleaned of
+control and invisible characters first.
 """
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from hermes_core.cli.common import EXIT_USAGE, PluginLoader
+from hermes_core.cli.common import EXIT_FAILED, EXIT_USAGE, PluginLoader
+from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.stop import Stop
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.audit import read_audit
+from hermes_core.host.calls.audit_pg import read_audit_rows
+from hermes_core.pgstate import StateUnavailable
 from hermes_core.sanitize import clean_line
 
 __all__ = ["parse_since", "run"]
@@ -77,8 +82,22 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
         except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    factory = factory_for(plugins())
+    try:
+        db = factory.state_database(load(factory, strict=False))
+    except Stop as stop:
+        return stop.code
+    try:
+        records = (
+            list(read_audit_rows(db, since=since, server=args.server))
+            if db is not None
+            else read_audit(hermes_home())
+        )
+    except StateUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     chosen = []
-    for record in read_audit(hermes_home()):
+    for record in records:
         if args.server and record.get("server") != args.server:
             continue
         if since is not None:

@@ -22,7 +22,8 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.review import Review, reviews
-from hermes_core.host.trust.store import Acceptance, TrustStore, TrustStoreError
+from hermes_core.host.trust.state import TrustState
+from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.sanitize import clean_line
 from hermes_core.spelling import close_matches
 
@@ -32,7 +33,9 @@ if TYPE_CHECKING:
 __all__ = ["run_approvals", "run_trust"]
 
 
-def _store(factory: HostFactory) -> TrustStore:
+def _store(factory: HostFactory) -> TrustState:
+    """trust.db, or the state database with ``state:`` (a bad config stops with its error)."""
+    load(factory, strict=False)
     return factory.trust_store()
 
 
@@ -81,7 +84,7 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 def _accept(
-    store: TrustStore, changed: list[Review], args: argparse.Namespace, *, asked: bool
+    store: TrustState, changed: list[Review], args: argparse.Namespace, *, asked: bool
 ) -> dict[str, Acceptance | None]:
     """Tool -> what became of accepting it (``None``: the user said no); *asked*: each change
     is shown and asked about first."""
@@ -194,7 +197,7 @@ def run_approvals(args: argparse.Namespace, plugins: PluginLoader) -> int:
     return guard(run)
 
 
-def _known_tool(store: TrustStore, server: str, tool: str) -> None:
+def _known_tool(store: TrustState, server: str, tool: str) -> None:
     """A tool of a server whose tools are pinned must be one of them (did-you-mean)."""
     pinned = sorted(store.pins(server))
     if not pinned or name_key(tool) in {name_key(name) for name in pinned}:
@@ -204,7 +207,7 @@ def _known_tool(store: TrustStore, server: str, tool: str) -> None:
     raise Stop(EXIT_USAGE, f"server '{server}' has no tool named {tool!r}{hint}")
 
 
-def _list(store: TrustStore, server: str | None, as_json: bool) -> int:
+def _list(store: TrustState, server: str | None, as_json: bool) -> int:
     decisions = store.decisions(server)
     if as_json:
         print(

@@ -14,6 +14,7 @@ from typing import TypeAlias
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.parser_entries import add_entry_parsers
+from hermes_core.cli.parser_state import add_state_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
 from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
@@ -308,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="skills in HERMES_HOME and in plugins, their source, visible or hidden and why",
     )
     skills_list.add_argument("--json", action="store_true", help="machine-readable output")
+    add_state_parsers(commands, _Parser)
     return parser
 
 

@@ -18,6 +18,7 @@ from hermes_core.config.defaults import DEFAULT_TOOL_TIMEOUT
 from hermes_core.config.model_base import ConfigModel
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
+from hermes_core.config.state import StateConfig
 from hermes_core.config.values import REDACTED
 
 __all__ = ["HermesConfig"]
@@ -37,6 +38,8 @@ class HermesConfig(ConfigModel):
     """The ``audit:`` block: the log of every tool call."""
     results: ResultsConfig = Field(default_factory=ResultsConfig)
     """The ``results:`` block: how long results cut by the budget are kept."""
+    state: StateConfig | None = None
+    """The ``state:`` block: the durable state on PostgreSQL (``None``: SQLite files)."""
 
     @field_validator("interceptors", mode="before")
     @classmethod

@@ -18,7 +18,8 @@ __all__ = ["AGENT_KEYS", "CORE_KEYS", "KNOWN_KEYS", "unknown_key_reason"]
 #: What Hermes core reads: the servers, host-wide sampling defaults and the sampling backends'
 #: settings, ``hermes mcp serve``'s messaging platforms, the agent's ``timeouts.mcp.tool_call``,
 #: the call interceptors and their blocks (``audit``, ``results``, the result budget), the MCP
-#: registries, ``hermes chat``'s model and tool search, and ``hermes mcp proxy``'s profiles.
+#: registries, ``hermes chat``'s model and tool search, ``hermes mcp proxy``'s profiles and the
+#: durable state's database (``state:``) and the fleet's bus (``bus:``).
 CORE_KEYS: tuple[str, ...] = (
     "mcp_servers",
     "sampling",
@@ -34,6 +35,7 @@ CORE_KEYS: tuple[str, ...] = (
     "tool_search",
     "tool_search_budget",
     "proxy",
+    "state",
     "bus",
 )
 

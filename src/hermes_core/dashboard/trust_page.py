@@ -9,12 +9,13 @@ from urllib.parse import quote
 
 from hermes_core.dashboard.html import esc
 from hermes_core.host.trust.review import reviews
-from hermes_core.host.trust.store import TrustStore, TrustStoreError
+from hermes_core.host.trust.state import TrustState
+from hermes_core.host.trust.store import TrustStoreError
 
 __all__ = ["changed_body"]
 
 
-def changed_body(store: TrustStore, csrf: str) -> str:
+def changed_body(store: TrustState, csrf: str) -> str:
     """The changed definitions waiting for the user, or ``""`` when none waits.  Each Accept
     form carries the digest of the definition shown: the dashboard accepts that one only."""
     try:

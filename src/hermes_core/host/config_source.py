@@ -29,6 +29,8 @@ from hermes_core.host.builtin_plugins import (
     builtin_interceptors,
     builtin_transports,
 )
+from hermes_core.host.calls.audit import AuditSetup
+from hermes_core.host.calls.audit_pg import audit_sink_for
 from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
 from hermes_core.host.calls.interceptor_settings import check_created, settings_shapes, validated
 from hermes_core.host.calls.interceptors import InterceptorTable
@@ -38,6 +40,7 @@ from hermes_core.host.from_config import CatalogCheck, host_server, host_servers
 from hermes_core.host.sampling_settings import with_backend_settings
 from hermes_core.host.spec import HostServer
 from hermes_core.host.transports import Opener
+from hermes_core.pgstate import Database, database_for
 from hermes_core.plugins.manager import HermesPluginManager, get_plugin_manager
 from hermes_core.plugins.types import (
     AuthProviderSpec,
@@ -51,6 +54,8 @@ __all__ = ["ConfigSource"]
 
 #: The built-in guard's registration (a plugin's interceptor of that name gets no credentials).
 BUILTIN_GUARD = next(i for i in BUILTIN_INTERCEPTORS if i.name == SECRETS_GUARD)
+#: The built-in audit log's registration (given the state database's sink with ``state:``).
+BUILTIN_AUDIT = next(i for i in BUILTIN_INTERCEPTORS if i.name == "audit")
 
 
 class ConfigSource:
@@ -191,11 +196,25 @@ class ConfigSource:
             spec = self.interceptors.get(name)
             if name == SECRETS_GUARD and spec is BUILTIN_GUARD:
                 return GuardSetup(home, given, credentials=self._credentials(chosen, env))
+            db = self.state_database(chosen)
+            if name == "audit" and spec is BUILTIN_AUDIT and db is not None:
+                return AuditSetup(
+                    home, given, validated=validated(spec, given), sink=audit_sink_for(db)
+                )
             return InterceptorSetup(
                 home, given, validated=validated(spec, given) if spec is not None else None
             )
 
         return InterceptorTable(self.interceptors, setup)
+
+    def state_database(self, loaded: LoadedConfig | None = None) -> Database | None:
+        """The state database ``state:`` names in *loaded* (default: the config read last,
+        else read now); ``None`` without ``state:`` (the SQLite files under ``$HERMES_HOME``)."""
+        chosen = loaded if loaded is not None else self.loaded
+        if chosen is None:
+            chosen = self.load_config(strict=False)
+        state = chosen.config.state
+        return database_for(state) if state is not None else None
 
     @staticmethod
     def _credentials(

@@ -23,6 +23,8 @@ from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.host import MCPHost
 from hermes_core.host.spec import HostServer
 from hermes_core.host.sync import SyncMCPHost
+from hermes_core.host.trust.pg_store import PgTrustStore
+from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import TrustStore
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
@@ -56,8 +58,12 @@ class HostFactory(ConfigSource):
             sampling_router=sampling_router,
         )
 
-    def trust_store(self) -> TrustStore:
-        """``$HERMES_HOME/trust.db``: the pins and remembered decisions every host applies."""
+    def trust_store(self) -> TrustState:
+        """The pins and remembered decisions every host applies: ``$HERMES_HOME/trust.db``,
+        or the state database with ``state:`` in ``config.yaml``."""
+        db = self.state_database()
+        if db is not None:
+            return PgTrustStore(db)
         return TrustStore.at_home(hermes_home())
 
     def sync_host(

@@ -76,7 +76,7 @@ from hermes_core.sampling.route import SamplingRouter
 if TYPE_CHECKING:
     from hermes_core.host.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
-    from hermes_core.host.trust.store import TrustStore
+    from hermes_core.host.trust.state import TrustState
     from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
@@ -99,7 +99,7 @@ class MCPHost:
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
         sampling_clock: Callable[[], float] = time.monotonic,
-        trust: TrustStore | None = None,
+        trust: TrustState | None = None,
         interceptors: Mapping[str, ActiveInterceptor] | None = None,
         telemetry: bool | None = None,
         sampling_router: SamplingRouter | None = None,

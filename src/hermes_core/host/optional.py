@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from hermes_core.host.schema_cache import CachedListing
     from hermes_core.host.spec import HostServer
     from hermes_core.host.trust.screen import TrustScreen
-    from hermes_core.host.trust.store import TrustStore
+    from hermes_core.host.trust.state import TrustState
     from hermes_core.sampling.catalog import ModelCatalog
     from hermes_core.sampling.handler import SamplingHandler
     from hermes_platform.declaration import Declaration
@@ -116,7 +116,7 @@ def follow_config(
     )
 
 
-def trust_screen(store: TrustStore) -> TrustScreen:
+def trust_screen(store: TrustState) -> TrustScreen:
     """The screening of listings against *store* (pins and decisions; a host with a store)."""
     from hermes_core.host.trust.screen import TrustScreen
 

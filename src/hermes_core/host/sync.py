@@ -29,7 +29,7 @@ from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)
     from hermes_core.host.config_source import ConfigSource
-    from hermes_core.host.trust.store import TrustStore
+    from hermes_core.host.trust.state import TrustState
     from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["SyncMCPHost"]
@@ -50,7 +50,7 @@ class SyncMCPHost:
         elicitor: Elicitor | None = None,
         factory: ConfigSource | None = None,
         sampling_providers: Mapping[str, SamplingProvider] | None = None,
-        trust: TrustStore | None = None,
+        trust: TrustState | None = None,
         interceptors: Mapping[str, ActiveInterceptor] | None = None,
         telemetry: bool | None = None,
     ) -> None:

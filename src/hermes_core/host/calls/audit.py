@@ -5,6 +5,10 @@ interceptors decided and the arguments' *names and types* (their values only wit
 ``audit.values: true``).  The file is mode 0600, rotated by size (``audit.jsonl.1`` is the
 newest rotated one), and written with one ``write`` per line, so several Hermes processes may
 share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
+
+With ``state:`` in ``config.yaml`` the lines go to the state database instead: the host gives
+the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
+:mod:`hermes_core.host.calls.audit_pg`) takes each record off the call's path.
 """
 
 from __future__ import annotations
@@ -15,9 +19,9 @@ import os
 import stat
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup, Verdict
 
@@ -25,6 +29,8 @@ __all__ = [
     "AUDIT_FILE",
     "AuditInterceptor",
     "AuditSettings",
+    "AuditSetup",
+    "AuditSink",
     "audit_files",
     "call_outcome",
     "read_audit",
@@ -57,6 +63,23 @@ class AuditSettings:
             max_bytes=max_bytes if isinstance(max_bytes, int) and max_bytes >= 4096 else 10 << 20,
             keep=keep if isinstance(keep, int) and 1 <= keep <= 100 else 5,
         )
+
+
+class AuditSink(Protocol):
+    """Where records go instead of the file (the state database's buffered writer)."""
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Take *record*; never blocks on the database."""
+
+    def flush(self, timeout: float = ...) -> bool:
+        """Write what is waiting (at most *timeout* seconds); whether all of it was."""
+
+
+@dataclass(frozen=True)
+class AuditSetup(InterceptorSetup):
+    """The audit log's setup: the sink the host chose (``None``: the file)."""
+
+    sink: AuditSink | None = field(default=None, repr=False)
 
 
 def _json_type(value: Any) -> str:
@@ -107,15 +130,17 @@ class AuditInterceptor:
 
     before = None
 
-    def __init__(self, path: Path, settings: AuditSettings) -> None:
+    def __init__(self, path: Path, settings: AuditSettings, sink: AuditSink | None = None) -> None:
         self.path = path
         self.settings = settings
+        self.sink = sink
         self._fd: int | None = None
         self._ino: int | None = None
 
     @classmethod
     def create(cls, setup: InterceptorSetup) -> AuditInterceptor:
-        return cls(setup.home / AUDIT_FILE, AuditSettings.of(setup.settings))
+        sink = setup.sink if isinstance(setup, AuditSetup) else None
+        return cls(setup.home / AUDIT_FILE, AuditSettings.of(setup.settings), sink)
 
     def record(self, call: InterceptedCall, result: Mapping[str, Any]) -> dict[str, Any]:
         """The audit line of *call* (as data)."""
@@ -146,6 +171,9 @@ class AuditInterceptor:
         }
 
     def after(self, call: InterceptedCall, result: dict[str, Any]) -> None:
+        if self.sink is not None:
+            self.sink.add(self.record(call, result))
+            return
         line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
         self._write(line.encode("utf-8", "replace"))
 
@@ -190,6 +218,8 @@ class AuditInterceptor:
             os.replace(self.path, self.path.with_name(f"{self.path.name}.1"))
 
     def close(self) -> None:
+        if self.sink is not None:
+            self.sink.flush()
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None

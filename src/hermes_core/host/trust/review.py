@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from hermes_core.host.trust.definitions import SHOWN_DIGEST, Stored, changes
 from hermes_core.host.trust.identity import PinnedNames
-from hermes_core.host.trust.store import TrustStore
+from hermes_core.host.trust.state import TrustState
 
 __all__ = ["Review", "reviews"]
 
@@ -34,7 +34,7 @@ class Review:
         return self.digest[:SHOWN_DIGEST]
 
 
-def reviews(store: TrustStore, server: str | None = None) -> dict[str, dict[str, Review]]:
+def reviews(store: TrustState, server: str | None = None) -> dict[str, dict[str, Review]]:
     """Server -> tool -> its waiting change (one server's, or all); ``TrustStoreError`` when
     trust.db cannot be read."""
     found: dict[str, dict[str, Review]] = {}

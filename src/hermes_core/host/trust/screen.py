@@ -22,7 +22,8 @@ from hermes_core.host.spec import HostServer
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
 from hermes_core.host.trust.identity import PinnedNames, name_key
-from hermes_core.host.trust.store import TrustStore, TrustStoreError
+from hermes_core.host.trust.state import TrustState
+from hermes_core.host.trust.store import TrustStoreError
 from hermes_core.sanitize import clean_line
 
 __all__ = ["Refusal", "RefusalKind", "TrustScreen", "identity_of"]
@@ -93,7 +94,7 @@ def identity_of(config: HostServer) -> str:
 class TrustScreen:
     """Screens listings against *store*; keeps each server's held-back tools."""
 
-    def __init__(self, store: TrustStore) -> None:
+    def __init__(self, store: TrustState) -> None:
         self.store = store
         self.refusals: dict[str, dict[str, Refusal]] = {}
         """Server -> tool -> why it is held back (as of its last screening)."""
