@@ -22,8 +22,10 @@ from typing import Any
 
 import pytest
 
+from support.cli import run_hermes
 from support.fleet import Replica, initialize, rpc
 from support.haproxy import haproxy
+from support.postgres import PASSWORD, PostgresServer
 from support.proxy import http_session, text_of
 from support.redis_server import RedisServer, redis_server
 
@@ -40,25 +42,37 @@ class Fleet:
     """HAProxy's /mcp."""
     token: str
     b_token: str
+    postgres: PostgresServer
+    database: str
+
+    def audit_rows(self, tool: str) -> int:
+        """Rows of *tool*'s calls in the shared audit log."""
+        sql = f"SELECT count(*) FROM audit_log WHERE record LIKE '%\"{tool}\"%'"
+        return int(self.postgres.admin(sql, database=self.database))
 
 
 @pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fleet]:
+def fleet(
+    tmp_path_factory: pytest.TempPathFactory, postgres_server: PostgresServer
+) -> Iterator[Fleet]:
     root = tmp_path_factory.mktemp("fleet")
     token, b_token = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    database = postgres_server.new_database()
     with redis_server(root / "redis") as redis:
         extra = (
+            f"state:\n  url: {postgres_server.url(database)}\n"
             f"bus:\n  url: {redis.url}\n"
             "proxy:\n  profiles:\n    b:\n      servers: [up]\n      token: ${B_TOKEN}\n"
         )
-        replicas = [Replica(root / f"r{i}", token, extra, {"B_TOKEN": b_token}) for i in range(3)]
+        env = {"B_TOKEN": b_token, "HERMES_PG_PASSWORD": PASSWORD}
+        replicas = [Replica(root / f"r{i}", token, extra, env) for i in range(3)]
         try:
             for replica in replicas:
                 replica.start()
             for replica in replicas:
                 replica.wait_ready()
             with haproxy(root / "lb", [r.address for r in replicas]) as url:
-                yield Fleet(redis, replicas, url, token, b_token)
+                yield Fleet(redis, replicas, url, token, b_token, postgres_server, database)
         finally:
             for replica in replicas:
                 replica.stop()
@@ -94,7 +108,8 @@ def test_sessions_are_served_on_any_replica(fleet: Fleet) -> None:
         assert status == 200 and body["result"]["content"][0]["text"] == "peeked"
     # Health without a token, on the port of /mcp.
     assert _get(f"http://{r1.address}/healthz") == (200, {"status": "alive"})
-    assert _get(f"http://{r1.address}/readyz") == (200, {"status": "ready", "bus": "ok"})
+    ready = {"status": "ready", "state": "ok", "bus": "ok"}
+    assert _get(f"http://{r1.address}/readyz") == (200, ready)
 
     # 30 raw-SDK clients x 20 calls through HAProxy (round-robin, no stickiness): no error.
     async def client(n: int) -> int:
@@ -129,6 +144,31 @@ def test_a_list_change_is_heard_through_another_replica(fleet: Fleet) -> None:
                 await asyncio.wait_for(heard.wait(), 30)
 
     asyncio.run(scenario())
+
+
+def test_a_decision_set_on_one_replica_is_enforced_on_all_within_a_second(fleet: Fleet) -> None:
+    chatter = {"name": "mcp_up_chatter", "arguments": {}}
+    sessions = [(r, initialize(r.url, fleet.token)) for r in fleet.replicas]
+
+    def refused(replica: Replica, session: str) -> bool:
+        status, _, body = rpc(replica.url, fleet.token, _call(7, chatter), session=session)
+        return status == 200 and body["result"].get("isError") is True
+
+    first = [rpc(r.url, fleet.token, _call(6, chatter), session=s)[2] for r, s in sessions]
+    assert not any(b["result"].get("isError") for b in first), first
+    env = {**fleet.replicas[0].env, "HERMES_HOME": str(fleet.replicas[0].home)}
+    try:
+        done = run_hermes("mcp", "approvals", "set", "up", "chatter", "never", env=env)
+        assert done.returncode == 0, done.stderr
+        decided = time.monotonic()
+        for replica, session in sessions:
+            assert _until(lambda r=replica, s=session: refused(r, s), 1.0), replica.address
+        assert time.monotonic() - decided < 1.0
+    finally:
+        done = run_hermes("mcp", "approvals", "reset", "up", "chatter", env=env)
+        assert done.returncode == 0, done.stderr
+    for replica, session in sessions:
+        assert _until(lambda r=replica, s=session: not refused(r, s), 5.0)
 
 
 @contextlib.asynccontextmanager
@@ -239,6 +279,8 @@ def test_kill_9_of_a_replica_under_load(fleet: Fleet) -> None:
     r0, _, victim = fleet.replicas
     load = Load(fleet.url, fleet.token)
 
+    rows_before = fleet.audit_rows("peek")
+
     async def scenario() -> float:
         state, key = await _held_note(victim.url, fleet.token, "lost")
         workers = [asyncio.ensure_future(load.worker()) for _ in range(6)]
@@ -260,6 +302,12 @@ def test_kill_9_of_a_replica_under_load(fleet: Fleet) -> None:
         late = [text for at, text in load.errors if at > killed + 5]
         assert not late, late
         assert all(text.strip(": ") for _, text in load.errors)
+        # A row in the shared audit log for every call that returned its result.
+        returned = len(load.ok)
+        assert _until(lambda: fleet.audit_rows("peek") - rows_before >= returned, 10), (
+            fleet.audit_rows("peek") - rows_before,
+            returned,
+        )
     finally:
         victim.start()
         victim.wait_ready()

@@ -48,7 +48,7 @@ backend replicas
 @contextlib.contextmanager
 def haproxy(folder: Path, backends: Sequence[str]) -> Iterator[str]:
     """HAProxy on a free loopback port over *backends*; yields its ``/mcp`` URL."""
-    binary = shutil.which("haproxy")
+    binary = shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin")
     if binary is None:
         raise RuntimeError("haproxy is not installed (apt-get install haproxy)")
     folder.mkdir(parents=True, exist_ok=True)

@@ -166,6 +166,10 @@ async def _http(
             proxy.forward_logs()
         fleet = None
         health = Health()
+        database = factory.state_database()
+        if database is not None:
+            reachable = database.reachable
+            health.probes["state"] = lambda: asyncio.to_thread(reachable)
         if bus is not None:
             fleet = Fleet(FleetBus(bus, advertised_address(address, port, bus.url)), proxies)
             await fleet.start()

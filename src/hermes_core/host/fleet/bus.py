@@ -37,12 +37,15 @@ if TYPE_CHECKING:
 __all__ = [
     "ALIVE_SECONDS",
     "HOLD_CLAIM_SECONDS",
+    "NOTICES",
+    "PROCESS_ORIGIN",
     "SESSION_SECONDS",
     "FleetBus",
     "Notice",
     "NoticeKind",
     "Owner",
     "Ownership",
+    "notice_message",
 ]
 
 log = logging.getLogger(__name__)
@@ -95,6 +98,16 @@ class Owner:
     address: str | None = None
 
 
+#: This process's name on the bus (a replica's id; a notice it sent is not handled again).
+PROCESS_ORIGIN = secrets.token_hex(8)
+NOTICES = f"{NAMESPACE}:notices"
+
+
+def notice_message(kind: NoticeKind, profile: str | None = None) -> str:
+    """The text published on :data:`NOTICES` for a change of *kind*."""
+    return json.dumps({"k": kind.value, "o": PROCESS_ORIGIN, "p": profile})
+
+
 def _digest(kind: str, value: str) -> str:
     return f"{NAMESPACE}:{kind}:" + hashlib.sha256(value.encode()).hexdigest()
 
@@ -106,7 +119,7 @@ class FleetBus:
         self.settings = settings
         self.address = address
         """Where the other replicas reach this one (``host:port``)."""
-        self.replica = secrets.token_hex(8)
+        self.replica = PROCESS_ORIGIN
         self._redis: Redis | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: list[Callable[[Notice], None]] = []
@@ -228,9 +241,8 @@ class FleetBus:
     async def publish(self, kind: NoticeKind, profile: str | None = None) -> None:
         """Tell every other replica that *kind* changed (best effort: a bus that is down
         loses the notice, and each replica re-reads everything when it hears the bus again)."""
-        message = json.dumps({"k": kind.value, "o": self.replica, "p": profile})
         try:
-            await self.redis.publish(f"{NAMESPACE}:notices", message)
+            await self.redis.publish(NOTICES, notice_message(kind, profile))
         except Exception as exc:  # noqa: BLE001 - the bus or a peer failing never ends the replica
             log.warning("a notice was not published (%s): %s", self.settings.shown, _why(exc))
 
@@ -247,7 +259,7 @@ class FleetBus:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 try:
-                    await pubsub.subscribe(f"{NAMESPACE}:notices")
+                    await pubsub.subscribe(NOTICES)
                     self.listening, delay = True, 0.1
                     for kind in (NoticeKind.TRUST, NoticeKind.CONFIG, NoticeKind.TOOLS):
                         self._dispatch(Notice(kind, ""))

@@ -47,6 +47,8 @@ class PgTrustStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._local = threading.local()
+        self.on_write: list[Callable[[], None]] = []
+        """Called after each write (a fleet announces the change on its bus)."""
 
     def __repr__(self) -> str:
         return f"PgTrustStore({self.db.shown!r})"
@@ -69,9 +71,12 @@ class PgTrustStore:
             return work(conn)
 
         try:
-            return self.db.run(bumped, write=True)
+            result = self.db.run(bumped, write=True)
         except StateUnavailable as exc:
             raise TrustStoreError(str(exc)) from None
+        for announce in self.on_write:
+            announce()
+        return result
 
     def changed(self) -> bool:
         """Whether the trust state changed since this thread's last look (a write anywhere,
