@@ -103,9 +103,11 @@ PROCESS_ORIGIN = secrets.token_hex(8)
 NOTICES = f"{NAMESPACE}:notices"
 
 
-def notice_message(kind: NoticeKind, profile: str | None = None) -> str:
+def notice_message(
+    kind: NoticeKind, profile: str | None = None, origin: str = PROCESS_ORIGIN
+) -> str:
     """The text published on :data:`NOTICES` for a change of *kind*."""
-    return json.dumps({"k": kind.value, "o": PROCESS_ORIGIN, "p": profile})
+    return json.dumps({"k": kind.value, "o": origin, "p": profile})
 
 
 def _digest(kind: str, value: str) -> str:
@@ -115,11 +117,11 @@ def _digest(kind: str, value: str) -> str:
 class FleetBus:
     """One replica's connection to the bus; :meth:`start` before use, :meth:`close` after."""
 
-    def __init__(self, settings: BusSettings, address: str) -> None:
+    def __init__(self, settings: BusSettings, address: str, replica: str = PROCESS_ORIGIN) -> None:
         self.settings = settings
         self.address = address
         """Where the other replicas reach this one (``host:port``)."""
-        self.replica = PROCESS_ORIGIN
+        self.replica = replica
         self._redis: Redis | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: list[Callable[[Notice], None]] = []
@@ -242,7 +244,7 @@ class FleetBus:
         """Tell every other replica that *kind* changed (best effort: a bus that is down
         loses the notice, and each replica re-reads everything when it hears the bus again)."""
         try:
-            await self.redis.publish(NOTICES, notice_message(kind, profile))
+            await self.redis.publish(NOTICES, notice_message(kind, profile, self.replica))
         except Exception as exc:  # noqa: BLE001 - the bus or a peer failing never ends the replica
             log.warning("a notice was not published (%s): %s", self.settings.shown, _why(exc))
 

@@ -29,6 +29,7 @@ from hermes_core.host.fleet.bus import (
     Notice,
     NoticeKind,
 )
+from hermes_core.sampling.limiter import set_fleet_limit
 from hermes_core.serve.fleet.forward import Forwarder
 from hermes_core.serve.fleet.route import App, FleetRoute
 from hermes_core.serve.proxy.server import ProxyServer
@@ -85,10 +86,12 @@ class Fleet:
 
     async def start(self) -> None:
         await self.bus.start()
+        set_fleet_limit(self.bus.take)
         for proxy in self.proxies.values():
             self._join(proxy)
 
     async def close(self) -> None:
+        set_fleet_limit(None)
         self._unlisten()
         await self.forwarder.close()
         await self.bus.close()
