@@ -6,6 +6,7 @@ audit rows kept), ``hermes state migrate`` and the commands through the real ``h
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import threading
@@ -27,7 +28,11 @@ from hermes_core.host.trust.pg_store import PgTrustStore
 from hermes_core.host.trust.screen import RefusalKind, TrustScreen
 from hermes_core.host.trust.store import Acceptance, TrustStore, TrustStoreError
 from hermes_core.pgstate import Database, StateUnavailable, database_at, database_for
+from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.pgstate.schema import SCHEMA_VERSION
+from hermes_core.sessions import ApprovalError, StoreElicitor
+from hermes_core.sessions.approvals import POLL_INTERVAL
+from hermes_core.sessions.shared import session_store
 from support.cli import run_hermes
 from support.postgres import PASSWORD, PostgresServer
 
@@ -177,6 +182,36 @@ def _closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.mark.network
+def test_a_question_asked_in_one_home_is_answered_from_another(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    name = postgres_server.new_database()
+    asking = session_store(_db(postgres_server, name), tmp_path / "one.db")
+    answering = session_store(_db(postgres_server, name), tmp_path / "two.db")
+    request = ElicitationRequest("files", "May write run?", (), {}, kind="approval", remember=True)
+
+    async def scenario() -> ElicitationAnswer:
+        probe = answering.change_probe()
+        asked = asyncio.create_task(StoreElicitor(asking)(request))
+        while not (waiting := answering.open_approvals()):  # each look waits for a write
+            while not probe.changed():
+                await asyncio.sleep(POLL_INTERVAL)
+        assert [q.summary for q in waiting] == ["May write run?"]
+        answering.resolve_approval(waiting[0].id, "allow-always", by="other replica")
+        with pytest.raises(ApprovalError, match="no longer open"):
+            answering.resolve_approval(waiting[0].id, "deny")  # answered once, never twice
+        return await asyncio.wait_for(asked, 60)
+
+    answer = asyncio.run(scenario())
+    assert answer.action == "accept" and answer.content == {"remember": "always"}
+    assert answering.open_approvals() == [] and not (tmp_path / "two.db").read_bytes().count(
+        b"May write run?"
+    )
+    asking.close()
+    answering.close()
 
 
 # -- the commands, two homes, one database -----------------------------------------------------

@@ -17,7 +17,8 @@ from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import guard
-from hermes_core.sessions import SessionStore, StoreElicitor
+from hermes_core.sessions import StoreElicitor
+from hermes_core.sessions.shared import session_store
 
 if TYPE_CHECKING:
     from hermes_core.host.status import ServerStatus
@@ -91,7 +92,9 @@ def call(
 
         progress = ProgressLine()
         asker: StoreElicitor | TerminalElicitor = (
-            StoreElicitor(SessionStore()) if approvals == "store" else TerminalElicitor()
+            StoreElicitor(session_store(factory_for(manager).state_database()))
+            if approvals == "store"
+            else TerminalElicitor()
         )
         elicitor = Pausing(asker, progress.pause)
         with _server_logs_on_stderr(verbose):  # a server's log is this process's: cold

@@ -43,7 +43,8 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_USAGE
     configure_logging(args.verbose)
     try:
-        loaded = load(factory_for(manager))
+        factory = factory_for(manager)
+        loaded = load(factory)
         messaging = load_messaging(loaded, manager.messaging_platforms())
     except Stop as stop:
         return stop.code
@@ -52,7 +53,7 @@ def serve(args: argparse.Namespace, manager: HermesPluginManager) -> int:
         return EXIT_USAGE
     home = hermes_home()
     try:
-        bridge = open_bridge(home, messaging)
+        bridge = open_bridge(home, messaging, factory.state_database(loaded))
     except (SchemaError, OSError) as exc:
         print(f"error: {home / 'state.db'}: {exc}", file=sys.stderr)
         return EXIT_FAILED

@@ -11,11 +11,13 @@ import webbrowser
 
 import uvicorn
 
+from hermes_core.config.errors import ConfigError
 from hermes_core.dashboard.app import build_app
 from hermes_core.dashboard.hosting import Hosting
 from hermes_core.dashboard.security import Secrets
+from hermes_core.host.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
-from hermes_core.sessions import SessionStore
+from hermes_core.sessions.shared import session_store
 
 __all__ = ["HOST", "bind", "serve"]
 
@@ -48,7 +50,13 @@ def serve(manager: HermesPluginManager, sock: socket.socket, *, open_browser: bo
         file=sys.stderr,
         flush=True,
     )
-    sessions = SessionStore()
+    try:
+        # With state: the questions live in the state database (every replica's).
+        state = HostFactory.from_manager(manager).state_database()
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    sessions = session_store(state)
     app = build_app(Hosting(manager, sessions), keys, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)

@@ -43,13 +43,14 @@ CREATE TABLE audit_log (
     id BIGSERIAL PRIMARY KEY, at DOUBLE PRECISION NOT NULL, server TEXT,
     record TEXT NOT NULL, source_digest TEXT UNIQUE);
 CREATE INDEX audit_log_at ON audit_log (at);
-CREATE TABLE questions (
-    id BIGSERIAL PRIMARY KEY, session_key TEXT, server TEXT NOT NULL, tool TEXT,
-    message TEXT NOT NULL, schema TEXT, status TEXT NOT NULL DEFAULT 'pending'
-        CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'answered')),
-    created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION,
-    decided_at DOUBLE PRECISION, decided_by TEXT, answer TEXT);
-CREATE INDEX questions_status ON questions (status);
+CREATE TABLE approvals (
+    id BIGSERIAL PRIMARY KEY, kind TEXT NOT NULL, server TEXT NOT NULL DEFAULT '',
+    summary TEXT NOT NULL DEFAULT '', payload TEXT NOT NULL DEFAULT '{}',
+    state TEXT NOT NULL DEFAULT 'pending'
+        CHECK (state IN ('pending', 'allowed', 'denied', 'expired')),
+    decision TEXT, answer TEXT, requested_at DOUBLE PRECISION NOT NULL,
+    resolved_at DOUBLE PRECISION, resolved_by TEXT);
+CREATE INDEX approvals_by_state ON approvals (state, id);
 CREATE TABLE oauth_tokens (
     server TEXT PRIMARY KEY, data TEXT NOT NULL, updated_at DOUBLE PRECISION NOT NULL);
 """

@@ -24,6 +24,7 @@ import anyio
 
 from hermes_core.sessions.connections import ChangeProbe
 from hermes_core.sessions.models import Approval, Message
+from hermes_core.sessions.pg_questions import PgChangeProbe
 from hermes_core.sessions.store import SessionStore
 
 __all__ = ["POLL_INTERVAL", "QUEUE_LIMIT", "Event", "EventQueue", "StoreWatcher"]
@@ -107,7 +108,7 @@ class StoreWatcher:
         self.store = store
         self.queue = queue
         # The probe first: a write landing while the baseline is read is then seen once.
-        self._probe: ChangeProbe | None = store.change_probe()
+        self._probe: ChangeProbe | PgChangeProbe | None = store.change_probe()
         self._last_message, self._last_approval = store.last_ids()
         self._pending = {a.id for a in store.open_approvals()}
         self.polls = 0

@@ -17,12 +17,13 @@ import anyio
 
 from hermes_core import __version__
 from hermes_core._sdk_compat import request_handlers
+from hermes_core.pgstate import Database
 from hermes_core.serve.events import EventQueue, StoreWatcher
 from hermes_core.serve.http_auth import BearerGate
 from hermes_core.serve.http_guard import guarded_protocol, is_loopback, transport_security
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
-from hermes_core.sessions.store import SessionStore
+from hermes_core.sessions.shared import session_store
 
 __all__ = ["INSTRUCTIONS", "build_server", "is_loopback", "run_http", "run_stdio"]
 
@@ -133,9 +134,10 @@ def run_http(bridge: Bridge, *, host: str, port: int, token: str, verbose: bool 
     anyio.run(_with_watcher, bridge, runner.serve)
 
 
-def open_bridge(home: Path, messaging: Messaging) -> Bridge:
-    """The store at ``home/state.db`` (created or migrated) with a fresh event queue."""
-    return Bridge(SessionStore(home / "state.db"), EventQueue(), messaging)
+def open_bridge(home: Path, messaging: Messaging, state: Database | None = None) -> Bridge:
+    """The store at ``home/state.db`` (created or migrated) with a fresh event queue; its
+    approvals in the state database *state* when given (``state:`` in ``config.yaml``)."""
+    return Bridge(session_store(state, home / "state.db"), EventQueue(), messaging)
 
 
 def configure_logging(verbose: bool, command: str = "serve") -> None:

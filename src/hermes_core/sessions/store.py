@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.home import hermes_home
+from hermes_core.pgstate import StateUnavailable
 from hermes_core.regular_files import read_regular
 from hermes_core.sessions.connections import BUSY_TIMEOUT, ChangeProbe, StoreConnections
 from hermes_core.sessions.legacy import legacy_index_path, read_legacy_index
@@ -28,6 +29,7 @@ from hermes_core.sessions.models import (
     Message,
     NewAttachment,
 )
+from hermes_core.sessions.pg_questions import PgChangeProbe, PgQuestions, QuestionsError
 from hermes_core.sessions.rows import approval_of, conversation_of, file_size, message_of
 from hermes_core.sessions.schema import SchemaError, migrate
 
@@ -67,8 +69,13 @@ class SessionStore:
     newer Hermes or is not a Hermes database.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, questions: PgQuestions | None = None
+    ) -> None:
+        """*questions*: where the approvals live instead of ``state.db`` (the state database,
+        with ``state:``: see :func:`~hermes_core.sessions.shared.session_store`)."""
         self.path = Path(path) if path is not None else state_db_path()
+        self.questions = questions
         self._db = StoreConnections(self.path)
         with self._db.current() as conn:
             conn.execute("PRAGMA journal_mode = WAL")
@@ -399,8 +406,11 @@ class SessionStore:
         return data
 
     # -- noticing changes -------------------------------------------------------------------
-    def change_probe(self) -> ChangeProbe:
-        """A cheap way to ask "did any other connection commit since I last asked?"."""
+    def change_probe(self) -> ChangeProbe | PgChangeProbe:
+        """A cheap way to ask "did any other connection commit since I last asked?" (of the
+        approvals, where the state database holds them)."""
+        if self.questions is not None:
+            return self.questions.change_probe()
         return ChangeProbe(self.connect())
 
     # -- approvals ------------------------------------------------------------------------
@@ -414,6 +424,10 @@ class SessionStore:
     ) -> Approval:
         """Record a pending question for a person; its answer arrives through
         :meth:`resolve_approval` (possibly from another process)."""
+        if self.questions is not None:
+            return self.questions.request_approval(
+                kind, server=server, summary=summary, payload=payload
+            )
         stamp = time.time()
         with self._db.write() as conn:
             _prune_approvals(conn, stamp)
@@ -428,12 +442,16 @@ class SessionStore:
         return found
 
     def approval(self, approval_id: int) -> Approval | None:
+        if self.questions is not None:
+            return self.questions.approval(approval_id)
         with self._db.current() as conn:
             row = conn.execute("SELECT * FROM approvals WHERE id = ?", (approval_id,)).fetchone()
         return approval_of(row) if row is not None else None
 
     def approvals(self, ids: Sequence[int] = (), *, after: int | None = None) -> list[Approval]:
         """The approvals with the given ids, or every one with an id above *after*."""
+        if self.questions is not None:
+            return self.questions.approvals(ids, after=after)
         with self._db.current() as conn:
             if after is not None:
                 rows = conn.execute(
@@ -447,6 +465,8 @@ class SessionStore:
         return [approval_of(row) for row in rows]
 
     def open_approvals(self) -> list[Approval]:
+        if self.questions is not None:
+            return self.questions.open_approvals()
         with self._db.current() as conn:
             rows = conn.execute(
                 "SELECT * FROM approvals WHERE state = 'pending' ORDER BY id"
@@ -470,6 +490,11 @@ class SessionStore:
             raise ValueError(
                 f"Invalid decision: {decision}. Must be allow-once, allow-always, or deny"
             )
+        if self.questions is not None:
+            try:
+                return self.questions.resolve_approval(approval_id, decision, answer=answer, by=by)
+            except (QuestionsError, StateUnavailable) as exc:
+                raise ApprovalError(str(exc)) from None
         state = "denied" if decision == "deny" else "allowed"
         with self._db.write() as conn:
             row = conn.execute(
@@ -497,6 +522,8 @@ class SessionStore:
 
     def expire_approval(self, approval_id: int, *, by: str = "timeout") -> bool:
         """Mark a still-pending approval expired (the asker stopped waiting)."""
+        if self.questions is not None:
+            return self.questions.expire_approval(approval_id, by=by)
         with self._db.write() as conn:
             cursor = conn.execute(
                 "UPDATE approvals SET state = 'expired', resolved_at = ?, resolved_by = ? "
