@@ -24,6 +24,7 @@ from hermes_core.config.loader import hermes_home
 from hermes_core.host.builtin_plugins import builtin_auth_providers, builtin_transports
 from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.fleet.bus import NoticeKind
+from hermes_core.host.fleet.follow import FOLLOWER
 from hermes_core.host.fleet.publish import notice_sender
 from hermes_core.host.fleet.settings import load_bus_settings
 from hermes_core.host.host import MCPHost
@@ -86,6 +87,7 @@ class HostFactory(ConfigSource):
             return
         if bus is not None:
             store.on_write.append(notice_sender(bus, NoticeKind.TRUST))
+            store.follower = FOLLOWER
 
     def sync_host(
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
     import psycopg
 
+    from hermes_core.host.fleet.follow import ChangeFollower
+
 __all__ = ["PgTrustStore"]
 
 
@@ -49,6 +51,8 @@ class PgTrustStore:
         self._local = threading.local()
         self.on_write: list[Callable[[], None]] = []
         """Called after each write (a fleet announces the change on its bus)."""
+        self.follower: ChangeFollower | None = None
+        """In a fleet replica: the notices say whether the state changed (no read per call)."""
 
     def __repr__(self) -> str:
         return f"PgTrustStore({self.db.shown!r})"
@@ -81,6 +85,10 @@ class PgTrustStore:
     def changed(self) -> bool:
         """Whether the trust state changed since this thread's last look (a write anywhere,
         or the database becoming unreachable or reachable again)."""
+        if self.follower is not None:
+            told = self.follower.changed()
+            if told is not None:
+                return told
         local = self._local
         try:
             rows = self.db.run(

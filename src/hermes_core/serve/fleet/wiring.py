@@ -6,9 +6,10 @@
 - a change of what a profile offers is published, and heard from other replicas: each
   replica tells its own listeners (2025-11-25 sessions whose streams it holds, 2026-07-28
   ``subscriptions/listen`` streams);
-- a notice of a trust change (decision, pin, approval answer) re-reads the trust state, one of
-  a config change re-reads the config files; while the notices are not heard (the bus down),
-  the trust state is re-read before every call, and once they are heard again, everything is.
+- a notice of a trust change (decision, pin, approval answer) makes the next call re-read the
+  trust state (:mod:`hermes_core.host.fleet.follow`: no read of the database per call while
+  the notices are heard; a read before every call while they are not); one of a config change
+  makes each host look at its config files at once.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from hermes_core.host.fleet.bus import (
     Notice,
     NoticeKind,
 )
+from hermes_core.host.fleet.follow import FOLLOWER
 from hermes_core.sampling.limiter import set_fleet_limit
 from hermes_core.serve.fleet.forward import Forwarder
 from hermes_core.serve.fleet.route import App, FleetRoute
@@ -87,11 +89,14 @@ class Fleet:
     async def start(self) -> None:
         await self.bus.start()
         set_fleet_limit(self.bus.take)
+        bus = self.bus
+        FOLLOWER.heard = lambda: bus.listening
         for proxy in self.proxies.values():
             self._join(proxy)
 
     async def close(self) -> None:
         set_fleet_limit(None)
+        FOLLOWER.heard = lambda: False
         self._unlisten()
         await self.forwarder.close()
         await self.bus.close()
@@ -129,12 +134,6 @@ class Fleet:
         proxy.held.on_hold = hold
         proxy.held.on_release = release
         proxy.on_told = told
-        proxy.before_call = self._before_call
-
-    def _before_call(self, host: MCPHost) -> None:
-        """While notices are not heard, a change elsewhere could be missed: re-read."""
-        if not self.bus.listening:
-            host.trust_changed()
 
     def _heard(self, notice: Notice) -> None:
         if notice.kind is NoticeKind.TOOLS and not notice.origin:  # the bus heard again
@@ -144,11 +143,11 @@ class Fleet:
                 if notice.profile is None or notice.profile == proxy.profile.name:
                     self._spawn(proxy.tell())
             return
+        if notice.kind is NoticeKind.TRUST:
+            FOLLOWER.notify()  # the next call's look at the trust state re-reads it
+            return
         for host in self._hosts:
-            if notice.kind is NoticeKind.TRUST:
-                host.trust_changed()
-            else:
-                self._spawn(host.catch_up())
+            self._spawn(host.catch_up())
 
     def _spawn(self, step: Any) -> None:
         async def quietly() -> None:

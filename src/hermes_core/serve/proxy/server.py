@@ -83,8 +83,6 @@ class ProxyServer:
         self.on_told: Callable[[], Awaitable[None]] | None = None
         """Awaited after this proxy's clients were told its offer changed (a fleet tells
         the other replicas' listeners)."""
-        self.before_call: Callable[[MCPHost], None] | None = None
-        """Called before each call is decided (a fleet whose notices are not heard re-reads)."""
         self.server: Server[Any] = Server(
             "hermes-proxy",
             version=__version__,
@@ -236,8 +234,6 @@ class ProxyServer:
         """The downstream call of tool *name*, through the host's call pipeline; *caller* is
         asked the call's questions; *progress*: the request context whose progress token
         hears the call's progress reports (``None``: none asked for)."""
-        if self.before_call is not None:
-            self.before_call(self.host)
         entry = self.find(name)
         if entry is None:
             # Looked up again once the host caught up with what changed on disk (a pin
