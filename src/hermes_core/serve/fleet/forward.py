@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from hermes_core.serve.http_auth import Receive, Scope, Send
 if TYPE_CHECKING:
     import httpx2
 
-__all__ = ["FORWARDED_HEADER", "Forwarder"]
+__all__ = ["FORWARDED_HEADER", "Forwarded", "Forwarder"]
 
 log = logging.getLogger(__name__)
 FORWARDED_HEADER = b"x-hermes-forwarded"
@@ -37,6 +38,18 @@ _HOP = {
 _HOP_ANSWER = _HOP | {b"date", b"server"}
 """Also dropped from an answer: the server sending it to the client sets its own."""
 CONNECT_SECONDS = 2.0
+#: How long a forward waits for a free connection to its owner before it is answered 503.
+POOL_SECONDS = 10.0
+MAX_FORWARDS = 2048
+
+
+class Forwarded(enum.Enum):
+    SENT = "sent"
+    """The owner's answer went to the client."""
+    UNREACHABLE = "unreachable"
+    """The owner could not be reached (nothing was sent: the caller answers)."""
+    BUSY = "busy"
+    """Every connection to the owner is in use (nothing was sent: the caller answers 503)."""
 
 
 class Forwarder:
@@ -51,8 +64,8 @@ class Forwarder:
             import httpx2
 
             self._client = httpx2.AsyncClient(
-                timeout=httpx2.Timeout(None, connect=CONNECT_SECONDS),
-                limits=httpx2.Limits(max_connections=512, max_keepalive_connections=64),
+                timeout=httpx2.Timeout(None, connect=CONNECT_SECONDS, pool=POOL_SECONDS),
+                limits=httpx2.Limits(max_connections=MAX_FORWARDS, max_keepalive_connections=64),
                 trust_env=False,
             )
         return self._client
@@ -64,9 +77,8 @@ class Forwarder:
 
     async def forward(
         self, address: str, scope: Scope, body: bytes, receive: Receive, send: Send
-    ) -> bool:
-        """Send the request to *address* and its answer to *send*; ``False`` when the owner
-        could not be reached (nothing was sent to the client: the caller answers)."""
+    ) -> Forwarded:
+        """Send the request to *address* and its answer to *send*."""
         import httpx2
 
         path = scope.get("raw_path") or scope.get("path", "/").encode()
@@ -82,9 +94,12 @@ class Forwarder:
         )
         try:
             response = await client.send(request, stream=True)
+        except httpx2.PoolTimeout:
+            log.warning("every connection to the replica %s is in use", address)
+            return Forwarded.BUSY
         except httpx2.HTTPError as exc:
             log.info("the owning replica %s is unreachable: %s", address, exc)
-            return False
+            return Forwarded.UNREACHABLE
         gone = asyncio.get_running_loop().create_task(_client_gone(receive))
         try:
             await send(
@@ -117,7 +132,7 @@ class Forwarder:
         finally:
             gone.cancel()
             await response.aclose()
-        return True
+        return Forwarded.SENT
 
 
 async def _client_gone(receive: Receive) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from hermes_core.host.fleet.bus import SESSION_SECONDS, FleetBus, Ownership
-from hermes_core.serve.fleet.forward import FORWARDED_HEADER, Forwarder
+from hermes_core.serve.fleet.forward import FORWARDED_HEADER, Forwarded, Forwarder
 from hermes_core.serve.http_auth import Receive, Scope, Send, replayed_body
 
 __all__ = ["MAX_BODY", "FleetRoute", "request_state"]
@@ -33,6 +33,7 @@ MAX_BODY = 4 * 1024 * 1024
 _SESSION = b"mcp-session-id"
 _MAX_MINE = 65536
 INVALID_PARAMS = -32602
+_BUSY = "the replica that owns this request is busy; try again"
 
 
 def request_state(body: bytes) -> tuple[Any, str] | None:
@@ -141,7 +142,11 @@ class FleetRoute:
             if body is None:
                 await _answer(send, 413, {"error": "request body too large"})
                 return
-            if await self.forwarder.forward(owner.address, scope, body, receive, send):
+            done = await self.forwarder.forward(owner.address, scope, body, receive, send)
+            if done is Forwarded.SENT:
+                return
+            if done is Forwarded.BUSY:
+                await _answer(send, 503, _error(None, -32603, _BUSY))
                 return
         if owner.state in (Ownership.REMOTE, Ownership.GONE):
             message = (
@@ -157,9 +162,13 @@ class FleetRoute:
     ) -> None:
         request_id, state = found
         owner = await self.bus.owner("held", state, self.profile)
-        remote = owner.state is Ownership.REMOTE and owner.address is not None
-        if remote and await self.forwarder.forward(str(owner.address), scope, body, receive, send):
-            return
+        if owner.state is Ownership.REMOTE and owner.address is not None:
+            done = await self.forwarder.forward(owner.address, scope, body, receive, send)
+            if done is Forwarded.SENT:
+                return
+            if done is Forwarded.BUSY:
+                await _answer(send, 503, _error(request_id, -32603, _BUSY))
+                return
         if owner.state in (Ownership.REMOTE, Ownership.GONE):
             text = (
                 "the replica holding this call is gone: the call was not completed and its "
