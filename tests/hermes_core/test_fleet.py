@@ -6,8 +6,9 @@ What is proven: 2025-11-25 sessions served whichever replica a request lands on 
 clients x 20 calls, no error); a list change heard through another replica; a 2026-07-28 held
 approval answered on another replica, and never by another profile; ``kill -9`` of a replica
 under load (its in-flight calls fail clearly, new calls succeed within 5 s, its held question
-is never approved); Redis restarted under load (fail closed while down, reconnect, the
-sessions found again); ``/healthz`` and ``/readyz`` without a token.
+is never approved, an audit row for every call that returned); PostgreSQL and Redis each
+restarted under load (fail closed while down, reconnect, the sessions found again); a decision
+set on one replica enforced on all within 1 s; ``/healthz`` and ``/readyz`` without a token.
 """
 
 from __future__ import annotations
@@ -356,3 +357,38 @@ def test_redis_restarted_under_load_fails_closed_and_reconnects(fleet: Fleet) ->
     # The sessions were claimed again when the bus came back: found on another replica.
     served = _until(lambda: rpc(r1.url, fleet.token, _call(5, PEEK), session=session)[0] == 200, 10)
     assert served
+
+
+def test_postgres_restarted_under_load_fails_closed_and_reconnects(fleet: Fleet) -> None:
+    r0 = fleet.replicas[0]
+    session = initialize(r0.url, fleet.token)
+    rows_before = fleet.audit_rows("peek")
+    load = Load(fleet.url, fleet.token)
+
+    def peek() -> dict[str, Any]:
+        return rpc(r0.url, fleet.token, _call(8, PEEK), session=session)[2]["result"]
+
+    async def scenario() -> None:
+        workers = [asyncio.ensure_future(load.worker()) for _ in range(3)]
+        await _wait(lambda: len(load.ok) >= 10, 120)
+        await asyncio.to_thread(fleet.postgres.stop)
+        try:
+            # While the store is down: the untrusted server's tools are held back (no pin or
+            # decision can be read, so none is skipped), and the replica is not ready.
+            closed = await asyncio.to_thread(_until, lambda: peek().get("isError"), 15)
+            assert closed and "trust state cannot be read" in str(peek()), peek()
+            status, body = _get(f"http://{r0.address}/readyz")
+            assert status == 503 and body["state"] == "unreachable", body
+        finally:
+            await asyncio.to_thread(fleet.postgres.start)
+        back = time.monotonic()
+        reopened = await asyncio.to_thread(_until, lambda: not peek().get("isError"), 30)
+        assert reopened, peek()
+        await _wait(lambda: load.since(back + 5) >= 10, 120)
+        load.running = False
+        await asyncio.gather(*workers)
+
+    asyncio.run(scenario())
+    # The rows of the calls that returned while it was down were written once it came back.
+    returned = len(load.ok)
+    assert _until(lambda: fleet.audit_rows("peek") - rows_before >= returned, 15)
