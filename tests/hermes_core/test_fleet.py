@@ -14,6 +14,7 @@ set on one replica enforced on all within 1 s; ``/healthz`` and ``/readyz`` with
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import secrets
 import time
@@ -162,9 +163,15 @@ def test_a_decision_set_on_one_replica_is_enforced_on_all_within_a_second(fleet:
         done = run_hermes("mcp", "approvals", "set", "up", "chatter", "never", env=env)
         assert done.returncode == 0, done.stderr
         decided = time.monotonic()
-        for replica, session in sessions:
-            assert _until(lambda r=replica, s=session: refused(r, s), 1.0), replica.address
-        assert time.monotonic() - decided < 1.0
+
+        def enforced(replica: Replica, session: str) -> float:
+            """Seconds from the decision until *replica* refused the tool (∞: not in 1 s)."""
+            seen = _until(lambda: refused(replica, session), 1.0)
+            return time.monotonic() - decided if seen else float("inf")
+
+        with concurrent.futures.ThreadPoolExecutor(len(sessions)) as pool:
+            delays = list(pool.map(lambda pair: enforced(*pair), sessions))
+        assert max(delays) < 1.0, delays
     finally:
         done = run_hermes("mcp", "approvals", "reset", "up", "chatter", env=env)
         assert done.returncode == 0, done.stderr
