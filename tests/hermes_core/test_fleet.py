@@ -20,6 +20,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -399,3 +400,18 @@ def test_postgres_restarted_under_load_fails_closed_and_reconnects(fleet: Fleet)
     # The rows of the calls that returned while it was down were written once it came back.
     returned = len(load.ok)
     assert _until(lambda: fleet.audit_rows("peek") - rows_before >= returned, 15)
+
+
+def test_state_without_a_bus_says_sessions_need_sticky_routing(
+    fleet: Fleet, tmp_path: Path
+) -> None:
+    extra = f"state:\n  url: {fleet.postgres.url(fleet.database)}\n"
+    alone = Replica(tmp_path / "alone", fleet.token, extra, {"HERMES_PG_PASSWORD": PASSWORD})
+    alone.start()
+    try:
+        alone.wait_ready()
+        assert _until(lambda: "sticky routing" in alone.stderr(), 30), alone.stderr()
+        assert "fleet bus" not in alone.stderr()
+        assert _get(f"http://{alone.address}/readyz") == (200, {"status": "ready", "state": "ok"})
+    finally:
+        alone.stop()
