@@ -193,7 +193,7 @@ def steps_alone(calls: int) -> dict[str, float]:
     from hermes_core.host.calls.pipeline import CallPipeline
     from hermes_core.host.calls.telemetry import TelemetryStep
     from hermes_core.host.host import HostServer
-    from hermes_core.host.registry import ToolEntry, ToolRegistry
+    from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 
     noop = {n: ActiveInterceptor(n, _noop_before, _noop_after) for n in ("noop1", "noop2")}
     variants = {

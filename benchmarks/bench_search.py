@@ -9,7 +9,7 @@ The catalogue (``search_catalogue.py``: 5,000 and more tools over 27 servers, ne
 actions) and the requests (``search_requests.py``: 143 requests in a person's words) were written
 before the ranker was tuned and are kept fixed.  The tools are registered as a host registers
 them (``mcp_<server>_<tool>``, description, input schema) and searched with the host's own
-:class:`~hermes_core.host.tool_search.ToolSearchIndex`, the one ``MCPHost.search_tools`` and
+:class:`~hermes_core.host.tools.search.ToolSearchIndex`, the one ``MCPHost.search_tools`` and
 ``hermes chat``'s ``tool_search`` use.
 
 Printed: top-1 and top-5 (goal: top-5 ≥ 90 %), the index build over the catalogue and over
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from search_catalogue import CatalogueTool, catalogue
 from search_requests import REQUESTS
 
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.tool_search import ToolSearchIndex
+from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.host.tools.search import ToolSearchIndex
 
 TOP = 5
 GOAL_TOP5 = 0.90

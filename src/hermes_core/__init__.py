@@ -17,11 +17,11 @@ from hermes_core._lazy import LazyExports
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "HostFactory": "hermes_core.host.factory",
-    "HostServer": "hermes_core.host.spec",
+    "HostFactory": "hermes_core.host.setup.factory",
+    "HostServer": "hermes_core.host.server_spec",
     "MCPHost": "hermes_core.host.host",
     "SyncMCPHost": "hermes_core.host.sync",
-    "host_servers": "hermes_core.host.from_config",
+    "host_servers": "hermes_core.host.setup.from_config",
     "load_config": "hermes_core.config.loader",
     "hookimpl": "hermes_core.plugins.hookspecs",
     "create_plugin_manager": "hermes_core.plugins.manager",

@@ -15,8 +15,8 @@ import pytest
 
 from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
 from hermes_core.dashboard import schema_form
-from hermes_core.host.close_names import close_names, did_you_mean
 from hermes_core.host.host import MCPHost
+from hermes_core.host.tools.close_names import close_names, did_you_mean
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of, json_text_depth
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
 

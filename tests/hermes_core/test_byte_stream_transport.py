@@ -21,7 +21,7 @@ import anyio
 import pytest
 from mcp import ClientSession
 
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.transports import open_byte_stream
 from hermes_core.plugins.types import ServerSpec, TransportStreams
 

@@ -10,8 +10,8 @@ from typing import Any, cast
 import pytest
 from mcp_types import CallToolResult, TextContent
 
-from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals, needs_approval
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.steps import (
@@ -24,10 +24,10 @@ from hermes_core.host.calls.steps import (
     WakeStep,
 )
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.gates import ServerGate
 from hermes_core.host.host import MCPHost
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.offers.elicitation import ElicitationRequest
 
 SERVER = HostServer("acme", command="unused")

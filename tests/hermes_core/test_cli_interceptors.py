@@ -1,9 +1,9 @@
 """Call interceptors, the audit log and the result budget through the real ``hermes`` command.
 
-The interceptors are docs/plugin-authors.md's own example (``deny_delete``, ``redact_emails``),
-installed as a plugin distribution (a ``hermes.plugins`` entry point in a ``*.dist-info``, as
-``pip install`` leaves it); ``config.yaml`` selects them host-wide and per server.  The server
-is ``tests/servers/intercept_server.py`` (an ``mcp`` SDK server over stdio).
+The interceptors are docs/plugins/call_interceptor.md's own example (``deny_delete``,
+``redact_emails``), installed as a plugin distribution (a ``hermes.plugins`` entry point in a
+``*.dist-info``, as ``pip install`` leaves it); ``config.yaml`` selects them host-wide and per
+server.  The server is ``tests/servers/intercept_server.py`` (an ``mcp`` SDK server over stdio).
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from support.cli import run_hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli]
 
-DOC = Path(__file__).parents[2] / "docs" / "plugin-authors.md"
+DOC = Path(__file__).parents[2] / "docs" / "plugins" / "call_interceptor.md"
 SERVER = Path(__file__).parents[1] / "servers" / "intercept_server.py"
 
 
 def doc_example() -> str:
-    """The python block of docs/plugin-authors.md tagged ``example=interceptors``."""
-    match = re.search(r"^```python example=interceptors\n(.*?)^```", DOC.read_text(), re.M | re.S)
-    assert match, "docs/plugin-authors.md lost its interceptor example"
+    """The python block of docs/plugins/call_interceptor.md written to ``acme_policy.py``."""
+    match = re.search(r"^```python file=acme_policy.py\n(.*?)^```", DOC.read_text(), re.M | re.S)
+    assert match, "docs/plugins/call_interceptor.md lost its interceptor example"
     return match.group(1)
 
 

@@ -9,10 +9,10 @@ import json
 import pytest
 
 from hermes_core.host.connection import ConnectionState, ConnectionStatus, ServerConnection
+from hermes_core.host.connection.diagnostics import Cause, ConnectFailure
 from hermes_core.host.connection.keepalive import Keepalive
 from hermes_core.host.connection.list_changed import ToolsChanged
 from hermes_core.host.connection.recovery import recycle_due
-from hermes_core.host.diagnostics import Cause, ConnectFailure
 from hermes_core.host.host import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 

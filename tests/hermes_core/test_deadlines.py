@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from hermes_core.host.deadlines import Deadlines
+from hermes_core.host.connection.deadlines import Deadlines
 
 
 async def _waiter(gate: asyncio.Event) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from support.cli import run_hermes
 from support.home import clean_env
 from support.proxy import http_session, proxy_session, running_http, text_of

@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host.diagnostics import Diagnostics, HttpError, ProcessExit, TransportNote
+from hermes_core.host.connection.diagnostics import (
+    Diagnostics,
+    HttpError,
+    ProcessExit,
+    TransportNote,
+)
 from hermes_core.host.host import HostServer, MCPHost
 from support.cli import run_hermes
 

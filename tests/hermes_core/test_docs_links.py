@@ -1,5 +1,5 @@
-"""Every relative link in README.md and docs/*.md leads to a file that exists, and every
-``#anchor`` to a heading of that page (GitHub's heading ids)."""
+"""Every relative link in README.md, docs/*.md and docs/plugins/*.md leads to a file that exists,
+and every ``#anchor`` to a heading of that page (GitHub's heading ids)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[2]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+    *sorted((ROOT / "docs" / "plugins").glob("*.md")),
+]
 FENCE = re.compile(r"^[ \t]*```.*?^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
 CODE_SPAN = re.compile(r"`[^`\n]*`")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -61,10 +65,12 @@ def test_every_relative_link_resolves(page: Path) -> None:
 def test_the_index_links_every_page() -> None:
     index = ROOT / "docs" / "README.md"
     linked = {(index.parent / target.partition("#")[0]).resolve() for target in links(index)}
-    missing = [p.name for p in PAGES if p.parent.name == "docs" and p != index and p not in linked]
+    docs = [p for p in PAGES if ROOT / "docs" in p.parents and p != index]
+    missing = [p.relative_to(index.parent).as_posix() for p in docs if p not in linked]
     assert not missing, f"docs/README.md does not link {missing}"
 
 
 def test_anchor_ids_follow_github() -> None:
     page = ROOT / "docs" / "plugin-authors.md"
-    assert "8-auth_provider-credentials-for-http-servers" in anchors(page)
+    assert "4-install-it-and-see-it-in-hermes" in anchors(page)
+    assert "2-one-hook-a-call-interceptor" in anchors(page)

@@ -12,8 +12,8 @@ import pytest
 
 from hermes_core.config.loader import load_config
 from hermes_core.config.models import ConfigError
-from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.host.setup.from_config import host_servers
 from hermes_core.offers.elicitation import (
     ElicitationAnswer,
     ElicitationRequest,

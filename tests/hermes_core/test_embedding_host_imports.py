@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from hermes_core.host.factory import builtin_transports
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.factory import builtin_transports
 from servers.reference import EVERYTHING, node
 from support.imports import offending
 
@@ -30,7 +30,7 @@ EMBEDDING_HOST_MUST_NOT_IMPORT = {
     "hermes_core.plugins.manager",
     "hermes_core.plugins.hookspecs",
     "hermes_core.builtin",
-    "hermes_core.host.factory",
+    "hermes_core.host.setup.factory",
     # config.yaml: reading, validating, editing.
     "ruamel",
     "hermes_core.config.loader",
@@ -83,7 +83,7 @@ def embedding_host_modules() -> set[str]:
 def test_an_embedding_host_with_a_stdio_server_imports_none_of_the_rarer_paths() -> None:
     modules = embedding_host_modules()
     # It did connect and call through the SDK and our own stdio reader.
-    assert {"mcp.client.session", "hermes_core.host.stdio_transport"} <= modules
+    assert {"mcp.client.session", "hermes_core.host.transports.stdio"} <= modules
     assert offending(modules, EMBEDDING_HOST_MUST_NOT_IMPORT) == []
 
 

@@ -47,7 +47,7 @@ SCENARIO = textwrap.dedent(
     """
     import sys
     import lumen_plugin
-    from hermes_core.host.factory import HostFactory
+    from hermes_core.host.setup.factory import HostFactory
     from hermes_core.testing import check_plugin
     from hermes_platform.resolver.versions import VERSION_KINDS
     from hermes_platform.resolver.app import LOCATION_KINDS

@@ -15,7 +15,7 @@ import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.sync import SyncMCPHost
-from hermes_core.host.utility_tools import LIST_MAX_PAGES
+from hermes_core.host.tools.utility_tools import LIST_MAX_PAGES
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 

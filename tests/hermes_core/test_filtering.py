@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.host.filtering import UTILITY_TOOLS, ToolFilter, is_glob, utility_tools
+from hermes_core.host.tools.filtering import UTILITY_TOOLS, ToolFilter, is_glob, utility_tools
 
 TOOLS = ["create_issue", "list_issues", "delete_issue", "docs", "docs_search", "Create_Repo"]
 

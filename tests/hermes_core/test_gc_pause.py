@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host.gc_pause import paused_gc
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.host.tools.gc_pause import paused_gc
 
 
 def listing(count: int) -> list[dict[str, Any]]:

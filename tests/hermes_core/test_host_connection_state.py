@@ -1,10 +1,10 @@
-"""The host's writes and reads of a connection's state, all in hermes_core.host.connection_state
-(on a real, never started connection)."""
+"""The host's writes and reads of a connection's state, all in
+hermes_core.host.connection.state_checks (on a real, never started connection)."""
 
 from __future__ import annotations
 
 from hermes_core.host.connection import ConnectionState, ServerConnection
-from hermes_core.host.connection_state import (
+from hermes_core.host.connection.state_checks import (
     counts_as_connected,
     is_connected,
     is_connecting,
@@ -12,7 +12,7 @@ from hermes_core.host.connection_state import (
     mark_failed,
     mark_lazy,
 )
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 
 
 def connection() -> ServerConnection:

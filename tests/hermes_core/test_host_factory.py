@@ -17,7 +17,7 @@ from typing import IO, Any
 import pytest
 
 from hermes_core.config.models import ConfigError
-from hermes_core.host.factory import HostFactory, builtin_auth_providers, builtin_transports
+from hermes_core.host.setup.factory import HostFactory, builtin_auth_providers, builtin_transports
 from hermes_core.host.transports import open_stdio
 from hermes_core.plugins.types import (
     AuthContext,

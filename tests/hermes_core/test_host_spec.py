@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hermes_core.config.models import display_url as config_display_url
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.sanitize.urls import display_url
 
 

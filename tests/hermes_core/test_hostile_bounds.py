@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.server_log import MAX_CHARS, MAX_LINES, ServerLog
-from hermes_core.host.stdio_transport import LineFramer, MessageTooLarge
+from hermes_core.host.connection.server_log import MAX_CHARS, MAX_LINES, ServerLog
+from hermes_core.host.transports.stdio import LineFramer, MessageTooLarge
 from servers.net import free_port, wait_for_port
 from support.cli import run_hermes
 from support.home import clean_env
@@ -225,8 +225,8 @@ def _big_answer(text_json: bytes) -> bytes:
 
 
 def _text_of(line: bytes) -> str | None:
-    from hermes_core.host.server_warnings import ServerWarnings
-    from hermes_core.host.stdio_transport import parse_message
+    from hermes_core.host.connection.server_warnings import ServerWarnings
+    from hermes_core.host.transports.stdio import parse_message
 
     message = parse_message(line, ServerWarnings("t"))
     if message is None:

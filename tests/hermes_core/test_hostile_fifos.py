@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.schema_cache import cache_path
+from hermes_core.host.tools.schema_cache import cache_path
 from hermes_core.regular_files import NotRegularFileError, read_regular
 from support.cli import run_hermes
 from support.serve import populate, sdk_session, structured

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.server_warnings import ServerWarnings
-from hermes_core.host.sse_events import filtered_events
+from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.sse_events import filtered_events
 from servers.net import free_port, wait_for_port
 from support.cli import run_hermes
 

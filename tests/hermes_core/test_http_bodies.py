@@ -1,4 +1,4 @@
-"""The wrappers around an HTTP server's answer bodies (``hermes_core.host.http_bodies``).
+"""The wrappers around an HTTP server's answer bodies (``hermes_core.host.transports.http_bodies``).
 
 Each wrapper reads the body's own async generator; when httpx closes the wrapper (the SDK
 closes the response once it has the answer), the generator it reads is closed with it, not
@@ -15,9 +15,9 @@ from typing import Any
 import httpx2
 import pytest
 
-from hermes_core.host.http_bodies import CappedBody, FilteredBody
-from hermes_core.host.message_limit import MessageTooLargeError
-from hermes_core.host.server_warnings import ServerWarnings
+from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.http_bodies import CappedBody, FilteredBody
+from hermes_core.host.transports.message_limit import MessageTooLargeError
 
 ANSWER = b'event: message\ndata: {"jsonrpc": "2.0", "id": 1, "result": {}}\n\n'
 
@@ -136,7 +136,7 @@ def test_a_stream_that_is_not_an_answer_is_closed_without_reading() -> None:
 def test_a_stream_that_does_not_end_is_closed_after_the_wait(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from hermes_core.host import http_bodies
+    from hermes_core.host.transports import http_bodies
 
     monkeypatch.setattr(http_bodies, "DRAIN_SECONDS", 0.05)
     stream = Stream([ANSWER], stall=True)
@@ -147,7 +147,7 @@ def test_a_stream_that_does_not_end_is_closed_after_the_wait(
 def test_a_stream_that_keeps_sending_is_read_no_further_than_the_bound(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from hermes_core.host import http_bodies
+    from hermes_core.host.transports import http_bodies
 
     monkeypatch.setattr(http_bodies, "DRAIN_SECONDS", 3600.0)  # the byte bound must stop it
     stream = Stream([ANSWER], endless=True)

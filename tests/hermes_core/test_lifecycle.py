@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hermes_core.config.loader import load_config
-from hermes_core.host.breaker import CircuitBreaker
-from hermes_core.host.from_config import config_fingerprint
+from hermes_core.host.calls.breaker import CircuitBreaker
 from hermes_core.host.host import HostServer, MCPHost
+from hermes_core.host.setup.from_config import config_fingerprint
 from hermes_core.offers.elicitation import (
     ElicitationSettings,
 )

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.proxy.sampling import DownstreamSampler
 from support.cli import run_hermes

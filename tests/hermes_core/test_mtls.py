@@ -19,8 +19,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from hermes_core.config.loader import parse_config_text
-from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.from_config import host_servers
 from servers.net import free_port, wait_for_port
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.host.naming import (
+from hermes_core.host.tools.naming import (
     MAX_NAME_LENGTH,
     AssignedName,
     NameAssignment,

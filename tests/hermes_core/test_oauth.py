@@ -35,8 +35,8 @@ from hermes_core.auth.storage import TokenStorage, safe_server_name, token_path,
 from hermes_core.cli import main
 from hermes_core.config.loader import load_config
 from hermes_core.config.models import ConfigError
-from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.from_config import host_servers
 from servers.idp_server import IdentityProvider
 from servers.oauth_server import OAuthServer
 from support.browser import Browser
@@ -686,7 +686,7 @@ def test_server_names_become_safe_file_names() -> None:
 def test_setting_up_oauth_does_not_import_mcp_at_cli_start() -> None:
     code = (
         "import sys\n"
-        "import hermes_core.builtin.auth, hermes_core.auth, hermes_core.host.from_config\n"
+        "import hermes_core.builtin.auth, hermes_core.auth, hermes_core.host.setup.from_config\n"
         "assert 'mcp' not in sys.modules and 'httpx2' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

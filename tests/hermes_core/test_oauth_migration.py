@@ -14,8 +14,8 @@ import pytest
 
 from hermes_core.auth import callback
 from hermes_core.config.loader import load_config
-from hermes_core.host.from_config import host_servers
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.from_config import host_servers
 from servers.oauth_server import OAuthServer
 from support.browser import Browser, browser_env
 from support.cli import run_hermes

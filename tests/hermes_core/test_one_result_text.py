@@ -20,8 +20,8 @@ import pytest
 from hermes_core.chat.session import UNSEEN_MEDIA
 from hermes_core.host.calls.result_text import render_text
 from hermes_core.host.host import MCPHost
-from hermes_core.host.spec import HostServer
-from hermes_core.host.utility_tools import LIST_MAX_PAGES
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.utility_tools import LIST_MAX_PAGES
 from servers.reference import EVERYTHING, node
 from support.cli import run_hermes
 from support.dashboard import chromium, running_dashboard

@@ -18,8 +18,8 @@ from hermes_core.config.loader import validate_server
 from hermes_core.config.policy import load_policy
 from hermes_core.config.policy_match import ServerFacts, server_refusal, tool_refusal
 from hermes_core.config.policy_rules import Policy
-from hermes_core.host.config_source import ConfigSource
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.config_source import ConfigSource
 from support.cli import run_hermes
 
 SERVER = Path(__file__).resolve().parents[1] / "servers" / "shifting_server.py"

@@ -1,6 +1,6 @@
 """Registration reads a listing once, as JSON, and re-prepares only what changed.
 
-* A tool listing is read raw and each tool checked in place (``hermes_core.host.listing``):
+* A tool listing is read raw and each tool checked in place (``hermes_core.host.tools.listing``):
   the outcome is the SDK ``Tool`` model's, tool by tool (Hypothesis holds the two together).
 * An input schema that needs no repair is kept as it is, never copied; one that does is
   repaired exactly as the copying pass repairs it (Hypothesis again).
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.host.listing import annotations_of, checked_tool, execution_of
+from hermes_core.host.tools.listing import annotations_of, checked_tool, execution_of
 from hermes_core.sanitize.schema import _repaired, prepare_input_schema
 
 HOSTILE = Path(__file__).resolve().parents[1] / "servers" / "hostile_server.py"

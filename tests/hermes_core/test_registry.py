@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermes_core.host.registry import ToolEntry, ToolRegistry
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 
 
 def entry(server: str, tool: str, name: str | None = None) -> ToolEntry:

@@ -109,7 +109,7 @@ def test_every_sampling_key_is_checked(key: str, value: str, reason: str) -> Non
 
 def test_server_values_win_over_the_host_wide_block() -> None:
     from hermes_core.config.loader import parse_config_text
-    from hermes_core.host.from_config import host_servers
+    from hermes_core.host.setup.from_config import host_servers
 
     loaded = parse_config_text(
         "sampling:\n  model: echo\n  max_rpm: 3\n  log_level: warning\nmcp_servers:\n"

@@ -147,8 +147,8 @@ def test_the_oauth_provider_base_routes_every_private_hook_of_the_sdk() -> None:
 def test_raw_listing_absorb_and_spawn_capture_work_against_a_real_server() -> None:
     from mcp import ClientSession, types
 
+    from hermes_core.host.connection.server_log import ServerLog
     from hermes_core.host.host import HostServer
-    from hermes_core.host.server_log import ServerLog
     from hermes_core.host.transports import capture_spawned, open_stdio
 
     async def scenario() -> None:

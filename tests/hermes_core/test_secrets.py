@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.config.loader import parse_config_text
-from hermes_core.host.from_config import host_servers
+from hermes_core.host.setup.from_config import host_servers
 from support.cli import run_hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]

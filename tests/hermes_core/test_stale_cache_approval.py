@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.schema_cache import write_cache
+from hermes_core.host.tools.schema_cache import write_cache
 from hermes_core.offers.elicitation import ElicitationSettings
 from support.approvers import Approver
 from support.cli import run_hermes

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from hermes_core.host import tool_names as naming_module
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.host.naming import assign_names
+from hermes_core.host.tools import registration as naming_module
+from hermes_core.host.tools.naming import assign_names
 from servers.reference import EVERYTHING, node
 
 pytestmark = [pytest.mark.process, pytest.mark.node, pytest.mark.slow]

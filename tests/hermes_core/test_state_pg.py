@@ -10,25 +10,30 @@ import asyncio
 import json
 import sys
 import threading
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp.shared.auth import OAuthToken
 
+from hermes_core.auth.pg_tokens import _LOCK_SPACE as _SPACE
+from hermes_core.auth.pg_tokens import PgTokenBackend
+from hermes_core.auth.storage import TokenStorage
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import parse_config_text
 from hermes_core.config.state import StateConfig
 from hermes_core.host.calls.audit import AuditInterceptor
 from hermes_core.host.calls.audit_pg import PgAuditSink, read_audit_rows
-from hermes_core.host.factory import HostFactory
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.pg_store import PgTrustStore
 from hermes_core.host.trust.screen import RefusalKind, TrustScreen
 from hermes_core.host.trust.store import Acceptance, TrustStore, TrustStoreError
-from hermes_core.pgstate import Database, StateUnavailable, database_at, database_for
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+from hermes_core.pgstate import Database, StateUnavailable, database_at, database_for
 from hermes_core.pgstate.schema import SCHEMA_VERSION
 from hermes_core.sessions import ApprovalError, StoreElicitor
 from hermes_core.sessions.approvals import POLL_INTERVAL
@@ -214,6 +219,58 @@ def test_a_question_asked_in_one_home_is_answered_from_another(
     answering.close()
 
 
+@pytest.mark.network
+def test_oauth_tokens_are_shared_and_refreshed_by_one_replica_at_a_time(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    name = postgres_server.new_database()
+    url = "https://mcp.example.com/mcp"
+    one = TokenStorage(
+        tmp_path / "one", "remote", server_url=url,
+        backend=PgTokenBackend(_db(postgres_server, name), "remote"),
+    )  # fmt: skip
+    two = TokenStorage(
+        tmp_path / "two", "remote", server_url=url,
+        backend=PgTokenBackend(_db(postgres_server, name), "remote"),
+    )  # fmt: skip
+    order: list[str] = []
+    probe = _db(postgres_server, name)
+    key = zlib.crc32(b"remote")
+
+    def taken_elsewhere() -> bool:
+        """Whether a third connection finds the refresh lock held (it takes it if free)."""
+        row = probe.run(
+            lambda c: c.execute("SELECT pg_try_advisory_lock(%s, %s)", (_SPACE, key)).fetchone()
+        )
+        if row is not None and row[0]:
+            probe.run(lambda c: c.execute("SELECT pg_advisory_unlock(%s, %s)", (_SPACE, key)))
+            return False
+        return True
+
+    async def refresh(storage: TokenStorage, who: str, token: str) -> None:
+        async with storage.refresh_lock():
+            order.append(f"{who} in")
+            storage.reload_if_changed()
+            await storage.set_tokens(OAuthToken(access_token=token, expires_in=3600))
+            assert await asyncio.to_thread(taken_elsewhere)
+            order.append(f"{who} out")
+
+    async def scenario() -> None:
+        await asyncio.gather(refresh(one, "one", "access-1"), refresh(two, "two", "access-2"))
+
+    asyncio.run(scenario())
+    assert order in (["one in", "one out", "two in", "two out"],
+                     ["two in", "two out", "one in", "one out"])  # fmt: skip
+    last = "access-2" if order[-1] == "two out" else "access-1"
+    for storage in (one, two):
+        storage.reload_if_changed()
+        assert storage.has_tokens
+        assert asyncio.run(storage.get_tokens()).access_token == last  # type: ignore[union-attr]
+    assert not taken_elsewhere()  # released
+    assert not (tmp_path / "one" / "mcp-tokens").exists()  # nothing in the files
+    assert "access" not in repr(one) and PASSWORD not in repr(one)
+
+
 # -- the commands, two homes, one database -----------------------------------------------------
 def _home(path: Path, url: str, *, state: bool = True) -> dict[str, str]:
     path.mkdir(parents=True, exist_ok=True)
@@ -251,6 +308,9 @@ def test_every_command_of_two_homes_reads_and_writes_the_shared_state(
     assert "never" in listed.stdout and "look" in listed.stdout
     blocked = hermes(two, "mcp", "call", "--json", "mcp_shift_look", "--args", "{}")
     assert blocked.returncode == 1 and json.loads(blocked.stdout)["state"] == "blocked"
+    status = hermes(two, "mcp", "status")
+    assert f"state: postgresql://***@127.0.0.1:{postgres_server.port}/" in status.stdout
+    assert "(reachable)" in status.stdout, status.stdout
     audit = hermes(one, "mcp", "audit", "--json")
     outcomes = [json.loads(line)["outcome"] for line in audit.stdout.splitlines()]
     assert outcomes == ["ok", "ok"], audit.stdout  # one home's call and the other's, one log
@@ -323,6 +383,8 @@ def test_a_restart_fails_closed_while_down_and_loses_no_audit_row(
         screen.reload()
         held = screen.screen(config, tools, live=True)
         assert held["read"].kind is RefusalKind.UNREADABLE  # ... and offers nothing
+        assert "when the state database answers again" in held["read"].reason
+        assert PASSWORD not in held["read"].reason
         with pytest.raises(TrustStoreError) as caught:
             store.decisions()
         assert PASSWORD not in str(caught.value) and "127.0.0.1" in str(caught.value)

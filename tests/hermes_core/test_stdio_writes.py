@@ -22,7 +22,7 @@ import pytest
 from mcp.shared.message import SessionMessage
 
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.host.stdio_transport import (
+from hermes_core.host.transports.stdio import (
     _WRITE_BATCH_BYTES,
     _frame_waiting,
 )
@@ -145,7 +145,7 @@ time.sleep(600)
 def test_the_host_writes_to_stdin_without_a_writer_task(tmp_path: Path) -> None:
     """With the installed anyio the session's write stream is the pipe sender: an anyio that
     stops keeping the asyncio writer where we read it fails here, not silently slower."""
-    from hermes_core.host.stdio_transport import PipeSender, open_stdio_process
+    from hermes_core.host.transports.stdio import PipeSender, open_stdio_process
 
     async def scenario() -> str:
         with (tmp_path / "err.log").open("w") as errlog:
@@ -163,7 +163,7 @@ def test_the_host_writes_to_stdin_without_a_writer_task(tmp_path: Path) -> None:
 
 @pytest.mark.process
 def test_requests_sent_together_share_writes_through_a_real_pipe() -> None:
-    from hermes_core.host.stdio_transport import PipeSender
+    from hermes_core.host.transports.stdio import PipeSender
 
     async def scenario() -> tuple[list[int], list[int]]:
         process = await asyncio.create_subprocess_exec(

@@ -26,7 +26,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.calls.telemetry import DURATION_BUCKETS
 from hermes_core.host.host import HostServer, MCPHost
-from hermes_core.host.otel_setup import telemetry_wanted
+from hermes_core.host.setup.otel import telemetry_wanted
 from hermes_core.plugins.interceptors import Decision, InterceptedCall
 from servers.net import PORT, http_server
 from support.cli import run_hermes

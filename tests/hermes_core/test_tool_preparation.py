@@ -1,4 +1,4 @@
-"""From a server's listed tools to the offered ones (hermes_core.host.tool_preparation), in
+"""From a server's listed tools to the offered ones (hermes_core.host.tools.preparation), in
 memory: the filter, skipped and task-only tools, and the reuse of what was prepared before."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from hermes_core.host.spec import HostServer
-from hermes_core.host.tool_preparation import (
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.preparation import (
     TASK_REQUIRED_REASON,
     ToolPreparation,
     same_listing,

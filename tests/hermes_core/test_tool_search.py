@@ -1,4 +1,4 @@
-"""Tool search: the FTS5 BM25 index of the registered tools (hermes_core.host.tool_search),
+"""Tool search: the FTS5 BM25 index of the registered tools (hermes_core.host.tools.search),
 ``MCPHost.search_tools`` on in-process servers, and ``hermes mcp tools --search`` through the
 CLI against a real SDK server."""
 
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from hermes_core.host.host import MCPHost
-from hermes_core.host.name_pattern import PatternError, match_names
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.search_words import analyse
 from hermes_core.host.sync import SyncMCPHost
-from hermes_core.host.tool_search import COMMON_FROM, ToolSearchIndex, query_words
+from hermes_core.host.tools.name_pattern import PatternError, match_names
+from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.host.tools.search import COMMON_FROM, ToolSearchIndex, query_words
+from hermes_core.host.tools.search_words import analyse
 from support.cli import run_hermes
 from support.memory import MEMORY, MemoryTransport, ToyServer, memory_server
 

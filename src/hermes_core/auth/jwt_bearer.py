@@ -251,16 +251,7 @@ class JwtBearerProvider(httpx2.Auth):
 
             assertion = await self._assertion()
             if self._issuer is None:
-                audiences = assertion_audiences(assertion)
-                if not any(
-                    _same_url(aud, issuer) or _same_url(aud, token_endpoint) for aud in audiences
-                ):
-                    raise JwtBearerError(
-                        f"MCP server '{self.server_name}' names the authorization server "
-                        f"{issuer}, but the workload token is for "
-                        f"{', '.join(audiences) or 'no audience'}; it is not sent there "
-                        "(set oauth.issuer to trust that server explicitly)"
-                    )
+                self._check_audience(assertion, issuer, token_endpoint)
             answer = yield self._token_request(token_endpoint, assertion, scope)
             if answer.status_code != 200:
                 await answer.aread()
@@ -272,6 +263,18 @@ class JwtBearerProvider(httpx2.Auth):
             await self.token_storage.set_tokens(tokens)
             request.headers["Authorization"] = f"Bearer {tokens.access_token}"
             yield request
+
+    def _check_audience(self, assertion: str, issuer: str, token_endpoint: str) -> None:
+        """A discovered authorization server gets the workload token only when the token is
+        addressed to it (its issuer or its token endpoint)."""
+        audiences = assertion_audiences(assertion)
+        if not any(_same_url(aud, issuer) or _same_url(aud, token_endpoint) for aud in audiences):
+            raise JwtBearerError(
+                f"MCP server '{self.server_name}' names the authorization server "
+                f"{issuer}, but the workload token is for "
+                f"{', '.join(audiences) or 'no audience'}; it is not sent there "
+                "(set oauth.issuer to trust that server explicitly)"
+            )
 
     def _token_request(self, endpoint: str, assertion: str, scope: str | None) -> httpx2.Request:
         data = {

@@ -70,6 +70,7 @@ from hermes_core.auth.grants import (
 )
 from hermes_core.auth.id_jag import IdJagExchange
 from hermes_core.auth.jwt_bearer import JwtBearerProvider, WorkloadAssertion
+from hermes_core.auth.pg_tokens import token_backend
 from hermes_core.auth.provider import ClientMetadata, HermesOAuthProvider
 from hermes_core.auth.settings import (
     CIMD_HOSTS,
@@ -190,7 +191,8 @@ def build_oauth_provider(
         raise OAuthConfigError(f"MCP server '{server_name}': auth: oauth needs an http(s) url")
     settings = oauth_settings(server_name, server_url, oauth_cfg)
 
-    storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh)
+    backend = token_backend(home, server_name)  # the state database's row, with state:
+    storage = TokenStorage(home, server_name, server_url=server_url, fresh=fresh, backend=backend)
     if settings.grant == "client_credentials":
         return _client_credentials_provider(server_name, server_url, settings, storage)
     if settings.grant == "identity_assertion":
@@ -198,50 +200,10 @@ def build_oauth_provider(
     if settings.grant == "jwt_bearer":
         return _jwt_bearer_provider(server_name, server_url, settings, storage)
     environ = os.environ if env is None else env
-    metadata_url = _client_metadata_url(server_name, settings, storage, environ)
-    pinned = None
-    if metadata_url is not None and settings.redirect_uri is None and not settings.redirect_port:
-        pinned = _pinned_port()
-        if pinned is None:
-            log.info(
-                "MCP server '%s': the callback ports %d-%d of the client metadata document are "
-                "all taken; registering dynamically instead",
-                server_name,
-                CIMD_PORTS[0],
-                CIMD_PORTS[-1],
-            )
-            metadata_url = None
-    redirect_uri, listen_port = _redirect_target(settings, storage, pinned)
-
-    # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
-    method = settings.token_endpoint_auth_method or (
-        "client_secret_basic" if settings.client_secret else "none"
+    metadata_url, redirect_uri, listen_port = _redirect_plan(
+        server_name, settings, storage, environ
     )
-    if settings.client_id is not None:
-        storage.set_preregistered(
-            OAuthClientInformationFull(
-                client_id=settings.client_id,
-                client_secret=settings.client_secret,
-                redirect_uris=[redirect_uri],  # type: ignore[list-item]
-                token_endpoint_auth_method=method,
-                grant_types=["authorization_code", "refresh_token"],
-                response_types=["code"],
-                scope=settings.scope,
-                client_name=settings.client_name,
-            )
-        )
-
-    metadata = ClientMetadata(
-        client_name=settings.client_name,
-        redirect_uris=[redirect_uri],  # type: ignore[list-item]
-        grant_types=["authorization_code", "refresh_token"],
-        response_types=["code"],
-        token_endpoint_auth_method=method,  # type: ignore[arg-type]
-        scope=settings.scope,
-        application_type=settings.application_type,  # type: ignore[arg-type]
-    )
-    metadata._configured_scope = settings.scope
-
+    metadata = _browser_client(settings, storage, redirect_uri)
     flow = BrowserFlow(
         server_name,
         extra_params=dict(settings.authorization_params),
@@ -270,6 +232,63 @@ def build_oauth_provider(
         raise OAuthConfigError(
             f"MCP server '{server_name}': oauth.client_metadata_url: {exc}"
         ) from None
+
+
+def _redirect_plan(
+    server_name: str, settings: OAuthSettings, storage: TokenStorage, environ: Mapping[str, str]
+) -> tuple[str | None, str, int | None]:
+    """The client metadata document's URL (None: dynamic registration), the redirect URI and
+    the port the callback listener takes."""
+    metadata_url = _client_metadata_url(server_name, settings, storage, environ)
+    pinned = None
+    if metadata_url is not None and settings.redirect_uri is None and not settings.redirect_port:
+        pinned = _pinned_port()
+        if pinned is None:
+            log.info(
+                "MCP server '%s': the callback ports %d-%d of the client metadata document are "
+                "all taken; registering dynamically instead",
+                server_name,
+                CIMD_PORTS[0],
+                CIMD_PORTS[-1],
+            )
+            metadata_url = None
+    redirect_uri, listen_port = _redirect_target(settings, storage, pinned)
+    return metadata_url, redirect_uri, listen_port
+
+
+def _browser_client(
+    settings: OAuthSettings, storage: TokenStorage, redirect_uri: str
+) -> ClientMetadata:
+    """The client metadata a browser login registers; a configured ``client_id`` is stored as
+    pre-registered with the same redirect URI and endpoint authentication."""
+    # RFC 7591's default for a client with a secret is HTTP Basic at the token endpoint.
+    method = settings.token_endpoint_auth_method or (
+        "client_secret_basic" if settings.client_secret else "none"
+    )
+    if settings.client_id is not None:
+        storage.set_preregistered(
+            OAuthClientInformationFull(
+                client_id=settings.client_id,
+                client_secret=settings.client_secret,
+                redirect_uris=[redirect_uri],  # type: ignore[list-item]
+                token_endpoint_auth_method=method,
+                grant_types=["authorization_code", "refresh_token"],
+                response_types=["code"],
+                scope=settings.scope,
+                client_name=settings.client_name,
+            )
+        )
+    metadata = ClientMetadata(
+        client_name=settings.client_name,
+        redirect_uris=[redirect_uri],  # type: ignore[list-item]
+        grant_types=["authorization_code", "refresh_token"],
+        response_types=["code"],
+        token_endpoint_auth_method=method,  # type: ignore[arg-type]
+        scope=settings.scope,
+        application_type=settings.application_type,  # type: ignore[arg-type]
+    )
+    metadata._configured_scope = settings.scope
+    return metadata
 
 
 def _client_credentials_provider(

@@ -18,7 +18,9 @@ Imported only when an ``auth: oauth`` server is set up (it imports ``mcp``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
@@ -34,7 +36,11 @@ from hermes_core.auth.dpop import DPoPFlow
 from hermes_core.auth.errors import OAuthCallbackError, OAuthLoginRequired
 from hermes_core.auth.storage import TokenStorage
 
-__all__ = ["ClientMetadata", "HermesOAuthProvider"]
+__all__ = ["REFRESH_MARGIN", "ClientMetadata", "HermesOAuthProvider"]
+
+#: A token expiring within this many seconds is about to be refreshed: the refresh lock is
+#: taken first (with the state database, one replica refreshes; the others reuse its tokens).
+REFRESH_MARGIN = 5.0
 
 
 class _QuietFlowErrors(logging.Filter):
@@ -158,36 +164,53 @@ class HermesOAuthProvider(OAuthProviderBase):
     ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         if self.token_storage.reload_if_changed():
             self.forget_initialization()
-        flow = sdk_flow()
-        first_answer = True
-        try:
-            outgoing = await flow.__anext__()
-            while True:
-                response = yield outgoing
-                if outgoing is request and first_answer:
-                    first_answer = False
-                    if response.status_code == 401 and self.can_refresh_token():
-                        # The server refused a token we thought valid (revoked, clock skew, a
-                        # shorter life than announced): a refresh may be all that is needed,
-                        # where the SDK would go straight to a new browser login.
-                        refresh_response = yield await self.refresh_request()
-                        if await self.accept_refresh(refresh_response):
-                            self.authorize(request)
-                            response = yield request
-                            if response.status_code not in (401, 403):
-                                return
-                    self._notice_challenge(response)
-                try:
-                    outgoing = await flow.asend(response)
-                except OAuthRegistrationError as exc:
-                    # *response* is the registration answer the SDK just refused.
-                    hint = _registration_hint(self.server_name, exc, response.status_code)
-                    raise OAuthRegistrationError(hint) from exc
-        except StopAsyncIteration:
-            return
-        finally:
-            self.flow.waiting = False  # a login started by this request is over, either way
-            await flow.aclose()
+        async with contextlib.AsyncExitStack() as held:
+            locked = self._refresh_due()
+            if locked:
+                # One process refreshes at a time (replicas sharing the state database): the
+                # others wait, then find the new tokens another one saved.
+                await held.enter_async_context(self.token_storage.refresh_lock())
+                if self.token_storage.reload_if_changed():
+                    self.forget_initialization()
+            flow = sdk_flow()
+            first_answer = True
+            try:
+                outgoing = await flow.__anext__()
+                while True:
+                    response = yield outgoing
+                    if outgoing is request and first_answer:
+                        first_answer = False
+                        if response.status_code == 401 and self.can_refresh_token():
+                            # The server refused a token we thought valid (revoked, clock skew,
+                            # a shorter life than announced): a refresh may be all that is
+                            # needed, where the SDK would go straight to a new browser login.
+                            if not locked:  # not taken above: taken now
+                                await held.enter_async_context(self.token_storage.refresh_lock())
+                                locked = True
+                            refresh_response = yield await self.refresh_request()
+                            if await self.accept_refresh(refresh_response):
+                                self.authorize(request)
+                                response = yield request
+                                if response.status_code not in (401, 403):
+                                    return
+                        self._notice_challenge(response)
+                    try:
+                        outgoing = await flow.asend(response)
+                    except OAuthRegistrationError as exc:
+                        # *response* is the registration answer the SDK just refused.
+                        hint = _registration_hint(self.server_name, exc, response.status_code)
+                        raise OAuthRegistrationError(hint) from exc
+            except StopAsyncIteration:
+                return
+            finally:
+                self.flow.waiting = False  # a login started by this request is over, anyway
+                await flow.aclose()
+
+    def _refresh_due(self) -> bool:
+        """Whether the saved access token expires within :data:`REFRESH_MARGIN` seconds (a
+        refresh is then near)."""
+        expires = self.token_storage.expires_at
+        return expires is not None and expires - time.time() < REFRESH_MARGIN
 
     def _notice_challenge(self, response: httpx2.Response) -> None:
         step_up = (

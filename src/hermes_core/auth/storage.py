@@ -47,6 +47,8 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 from pydantic import ValidationError
 
 from hermes_core.auth.dpop_key import DPoPKey
+from hermes_core.auth.token_backend import TokenBackend
+from hermes_core.pgstate import StateUnavailable
 
 __all__ = ["TOKEN_DIR", "TokenStorage", "safe_server_name", "token_path", "write_private"]
 
@@ -167,9 +169,13 @@ class TokenStorage:
         server_url: str | None = None,
         fresh: bool = False,
         client: OAuthClientInformationFull | None = None,
+        backend: TokenBackend | None = None,
     ) -> None:
+        """*backend*: where the document lives instead of the file (the state database,
+        :mod:`hermes_core.auth.pg_tokens`)."""
         self.server = server
         self.path = token_path(home, server)
+        self.backend = backend
         self.server_url = server_url
         self.saved = False
         """True once this object wrote tokens to disk."""
@@ -192,7 +198,7 @@ class TokenStorage:
     def __repr__(self) -> str:
         return (
             f"TokenStorage({self.server!r}, tokens={'yes' if self._tokens else 'no'}, "
-            f"path={str(self.path)!r})"
+            f"path={self.where!r})"
         )
 
     # -- the SDK's protocol ---------------------------------------------------------------
@@ -299,7 +305,9 @@ class TokenStorage:
         return True
 
     def remove(self) -> None:
-        """Delete the file and forget everything (in memory too)."""
+        """Delete the file (or the row) and forget everything (in memory too)."""
+        if self.backend is not None:
+            self.backend.remove()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self._tokens, self._expires_at, self._metadata = None, None, None
@@ -307,7 +315,21 @@ class TokenStorage:
         self._seen = None
 
     # -- file ----------------------------------------------------------------------------
-    def _stamp(self) -> tuple[int, int] | None:
+    @property
+    def where(self) -> str:
+        """Where the tokens are kept, as it may be shown (the file, or the database's row)."""
+        return self.backend.where if self.backend is not None else str(self.path)
+
+    def refresh_lock(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Held while tokens are refreshed: across processes with the state database (two
+        replicas never spend one refresh token), nothing to hold with the file."""
+        if self.backend is not None:
+            return self.backend.refresh_lock()
+        return contextlib.nullcontext()
+
+    def _stamp(self) -> Any:
+        if self.backend is not None:
+            return self.backend.stamp()
         try:
             info = os.lstat(self.path)
         except OSError:
@@ -315,11 +337,15 @@ class TokenStorage:
         return info.st_mtime_ns, info.st_size
 
     def _load(self) -> None:
-        self._migrate_legacy_file()
         try:
-            raw = _read_private(self.path)
-        except OSError as exc:
-            log.warning("cannot read OAuth tokens at %s: %s", self.path, exc.strerror or exc)
+            if self.backend is not None:
+                raw = self.backend.read()
+            else:
+                self._migrate_legacy_file()
+                raw = _read_private(self.path)
+        except (OSError, StateUnavailable) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            log.warning("cannot read OAuth tokens at %s: %s", self.where, reason)
             return
         if raw is None:
             return
@@ -411,7 +437,11 @@ class TokenStorage:
         if self._dpop_jwk is not None:
             # The private key of the DPoP-bound tokens above: as secret as they are (0600).
             document["dpop"] = {"key": self._dpop_jwk, "bound": self._dpop_bound}
-        write_private(self.path, json.dumps(document, indent=2).encode())
+        encoded = json.dumps(document, indent=2).encode()
+        if self.backend is not None:
+            self.backend.write(encoded)
+        else:
+            write_private(self.path, encoded)
         self._seen = self._stamp()
         self.saved = True
 

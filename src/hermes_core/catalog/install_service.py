@@ -56,7 +56,7 @@ from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.loader import validate_server
 from hermes_core.config.secret_lift import VariableNames, lift_secrets
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.yaml_lines import plain as _plain
 from hermes_platform.runners import MissingRunner

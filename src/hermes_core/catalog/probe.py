@@ -12,7 +12,7 @@ from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["ProbedTool", "probe_tools"]

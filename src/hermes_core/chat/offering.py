@@ -19,11 +19,11 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.chat import ChatSettings, ToolSearchMode
-from hermes_core.host.name_pattern import PatternError
+from hermes_core.host.tools.name_pattern import PatternError
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.registry import ToolEntry
+    from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = [
     "CHARS_PER_TOKEN",

@@ -16,12 +16,12 @@ from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import Stop
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.refusals import unknown_tool
-from hermes_core.host.naming import MAX_NAME_LENGTH, sanitize_component
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
+from hermes_core.host.tools.naming import MAX_NAME_LENGTH, sanitize_component
 
 if TYPE_CHECKING:
     from hermes_core.cli.call_progress import ProgressLine
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.surface import HostSurface
 
 __all__ = ["call_on", "finish", "owners", "unowned"]

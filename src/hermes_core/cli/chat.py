@@ -31,8 +31,8 @@ from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
-from hermes_core.host.factory import HostFactory
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SchemaError, SessionStore
 from hermes_core.spelling import close_matches

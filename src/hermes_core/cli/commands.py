@@ -67,6 +67,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mcp", "configure"): ("hermes_core.cli.mcp_install:run_configure",),
     ("mcp", "suggest"): ("hermes_core.cli.mcp_catalog:run_suggest",),
     ("mcp", "picker"): ("hermes_core.cli.mcp_picker:run",),
+    ("mcp", "doctor"): ("hermes_core.cli.mcp_doctor:run",),
     ("plugins", "list"): ("hermes_core.cli.plugins:run_list",),
     ("plugins", "new"): ("hermes_core.cli.plugins_new:run",),
     ("skills", "list"): ("hermes_core.cli.skills:run_list",),

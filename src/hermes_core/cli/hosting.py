@@ -20,7 +20,7 @@ from hermes_core.serve.warm.questions import asker_for
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
     from hermes_core.host.surface import HostSurface
     from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager

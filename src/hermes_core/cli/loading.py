@@ -11,7 +11,7 @@ from hermes_core.cli.common import EXIT_USAGE, print_config_error
 from hermes_core.cli.stop import Stop
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.models import ConfigError
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import get_plugin_manager
 
 if TYPE_CHECKING:

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
+from hermes_core.cli.override_lines import entry_json, override_lines
 from hermes_core.cli.progress import paint
+from hermes_core.cli.state_text import state_line
 from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
 from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
@@ -32,8 +34,14 @@ def run_status(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 def run_tools(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    """``hermes mcp tools [SERVER] [--json] [--search TEXT]``."""
-    return tools(plugins(), args.server, as_json=args.json, search=args.search)
+    """``hermes mcp tools [SERVER] [--json] [--search TEXT] [--overrides]``."""
+    return tools(
+        plugins(),
+        args.server,
+        as_json=args.json,
+        search=args.search,
+        overrides=getattr(args, "overrides", False),
+    )
 
 
 def run_test(args: argparse.Namespace, plugins: PluginLoader) -> int:
@@ -83,6 +91,9 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {collision}")
             if shared:
                 print(f"sampling (every server): {sampling_line(infos[0])}")
+            where = state_line(manager)
+            if where is not None:
+                print(where)
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
         return EXIT_FAILED if failed else EXIT_OK
 
@@ -95,9 +106,11 @@ def tools(
     *,
     as_json: bool = False,
     search: str | None = None,
+    overrides: bool = False,
 ) -> int:
     """The tools an agent would see (per server), with the reason for any hidden server;
-    with *search*, only the best matches of that text, best first (``MCPHost.search_tools``)."""
+    with *search*, only the best matches of that text, best first (``MCPHost.search_tools``);
+    with *overrides*, what each ``tools.overrides`` entry changed."""
 
     async def body(host: HostSurface) -> tuple[list[Any], list[Any], dict[str, dict[str, str]]]:
         if search is not None:
@@ -108,8 +121,16 @@ def tools(
 
     def run() -> int:
         entries, rows, unoffered = with_host(manager, body, only=server, quiet=as_json)
+        if overrides and as_json:
+            shown = [entry_json(e) for e in entries if e.override is not None]
+            problems = {r.server: r.override_problems for r in rows if r.override_problems}
+            print(json.dumps({"overrides": shown, "problems": problems}, indent=2))
+            return EXIT_OK
+        if overrides:
+            print("\n".join(override_lines(entries, rows)) or "no tool overrides")
+            return EXIT_OK
         if as_json:
-            print(json.dumps([e.__dict__ for e in entries], indent=2))
+            print(json.dumps([entry_json(e) for e in entries], indent=2))
         else:
             columns = width()
             for entry in entries:

@@ -22,7 +22,7 @@ from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
 from hermes_core.config.secret_lift import VariableNames, lift_secrets, store_secrets
 from hermes_core.home import hermes_home
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_platform.runners import missing_runner
 
 if TYPE_CHECKING:

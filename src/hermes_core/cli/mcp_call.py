@@ -21,7 +21,7 @@ from hermes_core.sessions import StoreElicitor
 from hermes_core.sessions.shared import session_store
 
 if TYPE_CHECKING:
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.surface import HostSurface
     from hermes_core.plugins.manager import HermesPluginManager
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from hermes_core.catalog.registry.records import forget_record
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for
 from hermes_core.config import store
@@ -33,6 +34,7 @@ def remove(name: str, manager: HermesPluginManager | None = None) -> int:
             print(f"error: no server named {name!r}", file=sys.stderr)
             return EXIT_USAGE
         store.remove_server(name)
+        forget_record(name)  # its install record, and the app declaration that came with it
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -78,6 +78,7 @@ _FIELDS = (
     "last_error",
     "protocol",
     "trust",
+    "override_problems",
 )
 
 

@@ -28,7 +28,7 @@ from hermes_core.cli.stop import guard
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.home import hermes_home
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 
 if TYPE_CHECKING:
     from hermes_core.plugins.manager import HermesPluginManager
@@ -146,12 +146,14 @@ def _login(
     error, tools = asyncio.run(main())
     if error is not None:
         print(f"login to '{name}' failed: {error}", file=sys.stderr)
-        if storage.path.exists():
-            print(f"the saved tokens in {storage.path} were left as they were", file=sys.stderr)
+        if storage.backend is not None or storage.path.exists():
+            print(f"the saved tokens in {storage.where} were left as they were", file=sys.stderr)
         return EXIT_FAILED
-    reread = TokenStorage(home, name, server_url=cfg.url)  # what the next run will load
-    if not (storage.saved and storage.path.is_file() and reread.has_tokens):
+    # What the next run will load (the file, or the state database's row).
+    reread = TokenStorage(home, name, server_url=cfg.url, backend=storage.backend)
+    kept = storage.backend is not None or storage.path.is_file()
+    if not (storage.saved and kept and reread.has_tokens):
         print(NO_TOKEN_EXPLANATION.format(name=name), file=sys.stderr)
         return EXIT_FAILED
-    print(f"logged in to '{name}': tokens saved to {storage.path}; {tools} tools available")
+    print(f"logged in to '{name}': tokens saved to {storage.where}; {tools} tools available")
     return EXIT_OK

@@ -15,9 +15,9 @@ from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
+from hermes_core.host.config_watch import config_loader
 from hermes_core.host.fleet.bus import FleetBus
 from hermes_core.host.fleet.settings import BusSettings, load_bus_settings
-from hermes_core.host.watch import config_loader
 from hermes_core.serve.fleet.health import Health
 from hermes_core.serve.fleet.wiring import Fleet, advertised_address
 from hermes_core.serve.http_auth import load_or_create_token
@@ -28,9 +28,9 @@ from hermes_core.serve.proxy.transport import serve_http, serve_stdio
 from hermes_core.serve.server import configure_logging, is_loopback
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.factory import HostFactory
 
 __all__ = ["PROXY_TOKEN_FILE", "parse_http", "run"]
 

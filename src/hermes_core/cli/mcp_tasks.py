@@ -15,7 +15,7 @@ import time
 from hermes_core.cli.common import EXIT_OK, PluginLoader
 from hermes_core.cli.foreign_text import say
 from hermes_core.home import hermes_home
-from hermes_core.host.notifications import shown_text
+from hermes_core.host.server_notifications import shown_text
 from hermes_core.host.tasks.record import TASKS_RECORD, read_task_records
 
 __all__ = ["run"]

@@ -28,7 +28,7 @@ from hermes_core.sanitize import clean_line
 from hermes_core.spelling import close_matches
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
+    from hermes_core.host.setup.factory import HostFactory
 
 __all__ = ["run_approvals", "run_trust"]
 

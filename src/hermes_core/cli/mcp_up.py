@@ -30,9 +30,9 @@ from hermes_core.serve.warm.daemon import WarmHost
 from hermes_core.serve.warm.paths import WarmPaths, WarmState, probe
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.factory import HostFactory
 
 __all__ = ["READY", "START_TIMEOUT", "run_up"]
 

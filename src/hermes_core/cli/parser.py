@@ -13,6 +13,7 @@ from typing import TypeAlias
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.parser_doctor import add_doctor_parser
 from hermes_core.cli.parser_entries import add_entry_parsers
 from hermes_core.cli.parser_state import add_state_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
@@ -85,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--search",
         metavar="TEXT",
         help="only the tools that best match TEXT, best first (the search `hermes chat` uses)",
+    )
+    mcp_tools.add_argument(
+        "--overrides",
+        action="store_true",
+        help="what each tools.overrides entry of config.yaml changed (and the ones not applied)",
     )
     mcp_call = mcp_commands.add_parser(
         "call",
@@ -254,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_entry_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
     add_trust_parsers(mcp_commands, _Parser)
+    add_doctor_parser(mcp_commands)
     _add_serve_parser(mcp_commands)
     _add_proxy_parser(mcp_commands)
     _add_warm_parsers(mcp_commands)

@@ -46,6 +46,7 @@ def new_plugin(
         "  pytest\n"
         "  hermes plugins list\n"
         "  hermes apps check --explain\n"
-        "The Hermes plugin authors' guide (docs/plugin-authors.md) adds every other hook."
+        "The Hermes plugin authors' tutorial (docs/plugin-authors.md) continues from here;\n"
+        "docs/plugins/ has a reference page, with a tested example, for every hook."
     )
     return 0

@@ -31,6 +31,8 @@ def lifecycle_lines(row: dict[str, Any]) -> list[str]:
             "trust: untrusted (write-capable calls need approval; "
             f"approved {approvals.get('approved', 0)}, refused {approvals.get('refused', 0)})"
         )
+    for problem in row.get("override_problems") or ():
+        lines.append(f"tool override not applied: {clean_line(problem)}")
     if row.get("filtered_out"):
         lines.append(f"filtered out: {row['filtered_out']} tool(s) by tools: include/exclude")
     counters = row.get("elicitation") or {}

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.sanitize import clean_line
 
 if TYPE_CHECKING:
-    from hermes_core.host.registry import ToolEntry
+    from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["MAX_DESCRIPTION_LINES", "signature", "tool_lines", "width"]
 

@@ -5,7 +5,7 @@
 ``~`` expanded (``${VAR}`` is expanded earlier, with the rest of the config).
 Every file is checked before any connection is tried, and an error names the
 server and the file — never the passphrase.  The host turns one into an ``ssl.SSLContext``
-(:func:`hermes_core.host.tls.ssl_context`).
+(:func:`hermes_core.host.transports.tls.ssl_context`).
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig, hermes_home
 from hermes_core.config.loader import validation_reason as _reason
 from hermes_core.config.oauth import OAuthConfig
+from hermes_core.config.roots import RootConfig
 from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
 from hermes_core.config.values import url_problem, value_problem
@@ -152,78 +153,119 @@ def resolve(
     and line when *cfg* was read from a file) for an unset variable, and for a
     URL or header value that is unusable once expanded.
     """
-    expander = _Expander(env, dotenv, workspace)
-    prefix = f"mcp_servers.{server_name}"
+    return _ServerResolver(server_name, cfg, _Expander(env, dotenv, workspace), workspace).run()
 
-    def fail(key: str, reason: str) -> ConfigError:
-        return ConfigError(reason, path=cfg.source, line=cfg.line_of(key), key=f"{prefix}.{key}")
 
-    def text(value: str, key: str) -> str:
+class _ServerResolver:
+    """One server entry's ``${…}`` expansion, a method per group of keys (see :func:`resolve`)."""
+
+    def __init__(
+        self,
+        server_name: str,
+        cfg: ServerConfig,
+        expander: _Expander,
+        workspace: str | os.PathLike[str] | None,
+    ) -> None:
+        self.cfg = cfg
+        self.expander = expander
+        self.workspace = workspace
+        self.prefix = f"mcp_servers.{server_name}"
+
+    def fail(self, key: str, reason: str) -> ConfigError:
+        cfg = self.cfg
+        return ConfigError(
+            reason, path=cfg.source, line=cfg.line_of(key), key=f"{self.prefix}.{key}"
+        )
+
+    def text(self, value: str, key: str) -> str:
         try:
-            return expander.expand(value)
+            return self.expander.expand(value)
         except _Unresolvable as exc:
-            raise fail(key, exc.reason) from None
+            raise self.fail(key, exc.reason) from None
 
-    update: dict[str, Any] = {}
-    if cfg.command is not None:
-        update["command"] = text(cfg.command, "command")
-    update["args"] = [text(arg, f"args[{i}]") for i, arg in enumerate(cfg.args)]
-    if cfg.cwd is not None:
-        cwd = os.path.expanduser(text(cfg.cwd, "cwd"))
+    def run(self) -> ServerConfig:
+        cfg, text = self.cfg, self.text
+        update: dict[str, Any] = {}
+        if cfg.command is not None:
+            update["command"] = text(cfg.command, "command")
+        update["args"] = self._args()
+        if cfg.cwd is not None:
+            update["cwd"] = self._cwd(cfg.cwd)
+        update["env"], update["headers"] = self._env_and_headers()
+        if cfg.url is not None:
+            url = text(cfg.url, "url")
+            problem = url_problem(url)
+            if problem:
+                raise self.fail("url", f"{problem} (after ${{…}} expansion)")
+            update["url"] = url
+        update.update(self._credentials())
+        if cfg.roots:
+            update["roots"] = self._roots(cfg.roots)
+        for key, value in cfg.options.items():  # a plugin transport's key, an auth provider's
+            update[key] = _deep(value, key, text)
+        for block in ("oauth", "sampling"):  # sub-models: every text setting, checked again
+            model = getattr(cfg, block)
+            if model is not None:
+                update[block] = _expanded_block(model, block, text, self.fail)
+        return cfg.model_copy(update=update)
+
+    def _args(self) -> list[str]:
+        args = [self.text(arg, f"args[{i}]") for i, arg in enumerate(self.cfg.args)]
+        for index, arg in enumerate(args):
+            if "\0" in arg:
+                raise self.fail(f"args[{index}]", "contains a NUL character after ${…} expansion")
+        return args
+
+    def _cwd(self, raw: str) -> str:
+        cwd = os.path.expanduser(self.text(raw, "cwd"))
         if not os.path.isabs(cwd):
-            raise fail(
+            raise self.fail(
                 "cwd",
                 "must be an absolute folder after ${…} expansion (write "
                 "${workspaceFolder}/… for a folder under the working directory)",
             )
-        update["cwd"] = cwd
-    update["env"] = {name: text(value, f"env.{name}") for name, value in cfg.env.items()}
-    headers = {name: text(value, f"headers.{name}") for name, value in cfg.headers.items()}
-    update["headers"] = headers
-    for name, value in (*update["env"].items(), *headers.items()):
-        problem = value_problem(value, header=name in headers)
-        if problem:
-            where = "headers" if name in headers else "env"
-            raise fail(f"{where}.{name}", f"{problem} after ${{…}} expansion")
-    for index, arg in enumerate(update["args"]):
-        if "\0" in arg:
-            raise fail(f"args[{index}]", "contains a NUL character after ${…} expansion")
-    if cfg.url is not None:
-        url = text(cfg.url, "url")
-        problem = url_problem(url)
-        if problem:
-            raise fail("url", f"{problem} (after ${{…}} expansion)")
-        update["url"] = url
-    if isinstance(cfg.client_cert, list):
-        update["client_cert"] = [
-            text(part, f"client_cert[{i}]") for i, part in enumerate(cfg.client_cert)
-        ]
-    elif cfg.client_cert is not None:
-        update["client_cert"] = text(cfg.client_cert, "client_cert")
-    if cfg.client_key is not None:
-        update["client_key"] = text(cfg.client_key, "client_key")
-    if cfg.identity_header is not None and cfg.identity_header.value is not None:
-        update["identity_header"] = cfg.identity_header.model_copy(
-            update={"value": text(cfg.identity_header.value, "identity_header.value")}
-        )
-    if cfg.roots:
-        base = os.fspath(workspace) if workspace is not None else os.getcwd()
+        return cwd
+
+    def _env_and_headers(self) -> tuple[dict[str, str], dict[str, str]]:
+        text = self.text
+        env = {name: text(value, f"env.{name}") for name, value in self.cfg.env.items()}
+        headers = {name: text(value, f"headers.{name}") for name, value in self.cfg.headers.items()}
+        for name, value in (*env.items(), *headers.items()):
+            problem = value_problem(value, header=name in headers)
+            if problem:
+                where = "headers" if name in headers else "env"
+                raise self.fail(f"{where}.{name}", f"{problem} after ${{…}} expansion")
+        return env, headers
+
+    def _credentials(self) -> dict[str, Any]:
+        """``client_cert``, ``client_key`` and ``identity_header.value``, expanded."""
+        cfg, text = self.cfg, self.text
+        update: dict[str, Any] = {}
+        if isinstance(cfg.client_cert, list):
+            update["client_cert"] = [
+                text(part, f"client_cert[{i}]") for i, part in enumerate(cfg.client_cert)
+            ]
+        elif cfg.client_cert is not None:
+            update["client_cert"] = text(cfg.client_cert, "client_cert")
+        if cfg.client_key is not None:
+            update["client_key"] = text(cfg.client_key, "client_key")
+        if cfg.identity_header is not None and cfg.identity_header.value is not None:
+            update["identity_header"] = cfg.identity_header.model_copy(
+                update={"value": text(cfg.identity_header.value, "identity_header.value")}
+            )
+        return update
+
+    def _roots(self, given: list[RootConfig]) -> list[RootConfig]:
+        base = os.fspath(self.workspace) if self.workspace is not None else os.getcwd()
         roots = []
-        for index, root in enumerate(cfg.roots):
-            folder = os.path.expanduser(text(root.path, f"roots[{index}]"))
+        for index, root in enumerate(given):
+            folder = os.path.expanduser(self.text(root.path, f"roots[{index}]"))
             if "\0" in folder or not folder.strip():
-                raise fail(f"roots[{index}]", "is not a usable folder after ${…} expansion")
-            name = text(root.name, f"roots[{index}].name") if root.name is not None else None
+                raise self.fail(f"roots[{index}]", "is not a usable folder after ${…} expansion")
+            name = self.text(root.name, f"roots[{index}].name") if root.name is not None else None
             folder = os.path.normpath(os.path.join(base, folder))
             roots.append(root.model_copy(update={"path": folder, "name": name}))
-        update["roots"] = roots
-    for key, value in cfg.options.items():  # a plugin transport's key, an auth provider's
-        update[key] = _deep(value, key, text)
-    for block in ("oauth", "sampling"):  # sub-models: every text setting, checked again
-        model = getattr(cfg, block)
-        if model is not None:
-            update[block] = _expanded_block(model, block, text, fail)
-    return cfg.model_copy(update=update)
+        return roots
 
 
 def resolve_host_sampling(

@@ -82,7 +82,7 @@ def load_config(
     """Read the configuration file (default ``$HERMES_HOME/config.yaml``).
 
     *kinds* are the transports and auth providers entries may select (the plugin
-    manager's: see :class:`hermes_core.host.factory.HostFactory`); without it, the
+    manager's: see :class:`hermes_core.host.setup.factory.HostFactory`); without it, the
     built-in ones only, so a plugin's name is an unknown name.
 
     A missing file is an empty configuration.  With ``strict`` (the default)

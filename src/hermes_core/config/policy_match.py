@@ -26,9 +26,9 @@ from hermes_core.config.policy_programs import Program, WhatRuns, what_runs
 from hermes_core.config.policy_rules import Policy, ServerRule
 from hermes_core.config.policy_url import DialTarget, dial_target, url_rule_matches
 
-__all__ = ["ServerFacts", "server_refusal", "tool_refusal"]
+__all__ = ["ServerFacts", "server_refusal", "tool_denial", "tool_refusal"]
 
-# What the host's registry names keep of a name (as hermes_core.host.naming does).
+# What the host's registry names keep of a name (as hermes_core.host.tools.naming does).
 _UNSAFE = re.compile(r"[^A-Za-z0-9_]")
 # In a glob: a bracket expression, kept as it is, or one character to normalise.
 _GLOB_PART = re.compile(r"\[!?\]?[^\]]*\]|.", re.DOTALL)
@@ -221,6 +221,19 @@ def tool_refusal(policy: Policy | None, server: str, tool: str) -> str | None:
             return (
                 f"not allowed by the policy: no rule of allow.tools in {part.files[0]} matches it"
             )
+    return None
+
+
+def tool_denial(policy: Policy | None, server: str, name: str) -> str | None:
+    """Why a ``deny.tools`` rule of *policy* refuses a tool shown as *name* (an override's new
+    name), or ``None``.  Only the deny rules: an allow rule matches the server's own name alone,
+    so renaming a tool never gets it past the policy."""
+    if policy is None:
+        return None
+    for part in policy.policies:
+        for glob, where in part.deny_tools:
+            if _tool_matches(glob, server, name):
+                return f"denied by the policy rule {where} ({glob})"
     return None
 
 

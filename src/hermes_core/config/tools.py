@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from hermes_core.config.model_base import ConfigModel
+from hermes_core.config.tool_overrides import ToolOverrideConfig, check_override_keys
 from hermes_core.config.values import boolish, scalar_text, string_list
 
 __all__ = ["ToolsConfig"]
@@ -22,6 +23,8 @@ class ToolsConfig(ConfigModel):
     """``list_resources``/``read_resource`` may register (when the server has the capability)."""
     prompts: bool = True
     """``list_prompts``/``get_prompt`` may register (when the server has the capability)."""
+    overrides: dict[str, ToolOverrideConfig] = Field(default_factory=dict)
+    """Server tool name -> how it is shown and called (``hermes_core.config.tool_overrides``)."""
 
     @field_validator("include", "exclude", mode="before")
     @classmethod
@@ -32,6 +35,11 @@ class ToolsConfig(ConfigModel):
         if text is not None and not isinstance(value, bool):
             return [text]
         return string_list(value, "tool names or globs")
+
+    @field_validator("overrides", mode="before")
+    @classmethod
+    def _overrides(cls, value: Any) -> dict[str, Any]:
+        return check_override_keys(value)
 
     @field_validator("resources", "prompts", mode="before")
     @classmethod

@@ -23,7 +23,7 @@ from hermes_core.catalog.install_service import InstallService, configured_entri
 from hermes_core.catalog.registry.entry import Question
 from hermes_core.catalog.tool_choice import Checklist, probe_checklist
 from hermes_core.config.interpolate import load_dotenv
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = [

@@ -1,5 +1,5 @@
 """The dashboard's host: built like every ``hermes mcp`` command builds one
-(:class:`~hermes_core.host.factory.HostFactory` with the plugins), started with the page and
+(:class:`~hermes_core.host.setup.factory.HostFactory` with the plugins), started with the page and
 reloaded after each edit of ``config.yaml`` (its own at once, others' before the next call).
 Servers' questions go to ``state.db`` (the Pending page answers them, as a
 ``hermes mcp serve`` client would)."""
@@ -11,8 +11,8 @@ from typing import Any
 
 from hermes_core.config import store
 from hermes_core.config.models import ConfigError
-from hermes_core.host.factory import HostFactory
 from hermes_core.host.host import MCPHost
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.sessions import SessionStore, StoreElicitor
 

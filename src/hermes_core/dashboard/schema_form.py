@@ -99,7 +99,8 @@ def _input(field: Field) -> str:
         return f'<input type="number" step="{step}" name="{name}" placeholder="{esc(shown)}">'
     if field.kind == "string":
         return f'<input type="text" name="{name}" size="50" placeholder="{esc(shown)}">'
-    return f'<textarea name="{name}" rows="3" cols="60" placeholder="JSON"></textarea>'
+    hint = "JSON" if field.default is None else json.dumps(field.default)
+    return f'<textarea name="{name}" rows="3" cols="60" placeholder="{esc(hint)}"></textarea>'
 
 
 def form_fields(schema: Mapping[str, Any]) -> str:

@@ -15,7 +15,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.dashboard.app import build_app
 from hermes_core.dashboard.hosting import Hosting
 from hermes_core.dashboard.security import Secrets
-from hermes_core.host.factory import HostFactory
+from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.sessions.shared import session_store
 
@@ -53,9 +53,8 @@ def serve(manager: HermesPluginManager, sock: socket.socket, *, open_browser: bo
     try:
         # With state: the questions live in the state database (every replica's).
         state = HostFactory.from_manager(manager).state_database()
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except ConfigError:
+        state = None  # the page shows the config's error; questions in state.db meanwhile
     sessions = session_store(state)
     app = build_app(Hosting(manager, sessions), keys, port)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")

@@ -12,7 +12,7 @@ from typing import Any
 from hermes_core.dashboard.html import esc
 from hermes_core.dashboard.schema_form import form_fields
 from hermes_core.host.calls.result_text import MEDIA_KINDS, render_text
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["IMAGE_TYPES", "result_html", "tools_body"]
 

@@ -3,7 +3,7 @@
 ``config.yaml``, the ``.env`` beside it in ``$HERMES_HOME`` and the administrator's policy
 files (``$HERMES_POLICY``, ``/etc/hermes/policy.yaml``).  A stamp is the file's modification
 time, size and inode (``None``: missing or unreadable): one ``stat``, so a host can compare
-them before every call (:mod:`hermes_core.host.watch`).  ``trust.db`` has a better signal of
+them before every call (:mod:`hermes_core.host.config_watch`).  ``trust.db`` has a better signal of
 its own (SQLite's ``data_version``, :meth:`TrustStore.changed`).
 """
 

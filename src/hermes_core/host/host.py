@@ -11,10 +11,10 @@ A slow, dead or misconfigured server never blocks or breaks the others: its
 error is kept in :meth:`status` and its tools are simply absent.
 
 :class:`MCPHost` owns the servers and their connections and assembles the parts that do the
-work: :mod:`.lifecycle` (running the servers), :mod:`.tool_refresh` (their tools, with
-:mod:`.tool_discovery`, :mod:`.tool_preparation` and :mod:`.tool_names`), :mod:`.lazy`,
-:mod:`.offers` (elicitation and sampling), :mod:`.calls` (the call pipeline) and
-:mod:`.status`.
+work: :mod:`.lifecycle` (running the servers), :mod:`.tools.refresh` (their tools, with
+:mod:`.tools.discovery`, :mod:`.tools.preparation` and :mod:`.tools.registration`),
+:mod:`.tools.lazy_servers`, :mod:`.connection.client_offers` (elicitation and sampling),
+:mod:`.calls` (the call pipeline) and :mod:`.server_status`.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.home import hermes_home
-from hermes_core.host.breaker import Breakers
 from hermes_core.host.calls.approval import Approvals
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed
 from hermes_core.host.calls.call_span import CallSpanStep
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
@@ -48,36 +48,37 @@ from hermes_core.host.calls.steps import (
 )
 from hermes_core.host.calls.telemetry import TelemetryStep
 from hermes_core.host.connection import ServerConnection
-from hermes_core.host.connection_state import counts_as_connected
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.http_sessions import session_id
-from hermes_core.host.lazy import LazyServers
+from hermes_core.host.connection.client_offers import ClientOffers
+from hermes_core.host.connection.state_checks import counts_as_connected
 from hermes_core.host.lifecycle import ServerRunner
-from hermes_core.host.name_pattern import match_names
-from hermes_core.host.naming import registered_tool_name, sanitize_component
-from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.offers import ClientOffers
 from hermes_core.host.optional import follow_config, trust_screen
-from hermes_core.host.otel_setup import configure_telemetry, telemetry_wanted
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
-from hermes_core.host.status import ServerStatus, status_row
+from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import ServerStatus, status_row
+from hermes_core.host.setup.otel import configure_telemetry, telemetry_wanted
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog, TaskRecord
 from hermes_core.host.tasks.run import TaskRun
-from hermes_core.host.tool_preparation import Listed
-from hermes_core.host.tool_refresh import ToolRefresh
-from hermes_core.host.tool_search import ToolSearchIndex
+from hermes_core.host.tools.lazy_servers import LazyServers
+from hermes_core.host.tools.name_pattern import match_names
+from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.overrides import shown_name
+from hermes_core.host.tools.preparation import Listed
+from hermes_core.host.tools.refresh import ToolRefresh
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
+from hermes_core.host.tools.search import ToolSearchIndex
+from hermes_core.host.tools.unoffered import UnofferedReasons
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
-from hermes_core.host.unoffered import UnofferedReasons
+from hermes_core.host.transports.http_sessions import session_id
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
-    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.config_watch import ConfigWatcher
+    from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
     from hermes_core.host.trust.state import TrustState
-    from hermes_core.host.watch import ConfigWatcher
     from hermes_core.plugins.types import SamplingProvider
     from hermes_core.sampling.catalog import ModelCatalog
 
@@ -107,7 +108,7 @@ class MCPHost:
         """*transports* maps each registered transport's name to its ``connect`` (default:
         the built-in plugins' stdio, Streamable HTTP and SSE); a server whose transport is
         not among them fails to connect with an error naming the transport.  Build hosts
-        with :class:`~hermes_core.host.factory.HostFactory` to get the plugins' ones.
+        with :class:`~hermes_core.host.setup.factory.HostFactory` to get the plugins' ones.
 
         *elicitor* shows a server's ``elicitation/create`` questions to the user (see
         :mod:`hermes_core.offers.elicitation`); without one, servers are told the host cannot ask.
@@ -132,7 +133,7 @@ class MCPHost:
         them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
         see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
         turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
-        or an SDK tracer provider ask for it, :mod:`hermes_core.host.otel_setup`).
+        or an SDK tracer provider ask for it, :mod:`hermes_core.host.setup.otel`).
         """
         self._servers: dict[str, HostServer] = {s.name: s for s in servers}
         if transports is None:  # the built-in plugin's registrations, without a plugin manager
@@ -155,6 +156,7 @@ class MCPHost:
             lambda: self.unoffered_tools,
             self._offers.sampling_status,
             self._wants_sampling,
+            self._registered_as,
         )
         self._tools = ToolRefresh(
             self._servers, self._connections, self.registry, self.gate, self._screen
@@ -222,6 +224,11 @@ class MCPHost:
     def _decision(self, server: str, tool: str) -> Decision | None:
         return None if self._screen is None else self._screen.decision(server, tool)
 
+    def _registered_as(self, server: str, tool: str) -> str:
+        """The plain registry name of *server*'s *tool* (its override's name, if it has one)."""
+        config = self._servers.get(server)
+        return registered_tool_name(server, shown_name(config.overrides, tool) if config else tool)
+
     def refusal(self, name: str) -> dict[str, Any] | None:
         """The refusal a call of *name* gets when the policy or the trust state holds the tool
         back (its definition changed since it was pinned, the user decided never to run it)
@@ -229,13 +236,13 @@ class MCPHost:
         it back."""
         for server, reasons in self._tools.policy_refusals.items():
             for tool, reason in reasons.items():
-                if registered_tool_name(server, tool) == name:
+                if self._registered_as(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
                     return {"error": error, "server": server, "state": "policy", "retryable": False}
         if self._screen is not None:
             for server, refusals in self._screen.refusals.items():
                 for tool, refusal in refusals.items():
-                    if registered_tool_name(server, tool) == name:
+                    if self._registered_as(server, tool) == name:
                         return refusal.payload()
         return self._never_started(name)
 
@@ -351,7 +358,7 @@ class MCPHost:
         files while the host runs: every call looks first (one ``stat`` per file) and waits
         for a change to be applied; between calls the watcher looks every *interval* seconds.
 
-        See :mod:`hermes_core.host.watch`; *load* replaces building the servers from *path*;
+        See :mod:`hermes_core.host.config_watch`; *load* replaces building the servers from *path*;
         *on_reload(diff)* runs on the host's loop after each reload.  The watcher stops with
         the host.
         """
@@ -412,7 +419,7 @@ class MCPHost:
 
     def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]:
         """The offered tools that best match *query* (BM25 over names, titles and
-        descriptions), best first, at most *limit*; see :mod:`hermes_core.host.tool_search`.
+        descriptions), best first, at most *limit*; see :mod:`hermes_core.host.tools.search`.
 
         The index is built on the first search and again only after the tools change.
         """
@@ -423,7 +430,7 @@ class MCPHost:
     def match_tools(self, pattern: str, limit: int = 5) -> list[ToolEntry]:
         """The offered tools whose registered name the regular expression *pattern* matches
         (case-insensitive, anywhere in the name), in listing order, at most *limit*; bounded in
-        size and time (:mod:`hermes_core.host.name_pattern`: ``PatternError`` past them)."""
+        size and time (:mod:`hermes_core.host.tools.name_pattern`: ``PatternError`` past them)."""
         snapshot, owners = self.registry.listing()
         hidden = [owner for owner in owners if not self.gate.check(owner)]
         return match_names(snapshot, pattern, limit, hidden_servers=hidden)
@@ -471,7 +478,7 @@ class MCPHost:
         """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised.
 
         *on_progress(progress, total, message)* is called for each progress notification the
-        server sends about this call (see :mod:`hermes_core.host.notifications`).
+        server sends about this call (see :mod:`hermes_core.host.server_notifications`).
         """
         watcher = self._watcher  # (catch_up, inlined: this is every call's path)
         if watcher is not None:
@@ -512,6 +519,12 @@ class MCPHost:
         return self.task_log.records(server)
 
     # -- status ----------------------------------------------------------------------------
+    def server_stderr(self, server: str) -> list[str]:
+        """The lines of *server*'s stderr the host still keeps (bounded, oldest first), to be
+        shown: ``hermes mcp doctor`` looks there for the line that names an error."""
+        connection = self._connections.get(server)
+        return connection.stderr_lines() if connection is not None else []
+
     def status(self) -> list[ServerStatus]:
         """One row per configured server, sorted by name (``hermes mcp status``)."""
         rows = []
@@ -530,6 +543,7 @@ class MCPHost:
                     filtered_out=self._tools.preparation.filtered_out.get(name, 0),
                     sampling=self._offers.sampling_status(name),
                     name_collisions=self.name_collisions(name),
+                    override_problems=self._tools.preparation.override_problems.get(name),
                 )
             )
         return rows

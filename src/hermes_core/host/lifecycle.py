@@ -12,14 +12,14 @@ from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.connection_state import is_connected, is_connecting, mark_failed
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.lazy import LazyServers
-from hermes_core.host.offers import ClientOffers
-from hermes_core.host.spec import HostServer
+from hermes_core.host.connection.client_offers import ClientOffers
+from hermes_core.host.connection.state_checks import is_connected, is_connecting, mark_failed
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks import TaskLog
-from hermes_core.host.tool_refresh import ToolRefresh
+from hermes_core.host.tools.lazy_servers import LazyServers
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.refresh import ToolRefresh
 from hermes_core.host.transports import Opener
 from hermes_core.offers.elicitation import ElicitationHandler
 from hermes_core.offers.roots import RootsHandler

@@ -7,8 +7,8 @@ the sampling machinery for a server that may sample, the schema cache (and its r
 format) for a lazy server, the config watcher for a host that follows
 ``config.yaml``.  They are reached through the typed functions below, which load their module
 the first time (an import inside the function; the only other such imports in the host are
-the transports' connects, :mod:`.transports`): the dependency still points from the host down
-to them, and a host that never uses them never loads them.
+the transports' connects, :mod:`.transports`): the dependency still points from the
+host down to them, and a host that never uses them never loads them.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hermes_core.host import watch
-    from hermes_core.host.config_source import ConfigSource
-    from hermes_core.host.schema_cache import CachedListing
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host import config_watch as watch
+    from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.config_source import ConfigSource
+    from hermes_core.host.tools.schema_cache import CachedListing
     from hermes_core.host.trust.screen import TrustScreen
     from hermes_core.host.trust.state import TrustState
     from hermes_core.sampling.catalog import ModelCatalog
@@ -60,8 +60,8 @@ def app_guidance(
 
 
 def read_schema_cache(path: Path, expected: str) -> CachedListing | None:
-    """A lazy server's cached listing (see :func:`hermes_core.host.schema_cache.read_cache`)."""
-    from hermes_core.host.schema_cache import read_cache
+    """A lazy server's cached listing (:func:`hermes_core.host.tools.schema_cache.read_cache`)."""
+    from hermes_core.host.tools.schema_cache import read_cache
 
     return read_cache(path, expected)
 
@@ -74,8 +74,8 @@ def write_schema_cache(
     *,
     ttl_ms: int | None,
 ) -> None:
-    """Write a lazy server's listing (see :func:`hermes_core.host.schema_cache.write_cache`)."""
-    from hermes_core.host.schema_cache import write_cache
+    """Write a lazy server's listing (:func:`hermes_core.host.tools.schema_cache.write_cache`)."""
+    from hermes_core.host.tools.schema_cache import write_cache
 
     write_cache(path, expected, tools, capabilities, ttl_ms=ttl_ms)
 
@@ -102,8 +102,8 @@ def follow_config(
     source: ConfigSource | None,
     on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
 ) -> watch.ConfigWatcher:
-    """Start following ``config.yaml`` for *host* (see :func:`hermes_core.host.watch.follow`)."""
-    from hermes_core.host.watch import follow
+    """Follow ``config.yaml`` for *host* (:func:`hermes_core.host.config_watch.follow`)."""
+    from hermes_core.host.config_watch import follow
 
     return follow(
         host,

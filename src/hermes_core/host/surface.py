@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from hermes_core.host.notifications import ProgressCallback
-    from hermes_core.host.registry import ToolEntry
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_notifications import ProgressCallback
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
+    from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["HostSurface", "TaskRecorder", "ToolLookup"]
 

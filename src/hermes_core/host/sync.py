@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.host import MCPHost
-from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
-from hermes_core.host.status import ServerStatus
+from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import ServerStatus
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.transports import Opener
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.plugins.types import SamplingProvider
 
 if TYPE_CHECKING:  # (config reading stays unloaded until a watcher is asked for)
-    from hermes_core.host.config_source import ConfigSource
+    from hermes_core.host.config_watch import ConfigWatcher
+    from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.state import TrustState
-    from hermes_core.host.watch import ConfigWatcher
 
 __all__ = ["SyncMCPHost"]
 

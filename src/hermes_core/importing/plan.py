@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any
 
 from hermes_core.config.loader import validate_server
-from hermes_core.host.naming import sanitize_component
+from hermes_core.host.tools.naming import sanitize_component
 from hermes_core.importing.dialects import translate
 from hermes_core.importing.model import ForeignServer, Skip, Translated
 from hermes_core.importing.secrets import lift_secrets

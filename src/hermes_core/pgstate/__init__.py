@@ -21,8 +21,16 @@ The public interface is small::
 * :class:`Database` — a psycopg 3 connection pool (blocking: the CLI and the host's trust
   checks both use it); :meth:`Database.transaction` retries once on a broken connection
   (the server restarted), then raises :class:`StateUnavailable`.
+* :meth:`Database.reachable` — one query now (what a readiness check asks);
+  :meth:`Database.dedicated` — a connection of its own (a session-level advisory lock).
+* :func:`state_database_of` — the database the last config read for a home named (for parts
+  given a home, not a config: OAuth token storage).
 * :class:`StateUnavailable` — the database cannot be used; its message names the URL with
   its credentials hidden and never holds the password.
+
+A host finds its database through ``HostFactory.state_database()`` (``None`` without
+``state:``); the stores are ``HostFactory.trust_store()``, the audit interceptor's sink,
+``hermes_core.sessions.shared.session_store`` and ``hermes_core.auth.pg_tokens``.
 
 psycopg is an optional dependency (``pip install 'hermes-core[fleet]'``); a config with
 ``state:`` and no psycopg is a clear error.
@@ -30,7 +38,22 @@ psycopg is an optional dependency (``pip install 'hermes-core[fleet]'``); a conf
 
 from __future__ import annotations
 
-from hermes_core.pgstate.database import Database, database_at, database_for, shown_url
+from hermes_core.pgstate.database import (
+    Database,
+    database_at,
+    database_for,
+    remember_state,
+    shown_url,
+    state_database_of,
+)
 from hermes_core.pgstate.errors import StateUnavailable
 
-__all__ = ["Database", "StateUnavailable", "database_at", "database_for", "shown_url"]
+__all__ = [
+    "Database",
+    "StateUnavailable",
+    "database_at",
+    "database_for",
+    "remember_state",
+    "shown_url",
+    "state_database_of",
+]

@@ -28,7 +28,16 @@ from hermes_core.sanitize.urls import redact_url
 if TYPE_CHECKING:
     import psycopg
 
-__all__ = ["CONNECT_SECONDS", "RETRY_AFTER", "Database", "database_for", "shown_url"]
+__all__ = [
+    "CONNECT_SECONDS",
+    "RETRY_AFTER",
+    "Database",
+    "database_at",
+    "database_for",
+    "remember_state",
+    "shown_url",
+    "state_database_of",
+]
 
 T = TypeVar("T")
 
@@ -39,6 +48,8 @@ RETRY_AFTER = 1.0
 
 _databases: dict[str, Database] = {}
 _databases_lock = threading.Lock()
+#: Home folder -> the ``state:`` block the last config read for it named (see remember_state).
+_homes: dict[str, StateConfig | None] = {}
 
 
 def shown_url(url: str) -> str:
@@ -77,7 +88,12 @@ class Database:
         return StateUnavailable(f"the state database {self.shown} {doing}: {text}")
 
     # -- connections -------------------------------------------------------------------
-    def _connect(self) -> psycopg.Connection[Any]:
+    def dedicated(self) -> psycopg.Connection[Any]:
+        """A connection of its own, outside the per-thread ones (the caller closes it):
+        for a session-level advisory lock held across awaits."""
+        return self._connect(track=False)
+
+    def _connect(self, *, track: bool = True) -> psycopg.Connection[Any]:
         try:
             import psycopg
         except ImportError:
@@ -105,8 +121,9 @@ class Database:
         except BaseException:
             conn.close()
             raise
-        with self._all_lock:
-            self._all.append(conn)
+        if track:
+            with self._all_lock:
+                self._all.append(conn)
         return conn
 
     def _ensure_schema(self, conn: psycopg.Connection[Any]) -> None:
@@ -239,6 +256,21 @@ def database_for(
             found = Database(resolve, state.shown())
             _databases[key] = found
         return found
+
+
+def remember_state(home: str | os.PathLike[str], state: StateConfig | None) -> None:
+    """Note the ``state:`` block the config of *home* holds (a config was just read), for the
+    parts that are given a home and not the config (OAuth token storage)."""
+    with _databases_lock:
+        _homes[os.fspath(home)] = state
+
+
+def state_database_of(home: str | os.PathLike[str]) -> Database | None:
+    """The state database the last config read for *home* named (``None``: none, or no config
+    read for it in this process: the files under *home*)."""
+    with _databases_lock:
+        state = _homes.get(os.fspath(home))
+    return database_for(state) if state is not None else None
 
 
 def database_at(url: str) -> Database:

@@ -18,7 +18,8 @@ returns registration objects::
 Hooks: ``declare_app``, ``location_kind``, ``version_source``, ``gpu_probe``,
 ``transport``, ``auth_provider``, ``catalog_entry``, ``sampling_provider``,
 ``messaging_platform``, ``call_interceptor`` — see :mod:`hermes_core.plugins.hookspecs` for the
-reference and ``docs/plugin-authors.md`` for a tutorial with a tested example of each.
+reference, ``docs/plugin-authors.md`` for a tutorial and ``docs/plugins/`` for a page per hook,
+each with a tested example.
 Check it with ``hermes plugins list`` and ``hermes apps check``; test it with
 the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 """

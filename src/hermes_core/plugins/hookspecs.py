@@ -237,7 +237,7 @@ class HermesSpecs:
 
         A transport over a socket (or any byte stream) opens it and hands it to
         :func:`hermes_core.host.transports.open_byte_stream`, which frames MCP on it with
-        the bounds of Hermes' stdio transport (``docs/plugin-authors.md`` section 7).  A
+        the bounds of Hermes' stdio transport (``docs/plugins/transport.md``).  A
         ``settings`` model (pydantic) is checked against the value under ``config_key`` when
         ``config.yaml`` is read (file:line, did-you-mean); its fields not marked secret are
         shown by ``hermes mcp list``.
@@ -582,8 +582,8 @@ class HermesSpecs:
             :class:`~hermes_core.plugins.types.Decision` (``allow``, ``rewrite(arguments)``,
             ``refuse(reason)``) or ``None``; ``after`` returns a replacement result or
             ``None``.  Either may be ``async``.  Built-ins registered through this hook:
-            ``audit`` and ``result_budget`` (always on, outermost).  docs/plugin-authors.md
-            has complete examples.
+            ``audit`` and ``result_budget`` (always on, outermost).
+            ``docs/plugins/call_interceptor.md`` has complete examples.
 
         Errors:
             A name clash is an error naming both providers; an interceptor without

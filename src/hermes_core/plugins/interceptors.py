@@ -142,6 +142,9 @@ class InterceptedCall:
     """The call's OpenTelemetry span (``execute_tool <name>``) when telemetry is on, else
     ``None``: add attributes with ``call.span.set_attribute(...)``.  It is the current span
     while interceptors run, so a span an interceptor starts is its child."""
+    fixed_arguments: Mapping[str, Any] = field(default_factory=dict)
+    """The arguments the tool's override fixes (``tools.overrides``: configuration, not the
+    caller's), already in :attr:`arguments`; empty for a tool without one."""
 
 
 class BeforeCall(Protocol):

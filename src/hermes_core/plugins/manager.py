@@ -117,7 +117,12 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "hermes_core.builtin.catalog",
     "hermes_core.builtin.local_catalog",
     "hermes_core.builtin.interceptors",
+    "hermes_core.builtin.installed_apps",
 )
+
+#: Built-in plugins whose contributions give way to another plugin's of the same name: the app
+#: declarations kept from registry and bundle installs yield to the vendor plugin's own.
+GIVES_WAY: frozenset[str] = frozenset({"hermes_core.builtin.installed_apps"})
 
 
 class HermesPluginManager:
@@ -293,56 +298,20 @@ class HermesPluginManager:
                 )
                 continue
             for item in items:
-                if not isinstance(item, expected):
+                problem = _item_problem(hook, item, expected)
+                if problem:
                     self._problem(
                         record,
-                        PluginError(
-                            impl.plugin_name,
-                            f"returned a {type(item).__name__}, expected {expected.__name__}",
-                            distribution=dist,
-                            hook=hook,
-                        ),
+                        PluginError(impl.plugin_name, problem, distribution=dist, hook=hook),
                     )
                     continue
-                missing = _missing_callable(item)
-                if missing:
-                    self._problem(
-                        record,
-                        PluginError(
-                            impl.plugin_name,
-                            f"{hook} {_name_of(item)!r} has no callable {missing}",
-                            distribution=dist,
-                            hook=hook,
-                        ),
-                    )
-                    continue
-                bad = _bad_settings(item)
-                if bad:
-                    self._problem(
-                        record,
-                        PluginError(
-                            impl.plugin_name,
-                            f"{hook} {_name_of(item)!r}: {bad}",
-                            distribution=dist,
-                            hook=hook,
-                        ),
-                    )
-                    continue
-                if (
-                    not record.builtin
-                    and isinstance(item, (LocationKind, GpuProbe, VersionSource))
-                    and item.provider == "hermes_platform"
-                ):
-                    suffix = f" ({record.label})" if record.distribution else ""
-                    item = dataclasses.replace(item, provider=impl.plugin_name + suffix)
-                elif (  # named when one of its calls fails closed
-                    not record.builtin
-                    and isinstance(item, CallInterceptor)
-                    and item.provider == "hermes_core"
-                ):
-                    item = dataclasses.replace(item, provider=impl.plugin_name)
+                if not record.builtin:
+                    item = _credited(item, impl.plugin_name, record)
                 key = _name_of(item)
                 first = seen.get(key)
+                if first is not None and first.plugin in GIVES_WAY and first.item != item:
+                    results.remove(first)  # a plugin's own contribution wins over a kept one
+                    first = None
                 if first is not None:
                     if first.item != item:
                         self._problem(
@@ -542,3 +511,30 @@ def get_plugin_manager(*, no_plugins: bool = False) -> HermesPluginManager:
     if manager.strict:
         manager.check_contributions()
     return manager
+
+
+def _item_problem(hook: str, item: object, expected: type) -> str | None:
+    """Why a registration a plugin's hook returned is refused (None: it is usable)."""
+    if not isinstance(item, expected):
+        return f"returned a {type(item).__name__}, expected {expected.__name__}"
+    missing = _missing_callable(item)
+    if missing:
+        return f"{hook} {_name_of(item)!r} has no callable {missing}"
+    bad = _bad_settings(item)
+    if bad:
+        return f"{hook} {_name_of(item)!r}: {bad}"
+    return None
+
+
+def _credited(item: Any, plugin_name: str, record: PluginRecord) -> Any:
+    """A third-party *item* that left the built-in provider name in place, named after the plugin
+    that returned it (its failures then name the plugin, not Hermes)."""
+    if (
+        isinstance(item, (LocationKind, GpuProbe, VersionSource))
+        and item.provider == "hermes_platform"
+    ):
+        suffix = f" ({record.label})" if record.distribution else ""
+        return dataclasses.replace(item, provider=plugin_name + suffix)
+    if isinstance(item, CallInterceptor) and item.provider == "hermes_core":
+        return dataclasses.replace(item, provider=plugin_name)
+    return item

@@ -133,7 +133,7 @@ class SettingsModel(Protocol):
 
     Named as a protocol so this module does not import pydantic; any ``BaseModel`` subclass
     is one.  The loader reads its JSON Schema (field names, required, secret) and validates
-    the settings with it when ``config.yaml`` is read (``docs/plugin-authors.md``).
+    the settings with it when ``config.yaml`` is read (``docs/plugins/transport.md``).
     """
 
     @classmethod

@@ -221,7 +221,6 @@ class SamplingHandler:
 
     # -- the steps ----------------------------------------------------------------------------
     async def _answer(self, params: Any) -> tuple[Any, str, Completion]:
-        from mcp import types
 
         s = self.settings
         if not self.limiter.acquire():
@@ -256,7 +255,20 @@ class SamplingHandler:
             isinstance(p, ImagePart) for m in messages for p in m.parts
         ):
             raise SamplingRefused("unsupported", f"model '{picked.id}' does not accept images")
+        request = self._request(params, picked, messages)
+        if s.approval == "ask":
+            await self._approve(request)
+        completion = await self._complete(picked, request)
+        model = completion.model or picked.id
         with_tools = params.tools is not None or params.tool_choice is not None
+        return self._reply(completion, model, request, messages, with_tools), model, completion
+
+    def _request(
+        self, params: Any, picked: OfferedModel, messages: tuple[ChatMessage, ...]
+    ) -> CompletionRequest:
+        """The completion request for *params*: the tokens cut to the cap, the server's tools
+        offered unless ``toolChoice`` is ``none`` (refused when tool rounds are off)."""
+        s = self.settings
         tools: tuple[SamplingTool, ...] = ()
         choice = getattr(params.tool_choice, "mode", None) or "auto"
         if params.tools:
@@ -271,7 +283,7 @@ class SamplingHandler:
                     SamplingTool(t.name, t.description or "", dict(t.input_schema or {}))
                     for t in params.tools
                 )
-        request = CompletionRequest(
+        return CompletionRequest(
             model=picked.id,
             messages=messages,
             max_tokens=max(1, min(int(params.max_tokens), s.max_tokens_cap)),
@@ -281,12 +293,22 @@ class SamplingHandler:
             tools=tools,
             tool_choice="required" if choice == "required" and tools else "auto",
         )
-        if s.approval == "ask":
-            await self._approve(request)
-        completion = await self._complete(picked, request)
-        model = completion.model or picked.id
+
+    def _reply(
+        self,
+        completion: Completion,
+        model: str,
+        request: CompletionRequest,
+        messages: tuple[ChatMessage, ...],
+        with_tools: bool,
+    ) -> Any:
+        """The ``sampling/createMessage`` result for *completion*: tool uses within the round
+        limit, or the text (with the tools shape when the request carried tools)."""
+        from mcp import types
+
+        s = self.settings
         if completion.tool_calls:
-            if not tools:
+            if not request.tools:
                 raise SamplingRefused(
                     "error", f"model '{model}' asked for a tool the server did not offer"
                 )
@@ -304,24 +326,18 @@ class SamplingHandler:
                 types.ToolUseContent(id=c.id, name=c.name, input=dict(c.arguments))
                 for c in completion.tool_calls
             )
-            return (
-                types.CreateMessageResultWithTools(
-                    role="assistant", content=blocks, model=model, stop_reason="toolUse"
-                ),
-                model,
-                completion,
+            return types.CreateMessageResultWithTools(
+                role="assistant", content=blocks, model=model, stop_reason="toolUse"
             )
         stop = completion.stop_reason or "endTurn"
         text = types.TextContent(text=completion.text)
         if with_tools:
-            result: Any = types.CreateMessageResultWithTools(
+            return types.CreateMessageResultWithTools(
                 role="assistant", content=[text], model=model, stop_reason=stop
             )
-        else:
-            result = types.CreateMessageResult(
-                role="assistant", content=text, model=model, stop_reason=stop
-            )
-        return result, model, completion
+        return types.CreateMessageResult(
+            role="assistant", content=text, model=model, stop_reason=stop
+        )
 
     async def _approve(self, request: CompletionRequest) -> None:
         if self.approver is None:

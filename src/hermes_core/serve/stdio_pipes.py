@@ -31,7 +31,7 @@ import mcp_types as types
 from mcp.shared.message import SessionMessage
 from pydantic_core import from_json
 
-from hermes_core.host.stdio_transport import (
+from hermes_core.host.transports.stdio import (
     DEFAULT_MAX_MESSAGE_BYTES,
     LineFramer,
     MessageTooLarge,

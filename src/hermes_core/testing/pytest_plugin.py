@@ -93,7 +93,7 @@ def hermes_factory(hermes_pm: HermesPluginManager, hermes_home: Path) -> Callabl
 
     # The host (the SDK, anyio, httpx) is imported by a test that asks for it, not by every
     # pytest session that has hermes-core installed.
-    from hermes_core.host.factory import HostFactory
+    from hermes_core.host.setup.factory import HostFactory
 
     def make(plugin: object, name: str = "plugin-under-test") -> HostFactory:
         hermes_pm.register_plugin(plugin, name)

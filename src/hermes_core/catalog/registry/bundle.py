@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from hermes_core.catalog.registry.app_meta import hermes_meta
 from hermes_core.catalog.registry.entry import PlanError, Question
 from hermes_platform.runners import MissingRunner, missing_runner
 
@@ -86,6 +87,8 @@ class BundleManifest:
     user_config: tuple[UserOption, ...] = ()
     platforms: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
+    hermes_meta: Mapping[str, Any] = field(default_factory=dict)
+    """Our ``_meta`` keys (``dev.hermes/declaration``: an app declaration), unparsed."""
 
 
 def sha256_of(path: Path) -> str:
@@ -225,6 +228,7 @@ def read_manifest(archive: zipfile.ZipFile, label: str) -> BundleManifest:
         user_config=tuple(_option(str(k), v, label) for k, v in list(raw_options.items())[:64]),
         platforms=tuple(str(p) for p in platforms) if isinstance(platforms, list) else (),
         unknown=unknown,
+        hermes_meta=hermes_meta(data.get("_meta")),
     )
 
 

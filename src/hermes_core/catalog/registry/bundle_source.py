@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from hermes_core.catalog.catalog import Entry, refusal
 from hermes_core.catalog.command_line import one_line
 from hermes_core.catalog.install import install_dir
 from hermes_core.catalog.install_plan import (
@@ -30,6 +29,12 @@ from hermes_core.catalog.install_plan import (
     InstallRefused,
     Refusal,
 )
+from hermes_core.catalog.registry.app_gate import (
+    declared_lines,
+    declared_refusal,
+    own_declaration,
+)
+from hermes_core.catalog.registry.app_meta import MetaDeclaration
 from hermes_core.catalog.registry.bundle import (
     MAX_BUNDLE_BYTES,
     BundleError,
@@ -83,7 +88,7 @@ def bundle_plan(
     configured: dict[str, Any],
     display_names: dict[str, str],
     as_name: str | None = None,
-    registry: tuple[Listed, ServerJson] | None = None,
+    registry: tuple[Listed, ServerJson, MetaDeclaration | None] | None = None,
     required_sha: bool = False,
 ) -> InstallPlan:
     """The plan for the bundle at *source* (a path, or an ``https://`` URL that needs
@@ -137,7 +142,7 @@ def _plan(
     configured: dict[str, Any],
     display_names: dict[str, str],
     as_name: str | None,
-    registry: tuple[Listed, ServerJson] | None,
+    registry: tuple[Listed, ServerJson, MetaDeclaration | None] | None,
 ) -> InstallPlan:
     label = one_line(source, 200)
     try:
@@ -152,10 +157,14 @@ def _plan(
             f"{', '.join(one_line(p, 20) for p in manifest.platforms)}, not {sys.platform}."
         )
     name = as_name or config_name(manifest.name)
-    refused = refusal(Entry(name, "bundle", label), display_names.get(name))
-    if refused is not None:  # a plugin's app declaration for this name
-        raise InstallRefused(refused)
     origin = registry[1].name if registry is not None else f"bundle:{manifest.name}"
+    # The bundle's own declaration, else its registry entry's, else a plugin's for this name.
+    own = own_declaration(manifest.hermes_meta, name, f"{label} (manifest.json _meta)")
+    if own is None and registry is not None:
+        own = registry[2]
+    refused = declared_refusal(name, origin, own, display_names)
+    if refused is not None:
+        raise InstallRefused(refused)
     try:
         previous = replaced_entry(configured, name, origin)
     except ValueError as exc:
@@ -179,11 +188,17 @@ def _plan(
         registry=registry[0].registry.url if registry is not None else "",
         source=source if _remote(source) else str(path.resolve()),
         sha256=digest,
+        declaration=dict(own.raw) if own is not None else None,
     )
     return InstallPlan(
         name=name,
         title=f"'{name}' (unvetted)",
-        lines=bundle_lines(source, digest, manifest, folder, draft, asked, runner, registry),
+        lines=[
+            *bundle_lines(
+                source, digest, manifest, folder, draft, asked, runner, registry and registry[:2]
+            ),
+            *declared_lines(name, own),
+        ],
         questions=asked,
         make=make,
         previous=previous,

@@ -1,24 +1,35 @@
 """Where a registry or bundle install came from: ``$HERMES_HOME/installs/NAME.json``.
 
 ``hermes mcp update`` reads these to find a newer version; ``install`` writes one after the
-entry is in ``config.yaml``.  A record is a cache of our own making, never an authority: it is
-used only while ``mcp_servers.NAME`` exists, and a record that is not plainly ours is ignored.
+entry is in ``config.yaml``, with the app declaration the ``server.json`` or bundle carried
+(the built-in plugin :mod:`hermes_core.builtin.installed_apps` registers it in every process,
+as a plugin's; ``hermes mcp remove`` forgets the record).  A record is of our own making,
+never an authority for where a server came from: it is used only while ``mcp_servers.NAME``
+exists, and a record that is not plainly ours is ignored.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermes_core.config.loader import hermes_home
+from hermes_core.builtin.installed_apps import RECORD_FORMAT, RECORD_MAX_BYTES, records_folder
 from hermes_core.json_records import read_record, write_record
 
-__all__ = ["InstallRecord", "load_record", "records", "replaced_entry", "save_record"]
+__all__ = [
+    "InstallRecord",
+    "forget_record",
+    "load_record",
+    "records",
+    "replaced_entry",
+    "save_record",
+]
 
-_FORMAT = 1
-_MAX_BYTES = 64 * 1024
+_FORMAT = RECORD_FORMAT
+_MAX_BYTES = RECORD_MAX_BYTES
 
 
 @dataclass(frozen=True)
@@ -37,14 +48,23 @@ class InstallRecord:
     source: str = ""
     """The bundle's file or URL (``kind: bundle``)."""
     sha256: str = ""
+    declaration: Mapping[str, Any] | None = field(default=None, compare=False)
+    """The app declaration from ``_meta`` (``{"app": …, "requires": …}``), as written."""
 
 
 def _folder() -> Path:
-    return hermes_home() / "installs"
+    return records_folder()
 
 
 def save_record(record: InstallRecord) -> None:
     write_record(_folder() / f"{record.name}.json", {"format": _FORMAT, **asdict(record)})
+
+
+def forget_record(name: str) -> None:
+    """Remove the record of *name* (its server was removed); an absent one is not an error."""
+    path = _folder() / f"{name}.json"
+    with contextlib.suppress(OSError):
+        path.unlink()
 
 
 def load_record(name: str) -> InstallRecord | None:
@@ -54,10 +74,13 @@ def load_record(name: str) -> InstallRecord | None:
     )  # fmt: skip
     if data is None:
         return None
-    fields = {k: data.get(k) for k in InstallRecord.__dataclass_fields__}
+    declaration = data.get("declaration")
+    fields = {k: data.get(k) for k in InstallRecord.__dataclass_fields__ if k != "declaration"}
     if not all(isinstance(v, str) for v in fields.values()):
         return None
-    return InstallRecord(**fields)  # type: ignore[arg-type]
+    if declaration is not None and not isinstance(declaration, dict):
+        return None
+    return InstallRecord(**fields, declaration=declaration)  # type: ignore[arg-type]
 
 
 def records() -> list[InstallRecord]:

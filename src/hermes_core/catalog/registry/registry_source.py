@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from hermes_core.catalog.catalog import Entry, refusal
 from hermes_core.catalog.install_plan import InstallPlan, InstallRefused, Refusal
+from hermes_core.catalog.registry.app_gate import (
+    declared_lines,
+    declared_refusal,
+    own_declaration,
+)
+from hermes_core.catalog.registry.app_meta import MetaDeclaration
 from hermes_core.catalog.registry.bundle_source import bundle_plan
 from hermes_core.catalog.registry.client import Listed, RegistryClient, RegistryError
 from hermes_core.catalog.registry.entry import (
@@ -24,7 +29,6 @@ from hermes_core.catalog.registry.records import InstallRecord, replaced_entry
 from hermes_core.catalog.registry.registries import Registry
 from hermes_core.catalog.registry.screen import registry_lines
 from hermes_core.catalog.registry.server_json import ServerJson
-from hermes_platform.declaration import DeclarationError, parse_declaration
 from hermes_platform.runners import MissingRunner
 
 __all__ = ["find_server", "registry_plan", "split_target"]
@@ -57,23 +61,6 @@ def find_server(registries: list[Registry], name: str, version: str) -> Listed:
     )
 
 
-def _refused(server: ServerJson, name: str, display_names: dict[str, str]) -> str | None:
-    own = None
-    if server.declaration is not None:
-        where = f"{server.name} (server.json _meta)"
-        try:
-            own = parse_declaration(
-                name,
-                raw_app=server.declaration.get("app"),
-                raw_requires=server.declaration.get("requires"),
-                where=where,
-            )
-        except DeclarationError as exc:
-            return f"{server.name}: its app declaration is invalid: {exc}"
-    entry = Entry(name, server.name, "registry", own_declaration=own)
-    return refusal(entry, display_names.get(name))
-
-
 def registry_plan(
     registries: list[Registry],
     target: str,
@@ -92,7 +79,8 @@ def registry_plan(
     if listed.status == "deleted":
         raise InstallRefused(f"{server.name} was deleted from the registry")
     name = as_name or config_name(server.name)
-    refused = _refused(server, name, display_names)
+    own = own_declaration(server.hermes_meta, name, f"{server.name} (server.json _meta)")
+    refused = declared_refusal(name, server.name, own, display_names)
     if refused is not None:
         raise InstallRefused(refused)
     try:
@@ -111,10 +99,10 @@ def registry_plan(
             configured=configured,
             display_names=display_names,
             as_name=name,
-            registry=(listed, server),
+            registry=(listed, server, own),
             required_sha=True,
         )
-    return _package_plan(listed, server, choice, name, previous)
+    return _package_plan(listed, server, choice, name, previous, own)
 
 
 def _package_plan(
@@ -123,6 +111,7 @@ def _package_plan(
     choice: Choice,
     name: str,
     previous: dict[str, Any] | None,
+    own: MetaDeclaration | None,
 ) -> InstallPlan:
     asked = questions(choice, name)
 
@@ -133,7 +122,10 @@ def _package_plan(
     return InstallPlan(
         name=name,
         title=f"'{name}' (unvetted)",
-        lines=registry_lines(server, listed, choice, draft, asked, runner),
+        lines=[
+            *registry_lines(server, listed, choice, draft, asked, runner),
+            *declared_lines(name, own),
+        ],
         questions=asked,
         make=make,
         previous=previous,
@@ -144,5 +136,6 @@ def _package_plan(
             package=choice.kind,
             server=server.name,
             registry=listed.registry.url,
+            declaration=dict(own.raw) if own is not None else None,
         ),
     )

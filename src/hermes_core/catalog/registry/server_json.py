@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.catalog.registry.app_meta import DECLARATION_META, hermes_meta
+
 __all__ = [
     "DECLARATION_META",
     "Input",
@@ -22,9 +24,6 @@ __all__ = [
     "parse_server_json",
 ]
 
-DECLARATION_META = "dev.hermes/declaration"
-"""The ``_meta`` key (in ``server.json`` or its ``publisher-provided`` block) holding an app
-declaration: ``{"app": …, "requires": …}``, as in a catalog manifest."""
 
 _MAX_ITEMS = 64
 _MAX_TEXT = 4096
@@ -100,8 +99,9 @@ class ServerJson:
     repository_url: str | None = None
     packages: tuple[Package, ...] = ()
     remotes: tuple[Remote, ...] = ()
-    declaration: Mapping[str, Any] | None = None
-    """The app declaration under ``_meta`` (:data:`DECLARATION_META`), unparsed."""
+    hermes_meta: Mapping[str, Any] = field(default_factory=dict)
+    """Our ``_meta`` keys (``dev.hermes/…``; the app declaration under
+    :data:`DECLARATION_META`), unparsed: :mod:`.app_meta` reads them at install."""
     status: str | None = None
     """The registry's ``active``/``deprecated``/``deleted``, when it said."""
     unknown: tuple[str, ...] = ()
@@ -248,16 +248,6 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
-def _declaration(meta: Any) -> Mapping[str, Any] | None:
-    if not isinstance(meta, dict):
-        return None
-    for holder in (meta, meta.get("io.modelcontextprotocol.registry/publisher-provided")):
-        if isinstance(holder, dict) and isinstance(holder.get(DECLARATION_META), dict):
-            found: Mapping[str, Any] = holder[DECLARATION_META]
-            return found
-    return None
-
-
 def parse_server_json(raw: Any, where: str) -> ServerJson:
     """The ``server`` object of a registry answer (or a ``server.json`` file's content)."""
     reader = _Reader(where)
@@ -282,7 +272,7 @@ def parse_server_json(raw: Any, where: str) -> ServerJson:
             reader.transport(r, f"remotes[{i}].")
             for i, r in enumerate(reader.items(data.get("remotes"), "remotes"))
         ),
-        declaration=_declaration(data.get("_meta")),
+        hermes_meta=hermes_meta(data.get("_meta")),
         status=reader.text(data, "status", ""),
         unknown=tuple(reader.unknown),
     )

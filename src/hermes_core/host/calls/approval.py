@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 
@@ -57,8 +57,9 @@ class Approvals:
         request = ElicitationRequest(
             server=entry.server,
             message=(
-                f"MCP server '{entry.server}' is untrusted and wants to run {entry.tool!r}, "
-                f"a tool it does not mark read-only, with arguments {shown}. Run it?"
+                f"MCP server '{entry.server}' is untrusted and wants to run {_named(entry)}, "
+                f"a tool it does not mark read-only, with arguments {shown}{_fixed(entry)}. "
+                "Run it?"
             ),
             fields=(),
             schema={"type": "object", "properties": {}},
@@ -85,7 +86,7 @@ class Approvals:
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
         return {
             "error": (
-                f"The write-capable MCP tool {entry.tool!r} on untrusted server "
+                f"The write-capable MCP tool {_named(entry)} on untrusted server "
                 f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
                 "direction."
             ),
@@ -107,6 +108,20 @@ class Approvals:
             "state": "blocked",
             "retryable": False,
         }
+
+
+def _named(entry: ToolEntry) -> str:
+    """The tool in an approval question: both names when an override renamed it."""
+    if entry.override is None:
+        return repr(entry.tool)
+    return f"{entry.name!r} (its own name {entry.tool!r})"
+
+
+def _fixed(entry: ToolEntry) -> str:
+    """Which of the arguments shown the override fixes (``config.yaml``, not the caller)."""
+    if entry.override is None or not entry.override.fixed:
+        return ""
+    return f" ({', '.join(entry.override.fixed)} fixed by config.yaml tools.overrides)"
 
 
 def _remembered(content: Mapping[str, Any] | None) -> Decision | None:

@@ -168,7 +168,11 @@ class AuditInterceptor:
                 if d.verdict is not Verdict.PASS
             ],
             "arguments": args,
-        }
+        } | (
+            {"fixed_arguments": {k: _shown_value(v) for k, v in call.fixed_arguments.items()}}
+            if call.fixed_arguments
+            else {}
+        )
 
     def after(self, call: InterceptedCall, result: dict[str, Any]) -> None:
         if self.sink is not None:

@@ -6,10 +6,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hermes_core.host.breaker import CircuitBreaker, Outcome
-from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.calls.breaker import CircuitBreaker, Outcome
+from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import InterceptedCall
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]

@@ -22,8 +22,8 @@ from typing import Any
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.telemetry import INSTRUMENTATION, error_type
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["CallSpanStep"]
 

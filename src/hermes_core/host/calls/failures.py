@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from hermes_core._sdk_compat import is_output_schema_violation
-from hermes_core.host.breaker import Outcome
+from hermes_core.host.calls.breaker import Outcome
 from hermes_core.host.connection import ServerError
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.registry import ToolEntry
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.sanitize import clean_text
 
 __all__ = ["call_failed"]

@@ -29,8 +29,8 @@ from types import MappingProxyType
 from typing import Any
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import (
     AfterCall,
     BeforeCall,
@@ -84,6 +84,7 @@ def intercepted_call(call: ToolCall, started: float | None = None) -> Intercepte
         _budget(entry, server),
         time.monotonic() if started is None else started,
         span=call.span,
+        fixed_arguments=entry.override.fixed if entry.override is not None else _NO_HINTS,
     )
     call.intercepted = view
     return view
@@ -96,7 +97,9 @@ def _shown_url(url: str) -> str:
 
 def _budget(entry: ToolEntry, server: HostServer) -> int:
     hint = entry.max_result_chars
-    budget = server.max_result_tokens
+    budget = (
+        server.max_result_tokens if entry.max_result_tokens is None else entry.max_result_tokens
+    )
     if hint is not None and (hint + 3) // 4 < budget:
         return (hint + 3) // 4
     return budget

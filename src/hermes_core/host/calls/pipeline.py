@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
-from hermes_core.host.calls.refusals import unknown_tool
-from hermes_core.host.notifications import ProgressCallback
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.calls.refusals import fixed_argument_refusal, unknown_tool
+from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of, nesting_problem
 
 __all__ = ["CallPipeline"]
@@ -181,6 +181,12 @@ class CallPipeline:
                     "retryable": False,
                 }
             )
+        override = entry.override
+        if override is not None and (override.fixed or override.defaults):
+            sent, passed = override.arguments_for(arguments or {})
+            if sent is None:
+                return answered(fixed_argument_refusal(entry, passed))
+            arguments = sent
         server = self._servers[entry.server]
         cached = self._chains.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:

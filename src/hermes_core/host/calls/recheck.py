@@ -16,8 +16,8 @@ from typing import Any
 
 from hermes_core.host.calls.call import Result, ToolCall
 from hermes_core.host.calls.steps import policy_refused
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.trust.decisions import Decision
 
 __all__ = ["Recheck"]

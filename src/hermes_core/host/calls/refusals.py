@@ -15,7 +15,9 @@ The kinds:
 - ``tool_changed``: its definition changed since it was pinned (``hermes mcp trust``);
 - ``app_gate``: the server's app is not installed, too old, not running … here;
 - ``unknown_tool``: no server offers the name (with the close names: "did you mean");
-- ``not_offered``: the server lists it but the host does not offer it (and why).
+- ``not_offered``: the server lists it but the host does not offer it (and why);
+- ``fixed_argument``: the caller passed an argument the tool's override fixes
+  (``tools.overrides``): refused, never silently overwritten.
 """
 
 from __future__ import annotations
@@ -25,13 +27,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from hermes_core.host.close_names import did_you_mean
+from hermes_core.host.tools.close_names import did_you_mean
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = [
     "REFUSED_EXIT",
     "Refusal",
     "RefusalKind",
     "did_you_mean",
+    "fixed_argument_refusal",
     "refusal_of",
     "unknown_tool",
 ]
@@ -50,6 +54,7 @@ class RefusalKind(StrEnum):
     APP_GATE = "app_gate"
     UNKNOWN_TOOL = "unknown_tool"
     NOT_OFFERED = "not_offered"
+    FIXED_ARGUMENT = "fixed_argument"
 
 
 #: A refused result's ``state`` -> its kind (an app gate's states are the availability's own:
@@ -62,6 +67,7 @@ _STATES = {
     "trust_unreadable": RefusalKind.TOOL_CHANGED,
     "unknown_tool": RefusalKind.UNKNOWN_TOOL,
     "not_offered": RefusalKind.NOT_OFFERED,
+    "fixed_argument": RefusalKind.FIXED_ARGUMENT,
 }
 
 
@@ -99,3 +105,20 @@ def unknown_tool(name: str, names: Iterable[str], hint: str = "") -> dict[str, A
     shown = name if len(name) <= 200 else name[:199] + "…"
     error = f"unknown tool {shown!r}{did_you_mean(name, names)}{hint}"
     return {"error": error, "state": RefusalKind.UNKNOWN_TOOL.value, "retryable": False}
+
+
+def fixed_argument_refusal(entry: ToolEntry, passed: Iterable[str]) -> dict[str, Any]:
+    """The refusal of a call of *entry* (a registered tool) that passed arguments its override
+    fixes: the call is not sent, and the sentence names them."""
+    names = ", ".join(repr(name) for name in passed)
+    plural = "s" if "," in names else ""
+    return {
+        "error": f"The MCP tool {entry.name!r} (server '{entry.server}', its own name "
+        f"{entry.tool!r}) was NOT run: the argument{plural} {names} "
+        f"{'are' if plural else 'is'} fixed by the tool's override in config.yaml "
+        "(tools.overrides) and may not be passed; leave "
+        f"{'them' if plural else 'it'} out",
+        "server": entry.server,
+        "state": RefusalKind.FIXED_ARGUMENT.value,
+        "retryable": False,
+    }

@@ -11,20 +11,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from hermes_core.config.policy_match import tool_refusal
-from hermes_core.host.breaker import Breakers
+from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.calls.approval import Approvals, needs_approval
+from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.failures import call_failed
 from hermes_core.host.calls.render import render_result
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.gates import ServerGate
-from hermes_core.host.notifications import progress_forwarder
-from hermes_core.host.registry import ToolEntry, ToolRegistry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_notifications import progress_forwarder
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import sent_as_task
+from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
+from hermes_core.host.tools.utility_tools import call_utility, utility_argument_problem
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.utility_tools import call_utility, utility_argument_problem
 
 __all__ = [
     "AdmitStep",
@@ -58,6 +58,8 @@ class PolicyStep:
 def policy_refused(entry: ToolEntry, server: HostServer) -> Result | None:
     """The refusal of a call of *entry* that *server*'s policy refuses (``None``: allowed)."""
     refused = tool_refusal(server.policy, entry.server, entry.tool)
+    if refused is None and entry.override is not None and entry.override.name is not None:
+        refused = tool_denial(server.policy, entry.server, entry.override.name)
     if refused is None:
         return None
     return {

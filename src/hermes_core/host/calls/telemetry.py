@@ -11,7 +11,7 @@ request (``MCP send tools/call ...``) nests under it, and the SDK puts the W3C t
 in the request's ``params._meta``, so the server's span joins the trace.
 
 ``opentelemetry`` is imported only when :class:`TelemetryStep` is made; the host inserts it
-only when telemetry is on (:func:`hermes_core.host.otel_setup.telemetry_wanted`), so a host
+only when telemetry is on (:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host
 without it pays nothing per call.
 """
 
@@ -22,8 +22,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = [
     "DURATION_BUCKETS",

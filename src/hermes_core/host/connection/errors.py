@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hermes_core.host.diagnostics import ConnectFailure
+from hermes_core.host.connection.diagnostics import ConnectFailure
 from hermes_core.sanitize import clean_text
 
 __all__ = ["ServerError"]

@@ -2,8 +2,9 @@
 
 :func:`describe` turns what an attempt raised into a :class:`ConnectFailure` (URLs shown
 without secrets); :class:`FailureReports` adds what this connection's records hold: the HTTP
-answers and transport notes of the current attempt (:mod:`hermes_core.host.diagnostics`) and
-the tail of a stdio server's stderr (:class:`~hermes_core.host.server_log.ServerLog`).
+answers and transport notes of the current attempt (:mod:`hermes_core.host.connection.diagnostics`)
+and the tail of a stdio server's stderr
+(:class:`~hermes_core.host.connection.server_log.ServerLog`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,7 @@ from typing import IO, cast
 from urllib.parse import urlsplit
 
 from hermes_core._sdk_compat import is_sse_event_too_large, is_sse_stream_failure
-from hermes_core.host.connection.errors import ServerError
-from hermes_core.host.connection.state import ConnectionStatus
-from hermes_core.host.diagnostics import (
+from hermes_core.host.connection.diagnostics import (
     Cause,
     ConnectFailure,
     Diagnostics,
@@ -29,9 +28,11 @@ from hermes_core.host.diagnostics import (
     ProcessExit,
     TransportNote,
 )
-from hermes_core.host.message_limit import MessageTooLargeError
-from hermes_core.host.server_log import ServerLog
-from hermes_core.host.spawned import Spawned
+from hermes_core.host.connection.errors import ServerError
+from hermes_core.host.connection.server_log import ServerLog
+from hermes_core.host.connection.state import ConnectionStatus
+from hermes_core.host.transports.message_limit import MessageTooLargeError
+from hermes_core.host.transports.spawned import Spawned
 from hermes_core.plugins.types import ServerSpec
 from hermes_core.sanitize import clean_text
 from hermes_core.sanitize.urls import display_url
@@ -108,6 +109,17 @@ class FailureReports:
         elif answer.status == 404:
             message += "; check the url (the path of the MCP endpoint, often /mcp)"
         return ConnectFailure(message, Cause.HTTP_STATUS, http_status=answer.status)
+
+    def stderr_lines(self) -> list[str]:
+        """Every line of the server's stderr still kept (the log is bounded), oldest first."""
+        try:
+            self.stderr.flush()
+            self.stderr.seek(0)
+            lines = self.stderr.read().splitlines()
+            self.stderr.seek(0, 2)
+        except (OSError, ValueError):
+            return []
+        return lines
 
     def stderr_tail(self) -> str:
         try:

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 from hermes_core._sdk_compat.tasks import ModernTaskCreated
+from hermes_core.host.connection.deadlines import Deadlines
+from hermes_core.host.connection.diagnostics import Diagnostics
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import HTTP_NOTED, FailureReports, connection_closed
 from hermes_core.host.connection.task_follow import TaskFollower
-from hermes_core.host.deadlines import Deadlines
-from hermes_core.host.diagnostics import Diagnostics
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:

@@ -10,8 +10,9 @@ deadlines (:mod:`.requests`), failure messages (:mod:`.failures`), keepalive
 side closes, so the next call restarts the server instead of hanging.
 
 A request costs an entry in the connection's deadline queue
-(:mod:`hermes_core.host.deadlines`: one loop timer per connection) and nothing else of ours:
-no watchdog task, no liveness check, no look into the server's log unless the request failed.
+(:mod:`hermes_core.host.connection.deadlines`: one loop timer per connection) and nothing
+else of ours: no watchdog task, no liveness check, no look into the server's log unless the
+request failed.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
+from hermes_core.host.connection.deadlines import Deadlines
+from hermes_core.host.connection.diagnostics import Cause, ConnectFailure, ProcessExit
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import FailureReports
 from hermes_core.host.connection.keepalive import Keepalive, KeepaliveStats
@@ -33,8 +36,6 @@ from hermes_core.host.connection.requests import Requests
 from hermes_core.host.connection.session_task import SessionCallbacks, SessionTask
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.task_follow import TaskFollower
-from hermes_core.host.deadlines import Deadlines
-from hermes_core.host.diagnostics import Cause, ConnectFailure, ProcessExit
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks.log import TaskLog
 from hermes_core.host.transports import Opener
@@ -146,6 +147,10 @@ class ServerConnection(Requests, SessionTask):
 
     def keepalive_status(self) -> dict[str, Any] | None:
         return self._keepalive.status()
+
+    def stderr_lines(self) -> list[str]:
+        """The server's stderr as the connection keeps it (bounded), oldest first; shown only."""
+        return self._failures.stderr_lines()
 
     @property
     def _tools_worker(self) -> asyncio.Task[None] | None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat.tasks import session_extensions
+from hermes_core.host.connection.diagnostics import Cause, ProcessExit
 from hermes_core.host.connection.end_watch import EndWatch
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import FailureReports, describe, process_exit
@@ -25,11 +26,10 @@ from hermes_core.host.connection.list_changed import ToolsChanged
 from hermes_core.host.connection.negotiation import listen_for_changes, negotiate
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.waits import until_either
-from hermes_core.host.diagnostics import Cause, ProcessExit
-from hermes_core.host.notifications import log_callback
-from hermes_core.host.spawned import capture_spawned
+from hermes_core.host.server_notifications import log_callback
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.transports import Opener
+from hermes_core.host.transports.spawned import capture_spawned
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:

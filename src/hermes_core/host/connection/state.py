@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-from hermes_core.host.diagnostics import ConnectFailure
+from hermes_core.host.connection.diagnostics import ConnectFailure
 from hermes_core.sanitize import clean_text
 
 __all__ = ["ConnectionState", "ConnectionStatus"]

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from hermes_core.host.notifications import shown_text
+from hermes_core.host.server_notifications import shown_text
 
 __all__ = [
     "MAX_POLL_S",

@@ -2,7 +2,7 @@
 the agent sees.
 
 The agent calls a server's tool by its registry name, ``mcp_<server>_<tool>`` with every
-character outside ``[A-Za-z0-9_]`` made ``_`` (``hermes_core.host.naming``).  That mapping is
+character outside ``[A-Za-z0-9_]`` made ``_`` (``hermes_core.host.tools.naming``).  That mapping is
 lossy: ``read_file`` and ``read-file`` are both ``mcp_files_read_file``.  So a server that
 replaces a pinned ``read_file`` by ``read-file`` offers the agent a *different* tool under the
 name it already trusts.  Pins and decisions are therefore matched by the tool's **name key** —
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hermes_core.host.naming import sanitize_component
+from hermes_core.host.tools.naming import sanitize_component
 
 __all__ = ["PinnedNames", "name_key"]
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from hermes_core.host.spec import HostServer
+from hermes_core.host.server_spec import HostServer
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
 from hermes_core.host.trust.identity import PinnedNames, name_key
 from hermes_core.host.trust.state import TrustState
-from hermes_core.host.trust.store import TrustStoreError
+from hermes_core.host.trust.store import TrustStore, TrustStoreError
 from hermes_core.sanitize import clean_line
 
 __all__ = ["Refusal", "RefusalKind", "TrustScreen", "identity_of"]
@@ -146,7 +146,12 @@ class TrustScreen:
         try:
             refused = self._screen(config, tools, live=live)
         except TrustStoreError as exc:
-            reason = f"the trust state cannot be read ({exc}); fix or remove the file"
+            todo = (
+                "fix or remove the file"
+                if isinstance(self.store, TrustStore)
+                else "its tools come back when the state database answers again"
+            )
+            reason = f"the trust state cannot be read ({exc}); {todo}"
             log.warning("MCP server '%s': no tool offered: %s", server, reason)
             refused = {
                 tool["name"]: Refusal(server, tool["name"], RefusalKind.UNREADABLE, reason)

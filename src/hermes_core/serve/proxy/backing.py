@@ -12,9 +12,9 @@ from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.proxy.sampling import DownstreamSampler
 
 if TYPE_CHECKING:
-    from hermes_core.host.factory import HostFactory
     from hermes_core.host.host import MCPHost
-    from hermes_core.host.spec import HostServer
+    from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.factory import HostFactory
 
 __all__ = ["backing_host", "startup_report"]
 

@@ -1,7 +1,7 @@
 """Upstream servers' log messages, forwarded to the proxy's downstream clients.
 
 The host sends each server's ``notifications/message`` to the Python logger
-``hermes.mcp.<server>``, already cleaned and cut (:mod:`hermes_core.host.notifications`).
+``hermes.mcp.<server>``, already cleaned and cut (:mod:`hermes_core.host.server_notifications`).
 :class:`LogForwarder` is a handler on ``hermes.mcp`` that sends each record on as a
 ``notifications/message`` to every downstream client the proxy knows (2025-11-25 sessions;
 a 2026-07-28 client gets logs only for requests that opt in, which these are not), with the

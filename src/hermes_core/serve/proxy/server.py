@@ -36,9 +36,9 @@ from pydantic import ValidationError
 from hermes_core import __version__
 from hermes_core.host.calls.refusals import unknown_tool
 from hermes_core.host.calls.result_text import render_text
-from hermes_core.host.naming import sanitize_component
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.utility_results import utility_data
+from hermes_core.host.tools.naming import sanitize_component
+from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.host.tools.utility_results import utility_data
 from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.proxy.downstream import Asker, Downstream, DownstreamElicitor
 from hermes_core.serve.proxy.input_rounds import HeldCalls, RoundAsker

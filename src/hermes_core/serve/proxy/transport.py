@@ -17,7 +17,7 @@ import hmac
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hermes_core.host.stdio_transport import PipeSender
+from hermes_core.host.transports.stdio import PipeSender
 from hermes_core.serve.fleet.health import Health
 from hermes_core.serve.http_auth import Receive, Scope, Send
 from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security

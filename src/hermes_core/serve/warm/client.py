@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.tasks.record import task_record_from
-from hermes_core.host.tool_search import ToolSearchIndex
+from hermes_core.host.tools.search import ToolSearchIndex
 from hermes_core.serve.warm.address import connect_unix
 from hermes_core.serve.warm.paths import HELLO_TIMEOUT, WarmPaths
 from hermes_core.serve.warm.protocol import (
@@ -31,10 +31,10 @@ from hermes_core.serve.warm.protocol import (
 )
 
 if TYPE_CHECKING:
-    from hermes_core.host.notifications import ProgressCallback
-    from hermes_core.host.registry import ToolEntry
-    from hermes_core.host.status import ServerStatus
+    from hermes_core.host.server_notifications import ProgressCallback
+    from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
+    from hermes_core.host.tools.registry import ToolEntry
     from hermes_core.serve.warm.questions import Asker
 
 __all__ = [

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from hermes_core.host.registry import ToolEntry
-from hermes_core.host.status import ServerStatus
+from hermes_core.host.server_status import ServerStatus
+from hermes_core.host.tools.overrides import ToolOverride
+from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
 
 __all__ = [
@@ -25,6 +26,9 @@ def entry_data(entry: ToolEntry) -> dict[str, Any]:
 
 
 def entry_from(data: dict[str, Any]) -> ToolEntry:
+    override = data.get("override")
+    if isinstance(override, dict):
+        data = {**data, "override": ToolOverride(**override)}
     return ToolEntry(**data)
 
 

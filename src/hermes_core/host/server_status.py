@@ -1,0 +1,120 @@
+"""``hermes mcp status``: one row per configured server, and how a row is built."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from hermes_core.host.optional import app_availability, app_guidance
+from hermes_platform import declared
+
+if TYPE_CHECKING:
+    from hermes_core.host.connection import ServerConnection
+    from hermes_core.host.server_spec import HostServer
+    from hermes_platform.declaration import Declaration
+
+__all__ = ["ServerStatus", "gate_sentence", "status_row"]
+
+
+@dataclass
+class ServerStatus:
+    """A row of ``hermes mcp status``."""
+
+    server: str
+    transport: str
+    enabled: bool
+    connection: str
+    availability: str
+    offered: bool
+    tools: int
+    last_error: str | None
+    elicitation: dict[str, int] | None = None
+    """Questions the server asked the user: requests, accepted, declined, cancelled, errors."""
+    trust: str = "full"
+    approvals: dict[str, int] | None = None
+    """For an untrusted server: write-capable calls the user ``approved`` / ``refused``."""
+    breaker: dict[str, Any] | None = None
+    """The circuit breaker: state (closed/open/half_open), strikes, retry_in, opened, refused."""
+    keepalive: dict[str, Any] | None = None
+    """interval, probe (ping/tools_list), probes, failures, last_failure."""
+    lazy: dict[str, Any] | None = None
+    """For a ``lazy: true`` server: started, cached_tools, phantoms dropped at first use."""
+    gate: str | None = None
+    """Why a declared app keeps the server's tools from being offered ("Acme Studio is not
+    installed. Install Acme Studio, then try again."); ``None`` when its app is offerable."""
+    filtered_out: int = 0
+    """Tools the server lists that ``tools: include/exclude`` keeps from being offered."""
+    sampling: dict[str, Any] | None = None
+    """Whether the server may sample (``offered``; ``reason`` when not), the model, and the
+    counters: requests, completed, refused (by reason), errors, timeouts, tokens, last model."""
+    name_collisions: list[str] = field(default_factory=list)
+    """Tool name collisions this server takes part in (see ``naming.assign_names``)."""
+    protocol: str | None = None
+    """The protocol revision negotiated with the server (``2026-07-28`` speaks the per-request
+    envelope, older ones the ``initialize`` handshake); ``None`` before it ever connected."""
+    roots: list[dict[str, str | None]] | None = None
+    """The ``roots:`` offered to the server (``path``, ``uri``, ``name``); ``None``: none."""
+    override_problems: list[str] = field(default_factory=list)
+    """The ``tools.overrides`` that could not apply to the server's last listing (an unknown
+    tool, an unknown argument, a value of the wrong type), one ``<file>:<line>: <key>: <what>``
+    each."""
+    failure: dict[str, Any] | None = None
+    """The last failed connection attempt as a record (``last_error`` is its sentence): cause
+    (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
+    http_status, exit_code, signal, stderr_tail; ``None`` while connected."""
+
+
+def status_row(
+    name: str,
+    config: HostServer,
+    connection: ServerConnection | None,
+    *,
+    offered: bool,
+    tools: int,
+    elicitation: dict[str, int] | None,
+    approvals: dict[str, int] | None,
+    breaker: dict[str, Any],
+    lazy: dict[str, Any] | None,
+    filtered_out: int,
+    sampling: dict[str, Any] | None,
+    name_collisions: list[str],
+    override_problems: list[str] | None = None,
+) -> ServerStatus:
+    """The row of server *name*: its *config*, its *connection* (``None``: not started) and
+    what the host's parts know of it."""
+    decl = declared.lookup(name)
+    return ServerStatus(
+        server=name,
+        transport=connection.transport_used if connection else config.transport,
+        enabled=config.enabled,
+        connection=connection.status.state
+        if connection
+        else ("disabled" if not config.enabled else "not started"),
+        availability=app_availability(decl).state if decl else "undeclared",
+        offered=offered,
+        tools=tools,
+        last_error=connection.status.last_error if connection else None,
+        elicitation=elicitation,
+        trust=config.trust,
+        approvals=approvals,
+        breaker=breaker,
+        keepalive=connection.keepalive_status() if connection else None,
+        lazy=lazy,
+        gate=gate_sentence(decl, config.display_name) if decl else None,
+        filtered_out=filtered_out,
+        sampling=sampling,
+        name_collisions=name_collisions,
+        override_problems=list(override_problems or ()),
+        protocol=connection.protocol if connection else None,
+        roots=[dataclasses.asdict(root) for root in config.roots] or None,
+        failure=connection.status.failure.as_dict()
+        if connection and connection.status.failure
+        else None,
+    )
+
+
+def gate_sentence(decl: Declaration, display_name: str | None) -> str | None:
+    """Why a declared app keeps its server's tools from being offered (``None``: it does not)."""
+    advice = app_guidance(decl, app_availability(decl), display_name=display_name)
+    return advice.sentence if advice else None

@@ -1,0 +1,3 @@
+"""A server's tools: discovery, preparation, filtering, naming, the registry, refresh, search and
+utility tools.
+"""
