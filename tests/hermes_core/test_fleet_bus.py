@@ -19,6 +19,7 @@ from hermes_core.host.fleet.settings import BusSettings, load_bus_settings
 from hermes_core.sampling.limiter import fleet_allows, set_fleet_limit
 from hermes_core.serve.fleet.route import request_state
 from hermes_core.serve.proxy.transport import TokenRouter
+from support.cli import run_hermes
 from support.redis_server import RedisServer, redis_server
 
 
@@ -140,3 +141,22 @@ def test_ownership_notices_and_limits_on_a_real_redis(redis: RedisServer, tmp_pa
                 await asyncio.to_thread(redis.start)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.process
+@pytest.mark.cli
+def test_status_names_the_bus_without_its_password(redis: RedisServer, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        f"mcp_servers: {{}}\nbus:\n  url: redis://127.0.0.1:{redis.port}/0\n"
+    )
+    env = {"HERMES_HOME": str(home)}
+    done = run_hermes("mcp", "status", env=env)
+    assert f"bus: redis://127.0.0.1:{redis.port}/0 (reachable)" in done.stdout, done.stdout
+    (home / "config.yaml").write_text(
+        "mcp_servers: {}\nbus:\n  url: redis://:${BUS_PW}@127.0.0.1:1/0\n"
+    )
+    done = run_hermes("mcp", "status", env={**env, "BUS_PW": "s3cr3t-bus-value"})
+    assert "bus: redis://***@127.0.0.1:1/0 (UNREACHABLE)" in done.stdout, done.stdout
+    assert "s3cr3t-bus-value" not in done.stdout + done.stderr
