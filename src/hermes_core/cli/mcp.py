@@ -9,6 +9,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.cli.bus_text import bus_line
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.override_lines import entry_json, override_lines
@@ -91,9 +92,9 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                     print(f"     {collision}")
             if shared:
                 print(f"sampling (every server): {sampling_line(infos[0])}")
-            where = state_line(manager)
-            if where is not None:
-                print(where)
+            for where in (state_line(manager), bus_line(manager)):
+                if where is not None:
+                    print(where)
         failed = [r for r in rows if r["enabled"] and not r["offered"]]
         return EXIT_FAILED if failed else EXIT_OK
 

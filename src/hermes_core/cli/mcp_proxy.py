@@ -16,6 +16,10 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.host.config_watch import config_loader
+from hermes_core.host.fleet.bus import FleetBus
+from hermes_core.host.fleet.settings import BusSettings, load_bus_settings
+from hermes_core.serve.fleet.health import Health
+from hermes_core.serve.fleet.wiring import Fleet, advertised_address
 from hermes_core.serve.http_auth import load_or_create_token
 from hermes_core.serve.proxy.backing import backing_host, startup_report
 from hermes_core.serve.proxy.profiles import Profile, load_proxy_config
@@ -67,6 +71,7 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
         profiles = load_proxy_config(loaded)
         chosen = profiles.profile(args.profile, loaded)
         servers = factory.servers(loaded)
+        bus = load_bus_settings(loaded)
     except ConfigError as exc:
         raise Stop(EXIT_USAGE, str(exc)) from None
     served = [chosen]
@@ -99,11 +104,29 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
         file=sys.stderr,
         flush=True,
     )
+    _fleet_report(bus, loaded.tree)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(
-            _http(factory, wanted, tokens, (host, port, profiles.header_timeout), args.verbose)
+            _http(factory, wanted, tokens, (host, port, profiles.header_timeout), args.verbose, bus)
         )
     return EXIT_OK
+
+
+def _fleet_report(bus: BusSettings | None, tree: object) -> None:
+    """What a fleet of replicas needs of its load balancer, said at start."""
+    if bus is not None:
+        print(
+            f"hermes mcp proxy: fleet bus {bus.shown}: sessions and held calls are found on "
+            "any replica (no sticky routing needed)",
+            file=sys.stderr,
+        )
+    elif isinstance(tree, dict) and "state" in tree:
+        print(
+            "hermes mcp proxy: state: is set without bus: -- 2026-07-28 clients may reach any "
+            "replica, but 2025-11-25 sessions and held calls need sticky routing "
+            "(route on Mcp-Session-Id), or add bus: (docs/scaling.md)",
+            file=sys.stderr,
+        )
 
 
 async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profile) -> None:
@@ -128,8 +151,9 @@ async def _http(
     tokens: dict[str, Profile],
     where: tuple[str, int, float],
     verbose: bool,
+    bus: BusSettings | None = None,
 ) -> None:
-    """*where*: the address, the port and the header timeout."""
+    """*where*: the address, the port and the header timeout; *bus*: the fleet's."""
     address, port, header_timeout = where
     host, elicitor = backing_host(factory, servers)
     keeps = _keeping(tokens.values())
@@ -140,13 +164,31 @@ async def _http(
         proxies = {token: ProxyServer(host, p, elicitor) for token, p in tokens.items()}
         for proxy in proxies.values():
             proxy.forward_logs()
+        fleet = None
+        health = Health()
+        database = factory.state_database()
+        if database is not None:
+            reachable = database.reachable
+            health.probes["state"] = lambda: asyncio.to_thread(reachable)
+        if bus is not None:
+            fleet = Fleet(FleetBus(bus, advertised_address(address, port, bus.url)), proxies)
+            await fleet.start()
+            health.probes["bus"] = fleet.bus.reachable
         try:
             await serve_http(
-                proxies, host=address, port=port, verbose=verbose, header_timeout=header_timeout
+                proxies,
+                host=address,
+                port=port,
+                verbose=verbose,
+                header_timeout=header_timeout,
+                health=health,
+                wrap=fleet.wrap if fleet is not None else None,
             )
         finally:
             for proxy in proxies.values():
                 proxy.close()
+            if fleet is not None:
+                await fleet.close()
     finally:
         await host.close()
 

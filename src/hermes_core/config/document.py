@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from hermes_core.config.bus import BusConfig
 from hermes_core.config.call_settings import (
     DEFAULT_MAX_RESULT_TOKENS,
     AuditConfig,
@@ -40,6 +41,8 @@ class HermesConfig(ConfigModel):
     """The ``results:`` block: how long results cut by the budget are kept."""
     state: StateConfig | None = None
     """The ``state:`` block: the durable state on PostgreSQL (``None``: SQLite files)."""
+    bus: BusConfig | None = None
+    """The ``bus:`` block: the fleet's Redis (``None``: one process, nothing shared)."""
 
     @field_validator("interceptors", mode="before")
     @classmethod

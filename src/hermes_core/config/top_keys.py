@@ -19,7 +19,7 @@ __all__ = ["AGENT_KEYS", "CORE_KEYS", "KNOWN_KEYS", "unknown_key_reason"]
 #: settings, ``hermes mcp serve``'s messaging platforms, the agent's ``timeouts.mcp.tool_call``,
 #: the call interceptors and their blocks (``audit``, ``results``, the result budget), the MCP
 #: registries, ``hermes chat``'s model and tool search, ``hermes mcp proxy``'s profiles and the
-#: durable state's database (``state:``).
+#: durable state's database (``state:``) and the fleet's bus (``bus:``).
 CORE_KEYS: tuple[str, ...] = (
     "mcp_servers",
     "sampling",
@@ -36,6 +36,7 @@ CORE_KEYS: tuple[str, ...] = (
     "tool_search_budget",
     "proxy",
     "state",
+    "bus",
 )
 
 #: The Hermes agent's sections of the same file (read by the agent, kept as they are here).

@@ -48,7 +48,7 @@ from hermes_core.sampling.backend import (
     ToolUsePart,
 )
 from hermes_core.sampling.catalog import ModelCatalog, OfferedModel, SamplingPlan
-from hermes_core.sampling.limiter import SlidingWindowLimiter
+from hermes_core.sampling.limiter import SlidingWindowLimiter, fleet_allows
 from hermes_core.sampling.settings import SamplingSettings
 from hermes_core.sanitize import strip_tags
 
@@ -229,6 +229,13 @@ class SamplingHandler:
                 "rate_limited",
                 f"Sampling rate limit exceeded for server '{self.server}' "
                 f"({s.max_rpm} requests per minute; try again in {wait:.0f} s)",
+            )
+        if not await fleet_allows(f"sampling:{self.server}", s.max_rpm, 60.0):
+            raise SamplingRefused(
+                "rate_limited",
+                f"Sampling rate limit exceeded for server '{self.server}' across the fleet "
+                f"({s.max_rpm} requests per minute on all replicas together, or the fleet's "
+                "bus cannot count them now); try again later",
             )
         hints = [
             h.name

@@ -3,15 +3,34 @@
 Only admitted requests count: a refused request does not push the window forward, so a
 server that keeps knocking is let in again as soon as its oldest admitted request is
 older than the window.  The clock is injectable (tests drive it by hand).
+
+In a fleet of replicas (``bus:``), a limit that must hold for the whole fleet (sampling's
+per-server ``max_rpm``) is also counted on the bus: :func:`set_fleet_limit` installs the
+process's fleet-wide counter, and :func:`fleet_allows` asks it (no counter: allowed).
 """
 
 from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
-__all__ = ["SlidingWindowLimiter"]
+__all__ = ["FleetLimit", "SlidingWindowLimiter", "fleet_allows", "set_fleet_limit"]
+
+FleetLimit = Callable[[str, int, float], Awaitable[bool]]
+"""``(key, limit, window) -> admitted``: one use of *key*, counted fleet-wide."""
+_fleet: list[FleetLimit] = []
+
+
+def set_fleet_limit(limit: FleetLimit | None) -> None:
+    """Install (``None``: remove) this process's fleet-wide counter."""
+    _fleet[:] = [] if limit is None else [limit]
+
+
+async def fleet_allows(key: str, limit: int, window: float) -> bool:
+    """Whether one more use of *key* fits *limit* per *window* across the fleet (no fleet:
+    yes; a fleet whose bus cannot be asked: no)."""
+    return await _fleet[0](key, limit, window) if _fleet else True
 
 
 class SlidingWindowLimiter:

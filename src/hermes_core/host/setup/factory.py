@@ -17,7 +17,14 @@ entry naming a plugin's is then a config error, never a server connected without
 
 from __future__ import annotations
 
+import logging
+
+from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import hermes_home
+from hermes_core.host.fleet.bus import NoticeKind
+from hermes_core.host.fleet.follow import FOLLOWER
+from hermes_core.host.fleet.publish import notice_sender
+from hermes_core.host.fleet.settings import load_bus_settings
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.builtin_plugins import builtin_auth_providers, builtin_transports
@@ -30,6 +37,8 @@ from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
+
+log = logging.getLogger(__name__)
 
 
 class HostFactory(ConfigSource):
@@ -63,8 +72,22 @@ class HostFactory(ConfigSource):
         or the state database with ``state:`` in ``config.yaml``."""
         db = self.state_database()
         if db is not None:
-            return PgTrustStore(db)
+            store = PgTrustStore(db)
+            self._announce_writes(store)
+            return store
         return TrustStore.at_home(hermes_home())
+
+    def _announce_writes(self, store: PgTrustStore) -> None:
+        """With ``bus:`` too, each write is announced to every replica (docs/scaling.md)."""
+        loaded = self.loaded if self.loaded is not None else self.load_config(strict=False)
+        try:
+            bus = load_bus_settings(loaded)
+        except ConfigError as exc:
+            log.warning("changes are not announced to other replicas: %s", exc)
+            return
+        if bus is not None:
+            store.on_write.append(notice_sender(bus, NoticeKind.TRUST))
+            store.follower = FOLLOWER
 
     def sync_host(
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None

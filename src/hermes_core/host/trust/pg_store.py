@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
     import psycopg
 
+    from hermes_core.host.fleet.follow import ChangeFollower
+
 __all__ = ["PgTrustStore"]
 
 
@@ -47,6 +49,10 @@ class PgTrustStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._local = threading.local()
+        self.on_write: list[Callable[[], None]] = []
+        """Called after each write (a fleet announces the change on its bus)."""
+        self.follower: ChangeFollower | None = None
+        """In a fleet replica: the notices say whether the state changed (no read per call)."""
 
     def __repr__(self) -> str:
         return f"PgTrustStore({self.db.shown!r})"
@@ -69,13 +75,20 @@ class PgTrustStore:
             return work(conn)
 
         try:
-            return self.db.run(bumped, write=True)
+            result = self.db.run(bumped, write=True)
         except StateUnavailable as exc:
             raise TrustStoreError(str(exc)) from None
+        for announce in self.on_write:
+            announce()
+        return result
 
     def changed(self) -> bool:
         """Whether the trust state changed since this thread's last look (a write anywhere,
         or the database becoming unreachable or reachable again)."""
+        if self.follower is not None:
+            told = self.follower.changed()
+            if told is not None:
+                return told
         local = self._local
         try:
             rows = self.db.run(

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,9 +128,20 @@ class HeldCalls:
 
     def __init__(self) -> None:
         self._held: dict[str, _Held] = {}
+        self.on_hold: Callable[[str], Awaitable[None]] | None = None
+        """Told each new ``requestState`` before it is answered (a fleet claims it)."""
+        self.on_release: Callable[[str], None] | None = None
+        """Told each state that is no longer held (retried, expired)."""
 
     def __len__(self) -> int:
         return len(self._held)
+
+    def holds(self, state: str) -> bool:
+        return state in self._held
+
+    def states(self) -> list[str]:
+        """The ``requestState`` of each call held now."""
+        return list(self._held)
 
     async def start(
         self, name: str, arguments: dict[str, Any], asker: RoundAsker, run: Coroutine[Any, Any, Any]
@@ -148,6 +159,7 @@ class HeldCalls:
         if held is None or held.name != name or held.arguments != arguments:
             raise MCPError(INVALID_PARAMS, "unknown or expired requestState for this call")
         del self._held[state]
+        self._released(state)
         if held.expiry is not None:
             held.expiry.cancel()
         held.asker.answer(responses)
@@ -172,7 +184,10 @@ class HeldCalls:
                     log.warning("%d calls wait for their clients' answers: declined", MAX_HELD)
                     asker.decline_all()
                     continue
-                return self._hold(held)
+                result = self._hold(held)
+                if self.on_hold is not None and result.request_state is not None:
+                    await self.on_hold(result.request_state)
+                return result
         except asyncio.CancelledError:
             task.cancel()  # the client cancelled its request (or the connection went)
             raise
@@ -189,9 +204,14 @@ class HeldCalls:
     def _expire(self, state: str) -> None:
         held = self._held.pop(state, None)
         if held is not None:
+            self._released(state)
             log.info("a held call of %r was not retried in time: cancelled", held.name)
             held.asker.decline_all()
             held.task.cancel()
+
+    def _released(self, state: str) -> None:
+        if self.on_release is not None:
+            self.on_release(state)
 
     def close(self) -> None:
         for held in self._held.values():

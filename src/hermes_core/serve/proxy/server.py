@@ -22,6 +22,7 @@ import asyncio
 import logging
 import urllib.parse
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
@@ -79,6 +80,9 @@ class ProxyServer:
         self._logs: LogForwarder | None = None
         self.held = HeldCalls()
         """The 2026-07-28 calls waiting for their clients' answers (:mod:`.input_rounds`)."""
+        self.on_told: Callable[[], Awaitable[None]] | None = None
+        """Awaited after this proxy's clients were told its offer changed (a fleet tells
+        the other replicas' listeners)."""
         self.server: Server[Any] = Server(
             "hermes-proxy",
             version=__version__,
@@ -189,6 +193,12 @@ class ProxyServer:
         await asyncio.sleep(0)  # a burst of changes is one notification
         if not self._offer_changed():
             return
+        await self.tell()
+        if self.on_told is not None:
+            await self.on_told()
+
+    async def tell(self) -> None:
+        """Tell this proxy's listeners that the tool list changed."""
         await self.bus.publish(ToolsListChanged())
         for key, (_, session) in list(self._sessions.items()):
             try:

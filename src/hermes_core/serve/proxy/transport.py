@@ -6,17 +6,19 @@ timeout and the connection cap of :mod:`~hermes_core.serve.http_guard`).
 Over HTTP each token selects one :class:`ProxyServer` (a profile); a request whose token is
 none of them gets 401 at once, its connection closed, and reaches no server.  The tokens are
 compared in constant time.  Requests with a token are answered :data:`MAX_CONNECTIONS` at a
-time (one more gets 503): requests without one never count.
+time (one more gets 503): requests without one never count.  ``GET /healthz`` and
+``GET /readyz`` are answered without a token (:mod:`~hermes_core.serve.fleet.health`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from hermes_core.host.transports.stdio import PipeSender
+from hermes_core.serve.fleet.health import Health
 from hermes_core.serve.http_auth import Receive, Scope, Send
 from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security
 from hermes_core.serve.proxy.disconnects import CancelOnDisconnect
@@ -59,9 +61,12 @@ async def serve_stdio(proxy: ProxyServer) -> None:
 class TokenRouter:
     """ASGI app: the bearer token picks the profile's app; no match is 401."""
 
-    def __init__(self, apps: Mapping[str, Any], limit: int = MAX_CONNECTIONS) -> None:
+    def __init__(
+        self, apps: Mapping[str, Any], limit: int = MAX_CONNECTIONS, health: Health | None = None
+    ) -> None:
         self._apps = [(f"Bearer {token}".encode(), app) for token, app in apps.items()]
         self._limit = limit
+        self._health = health or Health()
         self.in_flight = 0
         """Requests with a token being answered now."""
 
@@ -81,6 +86,8 @@ class TokenRouter:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope.get("type")
         if kind not in ("http", "websocket"):
+            return
+        if await self._health.answer(scope, send):
             return
         app = self._app(scope)
         if app is not None and self.in_flight < self._limit:
@@ -123,20 +130,23 @@ async def serve_http(
     port: int,
     verbose: bool = False,
     header_timeout: float = HEADER_TIMEOUT,
+    health: Health | None = None,
+    wrap: Callable[[Any, ProxyServer], Any] | None = None,
 ) -> None:
     """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``; a connection
-    has *header_timeout* seconds to send each request's head."""
+    has *header_timeout* seconds to send each request's head.  *health*: the probes of
+    ``/readyz``; *wrap(app, proxy)*: each profile's app as served (a fleet's routing)."""
     import uvicorn
 
     security = transport_security(host)
-    apps = {
-        token: CancelOnDisconnect(
+    apps = {}
+    for token, proxy in proxies.items():
+        app: Any = CancelOnDisconnect(
             proxy.server.streamable_http_app(host=host, transport_security=security)
         )
-        for token, proxy in proxies.items()
-    }
+        apps[token] = wrap(app, proxy) if wrap is not None else app
     config = uvicorn.Config(
-        TokenRouter(apps),
+        TokenRouter(apps, health=health),
         host=host,
         port=port,
         log_level="debug" if verbose else "warning",
