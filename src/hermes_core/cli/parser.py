@@ -13,6 +13,7 @@ from typing import TypeAlias
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.parser_browse import add_browse_parsers
 from hermes_core.cli.parser_entries import add_entry_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
 from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
@@ -251,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     document.add_argument("url", help="the https address the document will be published at")
     document.add_argument("--client-name", default=None, help="shown on consent screens")
     add_entry_parsers(mcp_commands)
+    add_browse_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
     add_trust_parsers(mcp_commands, _Parser)
     _add_serve_parser(mcp_commands)
