@@ -28,6 +28,7 @@ from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.status_text import tool_count
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
@@ -272,7 +273,8 @@ async def _tools(repl: _Repl, _: str) -> bool:
 async def _mcp(repl: _Repl, _: str) -> bool:
     for row in repl.host.status():
         mark = "ok" if row.offered else "--"
-        line = f"[{mark}] {row.server}  {row.connection}  tools: {row.tools}"
+        count = tool_count(row.tools, row.host_tools, bare=True)
+        line = f"[{mark}] {row.server}  {row.connection}  tools: {count}"
         if row.last_error:
             line += f"  last error: {clean_line(row.last_error)[:200]}"
         repl.output.say(line)

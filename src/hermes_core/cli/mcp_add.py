@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.disabled_save import say_runner_missing
 from hermes_core.cli.loading import factory_for
+from hermes_core.cli.status_text import tool_count
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import dotenv_path
 from hermes_core.config.interpolate import load_dotenv, resolve
@@ -261,7 +262,7 @@ def add(
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     problem: str | None = None
-    tool_count = 0
+    tools = ""
     if str(entry.get("auth", "")).lower() == "oauth":
         # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
         probe = False
@@ -274,7 +275,7 @@ def add(
         probe = False
         entry = {**entry, "enabled": False}
     if probe:
-        problem, tool_count = _probe(factory, name, entry)
+        problem, tools = _probe(factory, name, entry)
         if problem is not None:
             entry = {**entry, "enabled": False}
     try:
@@ -293,7 +294,7 @@ def add(
     if missing is not None:
         say_runner_missing(name, missing)
         return EXIT_FAILED
-    found = f" ({tool_count} tools)" if probe else ""
+    found = f" ({tools})" if probe else ""
     print(f"added '{name}'{found}; new sessions will use it")
     if entry.get("auth") == "oauth":
         print(f"now authorise it: `hermes mcp login {name}`")
@@ -311,7 +312,7 @@ def _lifted(name: str, entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     return lifted, secrets
 
 
-def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
+def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, str]:
     cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
     )
@@ -329,7 +330,7 @@ def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str 
     async def run() -> tuple[str | None, int]:
         async with factory.host([server]) as host:
             (row,) = host.status()
-            return row.last_error, row.tools
+            return row.last_error, tool_count(row.tools, row.host_tools)
 
     return asyncio.run(run())
 

@@ -237,17 +237,21 @@ async def read_resource(host: HostSurface, uri: str, server: str | None = None) 
     return Reading(name, uri, contents)
 
 
-async def _prompt_owner(host: HostSurface, name: str, server: str | None) -> tuple[str, str]:
-    """``(server, prompt name)`` for *name*: on *server*, the one server that lists it, or
-    ``SERVER/NAME`` when no server lists *name* as written."""
+async def _prompt_owner(
+    host: HostSurface, name: str, server: str | None
+) -> tuple[str, dict[str, Any]]:
+    """``(server, the listed prompt)`` for *name*: on *server*, the one server that lists it,
+    or ``SERVER/NAME`` when no server lists *name* as written."""
     listings = await list_prompts(host, server)
-    owners = [
-        listing.server
+    found = [
+        (listing.server, item)
         for listing in listings
-        if any(item.get("name") == name for item in listing.items)
+        for item in listing.items
+        if item.get("name") == name
     ]
-    if len(owners) == 1:
-        return owners[0], name
+    owners = [owner for owner, _ in found]
+    if len(found) == 1:
+        return found[0]
     if len(owners) > 1:
         choices = " or ".join(f"{owner}/{name}" for owner in owners)
         raise BrowseError(f"{len(owners)} servers offer a prompt {name!r}: write {choices}")
@@ -267,12 +271,36 @@ async def _prompt_owner(host: HostSurface, name: str, server: str | None) -> tup
     raise BrowseError(f"no prompt named {name!r}{known}{reason}")
 
 
+def _argument_problem(prompt: Mapping[str, Any], given: Mapping[str, str]) -> str | None:
+    """What is wrong with *given* for the listed *prompt*: an argument it does not take, or
+    a required one missing (the signature says what it takes; ``?``: optional)."""
+    declared = [a for a in prompt.get("arguments") or () if isinstance(a, Mapping)]
+    names = [str(a.get("name")) for a in declared]
+    signature = ", ".join(
+        f"{n}{'' if a.get('required') else '?'}" for n, a in zip(names, declared, strict=True)
+    )
+    takes = f"it takes: {signature}" if names else "it takes no arguments"
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        return f"unknown argument(s) {', '.join(map(repr, unknown))} ({takes})"
+    missing = [
+        n for n, a in zip(names, declared, strict=True) if a.get("required") and n not in given
+    ]
+    if missing:
+        return f"missing required argument(s) {', '.join(map(repr, missing))} ({takes})"
+    return None
+
+
 async def get_prompt(
     host: HostSurface, name: str, arguments: Mapping[str, str], server: str | None = None
 ) -> Prompt:
     """Prompt *name* rendered with *arguments* (``SERVER/NAME`` or *server* says whose, when
     several servers offer one of that name); :class:`BrowseError` when it cannot be."""
-    owner, plain = await _prompt_owner(host, name, server)
+    owner, listed = await _prompt_owner(host, name, server)
+    plain = str(listed["name"])
+    problem = _argument_problem(listed, arguments)
+    if problem is not None:
+        raise BrowseError(f"{owner}/{plain}: {problem}")
     entry = _utility(host, owner, "get_prompt")
     if entry is None:
         raise BrowseError(f"{owner}: {_why_missing(host, owner, Family.PROMPTS)}")

@@ -28,6 +28,7 @@ class ServerStatus:
     availability: str
     offered: bool
     tools: int
+    """Every tool offered for the server: its own and the host's utility tools."""
     last_error: str | None
     elicitation: dict[str, int] | None = None
     """Questions the server asked the user: requests, accepted, declined, cancelled, errors."""
@@ -56,6 +57,9 @@ class ServerStatus:
     roots: list[dict[str, str | None]] | None = None
     """The ``roots:`` offered to the server (``path``, ``uri``, ``name``); ``None``: none."""
     failure: dict[str, Any] | None = None
+    host_tools: int = 0
+    """Of :attr:`tools`, the host's utility tools (its resources and prompts as tools:
+    ``list_resources``, ``read_resource``…), not the server's own."""
     """The last failed connection attempt as a record (``last_error`` is its sentence): cause
     (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
     http_status, exit_code, signal, stderr_tail; ``None`` while connected."""
@@ -75,6 +79,7 @@ def status_row(
     filtered_out: int,
     sampling: dict[str, Any] | None,
     name_collisions: list[str],
+    host_tools: int = 0,
 ) -> ServerStatus:
     """The row of server *name*: its *config*, its *connection* (``None``: not started) and
     what the host's parts know of it."""
@@ -89,6 +94,7 @@ def status_row(
         availability=app_availability(decl).state if decl else "undeclared",
         offered=offered,
         tools=tools,
+        host_tools=host_tools,
         last_error=connection.status.last_error if connection else None,
         elicitation=elicitation,
         trust=config.trust,
