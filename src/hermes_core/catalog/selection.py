@@ -28,7 +28,6 @@ __all__ = [
 ALL_TOOLS: dict[str, list[str]] = {"exclude": []}
 
 
-
 def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 

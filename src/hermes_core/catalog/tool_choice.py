@@ -111,7 +111,7 @@ def describe_filter(chosen: dict[str, list[str]]) -> str:
     if "include" in chosen:
         picked = chosen["include"]
         return f"tools: {len(picked)} enabled ({', '.join(picked) or 'none'})"
-    if "exclude" in chosen and chosen["exclude"]:
+    if chosen.get("exclude"):
         return f"tools: all except {', '.join(chosen['exclude'])}"
     return "tools: all enabled"
 

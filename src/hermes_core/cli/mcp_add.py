@@ -22,6 +22,7 @@ from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
 from hermes_core.config.secret_lift import VariableNames, lift_secrets, store_secrets
+from hermes_core.config.server_edits import ALREADY_EXISTS
 from hermes_core.home import hermes_home
 from hermes_core.host.factory import HostFactory
 from hermes_platform.runners import missing_runner
@@ -42,6 +43,9 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp add NAME …``: the entry the flags describe (exit 2 on a bad one), then
     :func:`add`."""
+    if args.scope != "user":
+        print(f"error: {_SCOPES[args.scope]}", file=sys.stderr)
+        return EXIT_USAGE
     own = {o for a in args.add_parser._actions for o in a.option_strings}
     try:
         command, url, after_dashes = _target(args)
@@ -70,6 +74,16 @@ def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
         preset=args.preset is not None,
     )
 
+
+#: What Hermes does instead of Claude Code's ``--scope project`` and ``--scope local``.
+_SCOPES = {
+    "project": "--scope project: Hermes keeps no per-project server file; servers live in "
+    "$HERMES_HOME/config.yaml (the user scope, the default: drop -s), and "
+    "`hermes mcp import claude-code` brings in a project's .mcp.json",
+    "local": "--scope local: Hermes keeps no per-directory servers; servers live in "
+    "$HERMES_HOME/config.yaml (the user scope, the default: drop -s), or point HERMES_HOME "
+    "at a folder of this project's own",
+}
 
 #: ``-t`` values that only repeat what the entry's ``command``/``url`` selects anyway.
 _IMPLIED_TRANSPORTS = {"command": ("stdio",), "url": ("http", "streamable_http", "streamablehttp")}
@@ -258,7 +272,17 @@ def add(
         # The edit must be possible (an existing name without --replace …) before .env changes.
         store.check_add(name, entry, replace=replace, kinds=factory.kinds)
         entry, secrets = _lifted(name, entry)
-    except (ConfigError, OSError) as exc:
+    except ConfigError as exc:
+        if exc.reason == ALREADY_EXISTS:
+            print(
+                f"error: {exc.path}: mcp_servers.{name} already exists: add --replace to "
+                f"overwrite it (or `hermes mcp remove {name}` first)",
+                file=sys.stderr,
+            )
+        else:
+            print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     problem: str | None = None

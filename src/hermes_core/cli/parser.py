@@ -47,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="load no external plugins (they are listed as disabled, never imported)",
     )
     parser.add_argument(
+        "--profile",
+        dest="hermes_profile",
+        metavar="NAME",
+        help="who this Hermes runs for (sets HERMES_PROFILE): the value an `identity_header` "
+        "with `value_from: profile` sends (default: $HERMES_PROFILE, else 'default')",
+    )
+    parser.add_argument(
         "--no-color",
         action="store_true",
         help="no colour, anywhere on the line (as NO_COLOR=1; off a terminal there is none)",
@@ -220,6 +227,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
+    mcp_add.add_argument(
+        "-s",
+        "--scope",
+        choices=["user", "project", "local"],
+        default="user",
+        help="Claude Code's scopes: user (the default) is Hermes's one config.yaml per "
+        "HERMES_HOME; project and local are refused with what to do instead",
+    )
     mcp_add.add_argument(
         "--args",
         nargs=argparse.REMAINDER,
