@@ -30,6 +30,7 @@ HANDLERS: dict[tuple[str, ...], tuple[str, ...]] = {
     ("apps", "check"): ("hermes_core.cli.apps:run_check",),
     ("chat",): ("hermes_core.cli.chat:run",),
     ("dashboard",): ("hermes_core.cli.dashboard:run",),
+    ("update",): ("hermes_core.cli.update:run",),
     ("mcp", "list"): ("hermes_core.cli.list_record:run_recorded", "hermes_core.cli.mcp_list:run"),
     ("mcp", "status"): ("hermes_core.cli.mcp:run_status",),
     ("mcp", "tools"): ("hermes_core.cli.mcp:run_tools",),

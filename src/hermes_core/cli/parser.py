@@ -16,6 +16,7 @@ from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.parser_browse import add_browse_parsers
 from hermes_core.cli.parser_entries import add_entry_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
+from hermes_core.cli.parser_update import add_update_parser
 from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
@@ -277,6 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_chat_parser(commands)
     _add_dashboard_parser(commands)
+    add_update_parser(commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
