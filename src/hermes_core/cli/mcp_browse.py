@@ -195,7 +195,7 @@ def prompt_arguments(pairs: list[str]) -> dict[str, str]:
 
 def run_prompt(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp prompt NAME [key=value …] [--server S] [--json]``."""
-    given = prompt_arguments(args.pairs)
+    given: dict[str, str] = {}
 
     async def body(host: HostSurface) -> browse.Prompt:
         try:
@@ -204,6 +204,7 @@ def run_prompt(args: argparse.Namespace, plugins: PluginLoader) -> int:
             raise Stop(EXIT_FAILED, clean_line(str(exc))) from None
 
     def run() -> int:
+        given.update(prompt_arguments(args.pairs))
         prompt = _on_host(plugins, body, args.server, True)
         if args.json:
             data = {
