@@ -67,9 +67,9 @@ def main(argv: list[str]) -> int:
     return subprocess.run([*command, *posargs], cwd=ROOT).returncode
 
 
-def _session_made(name: str) -> bool:
+def _session_made(name: str, root: Path = ROOT) -> bool:
     """Whether nox made the session's environment already (``.nox/NAME`` or ``NAME-3.x``)."""
-    folder = ROOT / ".nox"
+    folder = root / ".nox"
     return folder.is_dir() and any(
         p.name == name or p.name.startswith(f"{name}-") for p in folder.iterdir()
     )

@@ -76,6 +76,7 @@ def test_one_turn_lists_a_folder_through_server_filesystem(tmp_path: Path) -> No
     assert "[FILE] README.md" in result["output"] and "[DIR] src" in result["output"]
     assert "[tool] mcp_fs_list_directory done: [FILE] README.md [DIR] src" in done.stderr
     assert "[tool]" not in done.stdout
+    assert "connecting" not in done.stderr  # off a terminal, -q says nothing while it waits
 
     async def listed() -> tuple[list[dict[str, object]], list[dict[str, object]]]:
         async with sdk_session(home, no_plugins=True) as session:

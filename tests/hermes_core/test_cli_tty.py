@@ -97,6 +97,17 @@ def test_a_calls_progress_shows_in_place(env: dict[str, str]) -> None:
     assert re.search(r"[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[0m progress: \d/3", transcript.getvalue())
 
 
+def test_chat_q_shows_a_spinner_while_servers_connect(env: dict[str, str], tmp_path: Path) -> None:
+    llm_home = tmp_path / "llm"
+    llm_home.mkdir()
+    child, transcript = spawn(
+        {**env, "LLM_USER_PATH": str(llm_home)}, "chat", "-m", "echo", "-q", "hi"
+    )
+    child.expect_exact("connecting 1 server(s)…")  # on stderr, while a person waits
+    assert ended(child) == 0
+    assert any(frame in transcript.getvalue() for frame in "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+
 def test_a_yes_needs_its_enter(env: dict[str, str]) -> None:
     child, _ = spawn(env, "mcp", "install", "hostile")
     child.expect(r"Install 'hostile'\?")
