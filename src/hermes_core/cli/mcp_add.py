@@ -341,17 +341,17 @@ def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str 
         name, entry, path="(command line)", kinds=factory.kinds
     )
     if problems or cfg is None:
-        return (problems[0].reason if problems else "invalid entry"), 0
+        return (problems[0].reason if problems else "invalid entry"), ""
     try:
         dotenv = load_dotenv(hermes_home() / ".env")
         resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
     except ConfigError as exc:
-        return str(exc), 0
+        return str(exc), ""
     server = factory.server(name, resolved)
     if "connect_timeout" not in entry:
         server = _with_timeout(server, 30.0)
 
-    async def run() -> tuple[str | None, int]:
+    async def run() -> tuple[str | None, str]:
         async with factory.host([server]) as host:
             (row,) = host.status()
             return row.last_error, tool_count(row.tools, row.host_tools)
