@@ -90,6 +90,7 @@ def test_no_color_turns_colour_off(env: dict[str, str], how: str) -> None:
 
 def test_a_calls_progress_shows_in_place(env: dict[str, str]) -> None:
     child, transcript = spawn(env, "mcp", "call", "mcp_fidelity_slow")
+    child.expect_exact("connecting 1 server(s)…")  # a spinner while the server starts
     child.expect_exact("progress: 3/3 (100%) step 3")  # the last report stays
     child.expect_exact("done")  # then the result, as text
     assert ended(child) == 0
