@@ -85,6 +85,8 @@ def run_listing(args: argparse.Namespace, plugins: PluginLoader) -> int:
         listings = _on_host(plugins, body, args.server, args.json)
         if args.json:
             print(json.dumps([x.as_dict() for x in listings], indent=2, ensure_ascii=False))
+        if not listings:
+            raise Stop(EXIT_FAILED, "no server is configured (add one: `hermes mcp add`)")
         for listing in listings:
             if listing.error is not None:
                 print(f"# {listing.server}: {clean_line(listing.error)}", file=sys.stderr)
