@@ -124,7 +124,7 @@ def test_config_model_tool_search_always_load_and_slash_commands(tmp_path: Path)
     (search,) = answers(done.stdout)[1]["tool_results"]  # type: ignore[misc]
     assert json.loads(search["output"])["tools"][0]["name"].endswith("_visit")
     assert "tool search on: 11 of 20 tools loaded" in after
-    assert "[ok] other  connected  tools: 10" in after
+    assert "[ok] other  connected  tools: 5 + 5 host tools" in after  # its own, the host's
     assert "unknown command /modle; did you mean /model?" in after
     assert "model: echo" in after
     assert "never read" not in done.stdout
