@@ -60,7 +60,29 @@ def main(argv: list[str]) -> int:
         sessions, posargs = argv[:cut], argv[cut:]
     python = _ensure_tools()
     command = [str(python), "-m", "nox", "--noxfile", str(ROOT / "noxfile.py"), "-s", *sessions]
+    first = [name for name in sessions if not _session_made(name)]
+    if first:
+        print(_first_run(first), flush=True)
+        command.append("--verbose")  # pip's own progress, not minutes of silence
     return subprocess.run([*command, *posargs], cwd=ROOT).returncode
+
+
+def _session_made(name: str, root: Path = ROOT) -> bool:
+    """Whether nox made the session's environment already (``.nox/NAME`` or ``NAME-3.x``)."""
+    folder = root / ".nox"
+    return folder.is_dir() and any(
+        p.name == name or p.name.startswith(f"{name}-") for p in folder.iterdir()
+    )
+
+
+def _first_run(sessions: list[str]) -> str:
+    """What a first run of *sessions* does before anything else shows."""
+    named = ", ".join(sessions)
+    return (
+        f"dev.py: first run of {named}: nox creates its environment under .nox/ and pip "
+        "installs Hermes, its plugins and their dependencies there (a few minutes the first "
+        "time; pip's output follows), then the session runs"
+    )
 
 
 if __name__ == "__main__":

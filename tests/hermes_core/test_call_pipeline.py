@@ -352,7 +352,7 @@ def test_send_maps_a_failure_to_a_result() -> None:
     call = call_of(entry())
     step = SendStep(connections(FakeConnection(ValueError("bad"))), gate_of(gate))
     assert run(step(call, _end_unused)) == {
-        "error": "MCP server 'acme': ValueError: bad",
+        "error": "MCP server 'acme': bad",
         "server": "acme",
     }
     assert call.outcome == "application"

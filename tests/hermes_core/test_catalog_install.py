@@ -425,7 +425,7 @@ def test_catalog_states_future_and_broken_manifests(
     after = lines[lines.index(row("acme-studio")) + 1]
     assert after.strip() == "Acme Studio is not installed. Install Acme Studio, then try again."
     assert row("later").endswith(
-        "⚠ 'later' requires a newer Hermes (manifest_version 2); update Hermes to install it"
+        "⚠ 'later' requires a newer Hermes (manifest_version 2); run `hermes update` to install it"
     )
     assert f"warning: {broken}:5: transport.comand: is not a manifest key" in done.stderr
     listed = json.loads(hermes("mcp", "catalog", "--json", env={"PATH": path}).stdout)

@@ -17,6 +17,7 @@ from hermes_core.catalog.selection import (
     filter_for_choice,
     filter_without_probe,
     prechecked,
+    prior_filter,
     with_tools,
 )
 from hermes_core.catalog.suggest import suggestions
@@ -154,7 +155,7 @@ def test_prechecked_order_previous_choice_then_default_enabled_then_all() -> Non
 def test_a_choice_becomes_include_or_nothing() -> None:
     tools = ["a", "b", "c"]
     assert filter_for_choice(tools, ["c", "a"]) == {"include": ["a", "c"]}
-    assert filter_for_choice(tools, tools) == {}
+    assert filter_for_choice(tools, tools) == {"exclude": []}  # "all", as a choice
     assert filter_for_choice(tools, []) == {"include": []}
     assert filter_without_probe(None, None, ["a"]) == {"include": ["a"]}
     assert filter_without_probe(None, ["x"], ["a"]) == {"exclude": ["x"]}
@@ -169,6 +170,20 @@ def test_a_choice_becomes_include_or_nothing() -> None:
         "tools": {"prompts": False, "resources": False},
     }
     assert with_tools({"command": "x", "tools": {"exclude": ["a"]}}, {}) == {"command": "x"}
+
+
+def test_all_tools_chosen_is_remembered_apart_from_never_chosen() -> None:
+    tools = ["find_issues", "get_issue", "delete_workspace"]
+    chosen = filter_for_choice(tools, tools)
+    written = with_tools({"command": "x"}, chosen)
+    assert written == {"command": "x", "tools": {"exclude": []}}
+    # a reinstall (or `configure`) reads it back as "all", not as the manifest's default
+    include, exclude = prior_filter(written)
+    assert prechecked(tools, include, exclude, ["find_issues"]) == set(tools)
+    assert filter_without_probe(include, exclude, ["find_issues"]) == {"exclude": []}
+    assert excluded_filter(include, exclude, ["*delete*"]) == {"exclude": []}
+    # never chosen: the manifest's default applies
+    assert prechecked(tools, *prior_filter({"command": "x"}), ["find_issues"]) == {"find_issues"}
 
 
 def test_suggest_whole_words_and_host_suffixes() -> None:

@@ -59,7 +59,7 @@ def test_everything_after_double_dash_is_the_servers(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     # Probed for real (python -u hostile_server.py), the filter applied: one tool offered.
-    assert result.stdout.strip() == "added 'hostile' (1 tools); new sessions will use it"
+    assert result.stdout.strip() == "added 'hostile' (1 tool); new sessions will use it"
     saved = entry(tmp_path, "hostile")
     assert saved["args"] == ["-u", str(HOSTILE)]
     assert saved["env"] == {"HERMES_TEST_X": "1"}

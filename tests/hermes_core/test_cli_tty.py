@@ -90,11 +90,23 @@ def test_no_color_turns_colour_off(env: dict[str, str], how: str) -> None:
 
 def test_a_calls_progress_shows_in_place(env: dict[str, str]) -> None:
     child, transcript = spawn(env, "mcp", "call", "mcp_fidelity_slow")
+    child.expect_exact("connecting 1 server(s)…")  # a spinner while the server starts
     child.expect_exact("progress: 3/3 (100%) step 3")  # the last report stays
     child.expect_exact("done")  # then the result, as text
     assert ended(child) == 0
     # drawn in place, after a spinner frame, while the call ran
     assert re.search(r"[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[0m progress: \d/3", transcript.getvalue())
+
+
+def test_chat_q_shows_a_spinner_while_servers_connect(env: dict[str, str], tmp_path: Path) -> None:
+    llm_home = tmp_path / "llm"
+    llm_home.mkdir()
+    child, transcript = spawn(
+        {**env, "LLM_USER_PATH": str(llm_home)}, "chat", "-m", "echo", "-q", "hi"
+    )
+    child.expect_exact("connecting 1 server(s)…")  # on stderr, while a person waits
+    assert ended(child) == 0
+    assert any(frame in transcript.getvalue() for frame in "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
 
 def test_a_yes_needs_its_enter(env: dict[str, str]) -> None:

@@ -139,7 +139,7 @@ def test_without_an_elicitor_or_when_disabled_the_server_is_told_the_host_cannot
         (asking(elicitation=ElicitationSettings(enabled=False)), Recorder()),
     ):
         error = asyncio.run(scenario(server, elicitor))
-        assert error == "MCP server 'asking': MCPError: Elicitation not supported"
+        assert error == "MCP server 'asking' answered with an error: Elicitation not supported"
 
 
 @pytest.mark.process

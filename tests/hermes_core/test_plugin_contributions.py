@@ -547,7 +547,7 @@ def test_cli_hook_auth_provider_in_the_probe_of_mcp_add(
     )
     assert result.returncode == 0, result.stdout + result.stderr
     # headers_seen + 5 utilities (list/read resources, resource templates, list/get prompts)
-    assert result.stdout.startswith("added 'probed' (6 tools)")
+    assert result.stdout.startswith("added 'probed' (1 tool + 5 host tools)")
     assert "auth: acme_token" in (home / "config.yaml").read_text()
 
 

@@ -3,12 +3,14 @@ written, against the example vendor's MCP server; CI runs the README's test comm
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -46,6 +48,32 @@ def test_embedding_snippets_run(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "mcp_acme_studio_render" in result.stdout
     assert "rendered 'lobby'" in result.stdout
+
+
+def dev_script() -> ModuleType:
+    """``dev.py``, loaded as a module (it runs nothing on import)."""
+    spec = importlib.util.spec_from_file_location("dev", README.parent / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    return dev
+
+
+def test_the_test_prerequisites_and_dev_pys_first_run_are_said() -> None:
+    text = " ".join(README.read_text().split())
+    prerequisites = text[text.index("Test prerequisites") :][:400]
+    for program in ("Node 20+", "npm", "chromium", "postgresql", "redis-server", "haproxy"):
+        assert program in prerequisites, program
+    dev = dev_script()
+    said = dev._first_run(["demo"])
+    assert "first run of demo" in said and "pip installs Hermes" in said
+
+
+def test_dev_py_knows_a_session_it_made(tmp_path: Path) -> None:
+    dev = dev_script()
+    assert not dev._session_made("demo", tmp_path)
+    (tmp_path / ".nox" / "demo-3-12").mkdir(parents=True)
+    assert dev._session_made("demo", tmp_path) and not dev._session_made("tests", tmp_path)
 
 
 def test_ci_runs_exactly_the_quick_start_test_command() -> None:

@@ -202,7 +202,7 @@ def state_of(
         return EntryState(
             NEWER,
             f"⚠ '{entry.name}' requires a newer Hermes (manifest_version "
-            f"{entry.future.manifest_version}); update Hermes to install it",
+            f"{entry.future.manifest_version}); run `hermes update` to install it",
             offerable=False,
         )
     sentence = _sentence(entry, (display_names or {}).get(entry.name))

@@ -22,6 +22,7 @@ from hermes_core.catalog.install_plan import (
     Refusal,
 )
 from hermes_core.catalog.manifest import Manifest
+from hermes_core.catalog.manifest_changes import record_of
 from hermes_core.catalog.registry.entry import Question
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.secret_lift import VariableNames, lift_secrets
@@ -43,8 +44,8 @@ def catalog_entry(found: Catalog, name: str) -> Entry:
     if entry.future is not None:
         raise InstallRefused(
             f"⚠ '{entry.name}' requires a newer Hermes (manifest_version "
-            f"{entry.future.manifest_version}; this Hermes reads 1): update Hermes, then "
-            "try again"
+            f"{entry.future.manifest_version}; this Hermes reads 1): run `hermes update`, "
+            "then try again"
         )
     return entry
 
@@ -94,6 +95,7 @@ def catalog_plan(
         default_enabled=manifest.tools.default_enabled,
         default_excluded=manifest.tools.default_excluded,
         after=after,
+        record=record_of(entry.name, manifest, entry.origin),
     )
 
 

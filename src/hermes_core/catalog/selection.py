@@ -4,6 +4,10 @@ The order (``docs/catalog.md``): the user's previous choice (``tools.include``,
 else ``tools.exclude`` of the configured entry), else the manifest's
 ``tools.default_enabled``, else every tool.  Patterns are ``fnmatch`` globs,
 case-sensitive, as in ``tools.include``.
+
+"Every tool", once chosen, is written ``tools.exclude: []`` (:data:`ALL_TOOLS`): a choice,
+kept by a reinstall and by ``configure`` as any other, where an entry without ``tools:`` was
+never chosen (the manifest's ``default_enabled`` applies to it).
 """
 
 from __future__ import annotations
@@ -12,7 +16,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
-__all__ = ["filter_for_choice", "filter_without_probe", "prechecked", "with_tools"]
+__all__ = [
+    "ALL_TOOLS",
+    "filter_for_choice",
+    "filter_without_probe",
+    "prechecked",
+    "with_tools",
+]
+
+#: The filter of a choice of every tool: nothing excluded, said out loud.
+ALL_TOOLS: dict[str, list[str]] = {"exclude": []}
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
@@ -48,10 +61,10 @@ def prechecked(
 
 
 def filter_for_choice(tools: Sequence[str], chosen: Iterable[str]) -> dict[str, list[str]]:
-    """``{}`` when every tool is chosen (no filter), else ``{"include": [chosen, in order]}``."""
+    """:data:`ALL_TOOLS` when every tool is chosen, else ``{"include": [chosen, in order]}``."""
     picked = set(chosen)
     if all(t in picked for t in tools):
-        return {}
+        return dict(ALL_TOOLS)
     return {"include": [t for t in tools if t in picked]}
 
 
@@ -75,9 +88,12 @@ def excluded_filter(
     prior_exclude: Sequence[str] | None,
     default_excluded: Sequence[str],
 ) -> dict[str, list[str]]:
-    """For ``default_excluded`` entries: the user's include wins; else exclude (theirs + ours)."""
+    """For ``default_excluded`` entries: the user's include, or their choice of every tool,
+    wins; else exclude (theirs + ours)."""
     if prior_include is not None:
         return {"include": list(prior_include)}
+    if prior_exclude is not None and not prior_exclude:
+        return dict(ALL_TOOLS)
     merged = list(prior_exclude or [])
     merged += [p for p in default_excluded if p not in merged]
     return {"exclude": merged}

@@ -111,7 +111,7 @@ def describe_filter(chosen: dict[str, list[str]]) -> str:
     if "include" in chosen:
         picked = chosen["include"]
         return f"tools: {len(picked)} enabled ({', '.join(picked) or 'none'})"
-    if "exclude" in chosen:
+    if chosen.get("exclude"):
         return f"tools: all except {', '.join(chosen['exclude'])}"
     return "tools: all enabled"
 
@@ -122,8 +122,10 @@ def describe_offer(chosen: dict[str, list[str]], own: list[str], utilities: list
     described = describe_filter(chosen)
     if not utilities:
         return described
-    if "exclude" in chosen:
+    if chosen.get("exclude"):
         return f"{described}, with the utility tools {', '.join(utilities)}"
     listed = f"({', '.join(own) or 'none of its own'}; utility tools: {', '.join(utilities)})"
     count = len(own) + len(utilities)
-    return f"tools: {count} enabled {listed}" if chosen else f"tools: all {count} enabled {listed}"
+    if "include" in chosen:
+        return f"tools: {count} enabled {listed}"
+    return f"tools: all {count} enabled {listed}"

@@ -19,6 +19,7 @@ from hermes_core.cli.commands import dispatch, subcommand
 from hermes_core.cli.common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from hermes_core.cli.parser import build_parser, split_server_args
 from hermes_core.cli.parser_entries import leaf_parser
+from hermes_core.cli.profile import use_profile
 
 __all__ = ["build_parser", "main"]
 
@@ -50,19 +51,21 @@ def _run(argv: Sequence[str] | None) -> int:
         words = [w for w in own if w != "--no-color"] + words[len(own) :]
         os.environ["NO_COLOR"] = "1"
     args, extra = parser.parse_known_args(words)
-    if extra and subcommand(args) == ("mcp", "call"):
+    if extra and subcommand(args) in (("mcp", "call"), ("mcp", "prompt")):
         # `call TOOL a=1 --json b=2`: argparse ends the KEY=VALUE list at the flag
         args.pairs += [word for word in extra if not word.startswith("-")]
         extra = [word for word in extra if word.startswith("-")]
     if extra:  # answered with the subcommand's own usage, not the top-level one
         hint = ""
-        if subcommand(args) == ("mcp", "add"):
+        if subcommand(args) == ("mcp", "add") and any(not w.startswith("-") for w in extra):
             hint = " (a stdio server's command and its arguments go after `--`: "
             hint += "hermes mcp add NAME -- CMD ARGS…)"
         leaf_parser(parser, subcommand(args)).error(
             f"unrecognized arguments: {' '.join(extra)}{hint}"
         )
     args.after_dashes = after_dashes  # `hermes mcp add NAME … -- ARGS`: the server's words
+    if args.hermes_profile is not None:
+        use_profile(args.hermes_profile, subcommand(args))
     return dispatch(args, parser)
 
 

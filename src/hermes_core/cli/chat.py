@@ -27,7 +27,9 @@ from hermes_core.chat.session import ChatError, ChatSession, load_model
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
+from hermes_core.cli.hosting import start_with_progress
 from hermes_core.cli.loading import factory_for, load
+from hermes_core.cli.status_text import tool_count
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
@@ -79,9 +81,13 @@ def _chat(plugins: PluginLoader, model: str | None, query: str | None) -> int:
     async def main() -> int:
         host = factory.host(servers, elicitor=TerminalElicitor())
         try:
-            if servers and query is None:
-                output.say(f"connecting {len(servers)} server(s)…")
-            await host.start()
+            if query is None:
+                if servers:
+                    output.say(f"connecting {len(servers)} server(s)…")
+                await host.start()
+            else:  # one turn: a spinner while they connect, on a terminal only
+                starting = [s for s in servers if s.enabled and not s.lazy]
+                await start_with_progress(host, starting, quiet=True)
             for row in host.status():
                 if row.enabled and not row.offered:
                     output.say(
@@ -272,7 +278,8 @@ async def _tools(repl: _Repl, _: str) -> bool:
 async def _mcp(repl: _Repl, _: str) -> bool:
     for row in repl.host.status():
         mark = "ok" if row.offered else "--"
-        line = f"[{mark}] {row.server}  {row.connection}  tools: {row.tools}"
+        count = tool_count(row.tools, row.host_tools, bare=True)
+        line = f"[{mark}] {row.server}  {row.connection}  tools: {count}"
         if row.last_error:
             line += f"  last error: {clean_line(row.last_error)[:200]}"
         repl.output.say(line)

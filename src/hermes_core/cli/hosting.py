@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["with_host"]
+__all__ = ["start_with_progress", "with_host"]
 
 T = TypeVar("T")
 
@@ -49,8 +49,10 @@ def _starting(servers: list[HostServer]) -> str:
     return text
 
 
-async def _start(host: MCPHost, servers: list[HostServer], quiet: bool) -> None:
-    """Start the host: a spinner on a terminal; each server's outcome unless *quiet*."""
+async def start_with_progress(host: MCPHost, servers: list[HostServer], quiet: bool) -> None:
+    """Start the host, *servers* being those that start now: while they connect, a spinner
+    on stderr when it is a terminal (which servers are still awaited); each server's outcome
+    unless *quiet* (off a terminal, a *quiet* start prints nothing)."""
     if not servers:
         await host.start(None)
         return
@@ -131,7 +133,7 @@ def with_host(
     async def main() -> T:
         host = factory.host(servers, elicitor=elicitor)
         try:
-            await _start(host, [s for s in servers if s.enabled and not s.lazy], quiet)
+            await start_with_progress(host, [s for s in servers if s.enabled and not s.lazy], quiet)
             return await body(host)
         finally:
             await host.close()

@@ -15,7 +15,13 @@ from hermes_core.cli.hosting import with_host
 from hermes_core.cli.override_lines import entry_json, override_lines
 from hermes_core.cli.progress import paint
 from hermes_core.cli.state_text import state_line
-from hermes_core.cli.status_text import lifecycle_lines, roots_line, sampling_line, sampling_matters
+from hermes_core.cli.status_text import (
+    lifecycle_lines,
+    roots_line,
+    sampling_line,
+    sampling_matters,
+    tool_count,
+)
 from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
 
@@ -75,7 +81,7 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
                 app = "" if row["availability"] == "undeclared" else f"app: {row['availability']}  "
                 print(
                     f"{mark} {row['server']}  [{row['transport']}]  {row['connection']}  "
-                    f"{app}tools: {row['tools']}"
+                    f"{app}tools: {tool_count(row['tools'], row.get('host_tools', 0), bare=True)}"
                     + (f"  protocol: {row['protocol']}" if row.get("protocol") else "")
                 )
                 if row["last_error"]:
@@ -137,6 +143,13 @@ def tools(
             for entry in entries:
                 print("\n".join(tool_lines(entry, columns)))
             for row in rows:
+                if row.offered and row.host_tools and search is None:
+                    count = tool_count(row.tools, row.host_tools)
+                    print(
+                        f"# {row.server}: {count} (the host's, over its resources and "
+                        "prompts: `hermes mcp resources`, `hermes mcp prompts`)",
+                        file=sys.stderr,
+                    )
                 if not row.offered:
                     if not row.enabled:
                         reason = "disabled in config.yaml; `hermes mcp enable` turns it on"
@@ -175,6 +188,7 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
             "server": name,
             "connection": row.connection,
             "tools": [e.name for e in host.tools(include_gated=True)] if row.enabled else [],
+            "host_tools": row.host_tools,
             "error": error,
         }
 
@@ -189,8 +203,8 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
         elif report["error"]:
             print(f"{name}: failed after {report['seconds']} s: {report['error']}")
         else:
-            count, seconds = len(report["tools"]), report["seconds"]
-            print(f"{name}: connected and listed {count} tools in {seconds} s")
+            count = tool_count(len(report["tools"]), report["host_tools"])
+            print(f"{name}: connected and listed {count} in {report['seconds']} s")
             for tool_name in report["tools"]:
                 print(f"  {tool_name}")
         return EXIT_FAILED if report["error"] else EXIT_OK

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.disabled_save import say_runner_missing
 from hermes_core.cli.loading import factory_for
+from hermes_core.cli.status_text import tool_count
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import dotenv_path
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import validate_server
 from hermes_core.config.models import ConfigError
 from hermes_core.config.secret_lift import VariableNames, lift_secrets, store_secrets
+from hermes_core.config.server_edits import ALREADY_EXISTS
 from hermes_core.home import hermes_home
 from hermes_core.host.setup.factory import HostFactory
 from hermes_platform.runners import missing_runner
@@ -41,6 +43,9 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp add NAME …``: the entry the flags describe (exit 2 on a bad one), then
     :func:`add`."""
+    if args.scope != "user":
+        print(f"error: {_SCOPES[args.scope]}", file=sys.stderr)
+        return EXIT_USAGE
     own = {o for a in args.add_parser._actions for o in a.option_strings}
     try:
         command, url, after_dashes = _target(args)
@@ -69,6 +74,16 @@ def run_add(args: argparse.Namespace, plugins: PluginLoader) -> int:
         preset=args.preset is not None,
     )
 
+
+#: What Hermes does instead of Claude Code's ``--scope project`` and ``--scope local``.
+_SCOPES = {
+    "project": "--scope project: Hermes keeps no per-project server file; servers live in "
+    "$HERMES_HOME/config.yaml (the user scope, the default: drop -s), and "
+    "`hermes mcp import claude-code` brings in a project's .mcp.json",
+    "local": "--scope local: Hermes keeps no per-directory servers; servers live in "
+    "$HERMES_HOME/config.yaml (the user scope, the default: drop -s), or point HERMES_HOME "
+    "at a folder of this project's own",
+}
 
 #: ``-t`` values that only repeat what the entry's ``command``/``url`` selects anyway.
 _IMPLIED_TRANSPORTS = {"command": ("stdio",), "url": ("http", "streamable_http", "streamablehttp")}
@@ -257,11 +272,21 @@ def add(
         # The edit must be possible (an existing name without --replace …) before .env changes.
         store.check_add(name, entry, replace=replace, kinds=factory.kinds)
         entry, secrets = _lifted(name, entry)
-    except (ConfigError, OSError) as exc:
+    except ConfigError as exc:
+        if exc.reason == ALREADY_EXISTS:
+            print(
+                f"error: {exc.path}: mcp_servers.{name} already exists: add --replace to "
+                f"overwrite it (or `hermes mcp remove {name}` first)",
+                file=sys.stderr,
+            )
+        else:
+            print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     problem: str | None = None
-    tool_count = 0
+    tools = ""
     if str(entry.get("auth", "")).lower() == "oauth":
         # Authorising is its own step (a browser, up to 5 minutes): save first, then log in.
         probe = False
@@ -274,7 +299,7 @@ def add(
         probe = False
         entry = {**entry, "enabled": False}
     if probe:
-        problem, tool_count = _probe(factory, name, entry)
+        problem, tools = _probe(factory, name, entry)
         if problem is not None:
             entry = {**entry, "enabled": False}
     try:
@@ -293,7 +318,7 @@ def add(
     if missing is not None:
         say_runner_missing(name, missing)
         return EXIT_FAILED
-    found = f" ({tool_count} tools)" if probe else ""
+    found = f" ({tools})" if probe else ""
     print(f"added '{name}'{found}; new sessions will use it")
     if entry.get("auth") == "oauth":
         print(f"now authorise it: `hermes mcp login {name}`")
@@ -311,25 +336,25 @@ def _lifted(name: str, entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     return lifted, secrets
 
 
-def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, int]:
+def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, str]:
     cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
     )
     if problems or cfg is None:
-        return (problems[0].reason if problems else "invalid entry"), 0
+        return (problems[0].reason if problems else "invalid entry"), ""
     try:
         dotenv = load_dotenv(hermes_home() / ".env")
         resolved = resolve(name, cfg, env=os.environ, dotenv=dotenv, workspace=os.getcwd())
     except ConfigError as exc:
-        return str(exc), 0
+        return str(exc), ""
     server = factory.server(name, resolved)
     if "connect_timeout" not in entry:
         server = _with_timeout(server, 30.0)
 
-    async def run() -> tuple[str | None, int]:
+    async def run() -> tuple[str | None, str]:
         async with factory.host([server]) as host:
             (row,) = host.status()
-            return row.last_error, row.tools
+            return row.last_error, tool_count(row.tools, row.host_tools)
 
     return asyncio.run(run())
 

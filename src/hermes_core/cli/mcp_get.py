@@ -11,7 +11,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoade
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.masked import masked_entry
-from hermes_core.cli.status_text import lifecycle_lines
+from hermes_core.cli.status_text import lifecycle_lines, tool_count
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.sanitize import clean_line
 from hermes_core.spelling import close_matches
@@ -72,6 +72,7 @@ _FIELDS = (
     "connection",
     "offered",
     "tools",
+    "host_tools",
     "filtered_out",
     "availability",
     "gate",
@@ -92,7 +93,8 @@ def _print(report: dict[str, Any], row: dict[str, Any]) -> None:
     print(f"  state: {connection} ({report['transport']}{protocol})")
     offered = "offered" if report["offered"] else "not offered"
     filtered = f", {report['filtered_out']} filtered out" if report["filtered_out"] else ""
-    print(f"  tools: {report['tools']} {offered}{filtered}")
+    count = tool_count(report["tools"], report.get("host_tools") or 0, bare=True)
+    print(f"  tools: {count} {offered}{filtered}")
     if report["availability"] != "undeclared":
         print(f"  app: {report['availability']}")
     print(f"  gate: {clean_line(report['gate']) if report['gate'] else 'none'}")

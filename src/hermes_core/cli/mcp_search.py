@@ -121,7 +121,10 @@ def search(
             if rows:
                 _print(rows)
             else:
-                print("no registry server matches" if not problems else "no answer")
+                if not problems:
+                    print("no registry server matches")
+                else:
+                    print("no registry could be searched: each warning says why")
             for nxt in more:
                 words = "".join(shlex.quote(w) + " " for w in text.split())
                 print(

@@ -11,6 +11,7 @@ import re
 import zipfile
 from dataclasses import dataclass
 
+from hermes_core.catalog.manifest_changes import CATALOG_KIND
 from hermes_core.catalog.registry.bundle import BundleError, read_manifest
 from hermes_core.catalog.registry.client import RegistryClient, RegistryError
 from hermes_core.catalog.registry.records import InstallRecord, records
@@ -97,7 +98,7 @@ def update(
 ) -> int:
     def action() -> int:
         _servers, raw = configured_servers(manager)
-        known = [r for r in records() if r.name in raw]
+        known = [r for r in records() if r.name in raw and r.kind != CATALOG_KIND]
         if name is not None:
             known = [r for r in known if r.name == name]
             if not known:

@@ -13,10 +13,12 @@ from typing import TypeAlias
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.parser_browse import add_browse_parsers
 from hermes_core.cli.parser_doctor import add_doctor_parser
 from hermes_core.cli.parser_entries import add_entry_parsers
 from hermes_core.cli.parser_state import add_state_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
+from hermes_core.cli.parser_update import add_update_parser
 from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_NAMES
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
@@ -46,6 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-plugins",
         action="store_true",
         help="load no external plugins (they are listed as disabled, never imported)",
+    )
+    parser.add_argument(
+        "--profile",
+        dest="hermes_profile",
+        metavar="NAME",
+        help="who this Hermes runs for (sets HERMES_PROFILE): the value an `identity_header` "
+        "with `value_from: profile` sends (default: $HERMES_PROFILE, else 'default')",
     )
     parser.add_argument(
         "--no-color",
@@ -227,6 +236,14 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
     mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
     mcp_add.add_argument(
+        "-s",
+        "--scope",
+        choices=["user", "project", "local"],
+        default="user",
+        help="Claude Code's scopes: user (the default) is Hermes's one config.yaml per "
+        "HERMES_HOME; project and local are refused with what to do instead",
+    )
+    mcp_add.add_argument(
         "--args",
         nargs=argparse.REMAINDER,
         default=[],
@@ -258,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     document.add_argument("url", help="the https address the document will be published at")
     document.add_argument("--client-name", default=None, help="shown on consent screens")
     add_entry_parsers(mcp_commands)
+    add_browse_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
     add_trust_parsers(mcp_commands, _Parser)
     add_doctor_parser(mcp_commands)
@@ -268,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_chat_parser(commands)
     _add_dashboard_parser(commands)
+    add_update_parser(commands)
 
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)

@@ -100,6 +100,8 @@ def tool_lines(entry: ToolEntry, columns: int) -> list[str]:
     lines = _wrap_signature(entry.name, parameters(entry.input_schema), columns)
     paragraph = entry.description.strip().split("\n\n", 1)[0]
     text = clean_line(" ".join(paragraph.split()))
+    if entry.utility:  # the host's, over the server's resources or prompts
+        text = f"[host tool] {text}"
     if text:
         wrapped = textwrap.wrap(
             text,

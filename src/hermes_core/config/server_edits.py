@@ -22,7 +22,7 @@ from hermes_core.config.yaml_document import (
 )
 from hermes_core.yaml_lines import plain as _plain
 
-__all__ = ["AddServer", "AddServers", "EditOp", "RemoveServer", "SetEnabled"]
+__all__ = ["ALREADY_EXISTS", "AddServer", "AddServers", "EditOp", "RemoveServer", "SetEnabled"]
 
 _VALUE_TOKEN = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|[^\s#,}\]]+")
 _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True}
@@ -70,6 +70,10 @@ class EditOp:
         return entry
 
 
+#: The reason an added server is refused when its name is taken.
+ALREADY_EXISTS = "already exists (remove it first, or replace it)"
+
+
 class AddServer(EditOp):
     def __init__(self, server: str, entry: dict[str, Any], replace: bool) -> None:
         self.server = server
@@ -81,7 +85,7 @@ class AddServer(EditOp):
         if self.server in servers:
             if not self.replace:
                 raise ConfigError(
-                    "already exists (remove it first, or replace it)",
+                    ALREADY_EXISTS,
                     path=label,
                     key=f"mcp_servers.{self.server}",
                 )

@@ -532,13 +532,15 @@ class MCPHost:
         """One row per configured server, sorted by name (``hermes mcp status``)."""
         rows = []
         for name, config in sorted(self._servers.items()):
+            listed = self.registry.snapshot(name)
             rows.append(
                 status_row(
                     name,
                     config,
                     self._connections.get(name),
                     offered=self.gate.check(name),
-                    tools=len(self.registry.snapshot(name)),
+                    tools=len(listed),
+                    host_tools=sum(1 for entry in listed if entry.utility),
                     elicitation=self._offers.elicitation_counters(name),
                     approvals=self._approvals.counts(name) if config.trust == "untrusted" else None,
                     breaker=self._breakers.of(config).snapshot(),

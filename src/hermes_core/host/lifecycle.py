@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from hermes_core.host.calls.failures import server_error_words
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.connection.client_offers import ClientOffers
 from hermes_core.host.connection.state_checks import (
@@ -181,7 +182,8 @@ class ServerRunner:
                 connection.schedule_reconnect()  # the endpoint may come up later
             return exc.detail
         except Exception as exc:  # noqa: BLE001 - e.g. the server answered tools/list with an error
-            return await self._listing_failed(connection, f"{type(exc).__name__}: {exc}")
+            why = server_error_words(name, exc).replace(f"MCP server '{name}'", "the server", 1)
+            return await self._listing_failed(connection, why)
         self._gate.invalidate()
         return None
 

@@ -29,6 +29,7 @@ class ServerStatus:
     availability: str
     offered: bool
     tools: int
+    """Every tool offered for the server: its own and the host's utility tools."""
     last_error: str | None
     elicitation: dict[str, int] | None = None
     """Questions the server asked the user: requests, accepted, declined, cancelled, errors."""
@@ -61,6 +62,9 @@ class ServerStatus:
     tool, an unknown argument, a value of the wrong type), one ``<file>:<line>: <key>: <what>``
     each."""
     failure: dict[str, Any] | None = None
+    host_tools: int = 0
+    """Of :attr:`tools`, the host's utility tools (its resources and prompts as tools:
+    ``list_resources``, ``read_resource``…), not the server's own."""
     """The last failed connection attempt as a record (``last_error`` is its sentence): cause
     (``closed``, ``http_status``, ``auth``, ``network``, ``tls``, ``command_missing``...),
     http_status, exit_code, signal, stderr_tail; ``None`` while connected."""
@@ -81,6 +85,7 @@ def status_row(
     sampling: dict[str, Any] | None,
     name_collisions: list[str],
     override_problems: list[str] | None = None,
+    host_tools: int = 0,
 ) -> ServerStatus:
     """The row of server *name*: its *config*, its *connection* (``None``: not started) and
     what the host's parts know of it."""
@@ -99,6 +104,7 @@ def status_row(
         availability=app_availability(decl).state if decl else "undeclared",
         offered=offered,
         tools=tools,
+        host_tools=host_tools,
         last_error=connection.status.last_error if connection else None,
         elicitation=elicitation,
         trust=config.trust,

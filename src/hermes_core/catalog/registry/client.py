@@ -25,6 +25,7 @@ from hermes_core import __version__
 from hermes_core.catalog.registry.loopback import is_loopback
 from hermes_core.catalog.registry.registries import Registry
 from hermes_core.catalog.registry.server_json import ServerJson, ServerJsonError, parse_server_json
+from hermes_core.host.connection.network_words import network_words
 
 __all__ = ["Listed", "Page", "RegistryClient", "RegistryError", "download"]
 
@@ -112,9 +113,9 @@ class RegistryClient:
                 body = _read_bounded(response, MAX_ANSWER_BYTES, label)
                 status = response.status_code
         except httpx2.TimeoutException:
-            raise RegistryError(f"{label}: no answer within {TIMEOUT:g} s") from None
+            raise RegistryError(f"{label}: timed out (no answer within {TIMEOUT:g} s)") from None
         except httpx2.HTTPError as exc:
-            raise RegistryError(f"{label}: could not connect ({type(exc).__name__})") from None
+            raise RegistryError(f"{label}: cannot connect: {network_words(exc)}") from None
         if status == 404:
             return status, None
         if status in (401, 403):

@@ -11,7 +11,21 @@ from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.sanitize import clean_text
 
-__all__ = ["call_failed"]
+__all__ = ["call_failed", "server_error_words"]
+
+
+def server_error_words(server: str, exc: Exception) -> str:
+    """What a request to MCP server *server* raised, in words: the server's JSON-RPC error
+    ("answered with an error: …"), else the exception's own message (its class name only when
+    it has none)."""
+    from mcp.shared.exceptions import MCPError
+
+    text = str(exc).strip()
+    if isinstance(exc, MCPError):
+        return clean_text(f"MCP server '{server}' answered with an error: {text}")
+    if isinstance(exc, TimeoutError):
+        return clean_text(f"MCP server '{server}': timed out{f' ({text})' if text else ''}")
+    return clean_text(f"MCP server '{server}': {text or type(exc).__name__}")
 
 
 def call_failed(
@@ -36,6 +50,6 @@ def call_failed(
             "retryable": False,
         }, "application"
     return {
-        "error": clean_text(f"MCP server '{entry.server}': {type(exc).__name__}: {exc}"),
+        "error": server_error_words(entry.server, exc),
         "server": entry.server,
     }, "application"

@@ -15,7 +15,7 @@ from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
-from hermes_core.host.calls.failures import call_failed
+from hermes_core.host.calls.failures import call_failed, server_error_words
 from hermes_core.host.calls.render import render_result
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.server_notifications import progress_forwarder
@@ -236,7 +236,7 @@ class UtilityStep:
             return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
         except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
             return {
-                "error": f"MCP server '{entry.server}': {type(exc).__name__}: {exc}",
+                "error": server_error_words(entry.server, exc),
                 "server": entry.server,
             }
 

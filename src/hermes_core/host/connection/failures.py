@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import socket
-import ssl
 import sys
 from collections.abc import Iterator, Sequence
 from typing import IO, cast
@@ -29,15 +27,28 @@ from hermes_core.host.connection.diagnostics import (
     TransportNote,
 )
 from hermes_core.host.connection.errors import ServerError
+from hermes_core.host.connection.network_words import (
+    in_chain,
+    lookup_failure,
+    network_words,
+    tls_failure,
+)
 from hermes_core.host.connection.server_log import ServerLog
 from hermes_core.host.connection.state import ConnectionStatus
+from hermes_core.host.connection.stderr_tail import tail_lines
 from hermes_core.host.transports.message_limit import MessageTooLargeError
 from hermes_core.host.transports.spawned import Spawned
 from hermes_core.plugins.types import ServerSpec
 from hermes_core.sanitize import clean_text
 from hermes_core.sanitize.urls import display_url
 
-__all__ = ["HTTP_NOTED", "FailureReports", "connection_closed", "describe", "process_exit"]
+__all__ = [
+    "HTTP_NOTED",
+    "FailureReports",
+    "connection_closed",
+    "describe",
+    "process_exit",
+]
 
 _STDERR_TAIL_LINES = 8
 HTTP_NOTED = frozenset({"streamable_http", "sse"})
@@ -125,11 +136,11 @@ class FailureReports:
         try:
             self.stderr.flush()
             self.stderr.seek(0)
-            lines = self.stderr.read().splitlines()[-_STDERR_TAIL_LINES:]
+            lines = tail_lines(self.stderr.read().splitlines(), _STDERR_TAIL_LINES)
             self.stderr.seek(0, 2)
         except (OSError, ValueError):
             return ""
-        return "\n".join("    " + line for line in lines if line.strip())
+        return "\n".join("    " + line for line in lines)
 
     def session_refused_since(self, mark: int) -> bool:
         """Whether, since *mark*, an HTTP request was refused as not belonging to a live
@@ -204,42 +215,6 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> Iterator[BaseException]
             yield exc
 
 
-def _tls_failure(exc: BaseException) -> bool:
-    """A TLS error, or the server's certificate failing verification behind the HTTP client's
-    connect error (a server refusing *our* certificate just drops the connection)."""
-    if isinstance(exc, ssl.SSLError):
-        return True
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, ssl.SSLCertVerificationError):
-            return True
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return False
-
-
-def _in_chain(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
-    """The first exception of *kind* among *exc*, its causes and contexts."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, kind):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
-
-
-def _lookup_failure(exc: BaseException) -> str | None:
-    """Why the server's host name did not resolve (a ``socket.gaierror`` under *exc*), or
-    ``None``: the name resolved, and the failure came after."""
-    found = _in_chain(exc, socket.gaierror)
-    if found is None:
-        return None
-    return str(getattr(found, "strerror", None) or found)
-
-
 def _is_hermes_oauth_error(exc: BaseException) -> bool:
     """Whether *exc* is an :class:`~hermes_core.auth.errors.OAuthError`.  Only a server with
     ``auth: oauth`` loads the auth package, so when it is not loaded no such error can exist:
@@ -280,7 +255,7 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code
         return ConnectFailure(f"HTTP {status} from {url}", Cause.HTTP_STATUS, http_status=status)
-    if _tls_failure(exc):
+    if tls_failure(exc):
         reason = getattr(exc, "reason", None) or text or name  # (ssl.SSLError has one)
         return ConnectFailure(f"TLS error with {url}: {reason}", Cause.TLS)
     network = (
@@ -291,8 +266,8 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
         httpx2.RemoteProtocolError,
     )
     if isinstance(exc, network):
-        detail = f"cannot connect to {url}: {text or name}"
-        unresolved = _lookup_failure(exc)
+        detail = f"cannot connect to {url}: {network_words(exc)}"
+        unresolved = lookup_failure(exc)
         if unresolved is not None:
             host = urlsplit(spec.url or "").hostname or "?"
             return ConnectFailure(
@@ -300,7 +275,13 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
                 f"({unresolved}; check the url, or the network's DNS)",
                 Cause.NETWORK,
             )
-        refused = _in_chain(exc, ConnectionRefusedError) is not None
+        refused = in_chain(exc, ConnectionRefusedError) is not None
+        if refused:
+            return ConnectFailure(
+                f"cannot connect to {url}: the connection was refused (nothing listens on "
+                "that port: is the server running, and the url's port right?)",
+                Cause.NETWORK,
+            )
         if (
             not isinstance(exc, httpx2.ConnectTimeout)
             and not refused
@@ -318,5 +299,8 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
             "the server closed the connection during startup (it exited or crashed)",
             Cause.CLOSED,
         )
-    cause = Cause.PROTOCOL if isinstance(exc, MCPError) else Cause.OTHER
-    return ConnectFailure(f"{name}: {text}" if text else name, cause)
+    if isinstance(exc, MCPError):
+        return ConnectFailure(f"the server answered with an error: {text or name}", Cause.PROTOCOL)
+    if isinstance(exc, TimeoutError):
+        return ConnectFailure(f"timed out{f': {text}' if text else ''}", Cause.OTHER)
+    return ConnectFailure(text or "the attempt failed without saying why", Cause.OTHER)
