@@ -11,16 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from hermes_core.host.browse import Family, list_family
 from hermes_core.host.host import MCPHost
 from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["Listing", "app_entry", "call_utility", "listing", "sibling_tool", "utility_entry"]
 
-#: The listing kinds: the utility tool and the key of its items.
-KINDS = {
-    "resources": ("list_resources", "resources"),
-    "templates": ("list_resource_templates", "resourceTemplates"),
-    "prompts": ("list_prompts", "prompts"),
+#: The listing kinds the pages show.
+FAMILIES = {
+    "resources": Family.RESOURCES,
+    "templates": Family.TEMPLATES,
+    "prompts": Family.PROMPTS,
 }
 
 
@@ -52,16 +53,6 @@ def app_entry(host: MCPHost, name: str) -> ToolEntry | None:
     return entry if entry is not None and entry.app_uri else None
 
 
-def _error(result: dict[str, Any]) -> str | None:
-    if "error" in result:
-        return str(result["error"])
-    if result.get("isError") is True:
-        content = result.get("content") or [{}]
-        first = content[0] if isinstance(content[0], dict) else {}
-        return str(first.get("text") or "the server reported an error")
-    return None
-
-
 async def call_utility(
     host: MCPHost, server: str, tool: str, args: dict[str, Any]
 ) -> dict[str, Any]:
@@ -74,15 +65,12 @@ async def call_utility(
 
 
 async def listing(host: MCPHost, server: str, kind: str) -> Listing:
-    """*server*'s listing of *kind* (``resources``, ``templates`` or ``prompts``), paging
-    followed by the utility tool (bounded, and a cut-short listing says so)."""
-    tool, key = KINDS[kind]
-    if utility_entry(host, server, tool) is None:
+    """*server*'s listing of *kind* (``resources``, ``templates`` or ``prompts``): the
+    CLI's listing (:func:`hermes_core.host.browse.list_family`, paging followed and bounded,
+    a cut-short listing saying so); a server with nothing of that kind lists nothing, quietly."""
+    family = FAMILIES[kind]
+    if utility_entry(host, server, family.tool) is None:
         return Listing(server, [], None)
-    result = await call_utility(host, server, tool, {})
-    problem = _error(result)
-    if problem is not None:
-        return Listing(server, [], problem)
-    data = result.get("structuredContent") or {}
-    items = [item for item in data.get(key) or () if isinstance(item, dict)]
-    return Listing(server, items, None, data.get("note"))
+    for found in await list_family(host, family, server):
+        return Listing(server, found.items, found.error, found.note)
+    return Listing(server, [], None)

@@ -47,14 +47,17 @@
 
   // -- the tool index's search ------------------------------------------------------------
   var search = document.getElementById("tool-search");
-  if (search) {
-    search.addEventListener("input", function () {
-      var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
-      document.querySelectorAll("#tool-list li[data-search]").forEach(function (li) {
-        var hay = li.getAttribute("data-search");
-        li.hidden = !words.every(function (w) { return hay.indexOf(w) >= 0; });
-      });
+  function filterTools() {
+    var words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    document.querySelectorAll("#tool-list li[data-search]").forEach(function (li) {
+      var hay = li.getAttribute("data-search");
+      li.hidden = !words.every(function (w) { return hay.indexOf(w) >= 0; });
     });
+  }
+  if (search) {
+    search.addEventListener("input", filterTools);
+    // What was typed before this script ran (or restored by the browser) counts too.
+    if (search.value) filterTools();
   }
 
   // -- a call from the tool's form -------------------------------------------------------------
