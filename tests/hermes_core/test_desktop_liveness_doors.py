@@ -113,7 +113,7 @@ def test_the_proxy_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
             refused = await session.call_tool("mcp_desk_hello", {})
             assert "Desk App is not running; start Desk App" in text_of(refused)
             tokens.append((await asyncio.to_thread(app.start))["token"])
-            assert await until_listed(session, True, 30) < 5.0
+            assert await until_listed(session, True, 30) < 2.0  # one poll, one connect
             hello = await session.call_tool("mcp_desk_hello", {})
             assert text_of(hello) == "hello world from the desktop app"
 
