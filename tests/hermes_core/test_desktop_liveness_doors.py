@@ -14,39 +14,17 @@ from typing import Any
 import pytest
 
 from support.cli import run_hermes
-from support.desktop import DesktopApp, app_block
-from support.dists import install, site_env
-from support.proxy import proxy_session, text_of, write_config
+from support.desktop import DesktopApp, plugin_home
+from support.dists import site_env
+from support.proxy import proxy_session, text_of
 
 pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
-
-PLUGIN = """
-from hermes_core.plugins import hookimpl
-from hermes_core.plugins.types import AppDeclaration
-
-
-@hookimpl
-def declare_app():
-    return [AppDeclaration(
-        server="desk",
-        app={app!r},
-        where="desk_hermes/plugin.yaml",
-        display_name="Desk App",
-    )]
-"""
 
 
 @pytest.fixture
 def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(home, site, runtime file): the plugin installed, config.yaml naming ``desk: {}``."""
-    runtime = tmp_path / "app" / "mcp.json"
-    runtime.parent.mkdir()
-    site = tmp_path / "site"
-    site.mkdir()
-    install(site, "desk-hermes", "desk_hermes", "desk", PLUGIN.format(app=app_block(runtime)))
-    home = tmp_path / "home"
-    write_config(home, servers={"desk": {}})
-    return home, site, runtime
+    return plugin_home(tmp_path)
 
 
 def hermes(home: Path, site: Path, *args: str) -> Any:

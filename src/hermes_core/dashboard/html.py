@@ -89,6 +89,7 @@ button.danger{color:#a00}
 .badge:empty{display:none}
 .state-connected{color:#176e2c;font-weight:bold}
 .state-failed{color:#b00;font-weight:bold}
+.state-not-running{color:#a60;font-weight:bold}
 .tool{background:#fff;border:1px solid #ddd;padding:.6em 1em;margin:.8em 0}
 .tool label{display:block;margin:.3em 0}
 .muted{color:#777}
@@ -108,7 +109,7 @@ SCRIPT = """
         const el=document.querySelector('[data-state-of="'+CSS.escape(row.server)+'"]');
         if(el && el.textContent!==row.connection){
           el.textContent=row.connection;
-          el.className='state-'+row.connection;
+          el.className='state-'+(row.connection.toLowerCase().match(/[a-z0-9]+/g)||[]).join('-');
         }
         const t=document.querySelector('[data-tools-of="'+CSS.escape(row.server)+'"]');
         if(t) t.textContent=String(row.tools);
