@@ -1,7 +1,8 @@
 """A desktop app's server through the doors a user runs (issue 47 items 1-3): a plugin declares
 the app with ``liveness``, config.yaml says only ``desk: {}``; ``hermes mcp proxy`` follows the
 app (its raw SDK client hears ``tools/list_changed`` as it starts and quits) and ``hermes mcp
-status`` / ``get`` say "not running"; the app's token is in no output."""
+status`` / ``get`` say "not running"; ``hermes mcp doctor`` says how to fix it, and connects
+while the app runs; the app's token is in no output."""
 
 from __future__ import annotations
 
@@ -141,3 +142,30 @@ def test_the_warm_host_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
         hermes(home, site, "mcp", "down")
     log = (home / "logs" / "warm-host.log").read_text()
     assert tokens and tokens[0] not in log and tokens[0] not in refused.stdout + status.stdout
+
+
+def test_doctor_says_the_app_is_not_running_and_connects_while_it_runs(
+    setup: tuple[Path, Path, Path],
+) -> None:
+    home, site, runtime = setup
+    app = DesktopApp(runtime)
+    config = (home / "config.yaml").read_text()
+    quiet = hermes(home, site, "mcp", "doctor", "desk")
+    assert quiet.returncode == 1, quiet.stdout + quiet.stderr
+    assert "desk (streamable_http, not checked): 1 problem(s)" in quiet.stdout, quiet.stdout
+    assert "[PROBLEM] app running: Desk App is not running: no runtime file" in quiet.stdout
+    assert "fix: start Desk App, then run doctor again" in quiet.stdout
+    token = app.start()["token"]
+    try:
+        well = hermes(home, site, "mcp", "doctor", "--json", "desk")
+        assert well.returncode == 0, well.stdout + well.stderr
+        (row,) = json.loads(well.stdout)["servers"]
+        assert row["ok"] and row["connection"] == "connected" and row["tools"] == 2, row
+        found = {f["check"]: f for f in row["findings"]}
+        assert found["app running"]["text"] == "Desk App: it runs"
+        shown = hermes(home, site, "mcp", "doctor", "desk")
+        assert shown.returncode == 0 and "[ok] tools: 2 tool(s) listed" in shown.stdout
+    finally:
+        app.quit()
+    assert token not in well.stdout + well.stderr + shown.stdout + shown.stderr
+    assert (home / "config.yaml").read_text() == config  # doctor changes nothing
