@@ -41,6 +41,7 @@ def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
     assert row["gate"] == "Desk App is not running; start Desk App"
     shown = hermes(home, site, "mcp", "status")
     assert "not running" in shown.stdout, shown.stdout + shown.stderr
+    assert "desk: not running (no runtime file" in shown.stderr, shown.stderr  # never "connected"
     got = hermes(home, site, "mcp", "get", "desk")
     assert "not running" in got.stdout, got.stdout
     listed = hermes(home, site, "mcp", "list")

@@ -180,7 +180,8 @@ def test_each_server_says_what_is_wrong_and_how_to_fix_it(
     assert (
         "[PROBLEM] override: " in overridden
         and "config.yaml:15: mcp_servers.overridden.tools.overrides.nope: the server lists no "
-        "tool 'nope'" in overridden
+        "tool 'nope'"
+        in overridden
     )
     assert out.rstrip().endswith(
         "6 of 7 server(s) need attention: broken, hangs, studio, keyed, pinned, overridden"
