@@ -23,7 +23,7 @@ from hermes_core.host.liveness.follow import AppFollower
 from hermes_core.host.liveness.live_spec import live_spec
 from hermes_core.host.spec import HostServer
 from hermes_platform import declaration
-from support.desktop import app_block, wait_for
+from support.desktop import app_block
 
 ALIVE = os.getppid()  # a live process that is not this one
 
@@ -132,13 +132,16 @@ def test_a_file_rewritten_every_10_ms_restarts_at_most_once_a_poll(runtime: Path
     restarts: list[str] = []
     stop = threading.Event()
 
+    def write_port(port: int) -> None:
+        partial = runtime.with_name("mcp.json.tmp")
+        partial.write_text(json.dumps({"pid": ALIVE, "http": f"http://127.0.0.1:{port}"}))
+        os.replace(partial, runtime)
+
     def rewrite() -> None:
         port = 4000
         while not stop.wait(0.01):
             port += 1
-            partial = runtime.with_name("mcp.json.tmp")
-            partial.write_text(json.dumps({"pid": ALIVE, "http": f"http://127.0.0.1:{port}"}))
-            os.replace(partial, runtime)
+            write_port(port)
 
     async def scenario() -> tuple[int, int]:
         tasks: set[asyncio.Task[object]] = set()
@@ -158,11 +161,11 @@ def test_a_file_rewritten_every_10_ms_restarts_at_most_once_a_poll(runtime: Path
             spawn,
             interval=0.1,
         )
+        write_port(4000)
+        follower.follow()
         writer = threading.Thread(target=rewrite)
         writer.start()
         try:
-            await asyncio.to_thread(wait_for, runtime.exists, 30, "the first rewrite")
-            follower.follow()
             # Ten polls of the storm (≈100 rewrites when the machine is quiet).
             polls = await asyncio.wait_for(follower.polled(10), 60)
             done = len(restarts)
