@@ -85,12 +85,14 @@ def test_the_host_follows_the_app_as_it_starts_quits_and_moves(
             (row,) = host.status()
             assert row.connection == "not running"
 
-            # Back on a new port with a new token: connected again.
+            # Back on a new port with a new token: connected again within 2 s (one poll of
+            # the runtime file, 1 s, then one connect; measured 0.2-1.2 s on a 2-core machine
+            # under a load of 8).
             second = await asyncio.to_thread(app.start)
             tokens.append(second["token"])
             assert second["http"] != first["http"] and second["token"] != first["token"]
             took = await until(lambda: "mcp_desk_port" in names(), 30)
-            assert took < 5.0, took
+            assert took < 2.0, took
             result = await host.call_tool("mcp_desk_port", {})
             assert result["content"][0]["text"] == second["http"].rsplit(":", 1)[1]
             shown = repr(host.status()) + repr(host._servers) + repr(host._connections)

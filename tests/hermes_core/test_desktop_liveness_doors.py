@@ -1,7 +1,8 @@
 """A desktop app's server through the doors a user runs (issue 47 items 1-3): a plugin declares
 the app with ``liveness``, config.yaml says only ``desk: {}``; ``hermes mcp proxy`` follows the
 app (its raw SDK client hears ``tools/list_changed`` as it starts and quits) and ``hermes mcp
-status`` / ``get`` say "not running"; the app's token is in no output."""
+status`` / ``get`` say "not running"; ``hermes mcp doctor`` says how to fix it, and connects
+while the app runs; the app's token is in no output."""
 
 from __future__ import annotations
 
@@ -14,39 +15,17 @@ from typing import Any
 import pytest
 
 from support.cli import run_hermes
-from support.desktop import DesktopApp, app_block
-from support.dists import install, site_env
-from support.proxy import proxy_session, text_of, write_config
+from support.desktop import DesktopApp, plugin_home
+from support.dists import site_env
+from support.proxy import proxy_session, text_of
 
 pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
-
-PLUGIN = """
-from hermes_core.plugins import hookimpl
-from hermes_core.plugins.types import AppDeclaration
-
-
-@hookimpl
-def declare_app():
-    return [AppDeclaration(
-        server="desk",
-        app={app!r},
-        where="desk_hermes/plugin.yaml",
-        display_name="Desk App",
-    )]
-"""
 
 
 @pytest.fixture
 def setup(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(home, site, runtime file): the plugin installed, config.yaml naming ``desk: {}``."""
-    runtime = tmp_path / "app" / "mcp.json"
-    runtime.parent.mkdir()
-    site = tmp_path / "site"
-    site.mkdir()
-    install(site, "desk-hermes", "desk_hermes", "desk", PLUGIN.format(app=app_block(runtime)))
-    home = tmp_path / "home"
-    write_config(home, servers={"desk": {}})
-    return home, site, runtime
+    return plugin_home(tmp_path)
 
 
 def hermes(home: Path, site: Path, *args: str) -> Any:
@@ -62,6 +41,7 @@ def test_status_and_get_say_not_running(setup: tuple[Path, Path, Path]) -> None:
     assert row["gate"] == "Desk App is not running; start Desk App"
     shown = hermes(home, site, "mcp", "status")
     assert "not running" in shown.stdout, shown.stdout + shown.stderr
+    assert "desk: not running (no runtime file" in shown.stderr, shown.stderr  # never "connected"
     got = hermes(home, site, "mcp", "get", "desk")
     assert "not running" in got.stdout, got.stdout
     listed = hermes(home, site, "mcp", "list")
@@ -113,7 +93,7 @@ def test_the_proxy_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
             refused = await session.call_tool("mcp_desk_hello", {})
             assert "Desk App is not running; start Desk App" in text_of(refused)
             tokens.append((await asyncio.to_thread(app.start))["token"])
-            assert await until_listed(session, True, 30) < 5.0
+            assert await until_listed(session, True, 30) < 2.0  # one poll, one connect
             hello = await session.call_tool("mcp_desk_hello", {})
             assert text_of(hello) == "hello world from the desktop app"
 
@@ -163,3 +143,30 @@ def test_the_warm_host_follows_the_app(setup: tuple[Path, Path, Path]) -> None:
         hermes(home, site, "mcp", "down")
     log = (home / "logs" / "warm-host.log").read_text()
     assert tokens and tokens[0] not in log and tokens[0] not in refused.stdout + status.stdout
+
+
+def test_doctor_says_the_app_is_not_running_and_connects_while_it_runs(
+    setup: tuple[Path, Path, Path],
+) -> None:
+    home, site, runtime = setup
+    app = DesktopApp(runtime)
+    config = (home / "config.yaml").read_text()
+    quiet = hermes(home, site, "mcp", "doctor", "desk")
+    assert quiet.returncode == 1, quiet.stdout + quiet.stderr
+    assert "desk (streamable_http, not checked): 1 problem(s)" in quiet.stdout, quiet.stdout
+    assert "[PROBLEM] app running: Desk App is not running: no runtime file" in quiet.stdout
+    assert "fix: start Desk App, then run doctor again" in quiet.stdout
+    token = app.start()["token"]
+    try:
+        well = hermes(home, site, "mcp", "doctor", "--json", "desk")
+        assert well.returncode == 0, well.stdout + well.stderr
+        (row,) = json.loads(well.stdout)["servers"]
+        assert row["ok"] and row["connection"] == "connected" and row["tools"] == 2, row
+        found = {f["check"]: f for f in row["findings"]}
+        assert found["app running"]["text"] == "Desk App: it runs"
+        shown = hermes(home, site, "mcp", "doctor", "desk")
+        assert shown.returncode == 0 and "[ok] tools: 2 tool(s) listed" in shown.stdout
+    finally:
+        app.quit()
+    assert token not in well.stdout + well.stderr + shown.stdout + shown.stderr
+    assert (home / "config.yaml").read_text() == config  # doctor changes nothing

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from servers.net import stop
+from support.dists import install
+from support.proxy import write_config
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
 APP = SERVERS / "desktop_app.py"
@@ -26,6 +28,35 @@ def app_block(runtime: Path) -> dict[str, Any]:
             "liveness": {"kind": "server_json", "path": str(runtime)},
         }
     }
+
+
+PLUGIN = """
+from hermes_core.plugins import hookimpl
+from hermes_core.plugins.types import AppDeclaration
+
+
+@hookimpl
+def declare_app():
+    return [AppDeclaration(
+        server="desk",
+        app={app!r},
+        where="desk_hermes/plugin.yaml",
+        display_name="Desk App",
+    )]
+"""
+
+
+def plugin_home(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """(home, site, runtime file): a plugin that declares the app "Desk App" (server ``desk``,
+    with ``liveness``) installed in *site*, and a config.yaml naming only ``desk: {}``."""
+    runtime = tmp_path / "app" / "mcp.json"
+    runtime.parent.mkdir()
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "desk-hermes", "desk_hermes", "desk", PLUGIN.format(app=app_block(runtime)))
+    home = tmp_path / "home"
+    write_config(home, servers={"desk": {}})
+    return home, site, runtime
 
 
 def wait_for(predicate: Any, seconds: float = 60.0, what: str = "the condition") -> None:

@@ -34,9 +34,11 @@ T = TypeVar("T")
 _FETCHERS = ("npx", "uvx", "bunx", "pnpx", "pipx")
 
 
-def _outcome(name: str, error: str | None, seconds: float) -> list[str]:
+def _outcome(name: str, error: str | None, seconds: float, state: str = "") -> list[str]:
+    """*state*: what a server that started without an error is, when not ``connected`` (a
+    desktop app's server whose app is not running: ``not running (<why>)``)."""
     lines = (error or "").splitlines() or [""]
-    outcome = "connected" if error is None else f"failed: {lines[0]}"
+    outcome = (state or "connected") if error is None else f"failed: {lines[0]}"
     # a crashed server's stderr tail (already bounded) follows
     return [f"  {name}: {outcome} ({seconds:.2f} s)"] + [f"    | {x.strip()}" for x in lines[1:]]
 
@@ -62,7 +64,7 @@ async def start_with_progress(host: MCPHost, servers: list[HostServer], quiet: b
         def show(name: str, error: str | None, seconds: float) -> None:
             done.append(name)
             if not quiet:
-                for line in _outcome(name, error, seconds):
+                for line in _outcome(name, error, seconds, _not_running(host, name)):
                     activity.line(line)
             waiting = [s.name for s in servers if s.name not in done]
             if waiting:
@@ -73,6 +75,14 @@ async def start_with_progress(host: MCPHost, servers: list[HostServer], quiet: b
                 )
 
         await host.start(show)
+
+
+def _not_running(host: MCPHost, name: str) -> str:
+    """``not running (<why>)`` when *name*'s desktop app is not running, else ``""``."""
+    for row in host.status():
+        if row.server == name and row.connection == "not running":
+            return f"not running ({row.last_error})" if row.last_error else "not running"
+    return ""
 
 
 def _warm(

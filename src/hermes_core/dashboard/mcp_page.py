@@ -3,6 +3,7 @@ count, trust tier, last error and stderr tail, and its enable/disable/remove but
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -59,6 +60,12 @@ def _buttons(row: dict[str, Any], csrf: str) -> str:
     )
 
 
+def state_class(connection: str) -> str:
+    """The CSS class of a connection state: ``state-`` and its words joined by ``-`` (a
+    class name has no space: ``not running`` is ``state-not-running``)."""
+    return "state-" + "-".join(re.findall(r"[a-z0-9]+", connection.lower()))
+
+
 def servers_body(
     rows: list[dict[str, Any]], csrf: str, missing: dict[str, list[str]] | None = None
 ) -> str:
@@ -72,12 +79,12 @@ def servers_body(
         )
     cells = []
     for row in rows:
-        state = esc(row["connection"])
+        state, css = esc(row["connection"]), state_class(row["connection"])
         cells.append(
             [
                 f"<strong>{esc(row['server'])}</strong>"
                 + ("" if row["enabled"] else " <span class=muted>(disabled)</span>"),
-                f'<span data-state-of="{esc(row["server"])}" class="state-{state}">{state}</span>'
+                f'<span data-state-of="{esc(row["server"])}" class="{css}">{state}</span>'
                 + (
                     f"<div class=muted>protocol {esc(row['protocol'])}</div>"
                     if row.get("protocol")

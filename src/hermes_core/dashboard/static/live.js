@@ -10,7 +10,7 @@
         const el=document.querySelector('[data-state-of="'+CSS.escape(row.server)+'"]');
         if(el && el.textContent!==row.connection){
           el.textContent=row.connection;
-          el.className='state-'+row.connection;
+          el.className='state-'+(row.connection.toLowerCase().match(/[a-z0-9]+/g)||[]).join('-');
         }
         const t=document.querySelector('[data-tools-of="'+CSS.escape(row.server)+'"]');
         if(t) t.textContent=String(row.tools);

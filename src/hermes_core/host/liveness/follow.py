@@ -8,6 +8,12 @@ token — it asks the host to start the server again (:meth:`ServerRunner.restar
 are withdrawn at once (downstream clients hear ``tools/list_changed``), and the server is
 connected to the new endpoint, or left ``not running``.  A runtime file rewritten faster than
 the poll is simply read once a poll: at most one restart a poll per server.
+
+The restart starts as soon as the poll sees the change (a task of its own, so one slow app
+never delays the others), so an app that comes back on a new port with a new token is offered
+again one poll plus one connect after it wrote its file: within 2 s on a quiet machine.
+:attr:`AppFollower.polls` counts the polls done and :meth:`AppFollower.polled` waits for more
+(what a test waits on instead of a clock).
 """
 
 from __future__ import annotations
@@ -53,6 +59,9 @@ class AppFollower:
         self._reasons: dict[str, str] = {}
         self._restarting: set[str] = set()
         self._task: asyncio.Task[Any] | None = None
+        self.polls = 0
+        """How many polls have finished."""
+        self._ticked = asyncio.Event()
 
     def applies(self, name: str) -> bool:
         """Whether *name* is served by a desktop app this host follows."""
@@ -86,22 +95,36 @@ class AppFollower:
             return
         self._task = self._spawn(self._poll(), "desktop apps")
 
+    async def polled(self, count: int = 1) -> int:
+        """Return once *count* more polls have finished (the number of polls then)."""
+        target = self.polls + count
+        while self.polls < target:
+            await self._ticked.wait()
+        return self.polls
+
     async def _poll(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
-            for name in list(self._servers):
-                if not self.applies(name) or not self._servers[name].enabled:
-                    continue
-                if name in self._restarting:
-                    continue  # it reads the file itself when it starts
-                seen = live_endpoint(name)
-                key = seen.key if seen is not None else None
-                if key == self._seen.get(name, _UNSEEN):
-                    continue
-                if seen is not None and not seen.running:
-                    self._reasons[name] = seen.reason  # type: ignore[union-attr]
-                self._restarting.add(name)
-                self._spawn(self._restart_one(name), f"follow the app of '{name}'")
+            self._look()
+            self.polls += 1
+            ticked, self._ticked = self._ticked, asyncio.Event()
+            ticked.set()
+
+    def _look(self) -> None:
+        """One poll: start a restart for each followed server whose app changed."""
+        for name in list(self._servers):
+            if not self.applies(name) or not self._servers[name].enabled:
+                continue
+            if name in self._restarting:
+                continue  # it reads the file itself when it starts
+            seen = live_endpoint(name)
+            key = seen.key if seen is not None else None
+            if key == self._seen.get(name, _UNSEEN):
+                continue
+            if seen is not None and not seen.running:
+                self._reasons[name] = seen.reason  # type: ignore[union-attr]
+            self._restarting.add(name)
+            self._spawn(self._restart_one(name), f"follow the app of '{name}'")
 
     async def _restart_one(self, name: str) -> None:
         try:
