@@ -10,8 +10,9 @@ A call's line is written off its path: inside an event loop the encoded lines wa
 bounded buffer and go out in one ``write`` when :data:`FLUSH_ROWS` lines or
 :data:`FLUSH_BYTES` bytes are waiting, :data:`FLUSH_SECONDS` after the first of them, when the
 interceptor is closed (the host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at
-interpreter exit, so no line is lost on a clean exit.  Outside an event loop a line is
-written at once.
+interpreter exit, so no line is lost on a clean exit.  The first line (which opens the
+file) and the first after a failed write are written at once, as is every line outside an
+event loop: a log that cannot be written still fails the call closed.
 
 With ``state:`` in ``config.yaml`` the lines go to the state database instead: the host gives
 the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
@@ -24,6 +25,7 @@ import asyncio
 import atexit
 import contextlib
 import json
+import logging
 import os
 import stat
 import threading
@@ -46,6 +48,8 @@ __all__ = [
     "call_outcome",
     "read_audit",
 ]
+
+log = logging.getLogger(__name__)
 
 AUDIT_FILE = Path("logs") / "audit.jsonl"
 #: An argument value longer than this (as JSON) is cut in a ``values: true`` log.
@@ -156,6 +160,7 @@ class AuditInterceptor:
         self._waiting: list[bytes] = []
         self._waiting_bytes = 0
         self._timer: asyncio.TimerHandle | None = None
+        self._broken: OSError | None = None
         self._lock = threading.Lock()  # a sync host's loop thread and the exit hook
         if sink is None:
             _flush_at_exit(self)
@@ -206,8 +211,13 @@ class AuditInterceptor:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop: nothing to batch with
+            loop = None
+        if loop is None or self._fd is None or self._broken is not None:
+            # At once: the first line (the log opened), or the first after a write failed, so
+            # that a log that cannot be written fails the call closed.
             with self._lock:
                 self._write_lines([*self._take(), data])
+                self._broken = None
             return
         with self._lock:
             self._waiting.append(data)
@@ -230,8 +240,15 @@ class AuditInterceptor:
             timer.cancel()
         with self._lock:
             lines = self._take()
-            if lines:
+            if not lines:
+                return
+            try:
                 self._write_lines(lines)
+            except OSError as exc:  # the next call's line is written at once: it fails closed
+                self._broken = exc
+                log.warning(
+                    "audit: %d line(s) could not be written to %s: %s", len(lines), self.path, exc
+                )
 
     def _write_lines(self, lines: list[bytes]) -> None:
         """*lines* in few writes, each at most half of ``max_bytes`` (or one line), so that
@@ -300,18 +317,18 @@ _open_logs: weakref.WeakSet[AuditInterceptor] = weakref.WeakSet()
 _exit_hook: list[bool] = []
 
 
-def _flush_at_exit(log: AuditInterceptor) -> None:
-    """Have *log*'s waiting lines written at interpreter exit (if it is still alive then)."""
+def _flush_at_exit(audit: AuditInterceptor) -> None:
+    """Have *audit*'s waiting lines written at interpreter exit (if it is still alive then)."""
     if not _exit_hook:
         _exit_hook.append(True)
         atexit.register(_flush_open_logs)
-    _open_logs.add(log)
+    _open_logs.add(audit)
 
 
 def _flush_open_logs() -> None:
-    for log in list(_open_logs):
+    for audit in list(_open_logs):
         with contextlib.suppress(Exception):
-            log.flush()
+            audit.flush()
 
 
 def audit_files(home: Path) -> list[Path]:
