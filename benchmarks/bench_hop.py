@@ -13,8 +13,9 @@
   Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it.
 * **HTTP, 32 clients at once**: 32 raw SDK clients, each with its own session, call ``echo``
   through ``hermes mcp proxy --http`` and through fastmcp's proxy over Streamable HTTP, the
-  two proxies taking turns; the figure is each proxy process's CPU time (user + system, from
-  ``/proc``; its server's process not counted) per call, and every call's latency (p50, p99).
+  two proxies taking turns; the figure is each proxy process's CPU time (from
+  ``/proc/PID/schedstat``; its server's process not counted) per call, and every call's
+  latency (p50, p99).
   Goal: hermes ≤ 0.5× fastmcp, no error.
 
 The machine's load average is printed before and after: compare only ratios of one run.
@@ -60,13 +61,16 @@ else:
     proxy.run(show_banner=False)
 """
 CLIENTS = 32
-_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process *pid* (its children not counted)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / _TICK
+    """CPU seconds process *pid*'s threads have run (``/proc/PID/schedstat``, nanoseconds;
+    its children not counted)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            total += int((task / "schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def child_pid(marker: str) -> int:
