@@ -3,6 +3,7 @@ size, shared by several writers, read back oldest first."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import stat
@@ -12,6 +13,8 @@ from typing import Any
 import pytest
 
 from hermes_core.host.calls.audit import (
+    FLUSH_ROWS,
+    FLUSH_SECONDS,
     AuditInterceptor,
     AuditSettings,
     audit_files,
@@ -140,3 +143,60 @@ def test_reading_back_skips_what_is_not_a_log_line(tmp_path: Path) -> None:
 
 def test_settings_out_of_range_fall_back_to_the_defaults() -> None:
     assert AuditSettings.of({"max_bytes": 10, "keep": 0, "values": "yes"}) == AuditSettings()
+
+
+def test_in_an_event_loop_lines_wait_and_go_out_by_size_and_on_close(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path))
+    path = tmp_path / "logs" / "audit.jsonl"
+
+    def lines() -> int:
+        return len(path.read_text().splitlines())
+
+    async def scenario() -> tuple[int, int, int]:
+        log.after(view(tool="first"), {"content": []})  # at once: the log opens (or fails)
+        first = lines()
+        for index in range(FLUSH_ROWS - 1):
+            log.after(view(tool=f"t{index}"), {"content": []})
+        waiting = lines()
+        log.after(view(tool="full"), {"content": []})  # the buffer is full: written at once
+        written = lines()
+        log.after(view(tool="last"), {"content": []})
+        return first, waiting, written
+
+    assert asyncio.run(scenario()) == (1, 1, 1 + FLUSH_ROWS)  # off the call's path, batched
+    log.close()  # the line still waiting is not lost
+    tools = [r["tool"] for r in read_audit(tmp_path)]
+    assert tools == ["first", *(f"t{i}" for i in range(FLUSH_ROWS - 1)), "full", "last"]
+
+
+def test_a_log_that_cannot_be_written_fails_the_next_call_closed(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path))
+    path = tmp_path / "logs" / "audit.jsonl"
+
+    async def scenario() -> None:
+        log.after(view(tool="first"), {"content": []})
+        log.after(view(tool="waits"), {"content": []})
+        path.unlink()
+        path.mkdir()  # the log's place is taken: its waiting line cannot be written
+        log.flush()
+        with pytest.raises(OSError):
+            log.after(view(tool="next"), {"content": []})
+
+    asyncio.run(scenario())
+
+
+def test_a_waiting_line_goes_out_after_the_flush_delay(tmp_path: Path) -> None:
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path))
+
+    async def scenario() -> None:
+        log.after(view(tool="first"), {"content": []})  # (at once: the log opens)
+        log.after(view(tool="alone"), {"content": []})
+        timer = log._timer
+        assert timer is not None and timer.when() - asyncio.get_running_loop().time() <= (
+            FLUSH_SECONDS
+        )
+        while log._timer is not None:  # the timer fires on its own
+            await asyncio.sleep(FLUSH_SECONDS / 4)
+
+    asyncio.run(scenario())
+    assert [r["tool"] for r in read_audit(tmp_path)] == ["first", "alone"]

@@ -332,3 +332,50 @@ def test_a_server_that_fails_costs_only_its_own_tools(tmp_path: Path) -> None:
     said = errlog.read_text()
     assert "hermes mcp proxy: server 'broken' offers no tools: " in said, said
     assert "hermes mcp proxy: 1 of 2 servers offer their tools" in said
+
+
+def test_sigterm_ends_the_proxy_cleanly_and_no_audit_line_is_lost(tmp_path: Path) -> None:
+    """The audit lines wait off the call's path; ``SIGTERM`` still writes them (the host is
+    closed as on a clean exit)."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from hermes_core.host.calls.audit import read_audit
+    from support.proxy import proxy_argv, proxy_env
+
+    write_config(tmp_path, servers={"up": {"command": sys.executable, "args": [str(UPSTREAM)]}})
+    proc = subprocess.Popen(
+        proxy_argv(),
+        env=proxy_env(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    reply = proc.stdout
+
+    def send(message: dict[str, Any]) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+        proc.stdin.flush()
+
+    try:
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}}
+        hello["clientInfo"] = {"name": "t", "version": "1"}
+        send({"id": 1, "method": "initialize", "params": hello})
+        assert json.loads(reply.readline())["id"] == 1
+        send({"method": "notifications/initialized"})
+        for index in range(2, 5):
+            send({"id": index, "method": "tools/call", "params": {"name": "mcp_up_peek"}})
+        answers = [json.loads(reply.readline()) for _ in range(3)]
+        assert all(a["result"]["content"][0]["text"] == "peeked" for a in answers), answers
+        proc.send_signal(signal.SIGTERM)  # at once: the lines are still waiting
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()  # (closes the pipes)
+    tools = [r["tool"] for r in read_audit(tmp_path)]
+    assert tools == ["peek"] * 3, tools

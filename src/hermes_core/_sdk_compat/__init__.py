@@ -35,6 +35,7 @@ __all__ = [
     "list_tools_page",
     "missing",
     "modern_answer_to_initialize",
+    "quiet_sdk_spans",
     "request_handlers",
     "run_input_required",
     "send_raw_request",
@@ -268,6 +269,33 @@ def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
     setattr(sdk_stdio, _SPAWN, wrapped)
 
 
+def quiet_sdk_spans() -> None:
+    """Make the SDK's span around each request it sends cost nothing while no tracer provider
+    is set (telemetry off): its dispatcher's ``otel_span`` is replaced (once) by one that hands
+    back a reusable no-op span then, and defers to the SDK's own once a provider is set.  With
+    no provider the SDK's span is a non-recording one holding its parent's context, so what is
+    injected into a request's ``_meta`` is the same either way."""
+    import contextlib
+
+    import mcp.shared.jsonrpc_dispatcher as dispatcher
+    from opentelemetry import trace
+
+    original = getattr(dispatcher, "otel_span", None)
+    if original is None or getattr(original, "_hermes_quiet", False):
+        return
+    nothing = contextlib.nullcontext(trace.INVALID_SPAN)
+    get_provider = trace.get_tracer_provider
+    no_provider = trace.ProxyTracerProvider
+
+    def otel_span(name: str, **options: Any) -> Any:
+        if type(get_provider()) is no_provider:
+            return nothing
+        return original(name, **options)
+
+    otel_span._hermes_quiet = True  # type: ignore[attr-defined]
+    setattr(dispatcher, "otel_span", otel_span)  # noqa: B010 - a name the SDK does not export
+
+
 async def run_input_required(
     first: Any, *, dispatch: Callable[..., Any], retry: Callable[..., Any], max_rounds: int
 ) -> Any:
@@ -356,6 +384,10 @@ def missing() -> list[str]:
         from mcp.client.extension import ResultClaim  # noqa: F401  (the tasks extension's claim)
     except ImportError:
         gone.append("mcp.client.extension.ResultClaim")
+    import mcp.shared.jsonrpc_dispatcher as dispatcher
+
+    if not callable(getattr(dispatcher, "otel_span", None)):
+        gone.append("mcp.shared.jsonrpc_dispatcher.otel_span")
     server = MCPServer("canary")
     if request_handlers(server) is None:
         gone.append("mcp.server.mcpserver.MCPServer._lowlevel_server._request_handlers")

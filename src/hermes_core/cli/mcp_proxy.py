@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -79,7 +80,8 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
         served += [p for p in profiles.profiles.values() if p.token]
     wanted = [s for s in servers if any(p.keeps_server(s.name) for p in served)]
     if address is None:
-        asyncio.run(_stdio(factory, wanted, chosen))
+        with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: ended cleanly
+            asyncio.run(_stdio(factory, wanted, chosen))
         return EXIT_OK
     host, port = address
     token, created = load_or_create_token(
@@ -129,7 +131,18 @@ def _fleet_report(bus: BusSettings | None, tree: object) -> None:
         )
 
 
+def _end_on_sigterm() -> None:
+    """``SIGTERM`` cancels the running task, so that the host closes as on a clean exit (the
+    audit lines still waiting are written, the servers are stopped)."""
+    task = asyncio.current_task()
+    if task is None:
+        return
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals on Windows' loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+
+
 async def _stdio(factory: HostFactory, servers: list[HostServer], profile: Profile) -> None:
+    _end_on_sigterm()
     host, elicitor = backing_host(factory, servers)
     try:
         await host.start()

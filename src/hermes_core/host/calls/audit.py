@@ -3,8 +3,16 @@
 Each line holds the time, server, tool, outcome, duration, who approved, what the
 interceptors decided and the arguments' *names and types* (their values only with
 ``audit.values: true``).  The file is mode 0600, rotated by size (``audit.jsonl.1`` is the
-newest rotated one), and written with one ``write`` per line, so several Hermes processes may
-share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
+newest rotated one), and written whole lines at a time with ``O_APPEND``, so several Hermes
+processes may share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
+
+A call's line is written off its path: inside an event loop the encoded lines wait in a
+bounded buffer and go out in one ``write`` when :data:`FLUSH_ROWS` lines or
+:data:`FLUSH_BYTES` bytes are waiting, :data:`FLUSH_SECONDS` after the first of them, when the
+interceptor is closed (the host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at
+interpreter exit, so no line is lost on a clean exit.  The first line (which opens the
+file) and the first after a failed write are written at once, as is every line outside an
+event loop: a log that cannot be written still fails the call closed.
 
 With ``state:`` in ``config.yaml`` the lines go to the state database instead: the host gives
 the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
@@ -13,11 +21,16 @@ the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import contextlib
 import json
+import logging
 import os
 import stat
+import threading
 import time
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +49,8 @@ __all__ = [
     "read_audit",
 ]
 
+log = logging.getLogger(__name__)
+
 AUDIT_FILE = Path("logs") / "audit.jsonl"
 #: An argument value longer than this (as JSON) is cut in a ``values: true`` log.
 MAX_VALUE_CHARS = 1000
@@ -43,6 +58,12 @@ MAX_VALUE_CHARS = 1000
 MAX_LINE_BYTES = 256 * 1024
 #: How much of each file is read back at most.
 MAX_READ_BYTES = 64 * 1024 * 1024
+#: Lines waiting to be written at most: reaching it writes them at once.
+FLUSH_ROWS = 256
+#: Bytes of lines waiting at most: reaching it writes them at once.
+FLUSH_BYTES = 256 * 1024
+#: How long the first waiting line waits at most (seconds).
+FLUSH_SECONDS = 0.2
 
 
 @dataclass(frozen=True)
@@ -136,6 +157,13 @@ class AuditInterceptor:
         self.sink = sink
         self._fd: int | None = None
         self._ino: int | None = None
+        self._waiting: list[bytes] = []
+        self._waiting_bytes = 0
+        self._timer: asyncio.TimerHandle | None = None
+        self._broken: OSError | None = None
+        self._lock = threading.Lock()  # a sync host's loop thread and the exit hook
+        if sink is None:
+            _flush_at_exit(self)
 
     @classmethod
     def create(cls, setup: InterceptorSetup) -> AuditInterceptor:
@@ -179,7 +207,62 @@ class AuditInterceptor:
             self.sink.add(self.record(call, result))
             return
         line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
-        self._write(line.encode("utf-8", "replace"))
+        data = line.encode("utf-8", "replace")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: nothing to batch with
+            loop = None
+        if loop is None or self._fd is None or self._broken is not None:
+            # At once: the first line (the log opened), or the first after a write failed, so
+            # that a log that cannot be written fails the call closed.
+            with self._lock:
+                self._write_lines([*self._take(), data])
+                self._broken = None
+            return
+        with self._lock:
+            self._waiting.append(data)
+            self._waiting_bytes += len(data)
+            full = len(self._waiting) >= FLUSH_ROWS or self._waiting_bytes >= FLUSH_BYTES
+        if full:
+            self.flush()
+        elif self._timer is None:
+            self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
+
+    def _take(self) -> list[bytes]:
+        """The waiting lines, handed over (call with the lock held)."""
+        lines, self._waiting, self._waiting_bytes = self._waiting, [], 0
+        return lines
+
+    def flush(self) -> None:
+        """Write the lines waiting now."""
+        timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.cancel()
+        with self._lock:
+            lines = self._take()
+            if not lines:
+                return
+            try:
+                self._write_lines(lines)
+            except OSError as exc:  # the next call's line is written at once: it fails closed
+                self._broken = exc
+                log.warning(
+                    "audit: %d line(s) could not be written to %s: %s", len(lines), self.path, exc
+                )
+
+    def _write_lines(self, lines: list[bytes]) -> None:
+        """*lines* in few writes, each at most half of ``max_bytes`` (or one line), so that
+        the rotation still keeps every file within ``max_bytes``."""
+        chunk: list[bytes] = []
+        size = 0
+        for line in lines:
+            if chunk and size + len(line) > self.settings.max_bytes // 2:
+                self._write(b"".join(chunk))
+                chunk, size = [], 0
+            chunk.append(line)
+            size += len(line)
+        if chunk:
+            self._write(b"".join(chunk))
 
     # -- the file --------------------------------------------------------------------
     def _open(self) -> int:
@@ -224,9 +307,28 @@ class AuditInterceptor:
     def close(self) -> None:
         if self.sink is not None:
             self.sink.flush()
+        self.flush()
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+_open_logs: weakref.WeakSet[AuditInterceptor] = weakref.WeakSet()
+_exit_hook: list[bool] = []
+
+
+def _flush_at_exit(audit: AuditInterceptor) -> None:
+    """Have *audit*'s waiting lines written at interpreter exit (if it is still alive then)."""
+    if not _exit_hook:
+        _exit_hook.append(True)
+        atexit.register(_flush_open_logs)
+    _open_logs.add(audit)
+
+
+def _flush_open_logs() -> None:
+    for audit in list(_open_logs):
+        with contextlib.suppress(Exception):
+            audit.flush()
 
 
 def audit_files(home: Path) -> list[Path]:

@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hermes_core._sdk_compat import quiet_sdk_spans
 from hermes_core._sdk_compat.tasks import session_extensions
 from hermes_core.host.connection.diagnostics import Cause, ProcessExit
 from hermes_core.host.connection.end_watch import EndWatch
@@ -82,6 +83,8 @@ class SessionTask:
     async def _run(self, ready: asyncio.Future[None]) -> None:
         from mcp import ClientSession
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        quiet_sdk_spans()  # no tracing work per request while telemetry is off
 
         try:
             async with contextlib.AsyncExitStack() as stack:

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.serve.proxy.downstream import Downstream
+from hermes_core.serve.proxy.server import call_result, plain_result_json
 
 if TYPE_CHECKING:
     from hermes_core.serve.proxy.server import ProxyServer
@@ -126,8 +127,10 @@ class FastCalls:
     ) -> None:
         head = f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},'
         try:
-            result = await self.proxy.answer(name, arguments, Downstream(session))
-            body = result.model_dump_json(by_alias=True, exclude_none=True)
+            data = await self.proxy.answer_data(name, arguments, Downstream(session))
+            body = plain_result_json(data)
+            if body is None:
+                body = call_result(data).model_dump_json(by_alias=True, exclude_none=True)
             line = f'{head}"result":{body}}}'
         except asyncio.CancelledError:
             return  # cancelled by the client (no answer is due) or the connection ended

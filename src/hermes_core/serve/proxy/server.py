@@ -19,10 +19,11 @@ a prompt ``mcp_<server>_<prompt>``, a resource ``hermes://<server>/<quoted URI>`
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import urllib.parse
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import mcp_types as types
@@ -48,9 +49,10 @@ from hermes_core.serve.proxy.profiles import Profile
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
 
-__all__ = ["RESOURCE_SCHEME", "ProxyServer"]
+__all__ = ["RESOURCE_SCHEME", "ProxyServer", "call_result", "plain_result_json"]
 
 log = logging.getLogger(__name__)
+_COMPACT = (",", ":")
 RESOURCE_SCHEME = "hermes"
 INVALID_PARAMS = -32602
 #: How many downstream connections are told of tool list changes (the oldest is forgotten).
@@ -234,6 +236,12 @@ class ProxyServer:
         """The downstream call of tool *name*, through the host's call pipeline; *caller* is
         asked the call's questions; *progress*: the request context whose progress token
         hears the call's progress reports (``None``: none asked for)."""
+        return call_result(await self.answer_data(name, arguments, caller, progress))
+
+    async def answer_data(
+        self, name: str, arguments: dict[str, Any], caller: Asker, progress: Any = None
+    ) -> dict[str, Any]:
+        """What :meth:`answer` answers, as the host's result (data, not validated yet)."""
         entry = self.find(name)
         if entry is None:
             # Looked up again once the host caught up with what changed on disk (a pin
@@ -241,13 +249,11 @@ class ProxyServer:
             await self.host.catch_up()
             entry = self.find(name)
             if entry is None:
-                return _call_result(await self._not_offered(name, arguments))
+                return await self._not_offered(name, arguments)
         with self.elicitor.calling(entry.server, caller):
             if progress is None:  # the usual call: no forwarding task at all
-                result = await self.host.call_tool(entry.name, arguments)
-            else:
-                result = await self._with_progress(progress, entry, arguments)
-        return _call_result(result)
+                return await self.host.call_tool(entry.name, arguments)
+            return await self._with_progress(progress, entry, arguments)
 
     async def _not_offered(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Why *name* is not called: the host's refusal (its gate, policy, a pin, a decision),
@@ -396,7 +402,28 @@ def _error_result(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
-def _call_result(result: dict[str, Any]) -> types.CallToolResult:
+def plain_result_json(result: Mapping[str, Any]) -> str | None:
+    """The JSON of the usual result, ASCII text content and nothing else: the same JSON
+    :func:`call_result`'s model would dump, without validating it again (the host built
+    it: :func:`~hermes_core.host.calls.render.plain_text_result`); ``None`` for any other
+    shape, which takes the model's way."""
+    if len(result) != 3 or result.get("resultType") != "complete":
+        return None
+    content, is_error = result.get("content"), result.get("isError")
+    if type(content) is not list or type(is_error) is not bool:
+        return None
+    for item in content:
+        if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
+            return None
+        text = item.get("text")
+        if type(text) is not str or not text.isascii():  # (non-ASCII: the model's checks)
+            return None
+    error = "true" if is_error else "false"
+    text = json.dumps(content, separators=_COMPACT)
+    return f'{{"content":{text},"isError":{error},"resultType":"complete"}}'
+
+
+def call_result(result: dict[str, Any]) -> types.CallToolResult:
     """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
     not connected, breaker open, not approved) as an error result saying so."""
     if "error" in result and "content" not in result:  # the sentence every door shows
