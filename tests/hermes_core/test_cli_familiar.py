@@ -131,6 +131,22 @@ def test_every_flag_has_help_and_remove_reads_right(tmp_path: Path) -> None:
     assert "-t NAME, --transport NAME" in add_help.stdout
 
 
+def test_an_optional_word_is_never_named_as_required() -> None:
+    # `hermes mcp trust` without SERVER once said "required: SERVER, TOOL" (TOOL is optional).
+    wrongly: list[str] = []
+
+    def walk(parser: argparse.ArgumentParser, words: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, f"{words} {name}")
+            elif action.nargs in ("*", "?") and action.required:
+                wrongly.append(f"{words} {action.metavar or action.dest}")
+
+    walk(build_parser(), "hermes")
+    assert wrongly == []
+
+
 # --------------------------------------------------------------------------- add-json
 
 

@@ -53,7 +53,7 @@ def _run(argv: Sequence[str] | None) -> int:
     args, extra = parser.parse_known_args(words)
     if extra and subcommand(args) in (("mcp", "call"), ("mcp", "prompt")):
         # `call TOOL a=1 --json b=2`: argparse ends the KEY=VALUE list at the flag
-        args.pairs += [word for word in extra if not word.startswith("-")]
+        args.pairs = [*args.pairs, *(word for word in extra if not word.startswith("-"))]
         extra = [word for word in extra if word.startswith("-")]
     if extra:  # answered with the subcommand's own usage, not the top-level one
         hint = ""

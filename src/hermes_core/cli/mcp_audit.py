@@ -110,7 +110,9 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
             print(json.dumps(record, ensure_ascii=True))
         return 0
     if not chosen:
-        print("no tool calls in the audit log" + (" matching" if args.server or since else ""))
+        of_server = f" of server {args.server!r}" if args.server else ""
+        since_when = f" since {args.since}" if since is not None else ""
+        print(f"no tool calls{of_server} in the audit log{since_when}")
         return 0
     for record in chosen:
         duration = record.get("duration_ms")

@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         "evaluate each on this machine and print its state. Exit 0 when every server is "
         "offerable, 1 when any is not, 2 on a bad file.",
     )
-    check.add_argument("paths", nargs="*", metavar="PATH", help="plugin.yaml files or folders")
+    check.add_argument(
+        "paths", nargs="*", default=[], metavar="PATH", help="plugin.yaml files or folders"
+    )
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--explain", action="store_true", help="show every location tried")
 
@@ -113,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp_call.add_argument(
         "pairs",
         nargs="*",
+        default=[],
         metavar="KEY=VALUE",
         help="one argument (repeat it); key:=JSON for a value that must be JSON",
     )
@@ -535,7 +538,9 @@ def _add_catalog_parsers(commands: _Commands) -> None:
         description="Servers of the configured registries (registries: in config.yaml; "
         "default the official MCP Registry) whose name contains TEXT, one page at a time.",
     )
-    search.add_argument("text", nargs="*", help="part of the server's name (empty: everything)")
+    search.add_argument(
+        "text", nargs="*", default=[], help="part of the server's name (empty: everything)"
+    )
     search.add_argument("--registry", metavar="NAME|URL", help="ask only this registry")
     search.add_argument("--cursor", help="the page after this cursor (printed under a page)")
     search.add_argument("--limit", type=int, default=30, help="servers per page (1-100)")

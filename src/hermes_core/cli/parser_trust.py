@@ -23,7 +23,11 @@ def add_trust_parsers(mcp_commands: _Commands, parser_class: type[argparse.Argum
     )
     trust.add_argument("name", metavar="SERVER", help="the server whose tools changed")
     trust.add_argument(
-        "tools", nargs="*", metavar="TOOL", help="only these tools (default: every waiting one)"
+        "tools",
+        nargs="*",
+        default=[],  # without a default, argparse names TOOL as required when SERVER is missing
+        metavar="TOOL",
+        help="only these tools (default: every waiting one)",
     )
     trust.add_argument(
         "--digest",
