@@ -86,11 +86,20 @@ class AuditSettings:
         )
 
 
+#: How long a call waits at most for its row in the state database (past it the call returns;
+#: the row stays buffered).
+WRITTEN_SECONDS = 2.0
+
+
 class AuditSink(Protocol):
     """Where records go instead of the file (the state database's buffered writer)."""
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: dict[str, Any]) -> Any:
         """Take *record*; never blocks on the database."""
+
+    def written(self, record: dict[str, Any]) -> asyncio.Future[None] | None:
+        """Take *record* from a call on the running loop: a future done once it is written
+        (``None``: not worth waiting for)."""
 
     def flush(self, timeout: float = ...) -> bool:
         """Write what is waiting (at most *timeout* seconds); whether all of it was."""
@@ -202,10 +211,13 @@ class AuditInterceptor:
             else {}
         )
 
-    def after(self, call: InterceptedCall, result: dict[str, Any]) -> None:
+    def after(self, call: InterceptedCall, result: dict[str, Any]) -> Any:
         if self.sink is not None:
-            self.sink.add(self.record(call, result))
-            return
+            # The call answers once its row is in the database (many calls' rows share one
+            # write): a replica killed after answering has lost no row.  Bounded: a database
+            # that is slow or down leaves the row buffered and the call goes on.
+            done = self.sink.written(self.record(call, result))
+            return None if done is None else _row_written(done)
         line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
         data = line.encode("utf-8", "replace")
         try:
@@ -315,6 +327,12 @@ class AuditInterceptor:
 
 _open_logs: weakref.WeakSet[AuditInterceptor] = weakref.WeakSet()
 _exit_hook: list[bool] = []
+
+
+async def _row_written(done: asyncio.Future[None]) -> None:
+    """Wait (at most :data:`WRITTEN_SECONDS`) for a record's row; replaces nothing."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.shield(done), WRITTEN_SECONDS)
 
 
 def _flush_at_exit(audit: AuditInterceptor) -> None:

@@ -15,6 +15,7 @@ reads the log back for ``hermes mcp audit`` (bounded, oldest first).
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import functools
 import json
@@ -22,7 +23,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.pgstate import Database, StateUnavailable
@@ -51,6 +52,7 @@ FLUSH_SECONDS = 10.0
 #: Rows read back by ``hermes mcp audit`` at most.
 MAX_READ_ROWS = 200_000
 
+_Waiter = Callable[[], None]
 _sinks: dict[int, PgAuditSink] = {}
 _sinks_lock = threading.Lock()
 
@@ -61,7 +63,9 @@ class PgAuditSink:
     def __init__(self, db: Database, *, max_buffered: int = MAX_BUFFERED) -> None:
         self.db = db
         self.max_buffered = max_buffered
-        self._buffer: deque[dict[str, Any]] = deque()
+        self._buffer: deque[tuple[dict[str, Any], _Waiter | None]] = deque()
+        self.healthy = True
+        """Whether the last write went through (a call waits for its row only then)."""
         self._cond = threading.Condition()
         self._writing = 0
         self._stopped = False
@@ -79,7 +83,9 @@ class PgAuditSink:
         with self._cond:
             return len(self._buffer) + self._writing
 
-    def add(self, record: dict[str, Any]) -> None:
+    def add(self, record: dict[str, Any], waiter: _Waiter | None = None) -> bool:
+        """Take *record*; *waiter* is called (from the writer thread) once its row is written.
+        Never blocks on the database; ``False``: the buffer was full and the record dropped."""
         with self._cond:
             if len(self._buffer) >= self.max_buffered:
                 self.dropped += 1
@@ -92,10 +98,27 @@ class PgAuditSink:
                         self.db.shown,
                         len(self._buffer),
                     )
-                return
-            self._buffer.append(record)
+                return False
+            self._buffer.append((record, waiter))
             self._start()
             self._cond.notify_all()
+            return True
+
+    def written(self, record: dict[str, Any]) -> asyncio.Future[None] | None:
+        """Take *record* from a call on the running loop: a future that is done once its row is
+        in the database (the call returns after its row is written, so a replica killed after
+        it answered has lost no row), or ``None`` when not worth waiting for — the buffer was
+        full, or the database is refusing rows (they wait in the buffer; the call goes on)."""
+        if not self.healthy:
+            self.add(record)
+            return None
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+
+        def waiter() -> None:
+            loop.call_soon_threadsafe(_settle, done)
+
+        return done if self.add(record, waiter) else None
 
     def _start(self) -> None:
         if self._thread is None and not self._stopped:
@@ -109,17 +132,18 @@ class PgAuditSink:
                     self._cond.wait()
                 if self._stopped and not self._buffer and not self._unreported:
                     return
-                batch = [self._buffer.popleft() for _ in range(min(BATCH, len(self._buffer)))]
+                taken = [self._buffer.popleft() for _ in range(min(BATCH, len(self._buffer)))]
                 dropped, self._unreported = self._unreported, 0
-                self._writing = len(batch)
+                self._writing = len(taken)
+            batch = [record for record, _ in taken]
             if dropped:
                 batch.append(_dropped_record(dropped))
             try:
                 self.db.run(functools.partial(_insert, batch=batch), write=True)
             except StateUnavailable:
+                self.healthy = False
                 with self._cond:
-                    kept = [r for r in batch if r.get("outcome") != "audit_dropped"]
-                    self._buffer.extendleft(reversed(kept))
+                    self._buffer.extendleft(reversed(taken))
                     self._unreported += dropped
                     self._writing = 0
                     stopping = self._stopped
@@ -128,6 +152,10 @@ class PgAuditSink:
                 if stopping:
                     return
                 continue
+            self.healthy = True
+            for _, waiter in taken:
+                if waiter is not None:
+                    waiter()
             with self._cond:
                 self._writing = 0
                 self._cond.notify_all()
@@ -161,6 +189,11 @@ class PgAuditSink:
                 left,
                 self.db.shown,
             )
+
+
+def _settle(done: asyncio.Future[None]) -> None:
+    if not done.done():
+        done.set_result(None)
 
 
 def _dropped_record(count: int) -> dict[str, Any]:
