@@ -101,13 +101,6 @@ def app_bin(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def hermes(home: Path, app_bin: Path) -> Run:
     def run(*args: str, app: bool = True, env: dict[str, str] | None = None) -> Any:
         path = f"{PYTHON_DIR}:/usr/bin:/bin"
