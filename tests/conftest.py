@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -50,6 +51,15 @@ def _registration_tables() -> list[Any]:
     from hermes_platform.resolver.versions import VERSION_KINDS
 
     return [LOCATION_KINDS, VERSION_KINDS, GPU_PROBES]
+
+
+@pytest.fixture
+def home(hermes_home: Path) -> Path:
+    """The test's own empty ``HERMES_HOME``: the public ``hermes_home`` fixture of
+    ``hermes_core.testing`` (set in this process's environment too), under the name the test
+    files use.  A module that needs a home with more in it (a config, a ``.env``) defines its
+    own ``home``, which takes precedence there."""
+    return hermes_home
 
 
 @pytest.fixture

@@ -90,13 +90,6 @@ def notes_repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def catalog_dir(tmp_path: Path) -> Path:
     path = tmp_path / "catalog"
     path.mkdir()

@@ -58,13 +58,6 @@ def site(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
 def test_the_transports_name_alone_selects_it(site: Path, home: Path) -> None:
     (home / "config.yaml").write_text("mcp_servers:\n  lumen:\n    transport: lumen_desktop\n")
     listed = hermes_with(site, "mcp", "list", HERMES_HOME=str(home))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,11 @@ import pytest
 
 from hermes_core.cli.parser import build_parser
 from servers.reference import EVERYTHING, FILESYSTEM, node
-from support.cli import run_hermes
+from support.cli import hermes_at as hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
-
-
-def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
 
 
 def saved(home: Path) -> dict[str, Any]:

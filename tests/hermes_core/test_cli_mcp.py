@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from support.cli import run_hermes
+from support.cli import hermes_at as hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
 HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
-
-
-def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
 
 
 @pytest.fixture

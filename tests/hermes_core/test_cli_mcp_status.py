@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support.cli import run_hermes
+from support.cli import hermes_at as hermes
 from support.home import clean_env
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
@@ -20,10 +20,6 @@ HOSTILE = Path(__file__).parents[1] / "servers" / "hostile_server.py"
 # on this PATH, so its server is gated.
 NO_APPS = "/usr/bin:/bin"
 CRASH = "import sys; sys.stderr.write('boom: ACME_KEY is missing\\n'); sys.exit(3)"
-
-
-def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
 
 
 @pytest.fixture

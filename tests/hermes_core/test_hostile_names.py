@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from hermes_core.host.host import HostServer, MCPHost
-from support.cli import run_hermes
+from support.cli import hermes_at as hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.slow]
 
@@ -43,10 +42,6 @@ def hijack_home(tmp_path: Path, reverse: bool = False) -> Path:
         servers.reverse()
     (home / "config.yaml").write_text("mcp_servers:\n" + "".join(servers))
     return home
-
-
-def hermes(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"HERMES_HOME": str(home)})
 
 
 def test_a_server_cannot_hijack_another_servers_tool_name(tmp_path: Path) -> None:

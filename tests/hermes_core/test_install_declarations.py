@@ -101,13 +101,6 @@ def app_bin(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def hermes(home: Path, app_bin: Path) -> Run:
     def run(*args: str, app: bool = True, env: dict[str, str] | None = None) -> Any:
         path = f"{PYTHON_DIR}:/usr/bin:/bin"
@@ -216,7 +209,13 @@ def test_a_registry_server_json_with_a_declaration_installs_gated(
     done = hermes("mcp", "install", "io.github.acme/studio", *args)
     assert done.returncode == 0, done.stdout + done.stderr
     assert SCREEN_LINE in done.stdout
-    assert_gated(hermes, home, "studio")
+    # Kept in the install record, as a bundle's is: from there on the gate is the same code
+    # (test_a_bundle_with_a_declaration_installs_gated follows it through status, tools and
+    # remove), so one status without the app proves the registry's declaration is the one used.
+    record = json.loads((home / "installs" / "studio.json").read_text())
+    assert record["declaration"] == DECLARATION
+    gone = status_of(hermes, "studio", app=False)
+    assert gone["offered"] is False and gone["availability"] == "missing_app", gone
 
 
 @pytest.mark.parametrize(

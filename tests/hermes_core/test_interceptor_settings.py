@@ -77,13 +77,6 @@ def transport():
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
 def site(tmp_path: Path) -> Path:
     folder = tmp_path / "site"
     folder.mkdir()

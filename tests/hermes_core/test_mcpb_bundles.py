@@ -98,13 +98,6 @@ def build(
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
 def hermes(home: Path) -> Run:
     python_dir = os.path.dirname(sys.executable)  # python3 with the mcp SDK comes first
 

@@ -4,7 +4,6 @@ signed by the test "platform" key)."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from servers.oauth_server import OAuthServer
-from support.cli import run_hermes
+from support.cli import hermes_at as hermes
 
 pytestmark = [pytest.mark.process, pytest.mark.cli, pytest.mark.network, pytest.mark.slow]
 
@@ -32,10 +31,6 @@ def workload_jwt(audience: str, *, subject: str = "ci-job-7", expires_in: int = 
         "exp": now + expires_in,
     }
     return jwt.encode(claims, PLATFORM_KEY, algorithm="ES256")
-
-
-def hermes(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
 
 
 def configure(home: Path, url: str, oauth: str) -> Path:

@@ -231,13 +231,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "hermes-home"
-    folder.mkdir()
-    return folder
-
-
 def write_config(home: Path, body: str) -> Path:
     path = home / "config.yaml"
     path.write_text("# acme servers\n" + textwrap.dedent(body).lstrip())

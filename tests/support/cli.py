@@ -36,3 +36,8 @@ def run_hermes(
         env=clean_env(base, env),
         timeout=timeout,
     )
+
+
+def hermes_at(home: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``hermes ARGS`` against *home* (its ``HERMES_HOME``), *env* added to the environment."""
+    return run_hermes(*args, env={"HERMES_HOME": str(home), **env})
