@@ -291,15 +291,17 @@ def test_chat(env: dict[str, str]) -> None:
 # -- the dashboard --------------------------------------------------------------------------
 def test_dashboard(env: dict[str, str]) -> None:
     with DashboardDoor(dict(env)) as door:
-        page = door.client.get("/tools")
+        index = door.client.get("/tools")
+        page = door.client.get(f"/tools?tool={NAME}")  # one tool's form at a time
         answers = door.run(CASES)
-    section = re.search(rf'<div class="tool"><h3 id="tool-{NAME}">(.*?)</form>', page, re.S)
+    section = re.search(rf'<div class="tool"><h2 id="tool-{NAME}">(.*?)</form>', page, re.S)
     assert section is not None, page[:3000]
     shown = html.unescape(section[1])
     assert TITLE in shown and DESCRIPTION in shown
     assert 'name="a:text"' in shown and 'name="a:n"' not in shown
     assert 'placeholder="[&quot;triage&quot;]"' in section[1]  # the default, in the form
-    assert 'id="tool-mcp_door_say"' not in page
+    assert f'href="/tools?tool={NAME}"' in index  # the index names the new name only
+    assert "mcp_door_say" not in index
     _check("dashboard", answers)
 
 

@@ -446,9 +446,11 @@ def page_answer(status: int, page: str) -> Answer:
         said = html.unescape(error[1]) if error else ""
         return Answer(text=said, is_error=True, raw=page)
     body = section[1]
-    whole = re.search(r"<details><summary>JSON</summary><pre>(.*?)</pre>", body, re.S)
+    # The pane's JSON view is the whole result; the Text view is what a person reads.
+    whole = re.search(r'<pre class="whole-json">(.*?)</pre>', body, re.S)
     result = json.loads(html.unescape(whole[1])) if whole else {}
-    shown = html.unescape(re.sub(r"<[^>]+>", "\n", body))
+    text_view = re.sub(r'<div class="view" data-view="json".*?</pre>', "", body, flags=re.S)
+    shown = html.unescape(re.sub(r"<[^>]+>", "\n", text_view))
     structured = result.get("structuredContent") if isinstance(result, dict) else None
     return Answer(
         text=readable(shown) + "\n" + "\n".join(strings_in(result)),
