@@ -549,6 +549,8 @@ class MCPHost:
                     sampling=self._offers.sampling_status(name),
                     name_collisions=self.name_collisions(name),
                     override_problems=self._tools.preparation.override_problems.get(name),
+                    app_away=not self._is_connected(name)
+                    and self._runner.apps.not_running(name) is not None,
                 )
             )
         return rows

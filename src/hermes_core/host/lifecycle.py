@@ -71,6 +71,8 @@ class ServerRunner:
         self._lazy = lazy
         self._tools = tools
         self._reload_lock = asyncio.Lock()
+        self._closing: set[ServerConnection] = set()
+        """Connections a restart took out and is closing (a host closed meanwhile closes them)."""
         # Server name -> set when its start in progress (connect + first listing) is over.
         self._starts: dict[str, asyncio.Event] = {}
         self.apps = AppFollower(servers, self.restart, self.spawn)
@@ -200,12 +202,18 @@ class ServerRunner:
     async def close(self) -> None:
         """Stop every server and every background task (a closed host starts nothing)."""
         self._tasks.refuse_new()
-        connections = list(self._connections.values())
-        self._connections.clear()
-        await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
+        await self._close_connections()
         await self._tasks.close()
+        # A restart cancelled by the line above may have left a connection it was closing or
+        # had just started: no child process is left behind.
+        await self._close_connections()
         self._gate.invalidate()
         self._gate.close()
+
+    async def _close_connections(self) -> None:
+        connections = [*self._connections.values(), *self._closing]
+        self._connections.clear()
+        await asyncio.gather(*(c.close() for c in connections), return_exceptions=True)
 
     async def _recycle_loop(self) -> None:
         """Stop idle or old stdio servers; their tools stay registered (next call restarts)."""
@@ -256,7 +264,11 @@ class ServerRunner:
             self._tools.forget(name)
             self._gate.invalidate()
         if connection is not None:
-            await connection.close()
+            self._closing.add(connection)
+            try:
+                await connection.close()
+            finally:
+                self._closing.discard(connection)
         if self._servers.get(name) is None or not self._servers[name].enabled:
             return
         error = await self.start_one(name)

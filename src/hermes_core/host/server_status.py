@@ -86,21 +86,29 @@ def status_row(
     name_collisions: list[str],
     override_problems: list[str] | None = None,
     host_tools: int = 0,
+    app_away: bool = False,
 ) -> ServerStatus:
     """The row of server *name*: its *config*, its *connection* (``None``: not started) and
-    what the host's parts know of it."""
+    what the host's parts know of it; *app_away*: it is not connected and its desktop app's
+    runtime file says the app is not running (between the app's quit and the follower's
+    restart of the server, the row already says so)."""
     decl = declared.lookup(name)
     gate = gate_sentence(decl, config.display_name) if decl else None
     # (compared by value: this module is read by clients that never import the connection)
-    if gate is None and connection is not None and connection.status.state == "not running":
+    state = (
+        connection.status.state
+        if connection
+        else ("disabled" if not config.enabled else "not started")
+    )
+    if app_away and config.enabled:
+        state = "not running"
+    if gate is None and state == "not running":
         gate = not_running_sentence(name, config.display_name)
     return ServerStatus(
         server=name,
         transport=connection.transport_used if connection else config.transport,
         enabled=config.enabled,
-        connection=connection.status.state
-        if connection
-        else ("disabled" if not config.enabled else "not started"),
+        connection=state,
         availability=app_availability(decl).state if decl else "undeclared",
         offered=offered,
         tools=tools,

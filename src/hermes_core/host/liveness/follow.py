@@ -80,8 +80,20 @@ class AppFollower:
         return seen
 
     def not_running(self, name: str) -> str | None:
-        """Why *name*'s app counts as not running (``None``: running, or not followed)."""
-        return self._reasons.get(name) if self.applies(name) else None
+        """Why *name*'s app counts as not running (``None``: running, or not followed).
+
+        Asked when *name* is not connected: when no poll has said why yet (the app quit and
+        its connection broke before the next poll), its runtime file is read now, so a call
+        in between is refused with "not running", not with a connection error; the next poll
+        restarts the server as usual."""
+        if not self.applies(name):
+            return None
+        reason = self._reasons.get(name)
+        if reason is None and name not in self._restarting:
+            seen = live_endpoint(name)
+            if seen is not None and not seen.running:
+                reason = self._reasons[name] = seen.reason  # type: ignore[union-attr]
+        return reason
 
     def forget(self, name: str) -> None:
         self._seen.pop(name, None)
