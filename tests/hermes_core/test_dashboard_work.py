@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 from support.cli import run_hermes
 from support.dashboard import chromium, no_sideways_scroll, running_dashboard, screenshot
+from support.desktop import wait_for
 
 pytestmark = [pytest.mark.process, pytest.mark.network, pytest.mark.cli, pytest.mark.slow]
 
@@ -224,8 +225,15 @@ def test_an_mcp_app_renders_sandboxed_and_calls_back_through_the_host(
         assert app.locator("#count").inner_text() == "41"  # nothing was sent yet
         card.locator("button", has_text="Allow once").click()
         expect(app.locator("#count")).to_have_text("42", timeout=60_000)
-        calls = [(r["tool"], r["outcome"]) for r in _audit(home)]
-        assert ("increment", "ok") in calls and ("read_resource", "ok") in calls
+        # (audit lines are written in batches, a moment after their call)
+        wait_for(
+            lambda: (
+                {("increment", "ok"), ("read_resource", "ok")}
+                <= {(r["tool"], r["outcome"]) for r in _audit(home)}
+            ),
+            30,
+            "the app's calls in the audit log",
+        )
         # It calls its own server's tools by their server-side names only; what the page
         # does not support is refused in JSON-RPC.
         inside = next(f for f in page.frames if f != page.main_frame)

@@ -206,7 +206,8 @@ def test_a_tool_that_raises_is_an_error_naming_the_server(
         async with host(server, memory_server("s", breaker_threshold=5)) as h:
             answer = await h.call_tool("mcp_s_boom")
             assert answer["server"] == "s"
-            assert answer["error"].startswith("MCP server 's': ") and "kaput" in answer["error"]
+            assert answer["error"].startswith("MCP server 's' answered with an error: ")
+            assert "kaput" in answer["error"] and "ValueError" not in answer["error"]
             assert "\x1b" not in answer["error"]
             (row,) = h.status()
             assert row.breaker is not None and row.breaker["application_strikes"] == 1

@@ -89,7 +89,8 @@ def test_a_json_body_that_is_not_json_fails_the_call_without_a_traceback(
     )
     assert result.returncode == 1
     error = json.loads(result.stdout)["error"]
-    assert error.startswith("MCP server 'bogus': ") and "Failed to parse JSON response" in error
+    assert error.startswith("MCP server 'bogus' answered with an error: ")
+    assert "Failed to parse JSON response" in error
     assert "Traceback" not in result.stderr
     assert result.stderr == ""
 

@@ -140,6 +140,7 @@ def test_a_good_bundle_installs_and_starts(hermes: Run, home: Path, tmp_path: Pa
         "command": "python3",
         "args": [f"{folder}/server/main.py"],
         "env": {"NOTES_PREFIX": "${NOTES_BUNDLE_PREFIX}", "NOTES_KEY": "${NOTES_BUNDLE_API_KEY}"},
+        "tools": {"exclude": []},  # every tool installed: a choice a reinstall keeps
     }
     env_file = home / ".env"
     assert env_file.read_text() == 'NOTES_BUNDLE_PREFIX="hello "\nNOTES_BUNDLE_API_KEY=k-123\n'

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from hermes_core.chat.session import UNSEEN_MEDIA
 from hermes_core.host.calls.result_text import render_text
@@ -242,9 +243,10 @@ def test_the_dashboard_shows_a_resource_listing_and_a_refusal(tmp_path: Path) ->
         page = browser.new_context().new_page()
         page.goto(dash.url)
         page.click("text=Tools")
+        page.click("#tool-list >> text=mcp_meeting_list_resources")  # one tool's form at a time
         tool = page.locator(".tool", has=page.locator("#tool-mcp_meeting_list_resources"))
         tool.locator("button", has_text="Call").click()
-        assert page.locator(".result-text").first.inner_text() == cold
+        expect(page.locator(".result-text").first).to_have_text(cold)
         # A name nothing offers (posted as a hand-made form would): the same refusal.
         page.evaluate(
             """() => { const form = document.querySelector('form.call');

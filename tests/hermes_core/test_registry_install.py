@@ -203,6 +203,7 @@ def test_install_an_npm_server_that_really_starts(
         "command": "npx",
         "args": ["-y", "@modelcontextprotocol/server-memory@2026.8.31"],
         "env": {"MEMORY_FILE_PATH": "${MEMORY_FILE_PATH}"},
+        "tools": {"exclude": []},  # every tool installed: a choice a reinstall keeps
     }
     assert (home / "config.yaml").read_text().startswith("# my registries\n")
     assert f"MEMORY_FILE_PATH={graph}" in (home / ".env").read_text()
@@ -251,6 +252,7 @@ def test_a_remote_entry_with_a_secret_header_and_an_update(
         assert config(home)["mcp_servers"]["secure"] == {
             "url": url,
             "headers": {"Authorization": "Bearer ${SECURE_TOKEN}"},
+            "tools": {"exclude": []},
         }
         env_file = home / ".env"
         assert f"SECURE_TOKEN={token}" in env_file.read_text()
@@ -259,9 +261,12 @@ def test_a_remote_entry_with_a_secret_header_and_an_update(
         assert "mcp_secure_headers_seen" in [t["name"] for t in tools]
         # Choose a tool filter, then a new version is published: update shows and keeps it.
         hermes("mcp", "disable", "secure")
-        text = (
-            (home / "config.yaml").read_text().replace("enabled: false", "tools: {prompts: false}")
-        )
+        text = (home / "config.yaml").read_text()
+        # (the entry's tools: already says "every tool", the install's choice; add to it)
+        text = re.sub(r"\n *enabled: false", "", text)
+        text = re.sub(r"(\n( *)exclude: \[\])", r"\1\n\2prompts: false", text)
+        text = text.replace("tools: {exclude: []}", "tools: {exclude: [], prompts: false}")
+        assert "prompts: false" in text, text
         (home / "config.yaml").write_text(text)
         v2 = server_json("io.github.acme/secure", "1.1.0", **remote(url + "?v=2", headers=[header]))
         publish(data, v2)
@@ -276,7 +281,7 @@ def test_a_remote_entry_with_a_secret_header_and_an_update(
         assert applied.returncode == 0, applied.stdout + applied.stderr
         entry = config(home)["mcp_servers"]["secure"]
         assert entry["url"] == url + "?v=2"
-        assert entry["tools"] == {"prompts": False}
+        assert entry["tools"] == {"exclude": [], "prompts": False}
         assert "enabled" not in entry
         latest = hermes("mcp", "update", "secure")
         assert latest.stdout.strip() == "secure: 1.1.0 is the latest"

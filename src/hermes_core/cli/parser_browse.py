@@ -46,7 +46,11 @@ def add_browse_parsers(mcp_commands: _Commands) -> None:
     )
     prompt.add_argument("name", metavar="NAME", help="the prompt's name, or SERVER/NAME")
     prompt.add_argument(
-        "pairs", nargs="*", metavar="KEY=VALUE", help="one argument (repeat it); values are text"
+        "pairs",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="one argument (repeat it); values are text",
     )
     prompt.add_argument("--server", metavar="SERVER", help="the server that offers it")
     prompt.add_argument("--json", action="store_true", help="the prompt's messages as JSON")

@@ -21,7 +21,6 @@ the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import contextlib
 import json
@@ -34,9 +33,12 @@ import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup, Verdict
+
+if TYPE_CHECKING:
+    import asyncio  # (asyncio itself is loaded by a call, never by `hermes mcp list`)
 
 __all__ = [
     "AUDIT_FILE",
@@ -221,6 +223,8 @@ class AuditInterceptor:
         line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
         data = line.encode("utf-8", "replace")
         try:
+            import asyncio
+
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop: nothing to batch with
             loop = None
@@ -331,6 +335,8 @@ _exit_hook: list[bool] = []
 
 async def _row_written(done: asyncio.Future[None]) -> None:
     """Wait (at most :data:`WRITTEN_SECONDS`) for a record's row; replaces nothing."""
+    import asyncio
+
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.shield(done), WRITTEN_SECONDS)
 
