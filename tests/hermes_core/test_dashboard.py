@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from hermes_core.host.server_status import tool_count
 from support.cli import run_hermes
 from support.dashboard import Dashboard, chromium, running_dashboard, screenshot
 from support.home import clean_env
@@ -143,8 +144,9 @@ def test_pages_show_what_status_and_catalog_report(tmp_path: Path) -> None:
         for row in status:
             cell = page.locator(f'[data-state-of="{row["server"]}"]')
             assert cell.inner_text() == row["connection"], row["server"]
-            assert page.locator(f'[data-tools-of="{row["server"]}"]').inner_text() == str(
-                row["tools"]
+            # The server's own tools apart from the host's utility tools, as the CLI counts.
+            assert page.locator(f'[data-tools-of="{row["server"]}"]').inner_text() == (
+                tool_count(row["tools"], row["host_tools"])
             )
         shown = page.locator("table.servers tbody tr").count()
         assert shown == len(status) == 5

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import stat
 import sys
 import textwrap
@@ -92,6 +93,11 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
     home = _home(tmp_path)
     with running_dashboard(home) as dash:
         page = _login(browser, dash.url)
+        # The servers' table counts the server's own tools apart from the host's utility
+        # tools (its resources and prompts as tools), as the CLI does.
+        expect(page.locator('[data-tools-of="apps"]')).to_have_text(
+            re.compile(r"^\d+ tools? \+ \d+ host tools?$")
+        )
         page.click("header >> text=Tools")
         # The index is searched in place: one tool's form at a time.
         page.fill("#tool-search", "increm")

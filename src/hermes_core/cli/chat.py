@@ -29,11 +29,11 @@ from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import start_with_progress
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.status_text import tool_count
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
 from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import tool_count
 from hermes_core.host.setup.factory import HostFactory
 from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SchemaError, SessionStore

@@ -20,10 +20,10 @@ from hermes_core.cli.status_text import (
     roots_line,
     sampling_line,
     sampling_matters,
-    tool_count,
 )
 from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
+from hermes_core.host.server_status import tool_count
 
 if TYPE_CHECKING:
     from hermes_core.host.surface import HostSurface

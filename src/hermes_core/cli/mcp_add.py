@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.disabled_save import say_runner_missing
 from hermes_core.cli.loading import factory_for
-from hermes_core.cli.status_text import tool_count
 from hermes_core.config import store
 from hermes_core.config.dotenv_file import dotenv_path
 from hermes_core.config.interpolate import load_dotenv, resolve
@@ -24,6 +23,7 @@ from hermes_core.config.models import ConfigError
 from hermes_core.config.secret_lift import VariableNames, lift_secrets, store_secrets
 from hermes_core.config.server_edits import ALREADY_EXISTS
 from hermes_core.home import hermes_home
+from hermes_core.host.server_status import tool_count
 from hermes_core.host.setup.factory import HostFactory
 from hermes_platform.runners import missing_runner
 

@@ -11,8 +11,9 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoade
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.masked import masked_entry
-from hermes_core.cli.status_text import lifecycle_lines, tool_count
+from hermes_core.cli.status_text import lifecycle_lines
 from hermes_core.cli.stop import Stop, guard
+from hermes_core.host.server_status import tool_count
 from hermes_core.sanitize import clean_line
 from hermes_core.spelling import close_matches
 from hermes_core.yaml_lines import plain as _plain

@@ -16,6 +16,7 @@ from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.parser_browse import add_browse_parsers
 from hermes_core.cli.parser_doctor import add_doctor_parser
 from hermes_core.cli.parser_entries import add_entry_parsers
+from hermes_core.cli.parser_mcp import add_inspect_parsers, add_server_edit_parsers
 from hermes_core.cli.parser_state import add_state_parsers
 from hermes_core.cli.parser_trust import add_trust_parsers
 from hermes_core.cli.parser_update import add_update_parser
@@ -63,6 +64,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
+    _add_apps_parser(commands)
+
+    mcp = commands.add_parser("mcp", help="configured MCP servers: status, tools, calls")
+    mcp.set_defaults(command_parser=mcp)
+    mcp_commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", parser_class=_Parser)
+    add_inspect_parsers(mcp_commands, _Parser)
+    add_server_edit_parsers(mcp_commands)
+    add_entry_parsers(mcp_commands)
+    add_browse_parsers(mcp_commands)
+    _add_import_parsers(mcp_commands, commands)
+    add_trust_parsers(mcp_commands, _Parser)
+    add_doctor_parser(mcp_commands)
+    _add_serve_parser(mcp_commands)
+    _add_proxy_parser(mcp_commands)
+    _add_warm_parsers(mcp_commands)
+    _add_catalog_parsers(mcp_commands)
+
+    _add_chat_parser(commands)
+    _add_dashboard_parser(commands)
+    add_update_parser(commands)
+
+    _add_plugins_parsers(commands)
+    _add_skills_parser(commands)
+    add_state_parsers(commands, _Parser)
+    return parser
+
+
+def _add_apps_parser(commands: _Commands) -> None:
+    """``hermes apps``: the application declarations on this machine."""
     apps = commands.add_parser("apps", help="application declarations on this machine")
     apps.set_defaults(command_parser=apps)
     apps_commands = apps.add_subparsers(
@@ -81,216 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.add_argument("--explain", action="store_true", help="show every location tried")
 
-    mcp = commands.add_parser("mcp", help="configured MCP servers: status, tools, calls")
-    mcp.set_defaults(command_parser=mcp)
-    mcp_commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", parser_class=_Parser)
-    mcp_list = mcp_commands.add_parser("list", help="configured servers (no connection)")
-    mcp_list.add_argument("--json", action="store_true", help="machine-readable output")
-    mcp_status = mcp_commands.add_parser(
-        "status", help="connect and show connection, app availability, tools and last error"
-    )
-    mcp_status.add_argument("--json", action="store_true", help="machine-readable output")
-    mcp_tools = mcp_commands.add_parser("tools", help="the tools an agent sees")
-    mcp_tools.add_argument("server", nargs="?", help="only this server")
-    mcp_tools.add_argument("--json", action="store_true", help="machine-readable output")
-    mcp_tools.add_argument(
-        "--search",
-        metavar="TEXT",
-        help="only the tools that best match TEXT, best first (the search `hermes chat` uses)",
-    )
-    mcp_tools.add_argument(
-        "--overrides",
-        action="store_true",
-        help="what each tools.overrides entry of config.yaml changed (and the ones not applied)",
-    )
-    mcp_call = mcp_commands.add_parser(
-        "call",
-        help="call a tool: `hermes mcp call TOOL key=value …` (--json: the raw result)",
-        description="Call one tool and print its result: text content as text, images and "
-        "resources summarised (--json prints the raw result). Arguments are key=value pairs "
-        "(a value is read as JSON where it parses, else as a string; key:=JSON forces JSON) "
-        "or one --args JSON object.",
-    )
-    mcp_call.add_argument("tool", help="the registered name, e.g. mcp_github_search")
-    mcp_call.add_argument(
-        "pairs",
-        nargs="*",
-        default=[],
-        metavar="KEY=VALUE",
-        help="one argument (repeat it); key:=JSON for a value that must be JSON",
-    )
-    mcp_call.add_argument("--args", default=None, help="arguments as a JSON object")
-    mcp_call.add_argument(
-        "--json", action="store_true", help="print the raw result (JSON), not its text"
-    )
-    mcp_call.add_argument(
-        "--approvals",
-        choices=["terminal", "store"],
-        default="terminal",
-        help="where a server's questions are asked: on this terminal (default), or recorded "
-        "in state.db for a `hermes mcp serve` client to answer",
-    )
-    mcp_call.add_argument(
-        "--server", help="the server that owns the tool (default: read from the tool's name)"
-    )
-    mcp_call.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="show the server's log messages (notifications/message) on stderr",
-    )
-    mcp_tasks = mcp_commands.add_parser(
-        "tasks", help="the tasks of task-augmented calls made here, newest first"
-    )
-    mcp_tasks.add_argument("--server", help="only this server's tasks")
-    mcp_tasks.add_argument("--json", action="store_true", help="one JSON object per task")
-    mcp_audit = mcp_commands.add_parser(
-        "audit", help="the audit log of tool calls ($HERMES_HOME/logs/audit.jsonl)"
-    )
-    mcp_audit.add_argument("--since", help="only calls since: an age (30m, 2h, 7d) or a date")
-    mcp_audit.add_argument("--server", help="only this server's calls")
-    mcp_audit.add_argument("--json", action="store_true", help="one JSON object per line")
-    sampling = mcp_commands.add_parser("sampling", help="the LLM behind servers' sampling")
-    sampling.set_defaults(command_parser=sampling)
-    sampling_commands = sampling.add_subparsers(
-        dest="sampling_command", metavar="COMMAND", parser_class=_Parser
-    )
-    sampling_models = sampling_commands.add_parser(
-        "models",
-        help="the models the installed sampling backends offer (names for sampling.model)",
-        description="List every model the installed sampling backends (sampling_provider "
-        "plugins, e.g. hermes-llm) offer, with its aliases. Exit 1 when there is none.",
-    )
-    sampling_models.add_argument("--json", action="store_true", help="machine-readable output")
-    mcp_add = mcp_commands.add_parser(
-        "add",
-        help="add a server to config.yaml (probed first; saved disabled if the probe fails)",
-        description="Add a server: `hermes mcp add NAME -- CMD ARGS…` (a stdio server: the "
-        "command is the first word after `--`), `hermes mcp add NAME URL` or "
-        "`hermes mcp add -t sse NAME URL` (an HTTP server). The server is started once to "
-        "list its tools; it is saved disabled when that fails.",
-    )
-    mcp_add.add_argument("name", help="the server's name in config.yaml (A-Z a-z 0-9 _ . -)")
-    mcp_add.add_argument(
-        "target",
-        nargs="?",
-        metavar="URL",
-        help="an HTTP server's endpoint (as --url); a stdio server's command goes after `--`",
-    )
-    how = mcp_add.add_mutually_exclusive_group()
-    how.add_argument("--command", dest="server_command", help="a stdio server's command")
-    how.add_argument("--url", help="an HTTP server's endpoint (Streamable HTTP, or SSE)")
-    how.add_argument("--preset", help="a known server (codex)")
-    mcp_add.add_argument(
-        "--arg",
-        action="append",
-        default=[],
-        metavar="VALUE",
-        help="one argument of the command (repeat it; --arg=-y for a value starting with -)",
-    )
-    mcp_add.add_argument(
-        "-e",
-        "--env",
-        action="append",
-        default=[],
-        metavar="K=V",
-        help="an environment variable of a stdio server (repeat it)",
-    )
-    mcp_add.add_argument(
-        "-H",
-        "--header",
-        action="append",
-        default=[],
-        metavar="K=V",
-        help="an HTTP header sent to a URL server, 'K=V' or 'K: V' (repeat it)",
-    )
-    mcp_add.add_argument(
-        "--include",
-        action="append",
-        default=[],
-        metavar="NAMES",
-        help="offer only these tools (names or globs, comma-separated or repeated)",
-    )
-    mcp_add.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="NAMES",
-        help="hide these tools (names or globs, comma-separated or repeated)",
-    )
-    mcp_add.add_argument(
-        "--connect-timeout",
-        type=float,
-        metavar="SECONDS",
-        help="how long starting the server may take (default 30 s)",
-    )
-    mcp_add.add_argument(
-        "--auth",
-        metavar="NAME",
-        help="a registered auth provider: oauth (then `hermes mcp login`), headers, a plugin's",
-    )
-    mcp_add.add_argument(
-        "-t",
-        "--transport",
-        metavar="NAME",
-        help="stdio, http (Streamable HTTP), sse, or a plugin's transport (default: stdio for "
-        "a command, http for a URL)",
-    )
-    mcp_add.add_argument("--no-probe", action="store_true", help="save without connecting")
-    mcp_add.add_argument("--replace", action="store_true", help="overwrite an existing entry")
-    mcp_add.add_argument(
-        "-s",
-        "--scope",
-        choices=["user", "project", "local"],
-        default="user",
-        help="Claude Code's scopes: user (the default) is Hermes's one config.yaml per "
-        "HERMES_HOME; project and local are refused with what to do instead",
-    )
-    mcp_add.add_argument(
-        "--args",
-        nargs=argparse.REMAINDER,
-        default=[],
-        help="the command's arguments: the rest of the line (or put them after `--`)",
-    )
-    mcp_add.set_defaults(add_parser=mcp_add)
-    for verb in ("remove", "enable", "disable"):
-        edit = mcp_commands.add_parser(verb, help=f"{verb} a server in config.yaml")
-        edit.add_argument("name", help="the server's name in config.yaml")
-    mcp_test = mcp_commands.add_parser("test", help="connect one server, list its tools, time it")
-    mcp_test.add_argument("name", help="the server's name in config.yaml")
-    mcp_test.add_argument("--json", action="store_true", help="machine-readable output")
-    mcp_login = mcp_commands.add_parser(
-        "login",
-        help="log in to an `auth: oauth` server (browser; waits up to 5 minutes)",
-        description="Run a new OAuth login for one server and save its tokens to "
-        "$HERMES_HOME/mcp-tokens/NAME.json (mode 0600). The saved tokens are replaced only "
-        "when the new login succeeds.",
-    )
-    mcp_login.add_argument("name", help="the server's name in config.yaml")
-    document = mcp_commands.add_parser(
-        "oauth-client-document",
-        help="print the OAuth client ID metadata document to publish at URL",
-        description="Print the client ID metadata document (JSON) to publish at URL, an https "
-        "address you control. With HERMES_OAUTH_CLIENT_METADATA_URL=URL set, OAuth logins "
-        "offer URL as the client ID to authorization servers that support client ID metadata "
-        "documents, and register dynamically with the others.",
-    )
-    document.add_argument("url", help="the https address the document will be published at")
-    document.add_argument("--client-name", default=None, help="shown on consent screens")
-    add_entry_parsers(mcp_commands)
-    add_browse_parsers(mcp_commands)
-    _add_import_parsers(mcp_commands, commands)
-    add_trust_parsers(mcp_commands, _Parser)
-    add_doctor_parser(mcp_commands)
-    _add_serve_parser(mcp_commands)
-    _add_proxy_parser(mcp_commands)
-    _add_warm_parsers(mcp_commands)
-    _add_catalog_parsers(mcp_commands)
 
-    _add_chat_parser(commands)
-    _add_dashboard_parser(commands)
-    add_update_parser(commands)
-
+def _add_plugins_parsers(commands: _Commands) -> None:
+    """``hermes plugins``: the installed plugins, and a new one's scaffold."""
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
     plugins_commands = plugins.add_subparsers(
@@ -328,6 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
         "acme-paint → Acme Paint)",
     )
 
+
+def _add_skills_parser(commands: _Commands) -> None:
+    """``hermes skills``."""
     skills = commands.add_parser("skills", help="skills (SKILL.md) and whether they are offered")
     skills.set_defaults(command_parser=skills)
     skills_commands = skills.add_subparsers(
@@ -338,8 +164,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="skills in HERMES_HOME and in plugins, their source, visible or hidden and why",
     )
     skills_list.add_argument("--json", action="store_true", help="machine-readable output")
-    add_state_parsers(commands, _Parser)
-    return parser
 
 
 def _add_chat_parser(commands: _Commands) -> None:

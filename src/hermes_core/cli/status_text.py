@@ -8,18 +8,7 @@ from typing import Any
 from hermes_core.sampling.settings import NO_MODEL
 from hermes_core.sanitize import clean_line
 
-__all__ = ["lifecycle_lines", "roots_line", "sampling_line", "sampling_matters", "tool_count"]
-
-
-def tool_count(tools: int, host_tools: int = 0, *, bare: bool = False) -> str:
-    """A server's tools in words, its own apart from the host's utility tools (its resources
-    and prompts as tools): ``13 tools + 5 host tools``, ``6 tools``; *bare* (after a
-    ``tools:`` label): ``13 + 5 host tools``, ``6``."""
-    mine = tools - host_tools
-    own = str(mine) if bare else f"{mine} tool{'' if mine == 1 else 's'}"
-    if not host_tools:
-        return own
-    return f"{own} + {host_tools} host tool{'' if host_tools == 1 else 's'}"
+__all__ = ["lifecycle_lines", "roots_line", "sampling_line", "sampling_matters"]
 
 
 def lifecycle_lines(row: dict[str, Any]) -> list[str]:

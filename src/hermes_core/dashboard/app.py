@@ -29,6 +29,7 @@ from hermes_core.dashboard.security import Door, Secrets
 from hermes_core.dashboard.tools_page import result_html, tools_body
 from hermes_core.dashboard.trust_page import changed_body
 from hermes_core.dashboard.workbench import Workbench
+from hermes_core.host.server_status import tool_count
 from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.plugins.errors import PluginError
 from hermes_core.sessions.store import ApprovalError
@@ -266,6 +267,7 @@ class Pages:
     async def state(self, request: Request) -> Response:
         rows = [
             {k: r[k] for k in ("server", "connection", "enabled", "offered", "tools")}
+            | {"tools_shown": tool_count(r["tools"], r.get("host_tools", 0))}
             for r in self.hosting.rows()
         ]
         items = await asyncio.to_thread(self._open)

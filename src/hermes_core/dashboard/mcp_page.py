@@ -9,6 +9,7 @@ from urllib.parse import quote
 
 from hermes_core.dashboard.gates import gate_lines
 from hermes_core.dashboard.html import button_form, esc, table
+from hermes_core.host.server_status import tool_count
 
 __all__ = ["servers_body"]
 
@@ -92,7 +93,9 @@ def servers_body(
                 ),
                 esc(row["transport"]),
                 _gate(row),
-                f'<span data-tools-of="{esc(row["server"])}">{esc(row["tools"])}</span>'
+                f'<span data-tools-of="{esc(row["server"])}">'
+                + esc(tool_count(row["tools"], row.get("host_tools", 0)))
+                + "</span>"
                 + (
                     f" <span class=muted>({row['filtered_out']} filtered out)</span>"
                     if row.get("filtered_out")

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from hermes_core.host.server_spec import HostServer
     from hermes_platform.declaration import Declaration
 
-__all__ = ["ServerStatus", "gate_sentence", "status_row"]
+__all__ = ["ServerStatus", "gate_sentence", "status_row", "tool_count"]
 
 
 @dataclass
@@ -137,3 +137,14 @@ def gate_sentence(decl: Declaration, display_name: str | None) -> str | None:
     """Why a declared app keeps its server's tools from being offered (``None``: it does not)."""
     advice = app_guidance(decl, app_availability(decl), display_name=display_name)
     return advice.sentence if advice else None
+
+
+def tool_count(tools: int, host_tools: int = 0, *, bare: bool = False) -> str:
+    """A server's tools in words, its own apart from the host's utility tools (its resources
+    and prompts as tools): ``13 tools + 5 host tools``, ``6 tools``; *bare* (after a
+    ``tools:`` label): ``13 + 5 host tools``, ``6``."""
+    mine = tools - host_tools
+    own = str(mine) if bare else f"{mine} tool{'' if mine == 1 else 's'}"
+    if not host_tools:
+        return own
+    return f"{own} + {host_tools} host tool{'' if host_tools == 1 else 's'}"

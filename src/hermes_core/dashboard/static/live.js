@@ -13,7 +13,7 @@
           el.className='state-'+(row.connection.toLowerCase().match(/[a-z0-9]+/g)||[]).join('-');
         }
         const t=document.querySelector('[data-tools-of="'+CSS.escape(row.server)+'"]');
-        if(t) t.textContent=String(row.tools);
+        if(t) t.textContent=row.tools_shown||String(row.tools);
       }
       const list=document.getElementById('pending-list');
       if(list && list.dataset.ids!==s.pending.join(',')){

@@ -266,34 +266,7 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
         httpx2.RemoteProtocolError,
     )
     if isinstance(exc, network):
-        detail = f"cannot connect to {url}: {network_words(exc)}"
-        unresolved = lookup_failure(exc)
-        if unresolved is not None:
-            host = urlsplit(spec.url or "").hostname or "?"
-            return ConnectFailure(
-                f"cannot connect to {url}: the host name {host!r} did not resolve "
-                f"({unresolved}; check the url, or the network's DNS)",
-                Cause.NETWORK,
-            )
-        refused = in_chain(exc, ConnectionRefusedError) is not None
-        if refused:
-            return ConnectFailure(
-                f"cannot connect to {url}: the connection was refused (nothing listens on "
-                "that port: is the server running, and the url's port right?)",
-                Cause.NETWORK,
-            )
-        if (
-            not isinstance(exc, httpx2.ConnectTimeout)
-            and not refused
-            and (spec.url or "").startswith("https:")
-        ):
-            detail += (
-                " (the server dropped the connection; if it requires a client certificate, "
-                "set client_cert)"
-                if spec.client_certificate is None
-                else " (the server dropped the connection; it may not accept this client_cert)"
-            )
-        return ConnectFailure(detail, Cause.NETWORK)
+        return _network_failure(exc, spec, url)
     if connection_closed(exc):
         return ConnectFailure(
             "the server closed the connection during startup (it exited or crashed)",
@@ -304,3 +277,38 @@ def describe(exc: BaseException, spec: ServerSpec) -> ConnectFailure:
     if isinstance(exc, TimeoutError):
         return ConnectFailure(f"timed out{f': {text}' if text else ''}", Cause.OTHER)
     return ConnectFailure(text or "the attempt failed without saying why", Cause.OTHER)
+
+
+def _network_failure(exc: BaseException, spec: ServerSpec, url: str) -> ConnectFailure:
+    """A connection that failed on the network, in words: a name that did not resolve, a
+    refused port, or a dropped connection (with the client certificate's part in it)."""
+    import httpx2
+
+    detail = f"cannot connect to {url}: {network_words(exc)}"
+    unresolved = lookup_failure(exc)
+    if unresolved is not None:
+        host = urlsplit(spec.url or "").hostname or "?"
+        return ConnectFailure(
+            f"cannot connect to {url}: the host name {host!r} did not resolve "
+            f"({unresolved}; check the url, or the network's DNS)",
+            Cause.NETWORK,
+        )
+    refused = in_chain(exc, ConnectionRefusedError) is not None
+    if refused:
+        return ConnectFailure(
+            f"cannot connect to {url}: the connection was refused (nothing listens on "
+            "that port: is the server running, and the url's port right?)",
+            Cause.NETWORK,
+        )
+    if (
+        not isinstance(exc, httpx2.ConnectTimeout)
+        and not refused
+        and (spec.url or "").startswith("https:")
+    ):
+        detail += (
+            " (the server dropped the connection; if it requires a client certificate, "
+            "set client_cert)"
+            if spec.client_certificate is None
+            else " (the server dropped the connection; it may not accept this client_cert)"
+        )
+    return ConnectFailure(detail, Cause.NETWORK)
