@@ -20,46 +20,32 @@ show the URL with its credentials and query hidden.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
-from pydantic import field_validator, model_validator
-
-from hermes_core.config.checks import fail, kind_of
-from hermes_core.config.model_base import ConfigModel
-from hermes_core.config.values import unknown_key
-from hermes_core.sanitize.urls import redact_url
+from hermes_core.config.engine_url import VARIABLE_REFERENCE, EngineUrlConfig, split_engine_url
 
 __all__ = ["STATE_SCHEMES", "StateConfig", "state_url_problem"]
 
 STATE_SCHEMES = ("postgresql", "postgres")
-#: A whole value that is one variable reference.
-_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 _MAX_URL = 4096
 
 
 def state_url_problem(url: str) -> str | None:
     """Why *url* cannot be ``state.url`` (a sentence that never quotes it), or ``None``."""
-    text = url.strip()
-    if not text:
-        return "must not be empty"
-    if len(text) > _MAX_URL:
-        return f"is longer than {_MAX_URL} characters"
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in text):
-        return "holds control characters"
+    parts = split_engine_url(url, _MAX_URL)
+    if isinstance(parts, str):
+        return parts
+    password = parts.password
     try:
-        parts = urlsplit(text)
-        password = parts.password
         query = parse_qsl(parts.query, keep_blank_values=True)
     except ValueError:
         return "is not a valid URL"
     if parts.scheme.lower() not in STATE_SCHEMES:
         return "must be a postgresql:// URL (postgresql://USER:${PASSWORD_VAR}@HOST:5432/DB)"
-    literal = password is not None and password != "" and not _REFERENCE.fullmatch(password)
+    literal = password is not None and password != "" and not VARIABLE_REFERENCE.fullmatch(password)
     literal = literal or any(
-        key.lower() == "password" and not _REFERENCE.fullmatch(value) for key, value in query
+        key.lower() == "password" and not VARIABLE_REFERENCE.fullmatch(value)
+        for key, value in query
     )
     if literal:
         return (
@@ -70,38 +56,12 @@ def state_url_problem(url: str) -> str | None:
     return None
 
 
-class StateConfig(ConfigModel):
+class StateConfig(EngineUrlConfig):
     """The ``state:`` block (only ``url``)."""
 
-    url: str
+    NEEDS = "needs url: postgresql://USER:${PASSWORD_VAR}@HOST:5432/DB"
+    KIND = "a postgresql:// URL"
 
-    @model_validator(mode="before")
-    @classmethod
-    def _keys(cls, value: Any) -> Any:
-        if not isinstance(value, Mapping):
-            raise fail(f"must be a mapping with url: (got {kind_of(value)})")
-        for key in value:
-            if key != "url":
-                raise fail(unknown_key(str(key), ["url"]), str(key))
-        if "url" not in value:
-            raise fail("needs url: postgresql://USER:${PASSWORD_VAR}@HOST:5432/DB")
-        return value
-
-    @field_validator("url", mode="before")
-    @classmethod
-    def _url(cls, value: Any) -> str:
-        if not isinstance(value, str):
-            raise fail(f"must be a postgresql:// URL (got {kind_of(value)})")
-        problem = state_url_problem(value)
-        if problem is not None:
-            raise fail(problem)
-        return value.strip()
-
-    def shown(self) -> str:
-        """The URL as it may be shown: credentials and query hidden."""
-        return redact_url(self.url)
-
-    def __repr__(self) -> str:
-        return f"StateConfig(url={self.shown()!r})"
-
-    __str__ = __repr__
+    @staticmethod
+    def url_problem(url: str) -> str | None:
+        return state_url_problem(url)
