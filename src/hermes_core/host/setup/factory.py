@@ -18,6 +18,7 @@ entry naming a plugin's is then a config error, never a server connected without
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import hermes_home
@@ -55,17 +56,21 @@ class HostFactory(ConfigSource):
         """An :class:`MCPHost` for *servers* (default: :meth:`servers`) that opens every
         connection through the registered transports; its ``watch_config`` reloads
         through this factory.  *elicitor* and *sampling_router*: see :class:`MCPHost`."""
-        chosen = self.servers() if servers is None else servers
-        return MCPHost(
-            chosen,
-            transports=self.openers,
-            elicitor=elicitor,
-            factory=self,
-            sampling_providers=self.sampling_providers,
-            trust=self.trust_store(),
-            interceptors=self.interceptor_table(),
-            sampling_router=sampling_router,
-        )
+        return MCPHost(**self._host_parts(servers, elicitor), sampling_router=sampling_router)
+
+    def _host_parts(
+        self, servers: list[HostServer] | None, elicitor: Elicitor | None
+    ) -> dict[str, Any]:
+        """What :meth:`host` and :meth:`sync_host` build a host from."""
+        return {
+            "servers": self.servers() if servers is None else servers,
+            "transports": self.openers,
+            "elicitor": elicitor,
+            "factory": self,
+            "sampling_providers": self.sampling_providers,
+            "trust": self.trust_store(),
+            "interceptors": self.interceptor_table(),
+        }
 
     def trust_store(self) -> TrustState:
         """The pins and remembered decisions every host applies: ``$HERMES_HOME/trust.db``,
@@ -93,13 +98,4 @@ class HostFactory(ConfigSource):
         self, servers: list[HostServer] | None = None, *, elicitor: Elicitor | None = None
     ) -> SyncMCPHost:
         """The blocking :class:`SyncMCPHost` twin of :meth:`host`."""
-        chosen = self.servers() if servers is None else servers
-        return SyncMCPHost(
-            chosen,
-            transports=self.openers,
-            elicitor=elicitor,
-            factory=self,
-            sampling_providers=self.sampling_providers,
-            trust=self.trust_store(),
-            interceptors=self.interceptor_table(),
-        )
+        return SyncMCPHost(**self._host_parts(servers, elicitor))
