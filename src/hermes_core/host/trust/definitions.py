@@ -24,6 +24,7 @@ __all__ = [
     "digest_of",
     "encoded",
     "stored",
+    "stored_definition",
     "stored_form",
 ]
 
@@ -87,6 +88,17 @@ def stored_form(tool: Mapping[str, Any]) -> tuple[str | None, int]:
     text = encoded(definition_of(tool))
     size = len(text.encode("utf-8", "surrogatepass"))
     return (text if size <= MAX_DEFINITION_BYTES else None), size
+
+
+def stored_definition(text: str | None) -> dict[str, Any] | None:
+    """A definition as a store kept it (JSON text); ``None`` when absent or unreadable."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def stored(tool: Mapping[str, Any]) -> Stored:

@@ -16,14 +16,13 @@ differs is underneath:
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, stored_form
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, stored_definition, stored_form
 from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.store import (
     MAX_CHANGES_PER_SERVER,
@@ -119,7 +118,9 @@ class PgTrustStore:
             "SELECT tool, digest, definition, pinned_at, size FROM trust_pins WHERE server = %s",
             (server,),
         )
-        return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3], row[4]) for row in rows}
+        return {
+            row[0]: Pin(row[0], row[1], stored_definition(row[2]), row[3], row[4]) for row in rows
+        }
 
     def digests(self, server: str) -> dict[str, str]:
         rows = self._read("SELECT tool, digest FROM trust_pins WHERE server = %s", (server,))
@@ -211,7 +212,9 @@ class PgTrustStore:
         rows = self._read(sql + " WHERE server = %s", (server,)) if server else self._read(sql)
         found: dict[str, dict[str, Pin]] = {}
         for name, tool, digest, definition, at, size in sorted(rows):
-            found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at, size)
+            found.setdefault(name, {})[tool] = Pin(
+                tool, digest, stored_definition(definition), at, size
+            )
         return found
 
     def waiting(self, server: str) -> set[str]:
@@ -308,13 +311,3 @@ def _undecide(conn: psycopg.Connection[Any], server: str, tool: str) -> int:
             "DELETE FROM trust_decisions WHERE server = %s AND tool = ANY(%s)", (server, same)
         )
     return len(same)
-
-
-def _definition(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None

@@ -10,7 +10,6 @@ host then offers no tool of a pinned server (it fails closed) and says why.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sqlite3
 import stat
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, Stored, stored_form
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, Stored, stored_definition, stored_form
 from hermes_core.host.trust.identity import name_key
 
 __all__ = ["Acceptance", "Pin", "TrustStore", "TrustStoreError"]
@@ -202,7 +201,9 @@ class TrustStore:
             "SELECT tool, digest, definition, pinned_at, size FROM pins WHERE server = ?",
             (server,),
         )
-        return {row[0]: Pin(row[0], row[1], _definition(row[2]), row[3], row[4]) for row in rows}
+        return {
+            row[0]: Pin(row[0], row[1], stored_definition(row[2]), row[3], row[4]) for row in rows
+        }
 
     def digests(self, server: str) -> dict[str, str]:
         """Tool -> its pinned digest (no definitions read: what a listing is checked with)."""
@@ -271,7 +272,9 @@ class TrustStore:
         rows = self._query(sql + " WHERE server = ?", (server,)) if server else self._query(sql)
         found: dict[str, dict[str, Pin]] = {}
         for name, tool, digest, definition, at, size in sorted(rows):
-            found.setdefault(name, {})[tool] = Pin(tool, digest, _definition(definition), at, size)
+            found.setdefault(name, {})[tool] = Pin(
+                tool, digest, stored_definition(definition), at, size
+            )
         return found
 
     def waiting(self, server: str) -> set[str]:
@@ -411,13 +414,3 @@ def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-
-
-def _definition(text: str | None) -> dict[str, Any] | None:
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
