@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,32 @@ def test_status_names_the_bus_without_its_password(redis: RedisServer, tmp_path:
     done = run_hermes("mcp", "status", env={**env, "BUS_PW": "s3cr3t-bus-value"})
     assert "bus: redis://***@127.0.0.1:1/0 (UNREACHABLE)" in done.stdout, done.stdout
     assert "s3cr3t-bus-value" not in done.stdout + done.stderr
+
+
+@pytest.mark.process
+@pytest.mark.cli
+def test_an_advertised_address_that_is_not_host_and_port_stops_the_replica(
+    redis: RedisServer, tmp_path: Path
+) -> None:
+    """Other replicas forward clients' requests (their tokens too) to this address: a URL, a
+    path or credentials in it are refused before the replica serves, naming the variable."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.yaml").write_text(
+        f"mcp_servers: {{}}\nbus:\n  url: redis://127.0.0.1:{redis.port}/0\n"
+    )
+    with socket.socket() as probe:  # a free port (refused before anything binds it)
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for bad in ("http://10.0.0.5:8101", "10.0.0.5:8101/mcp", "user@10.0.0.5", "10.0.0.5:99999"):
+        done = run_hermes(
+            "mcp",
+            "proxy",
+            "--http",
+            f"127.0.0.1:{port}",
+            env={"HERMES_HOME": str(home), "HERMES_ADVERTISE_ADDRESS": bad},
+            timeout=120,
+        )
+        assert done.returncode == 2, (bad, done.stdout, done.stderr)
+        assert "$HERMES_ADVERTISE_ADDRESS must be HOST or HOST:PORT" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr

@@ -184,7 +184,11 @@ async def _http(
             reachable = database.reachable
             health.probes["state"] = lambda: asyncio.to_thread(reachable)
         if bus is not None:
-            fleet = Fleet(FleetBus(bus, advertised_address(address, port, bus.url)), proxies)
+            try:
+                advertised = advertised_address(address, port, bus.url)
+            except ValueError as exc:
+                raise Stop(EXIT_USAGE, str(exc)) from None
+            fleet = Fleet(FleetBus(bus, advertised), proxies)
             await fleet.start()
             health.probes["bus"] = fleet.bus.reachable
         try:

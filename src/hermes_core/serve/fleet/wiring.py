@@ -18,6 +18,7 @@ import asyncio
 import ipaddress
 import logging
 import os
+import re
 import socket
 import urllib.parse
 from collections.abc import Mapping
@@ -53,7 +54,7 @@ def advertised_address(host: str, port: int, bus_url: str) -> str:
     this machine's interface that reaches the bus's host."""
     named = os.environ.get(ADVERTISE_ENV, "").strip()
     if named:
-        return named if ":" in named.strip("[]") or named.startswith("[") else f"{named}:{port}"
+        return _checked_address(named, port)
     try:
         wildcard = ipaddress.ip_address(host.strip("[]")).is_unspecified
     except ValueError:
@@ -69,6 +70,25 @@ def advertised_address(host: str, port: int, bus_url: str) -> str:
     except OSError:
         own = socket.gethostname()
     return f"[{own}]:{port}" if ":" in own else f"{own}:{port}"
+
+
+_NAMED = re.compile(
+    r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<host>[A-Za-z0-9.-]{1,253}))(?::(?P<port>\d{1,5}))?"
+)
+
+
+def _checked_address(named: str, port: int) -> str:
+    """``$HERMES_ADVERTISE_ADDRESS`` as ``host:port`` (its port defaults to *port*);
+    ``ValueError`` naming the variable for anything else (a scheme, a path, credentials):
+    the other replicas forward clients' requests, tokens included, to this address."""
+    found = _NAMED.fullmatch(named)
+    if found is None or not 0 < int(found["port"] or port) < 65536:
+        raise ValueError(
+            f"${ADVERTISE_ENV} must be HOST or HOST:PORT (or [IPv6]:PORT), with no scheme, "
+            "path or credentials"
+        )
+    host = f"[{found['v6']}]" if found["v6"] else found["host"]
+    return f"{host}:{found['port'] or port}"
 
 
 class Fleet:
