@@ -14,12 +14,12 @@ from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.pipeline import CallPipeline
+from hermes_core.host.calls.send_step import SendStep
 from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
     GateStep,
     RecordStep,
-    SendStep,
     UtilityStep,
     WakeStep,
 )
@@ -89,6 +89,8 @@ class FakeConnection:
         self.answer = answer
         self.requests: list[tuple[Any, ...]] = []
         self.status = type("Status", (), {"last_error": last_error})()
+        self.raw_calls = None
+        self.protocol = "2025-11-25"
 
     async def request(self, what: str, fn: Any, timeout: float, *args: Any) -> Any:
         self.requests.append((what, fn, timeout, *args))

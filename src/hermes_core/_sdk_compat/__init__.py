@@ -39,6 +39,7 @@ __all__ = [
     "request_handlers",
     "run_input_required",
     "send_raw_request",
+    "tracing_on",
     "wrap_stdio_spawn",
 ]
 
@@ -267,6 +268,14 @@ def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
     wrapped = wrap(original)
     wrapped._hermes_capture = True
     setattr(sdk_stdio, _SPAWN, wrapped)
+
+
+def tracing_on() -> bool:
+    """Whether a tracer provider is set (telemetry on): only then does the SDK's request put
+    trace context into what it sends (a call that takes another way must not skip that)."""
+    from opentelemetry import trace
+
+    return type(trace.get_tracer_provider()) is not trace.ProxyTracerProvider
 
 
 def quiet_sdk_spans() -> None:

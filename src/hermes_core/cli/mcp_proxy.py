@@ -11,10 +11,12 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from hermes_core import event_loop
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
+from hermes_core.event_loop import LoopChoiceError, loop_choice
 from hermes_core.home import hermes_home
 from hermes_core.host.config_watch import config_loader
 from hermes_core.host.fleet.bus import FleetBus
@@ -65,6 +67,10 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
             address = parse_http(args.http)
         except ValueError as exc:
             raise Stop(EXIT_USAGE, str(exc)) from None
+    try:
+        loop_choice()  # a bad $HERMES_EVENT_LOOP stops here, before anything starts
+    except LoopChoiceError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
     configure_logging(args.verbose, "proxy")
     factory = factory_for(plugins())
     loaded = load(factory)
@@ -81,7 +87,7 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
     wanted = [s for s in servers if any(p.keeps_server(s.name) for p in served)]
     if address is None:
         with contextlib.suppress(asyncio.CancelledError):  # SIGTERM: ended cleanly
-            asyncio.run(_stdio(factory, wanted, chosen))
+            event_loop.run(_stdio(factory, wanted, chosen))
         return EXIT_OK
     host, port = address
     token, created = load_or_create_token(
@@ -108,7 +114,7 @@ def _proxy(args: argparse.Namespace, plugins: PluginLoader) -> int:
     )
     _fleet_report(bus, loaded.tree)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(
+        event_loop.run(
             _http(factory, wanted, tokens, (host, port, profiles.header_timeout), args.verbose, bus)
         )
     return EXIT_OK

@@ -13,12 +13,14 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
+from hermes_core import event_loop
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.mcp_down import stale_note
 from hermes_core.cli.mcp_proxy import PROXY_TOKEN_FILE, parse_http
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError
+from hermes_core.event_loop import LoopChoiceError, loop_choice
 from hermes_core.home import hermes_home
 from hermes_core.serve.http_auth import load_or_create_token
 from hermes_core.serve.proxy.backing import backing_host
@@ -48,6 +50,10 @@ def run_up(args: argparse.Namespace, plugins: PluginLoader) -> int:
 
 
 def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:
+    try:
+        loop_choice()  # a bad $HERMES_EVENT_LOOP stops here, before anything starts
+    except LoopChoiceError as exc:
+        raise Stop(EXIT_USAGE, str(exc)) from None
     paths = WarmPaths(hermes_home())
     address = None
     if args.http is not None:
@@ -77,7 +83,7 @@ def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:
     except ConfigError as exc:
         raise Stop(EXIT_USAGE, str(exc)) from None
     if args.foreground:
-        asyncio.run(_serve(factory, servers, paths, address))
+        event_loop.run(_serve(factory, servers, paths, address))
         return EXIT_OK
     return _start_background(args, paths)
 

@@ -36,13 +36,13 @@ from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.recheck import Recheck
+from hermes_core.host.calls.send_step import SendStep
 from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
     GateStep,
     PolicyStep,
     RecordStep,
-    SendStep,
     UtilityStep,
     WakeStep,
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import (
     SHORT_ASCII,
     ascii_control,
@@ -13,7 +14,7 @@ from hermes_core.sanitize import (
     sanitize_value,
 )
 
-__all__ = ["plain_text_result", "render_any_result", "render_result"]
+__all__ = ["plain_text_result", "render_any_result", "render_raw_result", "render_result"]
 
 _PLAIN_TYPES: tuple[Any, Any] | None = None
 """The SDK's ``CallToolResult`` and ``TextContent``, imported on the first result."""
@@ -85,3 +86,34 @@ def render_any_result(result: Any) -> dict[str, Any]:
     if "isError" not in rendered:
         rendered["isError"] = False
     return rendered
+
+
+_PLAIN_KEYS = frozenset({"content", "isError"})
+
+
+def render_raw_result(result: JsonObject) -> dict[str, Any]:
+    """A ``tools/call`` response's ``result`` object as it came (not validated yet: see
+    :mod:`hermes_core.host.transports.raw_calls`), rendered as :func:`render_result` renders the
+    SDK's model of it: the usual text result checked and built directly; anything else
+    validated by the SDK's ``CallToolResult`` (a result it refuses fails the call as the SDK's
+    session would) and rendered the general way."""
+    if _PLAIN_KEYS.issuperset(result):
+        content, is_error = result.get("content"), result.get("isError", False)
+        if type(content) is list and type(is_error) is bool:
+            rendered = []
+            for item in content:
+                if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
+                    break
+                text = item.get("text")
+                if type(text) is not str:
+                    break
+                if not (
+                    len(text) < SHORT_ASCII and text.isascii() and ascii_control(text) is None
+                ) and (clean_text(text) is not text):
+                    break
+                rendered.append({"type": "text", "text": text})
+            else:
+                return {"content": rendered, "isError": is_error, "resultType": "complete"}
+    from mcp_types import CallToolResult
+
+    return render_result(CallToolResult.model_validate(result))

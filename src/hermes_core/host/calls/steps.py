@@ -9,18 +9,14 @@ Each step takes only what it needs; see :mod:`hermes_core.host.calls.pipeline` f
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 
 from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
-from hermes_core.host.calls.failures import call_failed, server_error_words
-from hermes_core.host.calls.render import render_result
+from hermes_core.host.calls.failures import server_error_words
 from hermes_core.host.connection import ServerConnection, ServerError
-from hermes_core.host.server_notifications import progress_forwarder
 from hermes_core.host.server_spec import HostServer
-from hermes_core.host.tasks.support import sent_as_task
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.host.tools.utility_tools import call_utility, utility_argument_problem
@@ -32,7 +28,6 @@ __all__ = [
     "GateStep",
     "PolicyStep",
     "RecordStep",
-    "SendStep",
     "UtilityStep",
     "WakeStep",
     "policy_refused",
@@ -285,41 +280,3 @@ class ApproveStep:
         if call.intercepted is not None:
             call.intercepted.approved_by = "user"
         return await proceed(call)
-
-
-class SendStep:
-    """``tools/call`` on the server's connection: the result rendered (sanitised), or the
-    failure as an error result; the breaker outcome either way.  The last step."""
-
-    name = "send"
-
-    def __init__(self, connections: Mapping[str, ServerConnection], gate: ServerGate) -> None:
-        self._connections = connections
-        self._gate = gate
-
-    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
-        return True
-
-    async def __call__(self, call: ToolCall, proceed: Proceed) -> Result:
-        entry = call.entry
-        on_progress = call.on_progress
-        forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
-        connection = self._connections[entry.server]
-        send: Callable[..., Any] = ServerConnection.tools_call
-        if entry.execution and sent_as_task(entry.execution, connection.protocol, call.as_task):
-            send = connection.tools_call_task
-        try:
-            answer = await connection.request(
-                f"the call to {entry.tool!r}",
-                send,
-                call.server.timeout,
-                entry.tool,
-                call.arguments,
-                forward,
-            )
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a result
-            result, call.outcome = call_failed(entry, exc, self._gate)
-            return result
-        result = render_result(answer)
-        call.outcome = "application" if result.get("isError") else "ok"
-        return result

@@ -39,6 +39,7 @@ from hermes_core.host.connection.task_follow import TaskFollower
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks.log import TaskLog
 from hermes_core.host.transports import Opener
+from hermes_core.host.transports.raw_calls import RawCalls
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
@@ -104,6 +105,9 @@ class ServerConnection(Requests, SessionTask):
         self.server_info: Implementation | None = None
         self.protocol: str | None = None
         """The revision negotiated with the server (``2025-11-25``, ``2026-07-28``...)."""
+        self.raw_calls: RawCalls | None = None
+        """Plain ``tools/call`` requests on the live session's pipe: a stdio server of a
+        handshake-era revision (:mod:`hermes_core.host.transports.raw_calls`), else ``None``."""
         self._runner: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
         self._gone = asyncio.Event()

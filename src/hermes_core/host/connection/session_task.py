@@ -30,6 +30,7 @@ from hermes_core.host.connection.waits import until_either
 from hermes_core.host.server_notifications import log_callback
 from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.transports import Opener
+from hermes_core.host.transports.raw_calls import RawCalls
 from hermes_core.host.transports.spawned import capture_spawned
 from hermes_core.plugins.types import ServerSpec
 
@@ -64,6 +65,7 @@ class SessionTask:
     capabilities: ServerCapabilities | None
     server_info: Implementation | None
     protocol: str | None
+    raw_calls: RawCalls | None
     last_used: float
     _opener: Opener | None
     _callbacks: SessionCallbacks
@@ -130,6 +132,9 @@ class SessionTask:
                             self.name,
                         )
                 self.session = session
+                raw = getattr(write, "raw_calls", None)
+                if isinstance(raw, RawCalls) and self.protocol not in MODERN_PROTOCOL_VERSIONS:
+                    self.raw_calls = raw
                 ready.set_result(None)
                 await self._serve(session, read)
         except asyncio.CancelledError:
@@ -152,6 +157,7 @@ class SessionTask:
                 self.status.last_error = message
         finally:
             self.session = None
+            self.raw_calls = None
             self._gone.set()
             degraded = self._keepalive.failed
             if self.status.session_ended(degraded=degraded):

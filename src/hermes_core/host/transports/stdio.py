@@ -38,12 +38,14 @@ from typing import IO, Any
 
 from hermes_core.host.connection.diagnostics import TransportNote, note
 from hermes_core.host.connection.server_warnings import ServerWarnings
+from hermes_core.host.transports.raw_calls import MAX_RAW_LINE, RawCalls
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
     "MAX_STDERR_LINE",
     "LineFramer",
     "PipeSender",
+    "message_of",
     "open_stdio_process",
     "parse_message",
 ]
@@ -170,6 +172,16 @@ def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on
         except ValueError:
             warnings.warn("garbage", f"ignoring {where} that is not JSON-RPC")
             return None
+    return message_of(raw, warnings, where)
+
+
+def message_of(raw: object, warnings: ServerWarnings, where: str = "output on stdout") -> Any:
+    """The ``SessionMessage`` of one message already parsed from JSON, or ``None`` (dropped,
+    with a warning)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError
+
     if isinstance(raw, dict) and "id" not in raw:
         problem = _check_notification(raw)
         if problem is not None:
@@ -226,7 +238,15 @@ class PipeSender:
     deadlines.
     """
 
-    __slots__ = ("_closed", "_loop", "_on_broken", "_pending", "_scheduled", "_writer")
+    __slots__ = (
+        "_closed",
+        "_loop",
+        "_on_broken",
+        "_pending",
+        "_scheduled",
+        "_writer",
+        "raw_calls",
+    )
 
     def __init__(self, writer: Any, on_broken: Callable[[], None]) -> None:
         import asyncio
@@ -237,6 +257,8 @@ class PipeSender:
         self._pending: list[str] = []
         self._scheduled = False
         self._closed = False
+        #: Plain ``tools/call`` requests on this pipe (set by :func:`open_stdio_process`).
+        self.raw_calls: RawCalls | None = None
 
     async def send(self, item: Any) -> None:
         await self.send_text(item.message.model_dump_json(by_alias=True, exclude_unset=True))
@@ -379,18 +401,36 @@ async def _end_process_group(process: Any) -> None:
 
 
 async def _pump_stdout(
-    stdout: Any, read_writer: Any, warnings: ServerWarnings, max_message_bytes: int, errlog: IO[str]
+    stdout: Any,
+    read_writer: Any,
+    warnings: ServerWarnings,
+    max_message_bytes: int,
+    errlog: IO[str],
+    raw: RawCalls | None = None,
 ) -> None:
     """The server's stdout, framed into messages for the session (a message past the bound
-    disconnects, with a transport note in the server's log)."""
+    disconnects, with a transport note in the server's log); the answers of *raw*'s calls go
+    to it.  However the stdout ends, *raw*'s calls in flight fail."""
     import anyio
+    from pydantic_core import from_json
 
     framer = LineFramer(max_message_bytes)
     async with read_writer:
         try:
             async for chunk in stdout:
                 for line in framer.feed(chunk):
-                    message = parse_message(line, warnings)
+                    if raw is not None and raw.waiting and len(line) <= MAX_RAW_LINE:
+                        # A plain call is waiting: parsed once, its answer taken here.
+                        try:
+                            parsed = from_json(line)
+                        except ValueError:
+                            message = parse_message(line, warnings)
+                        else:
+                            if raw.take(parsed):
+                                continue
+                            message = message_of(parsed, warnings)
+                    else:
+                        message = parse_message(line, warnings)
                     if message is not None:
                         await read_writer.send(message)
         except MessageTooLarge:
@@ -402,6 +442,9 @@ async def _pump_stdout(
             note(errlog, TransportNote(reason))  # a record, never a line of its stderr
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             pass
+        finally:
+            if raw is not None:
+                raw.close()
 
 
 async def _pump_stderr(stderr: Any, errlog: IO[str]) -> None:
@@ -427,6 +470,14 @@ async def _pump_stdin(stdin: Any, write_reader: Any, read_writer: Any) -> None:
                 await stdin.send(_frame_waiting(message, write_reader, nothing_more))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             await read_writer.aclose()
+
+
+def _broken(read_writer: Any, raw: RawCalls | None) -> None:
+    """The server's stdin broke: the session's reading ends and the plain calls in flight fail
+    at once (the server is gone)."""
+    read_writer.close()
+    if raw is not None:
+        raw.close()
 
 
 @asynccontextmanager
@@ -457,15 +508,20 @@ async def open_stdio_process(
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     pipe = _stdin_writer(stdin)
     write_stream: Any
+    raw = None
     if pipe is not None:
-        write_stream, write_reader = PipeSender(pipe, read_writer.close), None
+        sender = PipeSender(pipe, lambda: _broken(read_writer, raw))
+        raw = sender.raw_calls = RawCalls(sender.send_text)
+        write_stream, write_reader = sender, None
     else:
         write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     warnings = ServerWarnings(server)
 
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(_pump_stdout, stdout, read_writer, warnings, max_message_bytes, errlog)
+            group.start_soon(
+                _pump_stdout, stdout, read_writer, warnings, max_message_bytes, errlog, raw
+            )
             group.start_soon(_pump_stderr, stderr, errlog)
             if write_reader is not None:
                 group.start_soon(_pump_stdin, stdin, write_reader, read_writer)
@@ -473,6 +529,8 @@ async def open_stdio_process(
                 yield read_stream, write_stream
             finally:
                 with anyio.CancelScope(shield=True):
+                    if raw is not None:
+                        raw.close()
                     read_stream.close()
                     write_stream.close()
                     await _end_process_group(process)

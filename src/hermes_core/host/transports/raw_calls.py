@@ -1,0 +1,148 @@
+"""A plain ``tools/call`` on a stdio server's pipe, without the SDK session's request machinery.
+
+The usual call (no progress asked for, no task, a tool without an output schema, no tracing) is
+the one message a host sends most.  The SDK's session builds a request model, a memory stream
+per request, a tracing span and a request clock, validates the response into a model and the
+host then dumps that model back to data: about half of what a proxied call costs the proxy.
+:class:`RawCalls` sends the same request as one JSON line on the same pipe (the session's own
+:class:`~hermes_core.host.transports.stdio.PipeSender`), with ids of its own (``"h1"``,
+``"h2"``, …: strings, never numbers, so they cannot meet the session's ids), and the stdout
+pump hands it the responses that carry them (:meth:`RawCalls.take`) before anything else reads
+the line.  Everything else the server sends (its requests during the call, notifications,
+responses to the session) goes to the session as before.
+
+What the SDK's request does on the way out, it does too: a call cancelled by the host (its
+deadline, the caller) tells the server with ``notifications/cancelled``; the connection's end
+fails every call in flight with the SDK's own ``CONNECTION_CLOSED`` error, so the connection
+reports it as it reports any request's; an error response raises the SDK's ``MCPError``.
+What comes back is the response's ``result`` object, unvalidated: the caller checks it
+(:func:`hermes_core.host.calls.render.render_raw_result`: the usual text result directly,
+anything else through the SDK's ``CallToolResult`` model, as the session would have).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from hermes_core.json_types import JsonObject, JsonValue
+
+if TYPE_CHECKING:
+    from mcp.shared.exceptions import MCPError
+
+__all__ = ["NotPlain", "RawCalls"]
+
+_COMPACT = (",", ":")
+#: Bytes of a line above which a response is never looked at here (left to the session's
+#: careful reading); a plain call's result is far smaller.
+MAX_RAW_LINE = 4 * 1024 * 1024
+
+
+class NotPlain(Exception):
+    """The call's arguments are not plain JSON data: nothing was sent; the SDK's session sends
+    it instead."""
+
+
+def _closed() -> MCPError:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED
+
+    return MCPError(code=CONNECTION_CLOSED, message="Connection closed")
+
+
+class RawCalls:
+    """Plain ``tools/call`` requests on one server process's pipe (see the module)."""
+
+    __slots__ = ("_closed", "_next", "_pending", "_send")
+
+    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+        self._send = send
+        self._pending: dict[str, asyncio.Future[JsonObject]] = {}
+        self._next = 0
+        self._closed = False
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a call is waiting for its response (the pump looks only then)."""
+        return bool(self._pending)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def tools_call(self, session: object, tool: str, arguments: JsonObject) -> JsonObject:
+        """``tools/call`` of *tool*: the response's ``result`` object (*session* is the
+        connection's, unused: this is called as ``connection.request``'s call)."""
+        if self._closed:
+            raise _closed()
+        self._next += 1
+        request_id = f"h{self._next}"
+        params: JsonObject = {"name": tool, "arguments": arguments}
+        request: JsonObject = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
+        request["params"] = params
+        try:
+            line = json.dumps(request, separators=_COMPACT)
+        except (TypeError, ValueError):
+            raise NotPlain from None  # (what only the SDK's serialiser writes)
+        answer: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = answer
+        try:
+            await self._send(line)
+            response = await answer
+        except asyncio.CancelledError:
+            if self._pending.pop(request_id, None) is not None and not self._closed:
+                self._cancel(request_id)
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+        return _result_of(response)
+
+    def _cancel(self, request_id: str) -> None:
+        """Tell the server a call was abandoned (as the SDK's session does), without waiting."""
+        params: JsonObject = {"requestId": request_id, "reason": "caller cancelled"}
+        note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
+        sending = asyncio.ensure_future(self._send(json.dumps(note, separators=_COMPACT)))
+        sending.add_done_callback(_quiet)
+
+    def take(self, message: JsonValue) -> bool:
+        """Whether *message* (one line of the server's, parsed) answers a call here: a
+        JSON-RPC response with one of these ids and a ``result`` or ``error`` object."""
+        if type(message) is not dict or "method" in message:
+            return False
+        request_id = message.get("id")
+        if type(request_id) is not str or message.get("jsonrpc") != "2.0":
+            return False
+        if type(message.get("result")) is not dict and type(message.get("error")) is not dict:
+            return False
+        answer = self._pending.pop(request_id, None)
+        if answer is None:
+            return False
+        if not answer.done():
+            answer.set_result(message)
+        return True
+
+    def close(self) -> None:
+        """The connection ended: every call in flight fails as the SDK's would."""
+        self._closed = True
+        pending, self._pending = self._pending, {}
+        for answer in pending.values():
+            if not answer.done():
+                answer.set_exception(_closed())
+
+
+def _quiet(sending: asyncio.Future[None]) -> None:
+    if not sending.cancelled():
+        sending.exception()  # (the pipe broke: the connection's end says so)
+
+
+def _result_of(response: JsonObject) -> JsonObject:
+    result = response.get("result")
+    if type(result) is dict:
+        return result
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ErrorData
+
+    error = ErrorData.model_validate(response.get("error"))
+    raise MCPError(code=error.code, message=error.message, data=error.data)
