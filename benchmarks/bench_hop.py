@@ -10,6 +10,8 @@
   (``direct``), through ``hermes mcp proxy`` (``hermes``) and, where an interpreter with
   fastmcp is given, through ``FastMCP.as_proxy`` (``fastmcp``), in alternating blocks whose
   order rotates; the figure is each side's median seconds per call over the direct call's.
+  Beside them: the proxy on asyncio's own loop (``hermes-asyncio``; the default is uvloop
+  where installed) and the floor of any extra hop (``relay``: two threads copying bytes).
   Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it.
 * **HTTP, 32 clients at once**: 32 raw SDK clients, each with its own session, call ``echo``
   through ``hermes mcp proxy --http`` and through fastmcp's proxy over Streamable HTTP, the
@@ -61,6 +63,19 @@ else:
     proxy.run(show_banner=False)
 """
 CLIENTS = 32
+#: The floor of one extra hop: a relay that copies bytes both ways with blocking reads and
+#: writes in two threads (no parsing, no event loop): what any proxy process costs at least.
+RELAY = """
+import os, subprocess, sys, threading
+child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+def pump(source, target):
+    while chunk := os.read(source, 65536):
+        os.write(target, chunk)
+    os.close(target)
+threading.Thread(target=pump, args=(child.stdout.fileno(), 1), daemon=True).start()
+pump(0, child.stdin.fileno())
+child.wait()
+"""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -73,11 +88,11 @@ def cpu_seconds(pid: int) -> float:
     return total / 1e9
 
 
-def child_pid(marker: str) -> int:
-    """This process's child whose command line contains *marker*."""
+def child_pid(marker: str, *, besides: tuple[int, ...] = ()) -> int:
+    """This process's child whose command line contains *marker* (not one of *besides*)."""
     me = str(os.getpid())
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) in besides:
             continue
         try:
             stat = (entry / "stat").read_text()
@@ -143,6 +158,30 @@ async def stdio_hop(
             "hermes": call_hermes,
         }
         pids = {"hermes": child_pid("hermes_core mcp proxy")}
+        # The same proxy on asyncio's own loop (the default is uvloop where installed).
+        on_asyncio = await stack.enter_async_context(
+            sdk_stdio(
+                sys.executable,
+                ["-m", "hermes_core", "mcp", "proxy"],
+                {**env, "HERMES_EVENT_LOOP": "asyncio"},
+            )
+        )
+
+        async def call_on_asyncio() -> Any:
+            got = await on_asyncio.call_tool("mcp_everything_echo", ECHO)
+            assert got.content[0].text == "Echo: ping", got
+
+        sides["hermes-asyncio"] = call_on_asyncio
+        pids["hermes-asyncio"] = child_pid("hermes_core mcp proxy", besides=(pids["hermes"],))
+        relay = await stack.enter_async_context(
+            sdk_stdio(sys.executable, ["-c", RELAY, node(), str(EVERYTHING), "stdio"], plain)
+        )
+
+        async def call_relay() -> Any:
+            return await relay.call_tool("echo", ECHO)
+
+        sides["relay"] = call_relay
+        pids["relay"] = child_pid("import os, subprocess, sys, threading")
         if fastmcp_python:
             fast = await stack.enter_async_context(
                 sdk_stdio(fastmcp_python, ["-c", FASTMCP_PROXY, node(), str(EVERYTHING)], plain)
@@ -288,7 +327,7 @@ def main() -> int:
             if side == "hermes":
                 goal = "  goal <= 1.35x  " + ("PASS" if seconds / base <= 1.35 else "MISS")
             print(
-                f"stdio {side:<8} {seconds * 1e3:.3f} ms a call = {seconds / base:.2f}x "
+                f"stdio {side:<14} {seconds * 1e3:.3f} ms a call = {seconds / base:.2f}x "
                 f"direct{extra}{goal}"
             )
     if crowd is not None:
