@@ -24,6 +24,7 @@ from hermes_core.host.calls.steps import (
     WakeStep,
 )
 from hermes_core.host.connection import ServerConnection, ServerError
+from hermes_core.host.connection.session_requests import ToolCallRequest
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.offer_gates import ServerGate
@@ -83,7 +84,7 @@ class FakeGate:
 
 
 class FakeConnection:
-    """``request(what, fn, timeout, *args)`` answers with *answer* (or raises it)."""
+    """``request(what, request, timeout)`` answers with *answer* (or raises it)."""
 
     def __init__(self, answer: Any, last_error: str | None = None) -> None:
         self.answer = answer
@@ -92,8 +93,8 @@ class FakeConnection:
         self.raw_calls = None
         self.protocol = "2025-11-25"
 
-    async def request(self, what: str, fn: Any, timeout: float, *args: Any) -> Any:
-        self.requests.append((what, fn, timeout, *args))
+    async def request(self, what: str, request: Any, timeout: float) -> Any:
+        self.requests.append((what, request, timeout))
         if isinstance(self.answer, BaseException):
             raise self.answer
         return self.answer
@@ -327,9 +328,9 @@ def test_send_renders_the_result_and_records_ok() -> None:
         "resultType": "complete",
     }
     assert call.outcome == "ok"
-    what, fn, timeout, tool, arguments, forward = connection.requests[0]
-    assert (what, fn, timeout) == ("the call to 'render'", ServerConnection.tools_call, 300.0)
-    assert (tool, arguments, forward) == ("render", {"scene": "lobby"}, None)
+    what, request, timeout = connection.requests[0]
+    assert (what, timeout) == ("the call to 'render'", 300.0)
+    assert request == ToolCallRequest("render", {"scene": "lobby"}, None)
 
 
 def test_send_records_a_tool_error_as_an_application_outcome() -> None:

@@ -10,14 +10,19 @@ pipe brought with the SDK's own model unless it is the usual text result).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
 
 from hermes_core._sdk_compat import tracing_on
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.failures import call_failed
 from hermes_core.host.calls.render import render_raw_result, render_result
 from hermes_core.host.connection import ServerConnection
+from hermes_core.host.connection.session_requests import (
+    PipeCallRequest,
+    SessionRequest,
+    TaskCallRequest,
+    ToolCallRequest,
+)
 from hermes_core.host.server_notifications import progress_forwarder
 from hermes_core.host.tasks.support import sent_as_task
 from hermes_core.host.tools.offer_gates import ServerGate
@@ -56,10 +61,9 @@ class SendStep:
                 and not entry.output_schema
                 and not tracing_on()
             ):
+                plain = PipeCallRequest(raw, entry.tool, call.arguments)
                 try:
-                    data = await connection.request(
-                        what, raw.tools_call, call.server.timeout, entry.tool, call.arguments
-                    )
+                    data = await connection.request(what, plain, call.server.timeout)
                 except NotPlain:
                     pass  # arguments only the SDK's serialiser writes: sent its way below
                 else:
@@ -67,12 +71,12 @@ class SendStep:
                     call.outcome = "application" if result.get("isError") else "ok"
                     return result
             forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
-            send: Callable[..., Any] = ServerConnection.tools_call
-            if as_task:
-                send = connection.tools_call_task
-            answer = await connection.request(
-                what, send, call.server.timeout, entry.tool, call.arguments, forward
+            request: SessionRequest[object] = (
+                TaskCallRequest(entry.tool, call.arguments, forward, connection.task_follower)
+                if as_task
+                else ToolCallRequest(entry.tool, call.arguments, forward)
             )
+            answer = await connection.request(what, request, call.server.timeout)
             result = render_result(answer)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a result
             result, call.outcome = call_failed(entry, exc, self._gate)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 from hermes_core._sdk_compat.tasks import ModernTaskCreated
@@ -19,20 +19,17 @@ from hermes_core.host.connection.deadlines import Deadlines
 from hermes_core.host.connection.diagnostics import Diagnostics
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.connection.failures import HTTP_NOTED, FailureReports, connection_closed
+from hermes_core.host.connection.session_requests import SessionRequest, ToolCallRequest
 from hermes_core.host.connection.task_follow import TaskFollower
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
     from mcp import ClientSession
-    from mcp.shared.dispatcher import ProgressFnT
     from mcp.types import (
-        CallToolResult,
         ErrorData,
         InputRequest,
-        InputRequiredResult,
         InputResponse,
         InputResponses,
-        Result,
     )
 
 __all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "Requests"]
@@ -42,9 +39,8 @@ log = logging.getLogger(__name__)
 #: Rounds of ``InputRequiredResult`` (2026-07-28) one call may take before it fails.
 INPUT_REQUIRED_MAX_ROUNDS = 10
 
-Call = Callable[..., Coroutine[Any, Any, Any]]
-"""A request: ``call(session, *args)`` returns the SDK's coroutine for its result."""
-Send = Callable[["InputResponses | None", str | None], Awaitable[Any]]
+T = TypeVar("T")
+Send = Callable[["InputResponses | None", str | None], Awaitable[object]]
 """Sends a request again with ``(input_responses, request_state)``."""
 
 _INPUT_REQUIRED: type | None = None
@@ -83,45 +79,9 @@ class Requests:
     async def _went_away(self, what: str) -> ServerError:
         raise NotImplementedError
 
-    @staticmethod
-    def tools_call(
-        session: ClientSession,
-        tool: str,
-        args: dict[str, Any],
-        progress: ProgressFnT | None = None,
-        **answers: Any,
-    ) -> Coroutine[Any, Any, CallToolResult | InputRequiredResult | Result]:
-        """``tools/call`` on *session* in either revision, as a :meth:`request` call:
-        ``connection.request(what, ServerConnection.tools_call, timeout, tool, args)``.
-
-        A plain function returning the SDK's coroutine (no frame of its own on the call path).
-        On 2026-07-28 the server may answer with an ``InputRequiredResult``; :meth:`request`
-        then answers its rounds and calls this again with *answers* (``input_responses``,
-        ``request_state``)."""
-        call: Coroutine[Any, Any, CallToolResult | InputRequiredResult | Result] = (
-            session.call_tool(
-                tool,
-                args,
-                progress_callback=progress,
-                allow_input_required=True,
-                allow_claimed=True,  # a 2026-07-28 task handle: followed by request()
-                **answers,
-            )
-        )
-        return call
-
-    def tools_call_task(
-        self,
-        session: ClientSession,
-        tool: str,
-        args: dict[str, Any],
-        progress: ProgressFnT | None = None,
-    ) -> Coroutine[Any, Any, CallToolResult]:
-        """``tools/call`` of *tool* as a 2025-11-25 task, to its final result, as a
-        :meth:`request` call (``connection.request(what, connection.tools_call_task, ...)``)."""
-        return self.task_follower.call_as_task(session, tool, args, progress)
-
-    def input_dispatch(self, session: ClientSession) -> Callable[..., Any]:
+    def input_dispatch(
+        self, session: ClientSession
+    ) -> Callable[[str, InputRequest], Awaitable[InputResponse | ErrorData]]:
         """Answers one 2026-07-28 input request through *session*'s elicitation, sampling and
         roots handlers (``await dispatch(key, request)``)."""
         from mcp.client.context import ClientRequestContext
@@ -139,8 +99,8 @@ class Requests:
         what: str,
         send: Send,
         *,
-        first: Any = None,
-    ) -> Any:
+        first: object = None,
+    ) -> object:
         """The result of the request *send* makes (``send(None, None)`` unless its *first*
         answer is given), once the server has what it asked for.
 
@@ -173,17 +133,18 @@ class Requests:
     def connected(self) -> bool:
         return self.session is not None and not self._gone.is_set()
 
-    async def request(self, what: str, call: Call, timeout: float, *args: Any) -> Any:
-        """Run *call(session, *args)* bounded by *timeout*; a dead server fails fast, never
-        hangs.
+    async def request(self, what: str, call: SessionRequest[T], timeout: float) -> T:
+        """Send *call* on the live session, bounded by *timeout*; a dead server fails fast,
+        never hangs.
 
         A server that does not allow parallel calls gets one at a time, in arrival order.  The
         deadline starts when the request is sent: an entry in the connection's deadline queue
         (one loop timer per connection) that cancels this task when it passes; the SDK then
         tells the server (``notifications/cancelled``).
-        When *call* hands back a 2026-07-28 ``InputRequiredResult``, its rounds are answered
-        within the same deadline and turn (:meth:`until_answered`), *call* being called again
-        with ``input_responses`` and ``request_state``.
+        When a ``tools/call`` (:class:`ToolCallRequest`) is answered with a 2026-07-28
+        ``InputRequiredResult``, its rounds are answered within the same deadline and turn
+        (:meth:`until_answered`), the call being sent again with the answers; a task handle is
+        followed to the task's result.
 
         This is the whole of a tool call's path through the connection: one coroutine frame,
         no closure, no copied context (objects a call keeps alive while it waits are what the
@@ -211,8 +172,10 @@ class Requests:
             # Where the connection's records end now (HTTP): a refused session is noted there.
             mark = self._records.mark() if self.spec.transport in HTTP_NOTED else None
             try:
+                if session is None:  # it went away again at once: failed as sent to it
+                    raise LookupError("the session ended before the request was sent")
                 try:
-                    result = await call(session, *args)
+                    result = await call.send(session)
                 except Exception:
                     if mark is None or not self._failures.session_refused_since(mark):
                         raise
@@ -221,11 +184,12 @@ class Requests:
                     # again.
                     log.info("MCP server '%s': its session ended; starting a new one", self.name)
                     session = await self._renew_session(session)
-                    result = await call(session, *args)
-                if isinstance(result, _INPUT_REQUIRED or _input_required_type()):
-                    result = await self._answer_rounds(session, what, result, call, args)
-                if type(result) is ModernTaskCreated:  # 2026-07-28: a task handle, not a result
-                    result = await self._follow_task(session, result, call, args)
+                    if session is None:
+                        raise LookupError("the session ended before the request was sent") from None
+                    result = await call.send(session)
+                if isinstance(call, ToolCallRequest):
+                    # (a tool call's answer is the result its own type names: T is it)
+                    return cast(T, await self._finish_tool_call(session, result, call))
                 return result
             except asyncio.CancelledError:
                 deadlines.finish(deadline)
@@ -252,35 +216,20 @@ class Requests:
             self._inflight -= 1
             self.last_used = time.monotonic()
 
-    async def _follow_task(
-        self,
-        session: ClientSession | None,
-        handle: ModernTaskCreated,
-        call: Call,
-        args: tuple[Any, ...],
-    ) -> Any:
-        assert session is not None  # (the request was just answered through it)
-        if call is not Requests.tools_call:  # the extension augments tools/call only
-            raise ServerError(self.name, "the server answered with a task where none may be")
-        tool, _arguments, *rest = args
-        progress = rest[0] if rest else None
-        return await self.task_follower.follow_modern(
-            session, tool, handle.fields(), progress, self.input_dispatch(session)
-        )
+    async def _finish_tool_call(
+        self, session: ClientSession, first: object, call: ToolCallRequest
+    ) -> object:
+        """A 2026-07-28 server's answer to ``tools/call``: its input rounds answered (told by
+        the tool's name: "forever: the server asked…"), a task handle followed to its result."""
+        result = first
+        if isinstance(result, _INPUT_REQUIRED or _input_required_type()):
 
-    async def _answer_rounds(
-        self,
-        session: ClientSession | None,
-        what: str,
-        first: Any,
-        call: Call,
-        args: tuple[Any, ...],
-    ) -> Any:
-        assert session is not None  # (the request was just answered through it)
+            def send(responses: InputResponses | None, state: str | None) -> Awaitable[object]:
+                return call.send(session, responses, state)
 
-        async def send(responses: InputResponses | None, state: str | None) -> Any:
-            return await call(session, *args, input_responses=responses, request_state=state)
-
-        if call is Requests.tools_call:
-            what = args[0]  # a tool's rounds are told by its name ("forever: the server asked…")
-        return await self.until_answered(session, what, send, first=first)
+            result = await self.until_answered(session, call.tool, send, first=result)
+        if type(result) is ModernTaskCreated:
+            result = await self.task_follower.follow_modern(
+                session, call.tool, result.fields(), call.progress, self.input_dispatch(session)
+            )
+        return result

@@ -12,6 +12,7 @@ from typing import Any
 
 from hermes_core._sdk_compat import absorb_tool_listing, send_raw_request
 from hermes_core.host.connection import ServerConnection
+from hermes_core.host.connection.session_requests import SessionWork
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.listing import checked_tool
 
@@ -88,7 +89,7 @@ class ToolDiscovery:
             return collected
 
         result: list[dict[str, Any]] = await connection.request(
-            "tools/list", pages, config.connect_timeout
+            "tools/list", SessionWork(pages), config.connect_timeout
         )
         for problem in invalid:
             log.warning("MCP server '%s': skipping tool %s", config.name, problem)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.host.connection import ServerConnection
+from hermes_core.host.connection.session_requests import SessionWork
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.utility_results import listing_result, prompt_result, resource_result
 from hermes_core.sanitize import clean_line, sanitize_value
@@ -147,7 +148,7 @@ async def call_utility(
 
         return await connection.until_answered(session, tool, send)
 
-    result = await connection.request(tool, run, config.timeout)
+    result = await connection.request(tool, SessionWork(run), config.timeout)
     data: dict[str, Any] = sanitize_value(
         result.model_dump(mode="json", by_alias=True, exclude_none=True)
     )
@@ -202,6 +203,8 @@ async def list_all(
                 return items, pages, None, "the server sent a cursor it had sent before"
             seen.add(cursor)
 
-    items, pages, next_cursor, cut = await connection.request(tool, run, config.timeout)
+    items, pages, next_cursor, cut = await connection.request(
+        tool, SessionWork(run), config.timeout
+    )
     cursor = clean_line(next_cursor)[:1000] if next_cursor is not None else None
     return listing_result(config.name, key, sanitize_value(items), pages, cursor or None, cut)

@@ -72,9 +72,8 @@ class RawCalls:
     def closed(self) -> bool:
         return self._closed
 
-    async def tools_call(self, session: object, tool: str, arguments: JsonObject) -> JsonObject:
-        """``tools/call`` of *tool*: the response's ``result`` object (*session* is the
-        connection's, unused: this is called as ``connection.request``'s call)."""
+    async def tools_call(self, tool: str, arguments: JsonObject) -> JsonObject:
+        """``tools/call`` of *tool*: the response's ``result`` object."""
         if self._closed:
             raise _closed()
         self._next += 1
