@@ -5,8 +5,8 @@ one event loop, so its own cost per message is part of each call's: uvloop (libu
 where it is installed — it is a dependency on Linux and macOS — and asyncio's own loop
 elsewhere (Windows).  ``HERMES_EVENT_LOOP=asyncio`` picks asyncio's loop anyway (to compare,
 or to rule the loop out when something misbehaves); ``HERMES_EVENT_LOOP=uvloop`` insists on
-uvloop (an error where it is missing).  Any other value is an error: a typo never silently
-picks a loop.
+uvloop (an error where it is missing).  A value other than these two is an error: a typo never
+silently picks a loop.
 """
 
 from __future__ import annotations

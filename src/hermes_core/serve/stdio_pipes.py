@@ -23,11 +23,11 @@ import logging
 import os
 import stat
 import sys
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import anyio
 import mcp_types as types
+from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp.shared.message import SessionMessage
 from pydantic_core import from_json
 
@@ -53,7 +53,7 @@ def _pipe_like(fd: int) -> bool:
 
 
 @contextlib.contextmanager
-def _claimed(fd: int, diversion: int) -> Any:
+def _claimed(fd: int, diversion: int) -> Iterator[int]:
     """A private duplicate of *fd* (the wire); *fd* itself points at *diversion* meanwhile."""
     private = os.dup(fd)
     os.set_inheritable(private, False)
@@ -88,7 +88,7 @@ async def _reader(fd: int, limit: int) -> tuple[asyncio.StreamReader, asyncio.Ba
 
 #: A filter of the read side: given each parsed message, ``True`` when it took the message
 #: (the server never sees it).
-Intercept = Callable[[Any], bool]
+Intercept = Callable[[object], bool]
 
 
 def _parse(line: bytes, intercept: Intercept | None) -> SessionMessage | Exception | None:
@@ -111,7 +111,7 @@ def _parse(line: bytes, intercept: Intercept | None) -> SessionMessage | Excepti
 async def stdio_pipes(
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     intercept: Callable[[PipeSender], Intercept] | None = None,
-) -> AsyncIterator[tuple[Any, Any] | None]:
+) -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception], PipeSender] | None]:
     """This process's stdin/stdout as (read stream, write stream), or ``None`` where either
     is not pipe-like (see the module's docstring).  *intercept*, given the write side, makes
     the read side's filter: what it takes never reaches the read stream."""

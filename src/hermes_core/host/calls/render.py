@@ -3,7 +3,7 @@ cleaned; the usual text-only result takes a direct path."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import (
@@ -14,13 +14,17 @@ from hermes_core.sanitize import (
     sanitize_value,
 )
 
+if TYPE_CHECKING:
+    from mcp_types import CallToolResult, TextContent
+    from pydantic import BaseModel
+
 __all__ = ["plain_text_result", "render_any_result", "render_raw_result", "render_result"]
 
-_PLAIN_TYPES: tuple[Any, Any] | None = None
+_PLAIN_TYPES: tuple[type[CallToolResult], type[TextContent]] | None = None
 """The SDK's ``CallToolResult`` and ``TextContent``, imported on the first result."""
 
 
-def plain_text_result(result: Any) -> dict[str, Any] | None:
+def plain_text_result(result: BaseModel) -> dict[str, object] | None:
     """The usual result, text content and nothing else, rendered directly: what
     :func:`render_result`'s dump and walk would give, or ``None`` when *result* holds anything
     more (metadata, structured content, annotations, other content, extra fields, text that
@@ -61,7 +65,7 @@ def plain_text_result(result: Any) -> dict[str, Any] | None:
     return {"content": content, "isError": result.is_error, "resultType": "complete"}
 
 
-def render_result(result: Any) -> dict[str, Any]:
+def render_result(result: BaseModel) -> dict[str, object]:
     """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned.
 
     The usual result (text content only) is built directly (:func:`plain_text_result`);
@@ -72,13 +76,14 @@ def render_result(result: Any) -> dict[str, Any]:
     return plain if plain is not None else render_any_result(result)
 
 
-def render_any_result(result: Any) -> dict[str, Any]:
+def render_any_result(result: BaseModel) -> dict[str, object]:
     data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     meta = data.pop("_meta", None)
-    rendered: dict[str, Any] = sanitize_value(data)
+    rendered: dict[str, object] = sanitize_value(data)
     if meta is not None and (meta := clean_meta(meta)):
         rendered["_meta"] = meta
-    for item in rendered.get("content", ()):
+    content = rendered.get("content")
+    for item in content if isinstance(content, list) else ():
         if type(item) is dict and "_meta" in item:
             cleaned = clean_meta(item.pop("_meta"))
             if cleaned:
@@ -91,7 +96,7 @@ def render_any_result(result: Any) -> dict[str, Any]:
 _PLAIN_KEYS = frozenset({"content", "isError"})
 
 
-def render_raw_result(result: JsonObject) -> dict[str, Any]:
+def render_raw_result(result: JsonObject) -> dict[str, object]:
     """A ``tools/call`` response's ``result`` object as it came (not validated yet: see
     :mod:`hermes_core.host.transports.raw_calls`), rendered as :func:`render_result` renders the
     SDK's model of it: the usual text result checked and built directly; anything else

@@ -11,6 +11,7 @@ pipe brought with the SDK's own model unless it is the usual text result).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import tracing_on
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
@@ -27,6 +28,9 @@ from hermes_core.host.server_notifications import progress_forwarder
 from hermes_core.host.tasks.support import sent_as_task
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.transports.raw_calls import NotPlain
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["SendStep"]
 
@@ -71,7 +75,7 @@ class SendStep:
                     call.outcome = "application" if result.get("isError") else "ok"
                     return result
             forward = None if on_progress is None else progress_forwarder(entry.server, on_progress)
-            request: SessionRequest[object] = (
+            request: SessionRequest[BaseModel] = (
                 TaskCallRequest(entry.tool, call.arguments, forward, connection.task_follower)
                 if as_task
                 else ToolCallRequest(entry.tool, call.arguments, forward)

@@ -23,7 +23,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, NoReturn, Protocol
 
 from hermes_core.host.connection.deadlines import Deadlines
 from hermes_core.host.connection.diagnostics import Cause, ConnectFailure, ProcessExit
@@ -61,7 +61,7 @@ class ConnectionSpec(ServerSpec, Protocol):
     def keepalive_timeout(self) -> float: ...
 
 
-Reconnected = Callable[["ServerConnection"], Coroutine[Any, Any, None]]
+Reconnected = Callable[["ServerConnection"], Coroutine[object, object, None]]
 """Called with the connection after a background reconnect (its tools may have changed)."""
 
 
@@ -149,7 +149,7 @@ class ServerConnection(Requests, SessionTask):
     def keepalive(self) -> KeepaliveStats:
         return self._keepalive.stats
 
-    def keepalive_status(self) -> dict[str, Any] | None:
+    def keepalive_status(self) -> dict[str, object] | None:
         return self._keepalive.status()
 
     def stderr_lines(self) -> list[str]:

@@ -32,13 +32,23 @@ import json
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, TypeAlias
 
 from hermes_core.host.connection.diagnostics import TransportNote, note
 from hermes_core.host.connection.server_warnings import ServerWarnings
 from hermes_core.host.transports.raw_calls import MAX_RAW_LINE, RawCalls
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from anyio.abc import ByteReceiveStream, ByteSendStream, Process
+    from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+    from mcp.shared.message import SessionMessage
+
+SessionWrite: TypeAlias = "PipeSender | MemoryObjectSendStream[SessionMessage]"
+"""The session's write stream: the pipe itself, or a memory stream to a writer task."""
 
 __all__ = [
     "DEFAULT_MAX_MESSAGE_BYTES",
@@ -110,7 +120,7 @@ class LineFramer:
 TASK_STATUS_NOTIFICATIONS = frozenset({"notifications/tasks/status", "notifications/tasks"})
 
 
-def _check_notification(raw: dict[str, Any]) -> str | None:
+def _check_notification(raw: Mapping[str, object]) -> str | None:
     """Why a notification with a known method is invalid, or ``None``."""
     import mcp_types as types
     from pydantic import ValidationError
@@ -131,7 +141,9 @@ def _check_notification(raw: dict[str, Any]) -> str | None:
     return None
 
 
-def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on stdout") -> Any:
+def parse_message(
+    line: bytes, warnings: ServerWarnings, where: str = "output on stdout"
+) -> SessionMessage | None:
     """The ``SessionMessage`` of one line (or SSE event's data), or ``None`` (dropped, with a
     warning)."""
     import mcp_types as types
@@ -175,7 +187,9 @@ def parse_message(line: bytes, warnings: ServerWarnings, where: str = "output on
     return message_of(raw, warnings, where)
 
 
-def message_of(raw: object, warnings: ServerWarnings, where: str = "output on stdout") -> Any:
+def message_of(
+    raw: object, warnings: ServerWarnings, where: str = "output on stdout"
+) -> SessionMessage | None:
     """The ``SessionMessage`` of one message already parsed from JSON, or ``None`` (dropped,
     with a warning)."""
     import mcp_types as types
@@ -196,7 +210,9 @@ def message_of(raw: object, warnings: ServerWarnings, where: str = "output on st
 
 
 def _frame_waiting(
-    message: Any, waiting: Any, nothing_more: tuple[type[BaseException], ...]
+    message: SessionMessage,
+    waiting: MemoryObjectReceiveStream[SessionMessage],
+    nothing_more: tuple[type[BaseException], ...],
 ) -> bytes:
     """*message* and the messages already waiting behind it, as one write.
 
@@ -248,7 +264,7 @@ class PipeSender:
         "raw_calls",
     )
 
-    def __init__(self, writer: Any, on_broken: Callable[[], None]) -> None:
+    def __init__(self, writer: asyncio.StreamWriter, on_broken: Callable[[], None]) -> None:
         import asyncio
 
         self._writer = writer  # the asyncio StreamWriter of the child's stdin
@@ -260,7 +276,7 @@ class PipeSender:
         #: Plain ``tools/call`` requests on this pipe (set by :func:`open_stdio_process`).
         self.raw_calls: RawCalls | None = None
 
-    async def send(self, item: Any) -> None:
+    async def send(self, item: SessionMessage) -> None:
         await self.send_text(item.message.model_dump_json(by_alias=True, exclude_unset=True))
 
     async def send_text(self, line: str) -> None:
@@ -340,7 +356,7 @@ class PipeSender:
         self.close()
 
 
-def _stdin_writer(stdin: Any) -> Any:
+def _stdin_writer(stdin: ByteSendStream) -> asyncio.StreamWriter | None:
     """The asyncio ``StreamWriter`` under anyio's stdin stream, or ``None`` (another backend,
     or an anyio that no longer keeps it there: the writer task takes over then)."""
     import asyncio
@@ -379,12 +395,14 @@ class _StderrLines:
         return text
 
 
-async def _end_process_group(process: Any) -> None:
+async def _end_process_group(process: Process) -> None:
     """Close stdin, wait briefly, then end the whole group (grandchildren included)."""
     import anyio
 
-    with contextlib.suppress(Exception):
-        await process.stdin.aclose()
+    stdin = process.stdin
+    if stdin is not None:
+        with contextlib.suppress(Exception):
+            await stdin.aclose()
     with anyio.move_on_after(_EXIT_GRACE_SECONDS):
         while process.returncode is None:
             await anyio.sleep(0.02)
@@ -401,8 +419,8 @@ async def _end_process_group(process: Any) -> None:
 
 
 async def _pump_stdout(
-    stdout: Any,
-    read_writer: Any,
+    stdout: ByteReceiveStream,
+    read_writer: MemoryObjectSendStream[SessionMessage | Exception],
     warnings: ServerWarnings,
     max_message_bytes: int,
     errlog: IO[str],
@@ -447,7 +465,7 @@ async def _pump_stdout(
                 raw.close()
 
 
-async def _pump_stderr(stderr: Any, errlog: IO[str]) -> None:
+async def _pump_stderr(stderr: ByteReceiveStream, errlog: IO[str]) -> None:
     """The server's stderr into *errlog*, line by line, each line bounded."""
     import anyio
 
@@ -459,7 +477,11 @@ async def _pump_stderr(stderr: Any, errlog: IO[str]) -> None:
             errlog.flush()
 
 
-async def _pump_stdin(stdin: Any, write_reader: Any, read_writer: Any) -> None:
+async def _pump_stdin(
+    stdin: ByteSendStream,
+    write_reader: MemoryObjectReceiveStream[SessionMessage],
+    read_writer: MemoryObjectSendStream[SessionMessage | Exception],
+) -> None:
     """The session's messages to the server's stdin (where no direct pipe writer exists)."""
     import anyio
 
@@ -472,7 +494,9 @@ async def _pump_stdin(stdin: Any, write_reader: Any, read_writer: Any) -> None:
             await read_writer.aclose()
 
 
-def _broken(read_writer: Any, raw: RawCalls | None) -> None:
+def _broken(
+    read_writer: MemoryObjectSendStream[SessionMessage | Exception], raw: RawCalls | None
+) -> None:
     """The server's stdin broke: the session's reading ends and the plain calls in flight fail
     at once (the server is gone)."""
     read_writer.close()
@@ -489,8 +513,8 @@ async def open_stdio_process(
     cwd: str | None,
     errlog: IO[str],
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-    on_spawn: Callable[[Any], None] | None = None,
-) -> AsyncIterator[tuple[Any, Any]]:
+    on_spawn: Callable[[Process], None] | None = None,
+) -> AsyncIterator[tuple[MemoryObjectReceiveStream[SessionMessage | Exception], SessionWrite]]:
     """Start *command*; yield the SDK's (read stream, write stream) pair for a session."""
     import anyio
     from mcp.shared.message import SessionMessage
@@ -507,7 +531,7 @@ async def open_stdio_process(
     assert stdin is not None and stdout is not None and stderr is not None
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     pipe = _stdin_writer(stdin)
-    write_stream: Any
+    write_stream: SessionWrite
     raw = None
     if pipe is not None:
         sender = PipeSender(pipe, lambda: _broken(read_writer, raw))

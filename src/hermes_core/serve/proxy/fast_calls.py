@@ -28,8 +28,9 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from hermes_core.json_types import JsonObject
 from hermes_core.serve.proxy.downstream import Downstream
 from hermes_core.serve.proxy.server import call_result, plain_result_json
 
@@ -52,7 +53,7 @@ MAX_IN_FLIGHT = 256
 _TOO_MANY = -32000
 
 
-def _plain_call(raw: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _plain_call(raw: Mapping[str, object]) -> tuple[str, JsonObject] | None:
     """``(name, arguments)`` of a plain ``tools/call`` request, else ``None``."""
     params = raw.get("params")
     if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
@@ -75,7 +76,7 @@ class FastCalls:
         self._ready = False
         self._calls: dict[int | str, asyncio.Task[None]] = {}
 
-    def __call__(self, raw: Any) -> bool:
+    def __call__(self, raw: object) -> bool:
         """Whether *raw* (one parsed message) was taken here; ``False``: the SDK's."""
         if not isinstance(raw, dict):
             return False
@@ -92,7 +93,7 @@ class FastCalls:
             self._ready = False  # a (new) handshake, or a 2026-07-28 client: the SDK's again
         return False
 
-    def _take(self, raw: dict[str, Any]) -> bool:
+    def _take(self, raw: Mapping[str, object]) -> bool:
         request_id = raw.get("id")
         if not self._ready or isinstance(request_id, bool):
             return False
@@ -113,17 +114,17 @@ class FastCalls:
         task.add_done_callback(lambda _: self._calls.pop(request_id, None))
         return True
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def _spawn(self, work: Coroutine[object, object, None]) -> asyncio.Task[None]:
         return asyncio.get_running_loop().create_task(work)
 
-    def _cancel(self, request_id: Any) -> None:
+    def _cancel(self, request_id: object) -> None:
         if isinstance(request_id, int | str) and not isinstance(request_id, bool):
             task = self._calls.get(request_id)
             if task is not None:
                 task.cancel()
 
     async def _answer(
-        self, request_id: int | str, name: str, arguments: dict[str, Any], session: Any
+        self, request_id: int | str, name: str, arguments: JsonObject, session: object
     ) -> None:
         head = f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},'
         try:
