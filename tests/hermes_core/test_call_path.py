@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hermes_core.host.connection import ServerConnection
+from hermes_core.host.connection.session_task import SessionTask
 from hermes_core.host.host import HostServer, MCPHost
 
 pytestmark = [pytest.mark.process, pytest.mark.slow]
@@ -26,7 +26,7 @@ def hostile(**kwargs: object) -> HostServer:
 def test_an_idle_connection_is_not_woken() -> None:
     """Nothing polls: with keepalive off, a connected server's task is not resumed at all
     while nobody calls (it used to wake every 0.5 s to look at its stream)."""
-    run = ServerConnection._run.__code__
+    run = SessionTask.run.__code__
 
     async def scenario() -> int:
         async with MCPHost([hostile(keepalive_interval=0)]) as host:

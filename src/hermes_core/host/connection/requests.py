@@ -1,8 +1,9 @@
 """Running one request on a connection: its turn, its deadline, a renewed session, the rounds
 of a 2026-07-28 ``InputRequiredResult``, and the error when the server went away meanwhile.
 
-:class:`Requests` is the part of :class:`~hermes_core.host.connection.ServerConnection` a call
-goes through (a base class, so a call costs one coroutine frame of ours and nothing else).
+:class:`RequestRunner` is the part of :class:`~hermes_core.host.connection.ServerConnection` a
+call goes through; the connection hands out its bound ``request`` as its own, so a call costs one
+coroutine frame of ours and nothing else.
 """
 
 from __future__ import annotations
@@ -11,17 +12,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
 from hermes_core._sdk_compat import InputRoundsExceeded, run_input_required
 from hermes_core._sdk_compat.tasks import ModernTaskCreated
-from hermes_core.host.connection.deadlines import Deadlines
-from hermes_core.host.connection.diagnostics import Diagnostics
 from hermes_core.host.connection.errors import ServerError
-from hermes_core.host.connection.failures import HTTP_NOTED, FailureReports, connection_closed
+from hermes_core.host.connection.failures import HTTP_NOTED, connection_closed
 from hermes_core.host.connection.session_requests import SessionRequest, ToolCallRequest
-from hermes_core.host.connection.task_follow import TaskFollower
-from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -32,7 +29,9 @@ if TYPE_CHECKING:
         InputResponses,
     )
 
-__all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "Requests"]
+    from hermes_core.host.connection.server import ServerConnection
+
+__all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "RequestRunner", "SendRequest"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +41,13 @@ INPUT_REQUIRED_MAX_ROUNDS = 10
 T = TypeVar("T")
 Send = Callable[["InputResponses | None", str | None], Awaitable[object]]
 """Sends a request again with ``(input_responses, request_state)``."""
+
+
+class SendRequest(Protocol):
+    """:meth:`RequestRunner.request`'s signature: a request's answer has its own type."""
+
+    def __call__(self, what: str, call: SessionRequest[T], timeout: float) -> Awaitable[T]: ...
+
 
 _INPUT_REQUIRED: type | None = None
 """The SDK's ``InputRequiredResult``, imported on the first call (not per call)."""
@@ -55,29 +61,12 @@ def _input_required_type() -> type:
     return InputRequiredResult
 
 
-class Requests:
-    """Requests to one server's live session (what a call needs of the connection)."""
+class RequestRunner:
+    """Runs requests on one connection's live session: each in its turn, within its deadline,
+    on a session renewed when the server forgot it, failing at once when the server went away."""
 
-    name: str
-    spec: ServerSpec
-    session: ClientSession | None
-    last_used: float
-    _gone: asyncio.Event
-    _call_lock: asyncio.Lock | None
-    _inflight: int
-    _deadlines: Deadlines
-    _records: Diagnostics
-    _failures: FailureReports
-    task_follower: TaskFollower
-
-    async def connect(self) -> None:
-        raise NotImplementedError
-
-    async def _renew_session(self, stale: ClientSession | None) -> ClientSession | None:
-        raise NotImplementedError
-
-    async def _went_away(self, what: str) -> ServerError:
-        raise NotImplementedError
+    def __init__(self, connection: ServerConnection) -> None:
+        self._connection = connection
 
     def input_dispatch(
         self, session: ClientSession
@@ -120,18 +109,7 @@ class Requests:
                 max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
             )
         except InputRoundsExceeded as exc:
-            raise ServerError(self.name, f"{what}: {exc}") from None
-
-    async def ensure(self) -> ClientSession | None:
-        """The live session, reconnecting first when the server went away (``None``: it went
-        away again at once; the request then fails as sent to a server gone)."""
-        if not self.connected:
-            await self.connect()
-        return self.session
-
-    @property
-    def connected(self) -> bool:
-        return self.session is not None and not self._gone.is_set()
+            raise ServerError(self._connection.name, f"{what}: {exc}") from None
 
     async def request(self, what: str, call: SessionRequest[T], timeout: float) -> T:
         """Send *call* on the live session, bounded by *timeout*; a dead server fails fast,
@@ -150,40 +128,41 @@ class Requests:
         no closure, no copied context (objects a call keeps alive while it waits are what the
         garbage collector has to walk when many calls are in flight).
         """
-        session = self.session
-        if session is None or self._gone.is_set():
-            session = await self.ensure()
-        lock = self._call_lock
-        self._inflight += 1
+        conn = self._connection
+        session = conn.session
+        if session is None or conn._gone.is_set():
+            session = await conn.ensure()
+        lock = conn._call_lock
+        conn._inflight += 1
         try:
             if lock is not None:
                 await lock.acquire()
-                if self.session is None or self._gone.is_set():  # went away while we waited
+                if conn.session is None or conn._gone.is_set():  # went away while we waited
                     try:
-                        session = await self.ensure()
+                        session = await conn.ensure()
                     except BaseException:
                         lock.release()
                         raise
             task = asyncio.current_task()
             assert task is not None
             cancels_before = task.cancelling()
-            deadlines = self._deadlines
+            deadlines = conn._deadlines
             deadline = deadlines.start(task, timeout)
             # Where the connection's records end now (HTTP): a refused session is noted there.
-            mark = self._records.mark() if self.spec.transport in HTTP_NOTED else None
+            mark = conn._records.mark() if conn.spec.transport in HTTP_NOTED else None
             try:
                 if session is None:  # it went away again at once: failed as sent to it
                     raise LookupError("the session ended before the request was sent")
                 try:
                     result = await call.send(session)
                 except Exception:
-                    if mark is None or not self._failures.session_refused_since(mark):
+                    if mark is None or not conn._failures.session_refused_since(mark):
                         raise
                     # The server no longer knows our session (it restarted, or expired it) and
                     # refused the request, so it never ran: start a new session and send it
                     # again.
-                    log.info("MCP server '%s': its session ended; starting a new one", self.name)
-                    session = await self._renew_session(session)
+                    log.info("MCP server '%s': its session ended; starting a new one", conn.name)
+                    session = await conn._renew_session(session)
                     if session is None:
                         raise LookupError("the session ended before the request was sent") from None
                     result = await call.send(session)
@@ -198,23 +177,23 @@ class Requests:
                 # Our deadline cancelled it; the SDK told the server (notifications/cancelled).
                 if task.uncancel() > cancels_before:
                     raise  # cancelled from outside as well: that cancellation wins
-                if self._gone.is_set():
-                    raise await self._went_away(what) from None
+                if conn._gone.is_set():
+                    raise await conn._went_away(what) from None
                 raise ServerError(
-                    self.name, f"{what} timed out after {timeout:g} s (configured timeout)"
+                    conn.name, f"{what} timed out after {timeout:g} s (configured timeout)"
                 ) from None
             except Exception as exc:
                 deadlines.finish(deadline)  # no stray cancellation while the reason is looked up
-                if self._gone.is_set() or connection_closed(exc):
-                    raise await self._went_away(what) from None
+                if conn._gone.is_set() or connection_closed(exc):
+                    raise await conn._went_away(what) from None
                 raise
             finally:
                 deadlines.finish(deadline)
                 if lock is not None:
                     lock.release()
         finally:
-            self._inflight -= 1
-            self.last_used = time.monotonic()
+            conn._inflight -= 1
+            conn.last_used = time.monotonic()
 
     async def _finish_tool_call(
         self, session: ClientSession, first: object, call: ToolCallRequest
@@ -229,7 +208,7 @@ class Requests:
 
             result = await self.until_answered(session, call.tool, send, first=result)
         if type(result) is ModernTaskCreated:
-            result = await self.task_follower.follow_modern(
+            result = await self._connection.task_follower.follow_modern(
                 session, call.tool, result.fields(), call.progress, self.input_dispatch(session)
             )
         return result

@@ -32,7 +32,7 @@ from hermes_core.host.connection.failures import FailureReports
 from hermes_core.host.connection.keepalive import Keepalive, KeepaliveStats
 from hermes_core.host.connection.list_changed import ToolsChanged
 from hermes_core.host.connection.recovery import Reconnector, recycle_due
-from hermes_core.host.connection.requests import Requests
+from hermes_core.host.connection.requests import RequestRunner, SendRequest
 from hermes_core.host.connection.session_task import SessionCallbacks, SessionTask
 from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.task_follow import TaskFollower
@@ -65,7 +65,7 @@ Reconnected = Callable[["ServerConnection"], Coroutine[object, object, None]]
 """Called with the connection after a background reconnect (its tools may have changed)."""
 
 
-class ServerConnection(Requests, SessionTask):
+class ServerConnection:
     """The SDK session to one server, owned by a background task."""
 
     def __init__(
@@ -89,6 +89,11 @@ class ServerConnection(Requests, SessionTask):
         the host's close ends them all (a connection on its own gets its own).  *task_log* is
         the host's record of the MCP tasks its calls started (task-augmented tool calls)."""
         self.name = name
+        self._session_task = SessionTask(self)
+        self.requests = RequestRunner(self)
+        self.request: SendRequest = self.requests.request
+        """``await connection.request(what, request, timeout)``: *request* sent on the live
+        session in its turn, within *timeout* (:meth:`RequestRunner.request`)."""
         self.task_follower = TaskFollower(name, task_log if task_log is not None else TaskLog())
         self._tasks = (tasks or TaskSupervisor("MCP host")).child(f"MCP server '{name}'")
         self._sse_opener = sse_opener
@@ -135,6 +140,17 @@ class ServerConnection(Requests, SessionTask):
         )
 
     # -- what the host reads -----------------------------------------------------------
+    @property
+    def connected(self) -> bool:
+        return self.session is not None and not self._gone.is_set()
+
+    async def ensure(self) -> ClientSession | None:
+        """The live session, reconnecting first when the server went away (``None``: it went
+        away again at once; the request then fails as sent to a server gone)."""
+        if not self.connected:
+            await self.connect()
+        return self.session
+
     @property
     def closed(self) -> bool:
         """Closed for good (:meth:`close`); a closed connection never reconnects."""
@@ -219,7 +235,7 @@ class ServerConnection(Requests, SessionTask):
         self._gone = asyncio.Event()
         self._keepalive.new_session()
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._runner = self._tasks.spawn(self._run(ready), name="session")
+        self._runner = self._tasks.spawn(self._session_task.run(ready), name="session")
         if self._runner is None:
             raise ServerError(self.name, "the connection was closed (removed or reloaded)")
         try:

@@ -1,7 +1,7 @@
 """What a connection can be asked to send: one typed request per kind, each knowing how to send
 itself on a live session (the SDK's ``call_tool`` signature is the model).
 
-:meth:`~hermes_core.host.connection.requests.Requests.request` runs any
+:meth:`~hermes_core.host.connection.requests.RequestRunner.request` runs any
 :class:`SessionRequest` within the connection's turn and deadline.  A ``tools/call``
 (:class:`ToolCallRequest`) is the one request the 2026-07-28 revision may answer with an
 ``InputRequiredResult`` (its rounds are answered, then it is sent again with the answers) or a

@@ -1,7 +1,7 @@
 """The task that owns one SDK session: open the transport, negotiate, then wait for its end.
 
 The SDK's transports must be entered and left in one task, so each connection attempt runs
-:meth:`SessionTask._run` in a task of its own: it opens the transport (through
+:meth:`SessionTask.run` in a task of its own: it opens the transport (through
 :class:`~hermes_core.host.connection.end_watch.EndWatch`, which notes the moment the server's
 side closes), negotiates the revision, hands the session over (*ready*), and then sleeps until
 the connection is stopped, the server goes away or a keepalive probe is due.
@@ -18,26 +18,22 @@ from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import quiet_sdk_spans
 from hermes_core._sdk_compat.tasks import session_extensions
-from hermes_core.host.connection.diagnostics import Cause, ProcessExit
+from hermes_core.host.connection.diagnostics import Cause
 from hermes_core.host.connection.end_watch import EndWatch
 from hermes_core.host.connection.errors import ServerError
-from hermes_core.host.connection.failures import FailureReports, describe, process_exit
-from hermes_core.host.connection.keepalive import Keepalive
-from hermes_core.host.connection.list_changed import ToolsChanged
+from hermes_core.host.connection.failures import describe, process_exit
 from hermes_core.host.connection.negotiation import listen_for_changes, negotiate
-from hermes_core.host.connection.state import ConnectionStatus
 from hermes_core.host.connection.waits import until_either
 from hermes_core.host.server_notifications import log_callback
-from hermes_core.host.supervisor import TaskSupervisor
-from hermes_core.host.transports import Opener
 from hermes_core.host.transports.raw_calls import RawCalls
 from hermes_core.host.transports.spawned import capture_spawned
-from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.client.session import ElicitationFnT, ListRootsFnT, SamplingFnT
-    from mcp.types import Implementation, SamplingCapability, ServerCapabilities
+    from mcp.types import SamplingCapability
+
+    from hermes_core.host.connection.server import ServerConnection
 
 __all__ = ["SessionCallbacks", "SessionTask"]
 
@@ -55,57 +51,38 @@ class SessionCallbacks:
 
 
 class SessionTask:
-    """The session's own task (a base of :class:`~hermes_core.host.connection.ServerConnection`,
-    whose attributes it fills: the session, what the server said of itself, why it ended)."""
+    """The session's own task, run for one connection: it fills the connection's attributes
+    (the session, what the server said of itself, why it ended) and asks it to reconnect."""
 
-    name: str
-    spec: ServerSpec
-    status: ConnectionStatus
-    session: ClientSession | None
-    capabilities: ServerCapabilities | None
-    server_info: Implementation | None
-    protocol: str | None
-    raw_calls: RawCalls | None
-    last_used: float
-    _opener: Opener | None
-    _callbacks: SessionCallbacks
-    _failures: FailureReports
-    _keepalive: Keepalive
-    _tools: ToolsChanged
-    _tasks: TaskSupervisor
-    _stop: asyncio.Event
-    _gone: asyncio.Event
-    _inflight: int
-    _exit: ProcessExit | None
-    _transport_closed: bool
+    def __init__(self, connection: ServerConnection) -> None:
+        self._connection = connection
 
-    def schedule_reconnect(self) -> None:
-        raise NotImplementedError
-
-    async def _run(self, ready: asyncio.Future[None]) -> None:
+    async def run(self, ready: asyncio.Future[None]) -> None:
+        """One attempt's session: open, negotiate, hand it over (*ready*), then serve it."""
         from mcp import ClientSession
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+        conn = self._connection
         quiet_sdk_spans()  # no tracing work per request while telemetry is off
 
         try:
             async with contextlib.AsyncExitStack() as stack:
-                opener = self._opener
+                opener = conn._opener
                 if opener is None:
-                    raise LookupError(f"no transport named {self.spec.transport!r} is registered")
+                    raise LookupError(f"no transport named {conn.spec.transport!r} is registered")
                 spawned = stack.enter_context(capture_spawned())
                 transport_read, write = await stack.enter_async_context(
-                    opener(self.spec, self._failures.errlog)
+                    opener(conn.spec, conn._failures.errlog)
                 )
-                read = EndWatch.around(transport_read, self._gone)
-                callbacks = self._callbacks
+                read = EndWatch.around(transport_read, conn._gone)
+                callbacks = conn._callbacks
                 session = await stack.enter_async_context(
                     ClientSession(
                         read,
                         write,
-                        message_handler=self._tools.on_message,
+                        message_handler=conn._tools.on_message,
                         elicitation_callback=callbacks.elicitation,
-                        logging_callback=log_callback(self.name),
+                        logging_callback=log_callback(conn.name),
                         sampling_callback=callbacks.sampling,
                         sampling_capabilities=callbacks.sampling_capabilities,
                         list_roots_callback=callbacks.list_roots,
@@ -115,26 +92,26 @@ class SessionTask:
                 try:
                     await negotiate(session)
                 except Exception:
-                    self._exit = await process_exit(spawned)
+                    conn._exit = await process_exit(spawned)
                     raise
-                self.capabilities = session.server_capabilities
-                self.server_info = session.server_info
-                self.protocol = session.protocol_version
-                if self.protocol in MODERN_PROTOCOL_VERSIONS:
-                    self._keepalive.modern()  # ping is gone in the modern revision
-                    if self._tools.wanted:
+                conn.capabilities = session.server_capabilities
+                conn.server_info = session.server_info
+                conn.protocol = session.protocol_version
+                if conn.protocol in MODERN_PROTOCOL_VERSIONS:
+                    conn._keepalive.modern()  # ping is gone in the modern revision
+                    if conn._tools.wanted:
                         await listen_for_changes(
                             stack,
                             session,
-                            self.capabilities,
-                            self._tools.notice,
-                            self._tasks,
-                            self.name,
+                            conn.capabilities,
+                            conn._tools.notice,
+                            conn._tasks,
+                            conn.name,
                         )
-                self.session = session
+                conn.session = session
                 raw = getattr(write, "raw_calls", None)
-                if isinstance(raw, RawCalls) and self.protocol not in MODERN_PROTOCOL_VERSIONS:
-                    self.raw_calls = raw
+                if isinstance(raw, RawCalls) and conn.protocol not in MODERN_PROTOCOL_VERSIONS:
+                    conn.raw_calls = raw
                 ready.set_result(None)
                 await self._serve(session, read)
         except asyncio.CancelledError:
@@ -142,49 +119,50 @@ class SessionTask:
                 ready.cancel()
             raise
         except BaseException as exc:  # noqa: BLE001 - every failure becomes the connection's error
-            broke = describe(exc, self.spec)
-            if self._exit is not None:
-                broke, self._exit = dataclasses.replace(broke, exit=self._exit), None
+            broke = describe(exc, conn.spec)
+            if conn._exit is not None:
+                broke, conn._exit = dataclasses.replace(broke, exit=conn._exit), None
             message = broke.message
-            self.status.needs_login = broke.cause is Cause.AUTH
+            conn.status.needs_login = broke.cause is Cause.AUTH
             if not ready.done():
-                ready.set_exception(ServerError(self.name, message, failure=broke))
+                ready.set_exception(ServerError(conn.name, message, failure=broke))
             else:
-                if message.startswith(f"MCP server '{self.name}'"):
+                if message.startswith(f"MCP server '{conn.name}'"):
                     log.warning("%s", message)
                 else:
-                    log.warning("MCP server '%s' failed: %s", self.name, message)
-                self.status.last_error = message
+                    log.warning("MCP server '%s' failed: %s", conn.name, message)
+                conn.status.last_error = message
         finally:
-            self.session = None
-            self.raw_calls = None
-            self._gone.set()
-            degraded = self._keepalive.failed
-            if self.status.session_ended(degraded=degraded):
-                if degraded and not self._stop.is_set():
-                    self.schedule_reconnect()  # stdio too: the wedged child was stopped
-                elif self.spec.transport != "stdio" and not self._stop.is_set():
-                    self.schedule_reconnect()
+            conn.session = None
+            conn.raw_calls = None
+            conn._gone.set()
+            degraded = conn._keepalive.failed
+            if conn.status.session_ended(degraded=degraded):
+                if degraded and not conn._stop.is_set():
+                    conn.schedule_reconnect()  # stdio too: the wedged child was stopped
+                elif conn.spec.transport != "stdio" and not conn._stop.is_set():
+                    conn.schedule_reconnect()
 
     async def _serve(self, session: ClientSession, read: EndWatch) -> None:
         """The session is up: wait for a close, for the server's side of the transport to close
         (the read stream's end sets ``_gone``) and, with keepalive on, for a probe to be due."""
-        keepalive = self._keepalive
-        while not self._stop.is_set() and not self._gone.is_set():
-            wait = keepalive.wait(self.last_used, self.status.connected_at, self._inflight)
-            await until_either(self._stop, self._gone, wait)
+        conn = self._connection
+        keepalive = conn._keepalive
+        while not conn._stop.is_set() and not conn._gone.is_set():
+            wait = keepalive.wait(conn.last_used, conn.status.connected_at, conn._inflight)
+            await until_either(conn._stop, conn._gone, wait)
             if read.ended:
-                self._transport_closed = True
-                self.status.last_error = "the server went away"
+                conn._transport_closed = True
+                conn.status.last_error = "the server went away"
                 break
-            if self._stop.is_set() or self._gone.is_set():
+            if conn._stop.is_set() or conn._gone.is_set():
                 break
-            if keepalive.due(self.last_used, self.status.connected_at, self._inflight):
-                failure = await keepalive.probe(session, self.capabilities, self._stop)
+            if keepalive.due(conn.last_used, conn.status.connected_at, conn._inflight):
+                failure = await keepalive.probe(session, conn.capabilities, conn._stop)
                 if failure is not None:
                     keepalive.probe_failed(failure)
-                    self.status.last_error = f"keepalive failed: {failure}"
+                    conn.status.last_error = f"keepalive failed: {failure}"
                     log.warning(
-                        "MCP server '%s': keepalive failed (%s); reconnecting", self.name, failure
+                        "MCP server '%s': keepalive failed (%s); reconnecting", conn.name, failure
                     )
                     break

@@ -146,7 +146,7 @@ async def call_utility(
                 allow_input_required=True,
             )
 
-        return await connection.until_answered(session, tool, send)
+        return await connection.requests.until_answered(session, tool, send)
 
     result = await connection.request(tool, SessionWork(run), config.timeout)
     data: dict[str, Any] = sanitize_value(
