@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.host.calls.result_text import render_text
 from hermes_core.host.tools.utility_results import utility_data
+from hermes_core.json_types import JsonObject
 
 if TYPE_CHECKING:
     from hermes_core.host.surface import HostSurface
@@ -77,14 +78,14 @@ class Listing:
     """One server's listing: its *items* (as the server sent them, sanitised), or *error*."""
 
     server: str
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[JsonObject] = field(default_factory=list)
     note: str | None = None
     """Why the listing stopped early (more than the bound), when it did."""
     error: str | None = None
     """Why nothing was listed (the server failed, or does not offer this family)."""
 
-    def as_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"server": self.server, "items": self.items}
+    def as_dict(self) -> JsonObject:
+        data: JsonObject = {"server": self.server, "items": [*self.items]}
         if self.note:
             data["note"] = self.note
         if self.error:
@@ -109,7 +110,7 @@ class Prompt:
     server: str
     name: str
     description: str | None
-    messages: list[dict[str, Any]]
+    messages: list[JsonObject]
 
 
 def _servers(host: HostSurface, server: str | None) -> list[str]:
@@ -142,7 +143,7 @@ def _why_missing(host: HostSurface, server: str, family: Family) -> str:
     )
 
 
-def _error_text(result: Mapping[str, Any]) -> str:
+def _error_text(result: Mapping[str, object]) -> str:
     return render_text(result).text.removeprefix("error: ").strip() or "no answer"
 
 
@@ -237,9 +238,7 @@ async def read_resource(host: HostSurface, uri: str, server: str | None = None) 
     return Reading(name, uri, contents)
 
 
-async def _prompt_owner(
-    host: HostSurface, name: str, server: str | None
-) -> tuple[str, dict[str, Any]]:
+async def _prompt_owner(host: HostSurface, name: str, server: str | None) -> tuple[str, JsonObject]:
     """``(server, the listed prompt)`` for *name*: on *server*, the one server that lists it,
     or ``SERVER/NAME`` when no server lists *name* as written."""
     listings = await list_prompts(host, server)
@@ -271,10 +270,11 @@ async def _prompt_owner(
     raise BrowseError(f"no prompt named {name!r}{known}{reason}")
 
 
-def _argument_problem(prompt: Mapping[str, Any], given: Mapping[str, str]) -> str | None:
+def _argument_problem(prompt: Mapping[str, object], given: Mapping[str, str]) -> str | None:
     """What is wrong with *given* for the listed *prompt*: an argument it does not take, or
     a required one missing (the signature says what it takes; ``?``: optional)."""
-    declared = [a for a in prompt.get("arguments") or () if isinstance(a, Mapping)]
+    listed = prompt.get("arguments")
+    declared = [a for a in listed if isinstance(a, Mapping)] if isinstance(listed, list) else []
     names = [str(a.get("name")) for a in declared]
     signature = ", ".join(
         f"{n}{'' if a.get('required') else '?'}" for n, a in zip(names, declared, strict=True)
@@ -304,9 +304,9 @@ async def get_prompt(
     entry = _utility(host, owner, "get_prompt")
     if entry is None:
         raise BrowseError(f"{owner}: {_why_missing(host, owner, Family.PROMPTS)}")
-    given: dict[str, Any] = {"name": plain}
+    given: JsonObject = {"name": plain}
     if arguments:
-        given["arguments"] = dict(arguments)
+        given["arguments"] = {**arguments}
     result = await host.call_tool(entry.name, given)
     data = utility_data(entry.tool, result)
     if data is None:

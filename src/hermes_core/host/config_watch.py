@@ -31,7 +31,7 @@ import logging
 import os
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol, TypeVar
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import load_config
@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 #: How often (seconds) the watcher looks between calls (a call looks itself, first).
 DEFAULT_INTERVAL = 0.5
 #: A reload, started; ``None``: nothing to reload (or the new config did not load).
@@ -63,7 +64,7 @@ class Reloadable(Protocol):
         self, servers: Iterable[HostServer], *, applied: asyncio.Event | None = None
     ) -> dict[str, list[str]]: ...
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None: ...
+    def spawn(self, coro: Coroutine[object, object, T], name: str) -> asyncio.Task[T] | None: ...
 
 
 class ConfigWatcher:
@@ -76,7 +77,7 @@ class ConfigWatcher:
         paths: Iterable[Path],
         *,
         interval: float = DEFAULT_INTERVAL,
-        on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
+        on_reload: Callable[[Mapping[str, list[str]]], object] | None = None,
         seen: Mapping[Path, Stamp] | None = None,
     ) -> None:
         """*seen*: the files' stamps when the running servers were read from them
@@ -222,7 +223,7 @@ def follow(
     display_names: Mapping[str, str] | None = None,
     load: Callable[[], Iterable[HostServer]] | None = None,
     source: ConfigSource | None = None,
-    on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
+    on_reload: Callable[[Mapping[str, list[str]]], object] | None = None,
 ) -> ConfigWatcher:
     """Watch ``config.yaml`` for *host* (see :meth:`MCPHost.watch_config`): the watcher runs
     as a task of the host, so it stops with it.  *load* replaces building the servers from

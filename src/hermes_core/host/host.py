@@ -25,12 +25,12 @@ import os
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.approval import Approvals
 from hermes_core.host.calls.breaker import Breakers
-from hermes_core.host.calls.call import Proceed
+from hermes_core.host.calls.call import Proceed, Result
 from hermes_core.host.calls.call_span import CallSpanStep
 from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
@@ -71,10 +71,13 @@ from hermes_core.host.tools.search import ToolSearchIndex
 from hermes_core.host.tools.unoffered import UnofferedReasons
 from hermes_core.host.transports import BUILTIN_TRANSPORTS, Opener
 from hermes_core.host.transports.http_sessions import session_id
+from hermes_core.json_types import JsonObject
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
+    from mcp.types import ServerCapabilities
+
     from hermes_core.host.config_watch import ConfigWatcher
     from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
@@ -85,6 +88,7 @@ if TYPE_CHECKING:
 __all__ = ["HostServer", "MCPHost", "ServerStatus"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class MCPHost:
@@ -230,7 +234,7 @@ class MCPHost:
         config = self._servers.get(server)
         return registered_tool_name(server, shown_name(config.overrides, tool) if config else tool)
 
-    def refusal(self, name: str) -> dict[str, Any] | None:
+    def refusal(self, name: str) -> JsonObject | None:
         """The refusal a call of *name* gets when the policy or the trust state holds the tool
         back (its definition changed since it was pinned, the user decided never to run it)
         or its server was never started (refused, unresolvable); ``None`` when nothing holds
@@ -247,7 +251,7 @@ class MCPHost:
                         return refusal.payload()
         return self._never_started(name)
 
-    def _never_started(self, name: str) -> dict[str, Any] | None:
+    def _never_started(self, name: str) -> JsonObject | None:
         """The refusal of a tool name of a server that was never started because its entry
         is refused (the policy) or cannot be resolved: what a cold call says of it."""
         owners = [s for s in self._servers if name.startswith(f"mcp_{sanitize_component(s)}_")]
@@ -355,7 +359,7 @@ class MCPHost:
         interval: float = 0.5,
         display_names: Mapping[str, str] | None = None,
         load: Callable[[], Iterable[HostServer]] | None = None,
-        on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
+        on_reload: Callable[[Mapping[str, list[str]]], object] | None = None,
     ) -> ConfigWatcher:
         """Apply edits of ``config.yaml``, ``$HERMES_HOME/.env`` and the administrator's policy
         files while the host runs: every call looks first (one ``stat`` per file) and waits
@@ -376,7 +380,7 @@ class MCPHost:
         )
         return self._watcher
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
+    def spawn(self, coro: Coroutine[object, object, T], name: str) -> asyncio.Task[T] | None:
         """Run *coro* in the background, owned by the host (ended by :meth:`close`)."""
         return self._tasks.spawn(coro, name=name)
 
@@ -467,17 +471,19 @@ class MCPHost:
     def _prepared(self) -> dict[str, Any]:
         return self._tools.preparation.prepared
 
-    def _usable_tools(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> Listed:
+    def _usable_tools(
+        self, config: HostServer, tools: list[JsonObject], caps: ServerCapabilities | None
+    ) -> Listed:
         return self._tools.usable_tools(config, tools, caps)
 
     # -- calls ---------------------------------------------------------------------------
     async def call_tool(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
-    ) -> dict[str, Any]:
+    ) -> Result:
         """Call a registered tool; failures come back as ``{"error": ..., ...}``, never raised.
 
         *on_progress(progress, total, message)* is called for each progress notification the
@@ -495,7 +501,7 @@ class MCPHost:
     def start_task(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
     ) -> TaskRun:
@@ -511,9 +517,9 @@ class MCPHost:
     async def _task_call(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None,
+        arguments: Mapping[str, object] | None,
         on_progress: ProgressCallback | None,
-    ) -> dict[str, Any]:
+    ) -> Result:
         await self.catch_up()
         return await self.pipeline.call(name, arguments, on_progress, as_task=True)
 

@@ -9,7 +9,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.host.calls.failures import server_error_words
 from hermes_core.host.connection import ServerConnection, ServerError
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["LOGIN_POLL_SECONDS", "RETRY_NOW_SECONDS", "ServerRunner", "may_miss_changes"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LOGIN_POLL_SECONDS = 0.2
 #: A call retries a reconnecting HTTP server at once only if its last attempt failed this fast.
@@ -78,7 +79,7 @@ class ServerRunner:
         self.apps = AppFollower(servers, self.restart, self.spawn)
         """Follows the desktop apps that serve some servers (a declaration's ``liveness``)."""
 
-    def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> asyncio.Task[Any] | None:
+    def spawn(self, coro: Coroutine[object, object, T], name: str) -> asyncio.Task[T] | None:
         """Run *coro* in the background, owned by the host (ended by :meth:`close`)."""
         return self._tasks.spawn(coro, name=name)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from hermes_core.host import config_watch as watch
@@ -94,7 +94,7 @@ def read_schema_cache(path: Path, expected: str) -> CachedListing | None:
 def write_schema_cache(
     path: Path,
     expected: str,
-    tools: Sequence[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, object]],
     capabilities: Mapping[str, bool],
     *,
     ttl_ms: int | None,
@@ -125,7 +125,7 @@ def follow_config(
     display_names: Mapping[str, str] | None,
     load: Callable[[], Iterable[HostServer]] | None,
     source: ConfigSource | None,
-    on_reload: Callable[[Mapping[str, list[str]]], Any] | None = None,
+    on_reload: Callable[[Mapping[str, list[str]]], object] | None = None,
 ) -> watch.ConfigWatcher:
     """Follow ``config.yaml`` for *host* (:func:`hermes_core.host.config_watch.follow`)."""
     from hermes_core.host.config_watch import follow

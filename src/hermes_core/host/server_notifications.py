@@ -18,9 +18,14 @@ from __future__ import annotations
 import json
 import logging
 import unicodedata
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hermes_core.sanitize import strip_tags
+
+if TYPE_CHECKING:
+    from mcp.client.session import LoggingFnT
+    from mcp.shared.dispatcher import ProgressFnT
+    from mcp.types import LoggingMessageNotificationParams
 
 __all__ = [
     "LOG_MAX_CHARS",
@@ -77,11 +82,11 @@ def server_logger(server: str) -> logging.Logger:
     return logging.getLogger(f"hermes.mcp.{server}")
 
 
-def log_callback(server: str) -> Any:
+def log_callback(server: str) -> LoggingFnT:
     """The SDK ``logging_callback`` for *server*: each message to :func:`server_logger`."""
     target = server_logger(server)
 
-    async def on_log(params: Any) -> None:
+    async def on_log(params: LoggingMessageNotificationParams) -> None:
         try:
             level = _LEVELS.get(str(getattr(params, "level", "")), logging.INFO)
             if not target.isEnabledFor(level):
@@ -97,7 +102,7 @@ def log_callback(server: str) -> Any:
     return on_log
 
 
-def progress_forwarder(server: str, callback: ProgressCallback) -> Any:
+def progress_forwarder(server: str, callback: ProgressCallback) -> ProgressFnT:
     """The SDK ``progress_callback`` for one call: cleaned values to *callback*."""
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.liveness.words import not_running_sentence
 from hermes_core.host.optional import app_availability, app_guidance
+from hermes_core.json_types import JsonObject
 from hermes_platform import declared
 
 if TYPE_CHECKING:
@@ -36,18 +37,18 @@ class ServerStatus:
     trust: str = "full"
     approvals: dict[str, int] | None = None
     """For an untrusted server: write-capable calls the user ``approved`` / ``refused``."""
-    breaker: dict[str, Any] | None = None
+    breaker: JsonObject | None = None
     """The circuit breaker: state (closed/open/half_open), strikes, retry_in, opened, refused."""
-    keepalive: dict[str, Any] | None = None
+    keepalive: JsonObject | None = None
     """interval, probe (ping/tools_list), probes, failures, last_failure."""
-    lazy: dict[str, Any] | None = None
+    lazy: JsonObject | None = None
     """For a ``lazy: true`` server: started, cached_tools, phantoms dropped at first use."""
     gate: str | None = None
     """Why a declared app keeps the server's tools from being offered ("Acme Studio is not
     installed. Install Acme Studio, then try again."); ``None`` when its app is offerable."""
     filtered_out: int = 0
     """Tools the server lists that ``tools: include/exclude`` keeps from being offered."""
-    sampling: dict[str, Any] | None = None
+    sampling: JsonObject | None = None
     """Whether the server may sample (``offered``; ``reason`` when not), the model, and the
     counters: requests, completed, refused (by reason), errors, timeouts, tokens, last model."""
     name_collisions: list[str] = field(default_factory=list)
@@ -61,7 +62,7 @@ class ServerStatus:
     """The ``tools.overrides`` that could not apply to the server's last listing (an unknown
     tool, an unknown argument, a value of the wrong type), one ``<file>:<line>: <key>: <what>``
     each."""
-    failure: dict[str, Any] | None = None
+    failure: JsonObject | None = None
     host_tools: int = 0
     """Of :attr:`tools`, the host's utility tools (its resources and prompts as tools:
     ``list_resources``, ``read_resource``…), not the server's own."""
@@ -79,10 +80,10 @@ def status_row(
     tools: int,
     elicitation: dict[str, int] | None,
     approvals: dict[str, int] | None,
-    breaker: dict[str, Any],
-    lazy: dict[str, Any] | None,
+    breaker: JsonObject,
+    lazy: JsonObject | None,
     filtered_out: int,
-    sampling: dict[str, Any] | None,
+    sampling: JsonObject | None,
     name_collisions: list[str],
     override_problems: list[str] | None = None,
     host_tools: int = 0,

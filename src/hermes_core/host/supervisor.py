@@ -54,7 +54,7 @@ class TaskSupervisor:
         """A supervisor whose tasks this one owns too (closing either ends them)."""
         return TaskSupervisor(owner, parent=self)
 
-    def spawn(self, coro: Coroutine[Any, Any, T], *, name: str) -> asyncio.Task[T] | None:
+    def spawn(self, coro: Coroutine[object, object, T], *, name: str) -> asyncio.Task[T] | None:
         """Run *coro* as an owned task named *name*; ``None`` (and *coro* closed unstarted)
         once this supervisor is closed."""
         if self.closed:

@@ -11,13 +11,15 @@ something the warm host lacks fails the type check, not a user's command.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from hermes_core.host.calls.call import Result
     from hermes_core.host.server_notifications import ProgressCallback
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry
+    from hermes_core.json_types import JsonObject
 
 __all__ = ["HostSurface", "TaskRecorder", "ToolLookup"]
 
@@ -56,7 +58,7 @@ class HostSurface(Protocol):
 
     def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]: ...
 
-    def refusal(self, name: str) -> dict[str, Any] | None: ...
+    def refusal(self, name: str) -> JsonObject | None: ...
 
     def why_not_offered(self, name: str) -> str | None: ...
 
@@ -65,7 +67,7 @@ class HostSurface(Protocol):
     async def call_tool(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
-    ) -> dict[str, Any]: ...
+    ) -> Result: ...

@@ -11,12 +11,14 @@ Every method may be called from any thread; calls run on the host's loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import threading
-from collections.abc import Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+from hermes_core.host.calls.call import Result
 from hermes_core.host.calls.intercept import ActiveInterceptor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_notifications import ProgressCallback
@@ -57,15 +59,17 @@ class SyncMCPHost:
         """The arguments are :class:`MCPHost`'s.  *elicitor* and the sampling backends run on
         the host's loop."""
         self._servers = list(servers)
-        self._options: dict[str, Any] = {
-            "transports": transports,
-            "elicitor": elicitor,
-            "factory": factory,
-            "sampling_providers": sampling_providers,
-            "trust": trust,
-            "interceptors": interceptors,
-            "telemetry": telemetry,
-        }
+        self._build: Callable[[], MCPHost] = functools.partial(
+            MCPHost,
+            self._servers,
+            transports=transports,
+            elicitor=elicitor,
+            factory=factory,
+            sampling_providers=sampling_providers,
+            trust=trust,
+            interceptors=interceptors,
+            telemetry=telemetry,
+        )
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self._loop.run_forever, name="hermes-mcp", daemon=True
@@ -73,7 +77,7 @@ class SyncMCPHost:
         self._host: MCPHost | None = None
         self._closed = False
 
-    def _run(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+    def _run(self, coro: Coroutine[object, object, T], timeout: float | None = None) -> T:
         """Run *coro* on the loop and wait for it.  When the wait ends early (*timeout*, or
         an exception such as ``KeyboardInterrupt`` in this thread), the coroutine is cancelled
         on the loop and given up to :data:`CANCEL_GRACE_SECONDS` to finish cancelling (a call
@@ -116,7 +120,7 @@ class SyncMCPHost:
         self._thread.start()
 
         async def start() -> dict[str, str | None]:
-            self._host = MCPHost(self._servers, **self._options)
+            self._host = self._build()
             return await self._host.start()
 
         try:
@@ -168,11 +172,11 @@ class SyncMCPHost:
     def call_tool(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         *,
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
-    ) -> dict[str, Any]:
+    ) -> Result:
         """Call a tool and wait for its result (from any thread).
 
         *timeout*: seconds to wait (``None``: the server's own ``timeout``).  When they pass,

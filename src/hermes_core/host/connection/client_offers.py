@@ -7,17 +7,21 @@ import asyncio
 import dataclasses
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.optional import model_catalog_class, sampling_handler_class
 from hermes_core.host.server_spec import HostServer
+from hermes_core.json_types import JsonObject
 from hermes_core.offers.elicitation import ElicitationHandler, Elicitor
 from hermes_core.sampling.route import SamplingRouter
 from hermes_core.sampling.settings import unplannable
 
 if TYPE_CHECKING:
+    from mcp.client.session import SamplingFnT
+    from mcp.types import SamplingCapability
+
     from hermes_core.plugins.types import SamplingProvider
-    from hermes_core.sampling.catalog import ModelCatalog
+    from hermes_core.sampling.catalog import ModelCatalog, SamplingPlan
     from hermes_core.sampling.handler import SamplingHandler
 
 __all__ = ["ClientOffers"]
@@ -77,7 +81,7 @@ class ClientOffers:
         settings = server.sampling
         self._sampling_why.pop(name, None)
         # Without a model configured, the backends' models are never listed (nor imported).
-        plan: Any = unplannable(settings, self.sampling_providers)
+        plan: SamplingPlan | str | None = unplannable(settings, self.sampling_providers)
         if plan is None:
             plan = (await self.sampling_catalog()).plan(settings)
         if isinstance(plan, str):
@@ -104,7 +108,7 @@ class ClientOffers:
 
     def sampling_callback(
         self, name: str, server: HostServer, own: SamplingHandler | None
-    ) -> tuple[Any, Any]:
+    ) -> tuple[SamplingFnT | None, SamplingCapability | None]:
         """The server's sampling callback and the capability advertised with it: the host's
         own handler, or what the router makes of it (see :mod:`hermes_core.sampling.route`);
         ``(None, None)``: no sampling offered."""
@@ -115,7 +119,7 @@ class ClientOffers:
         capabilities = own.capabilities if own is not None else types.SamplingCapability()
         return self.sampling_router.callback(name, own, server.sampling), capabilities
 
-    def sampling_status(self, name: str) -> dict[str, Any] | None:
+    def sampling_status(self, name: str) -> JsonObject | None:
         handler = self._samplings.get(name)
         if handler is not None:
             plan = handler.plan

@@ -17,12 +17,18 @@ from __future__ import annotations
 import asyncio
 import contextvars
 from collections import deque
-from typing import Any
+from typing import Protocol
 
-__all__ = ["Deadline", "Deadlines"]
+__all__ = ["Cancellable", "Deadline", "Deadlines"]
 
 _COMPACT_AT = 64
 """Answered entries kept behind a pending one before the queue is compacted (see ``finish``)."""
+
+
+class Cancellable(Protocol):
+    """What a deadline ends: a request's task (only cancelled, its result never read)."""
+
+    def cancel(self) -> bool: ...
 
 
 class Deadline:
@@ -30,8 +36,8 @@ class Deadline:
 
     __slots__ = ("expired", "task", "timer", "when")
 
-    def __init__(self, task: asyncio.Task[Any], when: float) -> None:
-        self.task: asyncio.Task[Any] | None = task  # None once finished
+    def __init__(self, task: Cancellable, when: float) -> None:
+        self.task: Cancellable | None = task  # None once finished
         self.when = when
         self.expired = False
         self.timer: asyncio.TimerHandle | None = None  # its own timer (out of order only)
@@ -55,7 +61,7 @@ class Deadlines:
         # The timer only cancels tasks: one empty context instead of a copy of the caller's.
         self._context = contextvars.Context()
 
-    def start(self, task: asyncio.Task[Any], timeout: float) -> Deadline:
+    def start(self, task: Cancellable, timeout: float) -> Deadline:
         """*task*'s deadline, *timeout* seconds from now; :meth:`finish` it when answered."""
         loop = asyncio.get_running_loop()
         deadline = Deadline(task, loop.time() + timeout)

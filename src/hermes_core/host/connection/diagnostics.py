@@ -23,7 +23,9 @@ import enum
 import signal
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
+
+from hermes_core.json_types import JsonObject
 
 __all__ = [
     "MAX_RECORDS",
@@ -125,14 +127,14 @@ class ConnectFailure:
     stderr_tail: tuple[str, ...] = ()
     """The last lines of the server's stderr (stdio; cleaned for display)."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         """What ``hermes mcp status --json`` shows as a server's ``failure``."""
         return {
             "cause": self.cause.value,
             "http_status": self.http_status,
             "exit_code": self.exit.code if self.exit is not None else None,
             "signal": self.exit.signal if self.exit is not None else None,
-            "stderr_tail": list(self.stderr_tail),
+            "stderr_tail": [*self.stderr_tail],
         }
 
 
@@ -157,7 +159,7 @@ class Diagnostics:
         return [r for position, r in self._records if position >= mark and isinstance(r, kind)]
 
 
-def note(errlog: Any, record: HttpError | TransportNote) -> None:
+def note(errlog: object, record: HttpError | TransportNote) -> None:
     """Give *record* to the :class:`Diagnostics` behind *errlog*, when it has one (a plugin
     transport may wrap ours with an errlog of its own: then the record is simply dropped)."""
     target = getattr(errlog, "diagnostics", None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -69,10 +70,10 @@ class EndWatch:
     async def aclose(self) -> None:
         await self._inner.aclose()
 
-    last_context: Any = None
+    last_context: Any = None  # (a property in _ContextEndWatch)
     """The sender's context of the last message (the SDK's HTTP streams keep one)."""
 
-    def __getattr__(self, name: str) -> Any:  # statistics, close, ... whatever the stream has
+    def __getattr__(self, name: str) -> object:  # statistics, close, ... whatever the stream has
         return getattr(self._inner, name)
 
     @staticmethod
@@ -88,9 +89,10 @@ class _ContextEndWatch(EndWatch):
     __slots__ = ()
 
     @property  # (read through from the stream, not stored)
-    def last_context(self) -> Any:
-        inner: Any = self._inner  # a stream with a ``last_context`` (see ``around``)
-        return inner.last_context
+    def last_context(self) -> contextvars.Context | None:
+        # A stream with a ``last_context`` (see ``around``).
+        context: contextvars.Context | None = getattr(self._inner, "last_context")  # noqa: B009
+        return context
 
 
 def _stream_ends() -> tuple[type[BaseException], ...]:

@@ -86,10 +86,10 @@ class RequestRunner:
         self,
         session: ClientSession,
         what: str,
-        send: Send,
+        send: Callable[[InputResponses | None, str | None], Awaitable[T]],
         *,
         first: object = None,
-    ) -> object:
+    ) -> T:
         """The result of the request *send* makes (``send(None, None)`` unless its *first*
         answer is given), once the server has what it asked for.
 
@@ -100,14 +100,15 @@ class RequestRunner:
         if first is None:
             first = await send(None, None)
         if not isinstance(first, _INPUT_REQUIRED or _input_required_type()):
-            return first
+            return cast(T, first)  # (send's own answer, or the first one given for it)
         try:
-            return await run_input_required(
+            answered: T = await run_input_required(
                 first,
                 dispatch=self.input_dispatch(session),
                 retry=send,
                 max_rounds=INPUT_REQUIRED_MAX_ROUNDS,
             )
+            return answered
         except InputRoundsExceeded as exc:
             raise ServerError(self._connection.name, f"{what}: {exc}") from None
 

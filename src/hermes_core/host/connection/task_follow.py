@@ -24,13 +24,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import send_raw_request
 from hermes_core.host.connection.errors import ServerError
 from hermes_core.host.tasks.log import TaskLog, TaskRecord
 from hermes_core.host.tasks.run import attach_task
 from hermes_core.host.tasks.state import TaskFormatError, TaskState, TaskStatus, read_task
+from hermes_core.json_types import JsonObject
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -60,7 +61,7 @@ class TaskFollower:
         self,
         session: ClientSession,
         tool: str,
-        arguments: dict[str, Any],
+        arguments: Mapping[str, object],
         progress: ProgressFnT | None,
     ) -> CallToolResult:
         """``tools/call`` of *tool* as a task (2025-11-25), to its final result."""
@@ -90,7 +91,7 @@ class TaskFollower:
         self,
         session: ClientSession,
         tool: str,
-        handle: Mapping[str, Any],
+        handle: Mapping[str, object],
         progress: ProgressFnT | None,
         dispatch: Dispatch,
     ) -> CallToolResult:
@@ -134,8 +135,8 @@ class TaskFollower:
                 f"task {state.task_id} asked for input more than {MAX_INPUT_REQUESTS} times; "
                 "the call was given up",
             )
-        adapter: TypeAdapter[Any] = TypeAdapter(InputRequest)
-        responses: dict[str, Any] = {}
+        adapter: TypeAdapter[InputRequest] = TypeAdapter(InputRequest)
+        responses: JsonObject = {}
         for key, raw in new.items():
             answered.add(key)
             try:
@@ -182,7 +183,7 @@ class TaskFollower:
         except (asyncio.CancelledError, Exception) as exc:  # noqa: BLE001 - best effort
             log.info("MCP server '%s': tasks/cancel %s: %s", self.server, task_id, exc or "sent")
 
-    def _read(self, raw: Any) -> TaskState:
+    def _read(self, raw: object) -> TaskState:
         try:
             return read_task(raw)
         except TaskFormatError as exc:
@@ -236,7 +237,7 @@ async def _stop(poller: asyncio.Future[None]) -> None:
 
 
 async def _tool_result(
-    session: ClientSession, server: str, tool: str, task_id: str, raw: Any
+    session: ClientSession, server: str, tool: str, task_id: str, raw: object
 ) -> CallToolResult:
     """*raw* as a ``CallToolResult``, checked against the tool's output schema."""
     from mcp_types import CallToolResult

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Awaitable
+from typing import TypeVar
 
 __all__ = ["cancel_and_wait", "until_either", "until_stopped"]
 
+T = TypeVar("T")
 
-async def cancel_and_wait(task: asyncio.Future[Any]) -> None:
+
+async def cancel_and_wait(task: asyncio.Future[T]) -> None:
     """Cancel *task* and wait until it has ended; its outcome is retrieved, not raised (a
     cancel of the caller itself still propagates)."""
     task.cancel()
@@ -28,9 +30,7 @@ async def until_either(first: asyncio.Event, second: asyncio.Event, timeout: flo
             await cancel_and_wait(waiter)
 
 
-async def until_stopped(
-    request: Coroutine[Any, Any, object], timeout: float, stop: asyncio.Event
-) -> None:
+async def until_stopped(request: Awaitable[object], timeout: float, stop: asyncio.Event) -> None:
     """Await *request* within *timeout*; *stop* set in the meantime ends the wait at once."""
     task = asyncio.ensure_future(request)
     stopped = asyncio.ensure_future(stop.wait())

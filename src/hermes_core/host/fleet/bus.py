@@ -27,7 +27,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.fleet.settings import BusSettings
 
@@ -305,7 +305,7 @@ class FleetBus:
         return int(count) <= limit
 
 
-def _notice(data: Any) -> Notice | None:
+def _notice(data: object) -> Notice | None:
     if not isinstance(data, str) or len(data) > _MAX_NOTICE:
         return None
     try:

@@ -11,10 +11,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.fleet.bus import NOTICES, NoticeKind, notice_message
 from hermes_core.host.fleet.settings import BusSettings
+
+if TYPE_CHECKING:
+    import redis
 
 __all__ = ["notice_sender"]
 
@@ -25,7 +28,7 @@ SEND_SECONDS = 1.0
 
 def notice_sender(settings: BusSettings, kind: NoticeKind) -> Callable[[], None]:
     """A function that publishes one notice of *kind* on the bus of *settings*."""
-    client: list[Any] = []
+    client: list[redis.Redis] = []
     lock = threading.Lock()
 
     def send() -> None:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING
 
 from hermes_core.host.optional import has_liveness, live_endpoint
 from hermes_core.host.server_spec import HostServer
@@ -46,8 +46,8 @@ class AppFollower:
     def __init__(
         self,
         servers: Mapping[str, HostServer],
-        restart: Callable[[str], Awaitable[Any]],
-        spawn: Callable[[Any, str], asyncio.Task[Any] | None],
+        restart: Callable[[str], Awaitable[None]],
+        spawn: Callable[[Coroutine[object, object, None], str], asyncio.Task[None] | None],
         *,
         interval: float = POLL_SECONDS,
     ) -> None:
@@ -58,7 +58,7 @@ class AppFollower:
         self._seen: dict[str, object] = {}
         self._reasons: dict[str, str] = {}
         self._restarting: set[str] = set()
-        self._task: asyncio.Task[Any] | None = None
+        self._task: asyncio.Task[None] | None = None
         self.polls = 0
         """How many polls have finished."""
         self._ticked = asyncio.Event()

@@ -12,7 +12,7 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from hermes_core.auth import settings as auth_settings
 from hermes_core.config.call_settings import DEFAULT_MAX_RESULT_TOKENS
@@ -36,6 +36,7 @@ from hermes_core.sampling.settings import merge_sampling
 __all__ = [
     "BUILTIN_AUDIT",
     "BUILTIN_BUDGET",
+    "CallDefaults",
     "call_defaults",
     "config_fingerprint",
     "host_server",
@@ -104,12 +105,12 @@ def _auth(
         ) from None
 
 
-def config_fingerprint(cfg: ServerConfig, host_sampling: Any = None) -> str:
+def config_fingerprint(cfg: ServerConfig, host_sampling: object = None) -> str:
     """The schema-cache key of an entry *as written* (``${VAR}`` unresolved): where and how the
     server is reached, with the values of its env variables and headers left out, and what the
     host offers it (sampling, elicitation, roots): servers list some tools only to hosts that can
     sample or ask."""
-    offers: list[Any] = [cfg.sampling, host_sampling, cfg.elicitation]
+    offers: list[object] = [cfg.sampling, host_sampling, cfg.elicitation]
     if cfg.roots:  # server-everything lists get-roots-list only to a host offering roots
         offers.append({"roots": True})
     dumped = [o.model_dump(mode="json") if hasattr(o, "model_dump") else o for o in offers]
@@ -301,7 +302,14 @@ def overrides_of(name: str, cfg: ServerConfig) -> dict[str, ToolOverride]:
     return overrides
 
 
-def call_defaults(loaded: LoadedConfig) -> dict[str, Any]:
+class CallDefaults(TypedDict):
+    """The host-wide keys of every server's calls (:func:`host_server`'s keywords)."""
+
+    interceptors: tuple[str, ...]
+    max_result_tokens: int
+
+
+def call_defaults(loaded: LoadedConfig) -> CallDefaults:
     """The host-wide keys of every server's calls, as :func:`host_server` takes them: the
     built-in interceptors (``audit`` unless ``audit.enabled: false``, ``result_budget``) and
     the ``interceptors:`` list, and ``max_result_tokens``."""
@@ -313,7 +321,7 @@ def call_defaults(loaded: LoadedConfig) -> dict[str, Any]:
     }
 
 
-def _env_mapping(value: Any) -> bool:
+def _env_mapping(value: object) -> bool:
     return isinstance(value, Mapping) and all(
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
     )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import expand, load_dotenv
@@ -48,7 +47,7 @@ def with_backend_settings(
             path = f"{key}.{where}" if where else key
             return ConfigError(reason, path=str(loaded.path), line=loaded.line_of(path), key=path)
 
-        def expanded(value: Any, where: str) -> Any:
+        def expanded(value: object, where: str) -> object:
             if isinstance(value, str):
                 try:
                     return expand(value, env=environ, dotenv=dotenv)
@@ -60,7 +59,7 @@ def with_backend_settings(
                 return [expanded(v, f"{where}[{i}]") for i, v in enumerate(value)]
             return value
 
-        settings: Any = expanded(_plain(raw), "")
+        settings = expanded(_plain(raw), "")
         if provider.settings is not None:
             try:
                 settings = provider.settings.model_validate(settings)
@@ -73,7 +72,7 @@ def with_backend_settings(
 class _Bound:
     """A backend's ``complete`` that passes its settings in ``request.settings``."""
 
-    def __init__(self, provider: SamplingProvider, settings: Any) -> None:
+    def __init__(self, provider: SamplingProvider, settings: object) -> None:
         self._complete = provider.complete
         self._settings = settings
 

@@ -12,9 +12,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from typing import Any
 
 from hermes_core.host.tasks.state import TaskState, TaskStatus
+from hermes_core.json_types import JsonObject
 
 __all__ = ["MAX_TASKS", "TaskLog", "TaskRecord"]
 
@@ -35,8 +35,8 @@ class TaskRecord:
     """When the server created it (seconds since the epoch)."""
     updated: float
 
-    def as_json(self) -> dict[str, Any]:
-        row = asdict(self)
+    def as_json(self) -> JsonObject:
+        row: JsonObject = asdict(self)
         row["status"] = self.status.value
         return row
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.host.tasks.log import MAX_TASKS, TaskRecord
 from hermes_core.host.tasks.state import TaskStatus
@@ -70,7 +69,7 @@ def read_task_records(path: Path) -> list[TaskRecord]:
     return [record for row in rows[-MAX_TASKS:] if (record := task_record_from(row)) is not None]
 
 
-def task_record_from(row: Any) -> TaskRecord | None:
+def task_record_from(row: object) -> TaskRecord | None:
     """The record a row of :meth:`TaskRecord.as_json` holds; ``None`` when it is not one."""
     if not isinstance(row, Mapping):
         return None

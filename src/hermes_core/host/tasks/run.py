@@ -7,10 +7,13 @@ import asyncio
 import contextlib
 import contextvars
 from collections.abc import Awaitable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.tasks.log import TaskLog, TaskRecord
 from hermes_core.host.tasks.state import TaskStatus
+
+if TYPE_CHECKING:
+    from hermes_core.host.calls.call import Result
 
 __all__ = ["TaskRun", "attach_task"]
 
@@ -35,10 +38,10 @@ class TaskRun:
         self.task_id: str | None = None
         self._tasks = tasks
         self._created = asyncio.Event()
-        self._call: asyncio.Task[dict[str, Any]] | None = None
+        self._call: asyncio.Task[Result] | None = None
 
-    def start(self, call: Awaitable[dict[str, Any]]) -> None:
-        async def run() -> dict[str, Any]:
+    def start(self, call: Awaitable[Result]) -> None:
+        async def run() -> Result:
             return await call
 
         token = _RUN.set(self)
@@ -69,7 +72,7 @@ class TaskRun:
     def done(self) -> bool:
         return self._call is not None and self._call.done()
 
-    async def result(self) -> dict[str, Any]:
+    async def result(self) -> Result:
         assert self._call is not None
         return await asyncio.shield(self._call)
 

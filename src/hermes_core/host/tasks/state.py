@@ -15,7 +15,6 @@ import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.host.server_notifications import shown_text
 
@@ -69,21 +68,21 @@ class TaskState:
     status: TaskStatus
     message: str | None
     poll_s: float
-    result: Mapping[str, Any] | None = None
+    result: Mapping[str, object] | None = None
     """2026-07-28, ``completed``: the request's result."""
-    error: Mapping[str, Any] | None = None
+    error: Mapping[str, object] | None = None
     """2026-07-28, ``failed``: the JSON-RPC error."""
-    input_requests: Mapping[str, Any] | None = None
+    input_requests: Mapping[str, object] | None = None
     """2026-07-28, ``input_required``: the requests to answer (by key)."""
 
 
-def read_task(raw: Any) -> TaskState:
+def read_task(raw: object) -> TaskState:
     """The task in *raw* (a ``CreateTaskResult``, a ``tasks/get`` result or a status
     notification's params, either revision); :class:`TaskFormatError` when it is not one."""
     if not isinstance(raw, Mapping):
         raise TaskFormatError("the task is not a JSON object")
     inner = raw.get("task")
-    task: Mapping[str, Any] = inner if isinstance(inner, Mapping) else raw
+    task: Mapping[str, object] = inner if isinstance(inner, Mapping) else raw
     task_id = task.get("taskId")
     if not isinstance(task_id, str) or _TASK_ID.fullmatch(task_id) is None:
         raise TaskFormatError(
@@ -108,13 +107,13 @@ def read_task(raw: Any) -> TaskState:
     )
 
 
-def _poll_seconds(task: Mapping[str, Any]) -> float:
+def _poll_seconds(task: Mapping[str, object]) -> float:
     value = task.get("pollIntervalMs", task.get("pollInterval"))
-    if type(value) not in (int, float) or value != value:  # bool, None, NaN: no interval
-        return DEFAULT_POLL_S
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        return DEFAULT_POLL_S  # bool, None, NaN: no interval
     return min(max(float(value) / 1000.0, MIN_POLL_S), MAX_POLL_S)
 
 
-def _object(task: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
+def _object(task: Mapping[str, object], key: str) -> Mapping[str, object] | None:
     value = task.get(key)
     return value if isinstance(value, Mapping) else None

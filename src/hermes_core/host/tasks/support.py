@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import TASKS_EXTENSION
+
+if TYPE_CHECKING:
+    from mcp.types import ServerCapabilities
 
 __all__ = ["runs_tool_tasks", "sent_as_task"]
 
@@ -13,7 +17,7 @@ __all__ = ["runs_tool_tasks", "sent_as_task"]
 _MODERN = frozenset({"2026-07-28"})
 
 
-def runs_tool_tasks(caps: Any) -> bool:
+def runs_tool_tasks(caps: ServerCapabilities | None) -> bool:
     """Whether the server behind *caps* (its ``ServerCapabilities``) takes task-augmented
     ``tools/call``: ``tasks.requests.tools.call`` on 2025-11-25, the tasks extension on
     2026-07-28."""
@@ -27,7 +31,7 @@ def runs_tool_tasks(caps: Any) -> bool:
     return isinstance(extensions, dict) and TASKS_EXTENSION in extensions
 
 
-def sent_as_task(execution: dict[str, Any] | None, protocol: str | None, asked: bool) -> bool:
+def sent_as_task(execution: Mapping[str, object] | None, protocol: str | None, asked: bool) -> bool:
     """Whether a call of a tool with *execution* is sent as a 2025-11-25 task: always when the
     tool requires it, when the caller *asked* and the tool allows it; never on 2026-07-28, where
     the server decides (the host declares the extension on every request)."""

@@ -8,13 +8,17 @@ tools the host keeps as JSON anyway.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import absorb_tool_listing, send_raw_request
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection.session_requests import SessionWork
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.listing import checked_tool
+from hermes_core.json_types import JsonObject
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
 
 __all__ = ["MAX_TOOL_PAGES", "ToolDiscovery"]
 
@@ -38,21 +42,23 @@ class ToolDiscovery:
 
     async def list_all_tools(
         self, connection: ServerConnection, config: HostServer
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """Every tool the server lists, as checked wire dicts."""
         from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
         invalid: list[str] = []
         modern = connection.protocol in MODERN_PROTOCOL_VERSIONS
 
-        async def page(session: Any, cursor: str | None) -> tuple[list[dict[str, Any]], Any]:
+        async def page(
+            session: ClientSession, cursor: str | None
+        ) -> tuple[list[JsonObject], str | None]:
             raw = await send_raw_request(
                 session, "tools/list", {"cursor": cursor} if cursor else None
             )
             if not isinstance(raw, dict):
                 raw = {}
             items = raw.get("tools")
-            tools = []
+            tools: list[JsonObject] = []
             for item in items if type(items) is list else ():
                 tool, problem = checked_tool(item)
                 if tool is None:
@@ -78,8 +84,8 @@ class ToolDiscovery:
                     self.ttl[config.name] = max(0, int(ttl))
             return tools, next_cursor
 
-        async def pages(session: Any) -> list[dict[str, Any]]:
-            collected: list[dict[str, Any]] = []
+        async def pages(session: ClientSession) -> list[JsonObject]:
+            collected: list[JsonObject] = []
             cursor: str | None = None
             for _ in range(MAX_TOOL_PAGES):
                 tools, cursor = await page(session, cursor)
@@ -88,7 +94,7 @@ class ToolDiscovery:
                     break
             return collected
 
-        result: list[dict[str, Any]] = await connection.request(
+        result: list[JsonObject] = await connection.request(
             "tools/list", SessionWork(pages), config.connect_timeout
         )
         for problem in invalid:

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core._sdk_compat import TASKS_EXTENSION
 from hermes_core.host.connection import ServerConnection, ServerError
@@ -17,13 +17,17 @@ from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import runs_tool_tasks
 from hermes_core.host.tools.listing import checked_tool
 from hermes_core.host.tools.offer_gates import ServerGate
+from hermes_core.json_types import JsonObject, JsonValue
+
+if TYPE_CHECKING:
+    from mcp.types import ServerCapabilities
 
 __all__ = ["LazyServers", "write_listing_cache"]
 
 log = logging.getLogger(__name__)
 
 #: Registers a server's tools from a listing: (its config, its tools, its capabilities).
-Register = Callable[[HostServer, list[dict[str, Any]], Any], None]
+Register = Callable[[HostServer, list[JsonObject], "ServerCapabilities | None"], None]
 #: Re-lists a server's tools: its (added, removed) tool names.
 Refresh = Callable[[str], Awaitable[tuple[list[str], list[str]]]]
 
@@ -44,7 +48,7 @@ class LazyServers:
         self._gate = gate
         self._register = register
         self._refresh = refresh
-        self._info: dict[str, dict[str, Any]] = {}
+        self._info: dict[str, JsonObject] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     def register_from_cache(self, server: HostServer, connection: ServerConnection) -> bool:
@@ -90,7 +94,8 @@ class LazyServers:
                 self._gate.invalidate()
                 return exc.detail
             info = self._info.setdefault(name, {})
-            info.update(started=True, phantoms=removed)
+            phantoms: list[JsonValue] = [*removed]
+            info.update(started=True, phantoms=phantoms)
             if removed:
                 log.warning(
                     "MCP server '%s': cached tools the server no longer offers were dropped: %s",
@@ -100,7 +105,7 @@ class LazyServers:
             self._gate.invalidate()
             return None
 
-    def status(self, name: str) -> dict[str, Any]:
+    def status(self, name: str) -> JsonObject:
         info = dict(self._info.get(name, {}))
         connection = self._connections.get(name)
         info["started"] = bool(connection is not None and not is_lazy(connection))
@@ -108,7 +113,10 @@ class LazyServers:
 
 
 def write_listing_cache(
-    config: HostServer, tools: list[dict[str, Any]], caps: Any, ttls: dict[str, int]
+    config: HostServer,
+    tools: list[JsonObject],
+    caps: ServerCapabilities | None,
+    ttls: dict[str, int],
 ) -> None:
     """Write a lazy server's listing to its cache; *ttls* holds the ``ttlMs`` each server's
     last listing sent (taken here; 0: the server asked not to be cached)."""

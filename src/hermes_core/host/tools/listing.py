@@ -20,13 +20,15 @@ registry shows of it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+
+from hermes_core.json_types import JsonObject
 
 __all__ = [
     "ANNOTATION_HINTS",
     "annotations_of",
     "checked_tool",
     "execution_of",
+    "tool_name",
 ]
 
 #: ``ToolAnnotations``' boolean hints, as sent on the wire.
@@ -41,7 +43,7 @@ _ANNOTATIONS_BY_NAME = frozenset(
 _STR_OR_NONE = (str, type(None))
 
 
-def _plain_shape(item: dict[str, Any]) -> bool:
+def _plain_shape(item: JsonObject) -> bool:
     """Whether the SDK's ``Tool`` model would take *item* exactly as it is (no coercion)."""
     if type(item.get("name")) is not str or type(item.get("inputSchema")) is not dict:
         return False
@@ -83,7 +85,7 @@ def _plain_shape(item: dict[str, Any]) -> bool:
     return True
 
 
-def checked_tool(item: object) -> tuple[dict[str, Any] | None, str | None]:
+def checked_tool(item: object) -> tuple[JsonObject | None, str | None]:
     """``(tool, None)`` with *item* itself when it is plain, the SDK model's reading of it
     otherwise; ``(None, why)`` when the SDK's ``Tool`` model refuses it."""
     if type(item) is dict and _plain_shape(item):
@@ -98,20 +100,28 @@ def checked_tool(item: object) -> tuple[dict[str, Any] | None, str | None]:
         where = ".".join(str(p) for p in reason.get("loc", ()))
         return None, f"invalid {where}: {reason.get('msg')}"
     # Python mode keeps the schemas' values as sent (JSON mode would turn NaN into null).
-    dumped: dict[str, Any] = model.model_dump(by_alias=True, exclude_none=True)
+    dumped: JsonObject = model.model_dump(by_alias=True, exclude_none=True)
     return dumped, None
 
 
-def annotations_of(tool: Mapping[str, Any]) -> dict[str, Any]:
+def annotations_of(tool: Mapping[str, object]) -> JsonObject:
     """The tool's annotations the SDK model knows, ``None`` values left out (its dump)."""
     annotations = tool.get("annotations")
-    if not annotations:
+    if not annotations or not isinstance(annotations, dict):
         return {}
     return {k: v for k, v in annotations.items() if k in _ANNOTATION_KEYS and v is not None}
 
 
-def execution_of(tool: Mapping[str, Any]) -> dict[str, Any]:
+def execution_of(tool: Mapping[str, object]) -> JsonObject:
     """The tool's ``execution`` block as the SDK model dumps it (``taskSupport`` or nothing)."""
     execution = tool.get("execution")
-    support = execution.get("taskSupport") if execution else None
+    support = execution.get("taskSupport") if isinstance(execution, dict) else None
     return {"taskSupport": support} if support is not None else {}
+
+
+def tool_name(tool: Mapping[str, object]) -> str:
+    """The name of a checked tool (:func:`checked_tool` made sure it is a string)."""
+    name = tool["name"]
+    if not isinstance(name, str):
+        raise TypeError(f"not a checked tool: its name is a {type(name).__name__}")
+    return name

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermes_core.json_types import JsonObject, JsonValue
+
 __all__ = ["ToolOverride", "overridden_schema", "override_problem", "shown_name"]
 
 _JSON_TYPES: Mapping[str, tuple[type, ...]] = {
@@ -40,8 +42,8 @@ class ToolOverride:
     name: str | None = None
     title: str | None = None
     description: str | None = None
-    fixed: Mapping[str, Any] = field(default_factory=dict, hash=False)
-    defaults: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    fixed: Mapping[str, JsonValue] = field(default_factory=dict, hash=False)
+    defaults: Mapping[str, JsonValue] = field(default_factory=dict, hash=False)
     annotations: Mapping[str, bool] = field(default_factory=dict, hash=False)
     max_result_tokens: int | None = None
     key: str = ""
@@ -59,7 +61,8 @@ class ToolOverride:
         return ": ".join(part for part in (place, key) if part)
 
     def changes(self) -> dict[str, Any]:
-        """What the override changes, for ``hermes mcp tools --overrides``."""
+        """What the override changes, for ``hermes mcp tools --overrides`` (a record of mixed
+        values, each read by its key)."""
         shown: dict[str, Any] = {}
         for key, value in (
             ("name", self.name),
@@ -75,21 +78,23 @@ class ToolOverride:
         return shown
 
     def arguments_for(
-        self, arguments: Mapping[str, Any]
-    ) -> tuple[dict[str, Any] | None, list[str]]:
+        self, arguments: Mapping[str, object]
+    ) -> tuple[dict[str, object] | None, list[str]]:
         """The arguments to send for a caller's *arguments* (defaults filled in, fixed ones
         added), or ``(None, the fixed arguments the caller passed)``: refused, never
         overwritten."""
         passed = [key for key in self.fixed if key in arguments]
         if passed:
             return None, passed
-        sent = {key: value for key, value in self.defaults.items() if key not in arguments}
+        sent: dict[str, object] = {
+            key: value for key, value in self.defaults.items() if key not in arguments
+        }
         sent.update(arguments)
         sent.update(self.fixed)
         return sent, []
 
 
-def _type_problem(value: Any, schema: Any) -> str | None:
+def _type_problem(value: object, schema: object) -> str | None:
     """Why *value* does not fit the property *schema* (its ``type``, ``enum``, ``const`` and an
     array's ``items``), or ``None``; what the schema does not say is not checked."""
     if not isinstance(schema, Mapping):
@@ -120,7 +125,7 @@ def _type_problem(value: Any, schema: Any) -> str | None:
     return None
 
 
-def override_problem(override: ToolOverride, schema: Mapping[str, Any]) -> str | None:
+def override_problem(override: ToolOverride, schema: Mapping[str, object]) -> str | None:
     """Why *override* cannot apply to a tool of input *schema* (``<file>:<line>: <key>:
     <what>``), or ``None``."""
     properties = schema.get("properties")
@@ -139,13 +144,14 @@ def override_problem(override: ToolOverride, schema: Mapping[str, Any]) -> str |
     return None
 
 
-def overridden_schema(override: ToolOverride, schema: Mapping[str, Any]) -> dict[str, Any]:
+def overridden_schema(override: ToolOverride, schema: Mapping[str, JsonValue]) -> JsonObject:
     """The input schema the model sees: fixed arguments taken out, defaults shown as the
     property's ``default`` and no longer required.  *schema* is not changed."""
     if not override.fixed and not override.defaults:
         return dict(schema)
     shaped = dict(schema)
-    properties = dict(schema.get("properties") or {})
+    given = schema.get("properties")
+    properties: JsonObject = dict(given) if isinstance(given, dict) else {}
     for key in override.fixed:
         properties.pop(key, None)
     for key, value in override.defaults.items():

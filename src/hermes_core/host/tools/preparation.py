@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import runs_tool_tasks
 from hermes_core.host.tools.filtering import ToolFilter, utility_tools
+from hermes_core.host.tools.listing import tool_name
 from hermes_core.host.tools.overrides import ToolOverride, overridden_schema, override_problem
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import clean_text, prepare_input_schema
+
+if TYPE_CHECKING:
+    from mcp.types import ServerCapabilities
 
 __all__ = [
     "TASK_REQUIRED_REASON",
@@ -36,7 +41,7 @@ TASK_REQUIRED_REASON = (
 )
 
 #: A listed tool offered: (name, description, its prepared input schema, the wire dict).
-Usable = tuple[str, str, dict[str, Any], dict[str, Any]]
+Usable = tuple[str, str, JsonObject, JsonObject]
 #: A server's offered tools and its utility tools (the input of the name assignment).
 Listed = tuple[list[Usable], list[str]]
 #: A listed tool not offered because it only runs as a task.
@@ -45,23 +50,29 @@ _TASK_REQUIRED = "task required"
 #: problem (an :class:`OverrideProblem`).
 _Prepared = Usable | str
 #: A tool's wire dict and what it came to.
-_Memo = tuple[dict[str, Any], _Prepared]
+_Memo = tuple[JsonObject, _Prepared]
 
 
-def prepare_tool(tool: dict[str, Any]) -> _Prepared:
+def prepare_tool(tool: JsonObject) -> _Prepared:
     """One listed tool, ready to register: its schema validated and repaired (kept as it is
     when it needs no repair), its description cleaned; or why it is not offered."""
     schema, problem = prepare_input_schema(tool["inputSchema"])
     if schema is None:
         return str(problem)
     execution = tool.get("execution")
-    if execution and execution.get("taskSupport") == "required":
+    if isinstance(execution, dict) and execution.get("taskSupport") == "required":
         return _TASK_REQUIRED
     return _usable(tool, schema)
 
 
-def _usable(tool: dict[str, Any], schema: dict[str, Any]) -> Usable:
-    return (tool["name"], clean_text(tool.get("description") or ""), schema, tool)
+def _usable(tool: JsonObject, schema: JsonObject) -> Usable:
+    description = tool.get("description")
+    return (
+        tool_name(tool),
+        clean_text(description if isinstance(description, str) else ""),
+        schema,
+        tool,
+    )
 
 
 class OverrideProblem(str):
@@ -82,11 +93,11 @@ def overridden(override: ToolOverride, usable: Usable) -> Usable | OverrideProbl
     return (name, shown, overridden_schema(override, schema), tool)
 
 
-def unknown_overrides(config: HostServer, tools: list[dict[str, Any]]) -> list[str]:
+def unknown_overrides(config: HostServer, tools: list[JsonObject]) -> list[str]:
     """The overrides of *config* naming a tool the server does not list, one error each."""
     if not config.overrides:
         return []
-    listed = {tool["name"] for tool in tools}
+    listed = {tool_name(tool) for tool in tools}
     return [
         f"{override.where()}: the server lists no tool {tool!r}"
         for tool, override in config.overrides.items()
@@ -117,8 +128,8 @@ class ToolPreparation:
     def usable_tools(
         self,
         config: HostServer,
-        tools: list[dict[str, Any]],
-        caps: Any,
+        tools: list[JsonObject],
+        caps: ServerCapabilities | None,
         invalid: list[str] | None = None,
         held: Mapping[str, str] | None = None,
     ) -> Listed:
@@ -137,7 +148,7 @@ class ToolPreparation:
         overrides = config.overrides
         problems = unknown_overrides(config, tools)
         for tool in tools:
-            name = tool["name"]
+            name = tool_name(tool)
             override = overrides.get(name) if overrides else None
             shown = override.name if override is not None else None
             if not (chosen.allows(name) if shown is None else chosen.allows_either(name, shown)):

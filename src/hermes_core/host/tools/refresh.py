@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.config.policy_match import tool_denial, tool_refusal
 from hermes_core.host.connection import ServerConnection, ServerError
@@ -18,12 +18,16 @@ from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.discovery import ToolDiscovery
 from hermes_core.host.tools.gc_pause import paused_gc
 from hermes_core.host.tools.lazy_servers import write_listing_cache
+from hermes_core.host.tools.listing import tool_name
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.preparation import Listed, ToolPreparation, same_listing
 from hermes_core.host.tools.registration import ToolNaming
 from hermes_core.host.tools.registry import ToolRegistry
+from hermes_core.json_types import JsonObject
 
 if TYPE_CHECKING:
+    from mcp.types import ServerCapabilities
+
     from hermes_core.host.trust.screen import TrustScreen
 
 __all__ = ["RELIST_DELAY_SECONDS", "ToolRefresh"]
@@ -49,7 +53,7 @@ class ToolRefresh:
         """The trust state's screening of each listing (pins, decisions); None: none."""
         # Server -> its last listing (tools, capabilities, whether live): screened again
         # when the trust state changes.
-        self._listings: dict[str, tuple[list[dict[str, Any]], Any, bool]] = {}
+        self._listings: dict[str, tuple[list[JsonObject], ServerCapabilities | None, bool]] = {}
         self.policy_refusals: dict[str, dict[str, str]] = {}
         """Server -> tool -> why the administrator's policy refuses it."""
         self._connections = connections
@@ -60,7 +64,12 @@ class ToolRefresh:
         self._locks: dict[str, asyncio.Lock] = {}
 
     def usable_tools(
-        self, config: HostServer, tools: list[dict[str, Any]], caps: Any, *, live: bool = True
+        self,
+        config: HostServer,
+        tools: list[JsonObject],
+        caps: ServerCapabilities | None,
+        *,
+        live: bool = True,
     ) -> Listed:
         """*config*'s offered and utility tools of a listing (with what its listing skipped);
         *live*: read from the server now (only such a listing pins tools)."""
@@ -68,22 +77,25 @@ class ToolRefresh:
         held: dict[str, str] = {}
         if config.policy is not None:
             for tool in tools:
-                refused_by = tool_refusal(config.policy, config.name, tool["name"])
-                override = config.overrides.get(tool["name"])
+                name = tool_name(tool)
+                refused_by = tool_refusal(config.policy, config.name, name)
+                override = config.overrides.get(name)
                 if refused_by is None and override is not None and override.name is not None:
                     refused_by = tool_denial(config.policy, config.name, override.name)
                 if refused_by is not None:
-                    held[tool["name"]] = f"refused by the administrator's policy: {refused_by}"
+                    held[name] = f"refused by the administrator's policy: {refused_by}"
         self.policy_refusals[config.name] = dict(held)
         # Kept to be screened again when the trust state or the policy changes.
         self._listings[config.name] = (tools, caps, live)
         if self.screen is not None:
-            allowed = [tool for tool in tools if tool["name"] not in held]
+            allowed = [tool for tool in tools if tool_name(tool) not in held]
             refused = self.screen.screen(config, allowed, live=live)
             held.update((name, refusal.reason) for name, refusal in refused.items())
         return self.preparation.usable_tools(config, tools, caps, invalid, held)
 
-    def register(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> None:
+    def register(
+        self, config: HostServer, tools: list[JsonObject], caps: ServerCapabilities | None
+    ) -> None:
         """Register *config*'s tools from a listing read elsewhere (a lazy server's cache)."""
         with paused_gc():
             self.naming.apply(config.name, self.usable_tools(config, tools, caps, live=False))
@@ -111,7 +123,7 @@ class ToolRefresh:
             if connection is None or config is None or connection.closed:
                 return [], []  # closed or removed meanwhile (e.g. a late list_changed)
             caps = connection.capabilities
-            tools: list[Any] = []
+            tools: list[JsonObject] = []
             if caps is None or caps.tools is not None:
                 tools = await self.discovery.list_all_tools(connection, config)
             if config.lazy:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.listing import annotations_of, execution_of
@@ -20,12 +20,13 @@ from hermes_core.host.tools.naming import (
     toolset_name,
 )
 from hermes_core.host.tools.overrides import ToolOverride
-from hermes_core.host.tools.preparation import Listed
+from hermes_core.host.tools.preparation import Listed, Usable
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.host.tools.utility_tools import UTILITY_DESCRIPTIONS, UTILITY_SCHEMAS
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import clean_text, sanitize_value
 
-__all__ = ["ToolNaming", "overridden_metadata", "tool_metadata"]
+__all__ = ["ToolMetadata", "ToolNaming", "overridden_metadata", "tool_metadata"]
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +45,9 @@ class ToolNaming:
         # Server -> (its listing, (tool, utility) -> plain registry name).
         self._plain_names: dict[str, tuple[Listed, dict[tuple[str, bool], str]]] = {}
         # Server -> (its config, registry name -> (the usable tuple or utility, its entry)).
-        self._entry_memo: dict[str, tuple[HostServer | None, dict[str, tuple[Any, ToolEntry]]]] = {}
+        self._entry_memo: dict[
+            str, tuple[HostServer | None, dict[str, tuple[Usable | str, ToolEntry]]]
+        ] = {}
         # While no names collide, server -> (its config, its listing, its entries) as applied.
         self._unchanged_entries: dict[str, tuple[HostServer | None, Listed, list[ToolEntry]]] = {}
 
@@ -139,7 +142,7 @@ class ToolNaming:
             memo_config, memo = self._entry_memo.get(server, (None, {}))
             if memo_config is not config:
                 memo = {}
-            kept: dict[str, tuple[Any, ToolEntry]] = {}
+            kept: dict[str, tuple[Usable | str, ToolEntry]] = {}
             mine: list[ToolEntry] = []
             for item in usable:
                 name, desc, schema, tool = item
@@ -194,7 +197,22 @@ class ToolNaming:
         return self.registry.replace_all(entries)
 
 
-def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
+class ToolMetadata(TypedDict, total=False):
+    """What a :class:`ToolEntry` shows of a listed tool besides its name, description and
+    schema (its keyword arguments)."""
+
+    read_only: bool
+    title: str | None
+    annotations: JsonObject | None
+    output_schema: JsonObject | None
+    execution: JsonObject | None
+    max_result_chars: int | None
+    app_uri: str | None
+    override: ToolOverride
+    max_result_tokens: int
+
+
+def tool_metadata(tool: Mapping[str, object]) -> ToolMetadata:
     """A listed tool's title, annotations, output schema and execution, sanitised."""
     hints = annotations_of(tool)
     title = tool.get("title") or hints.get("title")
@@ -205,7 +223,7 @@ def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
         "title": clean_text(title) if isinstance(title, str) else None,
         "annotations": sanitize_value(hints) if hints else None,
         "output_schema": sanitize_value(dict(output_schema))
-        if isinstance(output_schema, Mapping)
+        if isinstance(output_schema, dict)
         else None,
         "execution": sanitize_value(execution) if execution else None,
         "max_result_chars": result_size_hint(tool),
@@ -213,19 +231,20 @@ def tool_metadata(tool: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def overridden_metadata(metadata: dict[str, Any], override: ToolOverride | None) -> dict[str, Any]:
+def overridden_metadata(metadata: ToolMetadata, override: ToolOverride | None) -> ToolMetadata:
     """A tool's :func:`tool_metadata` as its override shows it: its title, its annotations
     made more cautious (``read_only`` follows), its result budget; the override itself kept
     on the entry (its fixed and default arguments)."""
     if override is None:
         return metadata
-    shaped = dict(metadata, override=override)
+    shaped: ToolMetadata = {**metadata, "override": override}
+    annotations = metadata.get("annotations")
     if override.title is not None:
-        shaped["title"] = clean_text(override.title)
-        if metadata["annotations"] and "title" in metadata["annotations"]:
-            shaped["annotations"] = {**metadata["annotations"], "title": shaped["title"]}
+        title = shaped["title"] = clean_text(override.title)
+        if annotations and "title" in annotations:
+            shaped["annotations"] = {**annotations, "title": title}
     if override.annotations:
-        hints = dict(shaped["annotations"] or {})
+        hints: JsonObject = dict(shaped.get("annotations") or {})
         hints.update(override.annotations)
         if hints.get("destructiveHint") is True:
             hints["readOnlyHint"] = False  # (a destructive tool is never read-only)
@@ -241,7 +260,7 @@ def overridden_metadata(metadata: dict[str, Any], override: ToolOverride | None)
 MAX_APP_URI = 2048
 
 
-def app_resource_uri(tool: Mapping[str, Any]) -> str | None:
+def app_resource_uri(tool: Mapping[str, object]) -> str | None:
     """The ``ui://`` resource a tool's ``_meta.ui.resourceUri`` names (the MCP Apps
     extension; the older flat key ``ui/resourceUri`` too), when it is a clean one."""
     meta = tool.get("_meta")
@@ -258,7 +277,7 @@ def app_resource_uri(tool: Mapping[str, Any]) -> str | None:
 RESULT_SIZE_HINT = "anthropic/maxResultSizeChars"
 
 
-def result_size_hint(tool: Mapping[str, Any]) -> int | None:
+def result_size_hint(tool: Mapping[str, object]) -> int | None:
     """The tool's own result limit in characters (``_meta``), when it is a positive number."""
     meta = tool.get("_meta")
     if not isinstance(meta, Mapping):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.host.tools.overrides import ToolOverride
+from hermes_core.json_types import JsonObject
 
 __all__ = ["ToolEntry", "ToolRegistry"]
 
@@ -20,20 +20,20 @@ class ToolEntry:
     server: str
     tool: str
     description: str
-    input_schema: dict[str, Any] = field(hash=False)
+    input_schema: JsonObject = field(hash=False)
     toolset: str
     utility: bool = False
     read_only: bool = False
     """The server marked the tool ``readOnlyHint: true`` (it changes nothing)."""
     title: str | None = None
     """The tool's human-readable title (``title``, else ``annotations.title``), sanitised."""
-    annotations: dict[str, Any] | None = field(default=None, hash=False)
+    annotations: JsonObject | None = field(default=None, hash=False)
     """The server's hints as sent (``readOnlyHint``, ``destructiveHint``, ``idempotentHint``,
     ``openWorldHint``, ``title``), sanitised; hints are untrusted, so only :attr:`read_only`
     changes what Hermes does (the ``trust: untrusted`` approval)."""
-    output_schema: dict[str, Any] | None = field(default=None, hash=False)
+    output_schema: JsonObject | None = field(default=None, hash=False)
     """The tool's ``outputSchema``; a result's ``structuredContent`` is checked against it."""
-    execution: dict[str, Any] | None = field(default=None, hash=False)
+    execution: JsonObject | None = field(default=None, hash=False)
     """The tool's ``execution`` block (``taskSupport``), sanitised."""
     supports_parallel_tool_calls: bool = False
     """The server's ``supports_parallel_tool_calls`` setting (its calls may overlap)."""

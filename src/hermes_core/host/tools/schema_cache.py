@@ -22,9 +22,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hermes_core.json_records import read_record, write_record
+from hermes_core.json_types import JsonObject
 
 __all__ = ["CachedListing", "cache_path", "fingerprint", "read_cache", "write_cache"]
 
@@ -35,7 +35,7 @@ MAX_CACHE_BYTES = 64 * 1024 * 1024
 
 @dataclass(frozen=True)
 class CachedListing:
-    tools: list[dict[str, Any]]
+    tools: list[JsonObject]
     """The server's tools as it listed them (JSON, camelCase keys)."""
     capabilities: dict[str, bool]
     """Which of ``tools``, ``resources``, ``prompts`` the server offered."""
@@ -102,7 +102,7 @@ def read_cache(path: Path, expected: str, *, now: float | None = None) -> Cached
 def write_cache(
     path: Path,
     expected: str,
-    tools: Sequence[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, object]],
     capabilities: Mapping[str, bool],
     *,
     ttl_ms: int | None = None,

@@ -12,7 +12,6 @@ their sampling tools only to hosts that offer it (server-everything's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
 
@@ -26,7 +25,7 @@ class UnofferedReasons:
         self,
         servers: Callable[[], Iterable[str]],
         unoffered_tools: Callable[[], Mapping[str, Mapping[str, str]]],
-        sampling_status: Callable[[str], Mapping[str, Any] | None],
+        sampling_status: Callable[[str], Mapping[str, object] | None],
         wants_sampling: Callable[[str], bool],
         registered_as: Callable[[str, str], str] = registered_tool_name,
     ) -> None:

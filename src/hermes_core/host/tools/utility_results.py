@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hermes_core.host.calls.result_text import block_text
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.sanitize import clean_line
 
 __all__ = ["listing_result", "prompt_result", "resource_result", "utility_data"]
@@ -33,16 +34,16 @@ _NOUNS = {
 }
 
 
-def _text(text: str) -> dict[str, Any]:
+def _text(text: str) -> JsonObject:
     return {"type": "text", "text": text}
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     line = clean_line(str(value or "").strip().split("\n", 1)[0])
     return line if len(line) <= LINE_DESCRIPTION else line[: LINE_DESCRIPTION - 1] + "…"
 
 
-def _line(key: str, item: Any) -> str:
+def _line(key: str, item: object) -> str:
     if not isinstance(item, Mapping):
         return f"- {_short(item)}"
     if key == "prompts":
@@ -63,12 +64,17 @@ def _line(key: str, item: Any) -> str:
 
 
 def listing_result(
-    server: str, key: str, items: list[Any], pages: int, next_cursor: str | None, cut: str | None
-) -> dict[str, Any]:
+    server: str,
+    key: str,
+    items: list[JsonValue],
+    pages: int,
+    next_cursor: str | None,
+    cut: str | None,
+) -> JsonObject:
     """A listing's result: *items* under *key*, from *pages* pages; *cut*: why it stopped
     early (then *next_cursor* goes on from there, when the server gave one)."""
     noun = _NOUNS[key]
-    structured: dict[str, Any] = {key: items, "pages": pages}
+    structured: JsonObject = {key: items, "pages": pages}
     if items:
         lines = [f"MCP server '{server}' lists {len(items)} {noun}:"]
         lines.extend(_line(key, item) for item in items)
@@ -76,49 +82,52 @@ def listing_result(
         lines = [f"MCP server '{server}' lists no {noun}."]
     if cut is not None:
         structured["truncated"] = True
-        structured["note"] = (
+        note = (
             f"listing stopped early: {cut}; showing the first {len(items)} {key} of MCP "
             f"server '{server}'"
         )
-        lines.append(structured["note"])
+        structured["note"] = note
+        lines.append(note)
     if next_cursor is not None:
         structured["nextCursor"] = next_cursor
         lines.append(f"more: call again with cursor={next_cursor!r} for the next page")
     return {"content": [_text("\n".join(lines))], "structuredContent": structured, "isError": False}
 
 
-def resource_result(read: Mapping[str, Any]) -> dict[str, Any]:
+def resource_result(read: Mapping[str, JsonValue]) -> JsonObject:
     """A ``resources/read`` answer (*read*, sanitised) as embedded resources."""
     contents = read.get("contents")
-    blocks = [
+    blocks: list[JsonValue] = [
         {"type": "resource", "resource": item}
         for item in (contents if isinstance(contents, list) else ())
-        if isinstance(item, Mapping)
+        if isinstance(item, dict)
     ]
-    result: dict[str, Any] = {"content": blocks, "isError": False}
+    result: JsonObject = {"content": blocks, "isError": False}
     if not blocks:
         result["content"] = [_text("the resource has no contents")]
-    if isinstance(read.get("_meta"), Mapping):
-        result["_meta"] = read["_meta"]
+    meta = read.get("_meta")
+    if isinstance(meta, dict):
+        result["_meta"] = meta
     return result
 
 
-def prompt_result(prompt: Mapping[str, Any]) -> dict[str, Any]:
+def prompt_result(prompt: Mapping[str, JsonValue]) -> JsonObject:
     """A ``prompts/get`` answer (*prompt*, sanitised) as text and structured content."""
     parts: list[str] = []
-    if prompt.get("description"):
-        parts.append(_short(prompt["description"]))
+    description = prompt.get("description")
+    if description:
+        parts.append(_short(description))
     messages = prompt.get("messages")
     for message in messages if isinstance(messages, list) else ():
-        if isinstance(message, Mapping):
+        if isinstance(message, dict):
             role = clean_line(str(message.get("role", "?")))
             parts.append(f"{role}:\n{block_text(message.get('content'))}")
-    structured = {k: v for k, v in prompt.items() if k != "_meta"}
+    structured: JsonObject = {k: v for k, v in prompt.items() if k != "_meta"}
     text = "\n\n".join(parts) or "the prompt has no messages"
     return {"content": [_text(text)], "structuredContent": structured, "isError": False}
 
 
-def utility_data(tool: str, result: Mapping[str, Any]) -> dict[str, Any] | None:
+def utility_data(tool: str, result: Mapping[str, object]) -> dict[str, Any] | None:
     """What utility *tool*'s MCP request answered, from its *result* (``None``: the host's
     error, or a result that is not a utility's): the listing or the prompt (its structured
     content), or a read's ``{"contents": [...]}``."""

@@ -7,13 +7,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection.session_requests import SessionWork
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.utility_results import listing_result, prompt_result, resource_result
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.sanitize import clean_line, sanitize_value
+
+if TYPE_CHECKING:
+    from mcp import ClientSession
+    from mcp.types import (
+        GetPromptResult,
+        InputRequiredResult,
+        InputResponses,
+        ListPromptsResult,
+        ListResourcesResult,
+        ListResourceTemplatesResult,
+        ReadResourceResult,
+    )
 
 __all__ = [
     "LISTINGS",
@@ -33,7 +46,7 @@ METHOD_NOT_FOUND = -32601
 LIST_MAX_PAGES = 50
 LIST_MAX_ITEMS = 1000
 
-_LISTING: dict[str, Any] = {
+_LISTING: JsonObject = {
     "type": "object",
     "properties": {
         "cursor": {
@@ -44,7 +57,7 @@ _LISTING: dict[str, Any] = {
     },
     "additionalProperties": False,
 }
-UTILITY_SCHEMAS: dict[str, dict[str, Any]] = {
+UTILITY_SCHEMAS: dict[str, JsonObject] = {
     "list_resources": _LISTING,
     "list_resource_templates": _LISTING,
     "read_resource": {
@@ -88,19 +101,22 @@ LISTINGS = {
 }
 
 
-def utility_argument_problem(tool: str, args: Mapping[str, Any]) -> str | None:
+def utility_argument_problem(tool: str, args: Mapping[str, object]) -> str | None:
     """What is wrong with *args* for utility *tool* (its schema in ``UTILITY_SCHEMAS``)."""
     schema = UTILITY_SCHEMAS[tool]
-    properties: dict[str, Any] = schema["properties"]
+    properties = schema["properties"]
+    assert isinstance(properties, dict)  # our own schemas above
     unknown = sorted(set(args) - set(properties))
     if unknown:
         valid = ", ".join(properties) or "none"
         return f"unknown argument(s) {', '.join(map(repr, unknown))} (valid: {valid})"
-    for key in schema.get("required", []):
+    required = schema.get("required", [])
+    for key in required if isinstance(required, list) else ():
         if key not in args:
             return f"missing required argument {key!r}"
     for key, value in args.items():
-        kind = properties[key]["type"]
+        spec = properties[key]
+        kind = spec.get("type") if isinstance(spec, dict) else None
         if kind == "string":
             if not isinstance(value, str):
                 return f"{key!r} must be a string, not {type(value).__name__}"
@@ -117,51 +133,61 @@ def utility_argument_problem(tool: str, args: Mapping[str, Any]) -> str | None:
 
 
 async def call_utility(
-    connection: ServerConnection, config: HostServer, tool: str, args: dict[str, Any]
-) -> dict[str, Any]:
-    """Utility *tool*'s call, answered as a ``CallToolResult`` (:mod:`.utility_results`)."""
+    connection: ServerConnection, config: HostServer, tool: str, args: Mapping[str, object]
+) -> JsonObject:
+    """Utility *tool*'s call, answered as a ``CallToolResult`` (:mod:`.utility_results`);
+    *args* are checked already (:func:`utility_argument_problem`)."""
     if tool in LISTINGS:
-        return await list_all(connection, config, tool, args.get("cursor"))
+        cursor = args.get("cursor")
+        return await list_all(connection, config, tool, cursor if isinstance(cursor, str) else None)
 
+    given = args.get("arguments")
     prompt_args = {
         str(k): v if isinstance(v, str) else json.dumps(v)
-        for k, v in (args.get("arguments") or {}).items()
+        for k, v in (given.items() if isinstance(given, dict) else ())
     }
 
-    async def run(session: Any) -> Any:
+    async def run(session: ClientSession) -> ReadResourceResult | GetPromptResult:
         # Either request may be answered with InputRequiredResult (2026-07-28).
-        async def send(responses: Any, state: str | None) -> Any:
+        async def send(
+            responses: InputResponses | None, state: str | None
+        ) -> ReadResourceResult | GetPromptResult | InputRequiredResult:
             if tool == "read_resource":
                 return await session.read_resource(
-                    args["uri"],
+                    str(args["uri"]),
                     input_responses=responses,
                     request_state=state,
                     allow_input_required=True,
                 )
             return await session.get_prompt(
-                args["name"],
+                str(args["name"]),
                 prompt_args,
                 input_responses=responses,
                 request_state=state,
                 allow_input_required=True,
             )
 
-        return await connection.requests.until_answered(session, tool, send)
+        answered: ReadResourceResult | GetPromptResult = (
+            await connection.requests.until_answered(session, tool, send)
+        )
+        return answered
 
-    result = await connection.request(tool, SessionWork(run), config.timeout)
-    data: dict[str, Any] = sanitize_value(
+    result: ReadResourceResult | GetPromptResult = await connection.request(
+        tool, SessionWork(run), config.timeout
+    )
+    data: JsonObject = sanitize_value(
         result.model_dump(mode="json", by_alias=True, exclude_none=True)
     )
     return resource_result(data) if tool == "read_resource" else prompt_result(data)
 
 
 #: One listing: its items, the pages read, where to go on (when it stopped early) and why.
-_Listing = tuple[list[Any], int, str | None, str | None]
+_Listing = tuple[list[JsonValue], int, str | None, str | None]
 
 
 async def list_all(
     connection: ServerConnection, config: HostServer, tool: str, start: str | None = None
-) -> dict[str, Any]:
+) -> JsonObject:
     """Every page of a listing from cursor *start* (``None``: the first page), up to
     :data:`LIST_MAX_PAGES` pages and :data:`LIST_MAX_ITEMS` items; a cut-short listing says
     so (``truncated``) and where to go on (``nextCursor``)."""
@@ -170,15 +196,17 @@ async def list_all(
 
     method, key = LISTINGS[tool]
 
-    async def run(session: Any) -> _Listing:
-        items: list[Any] = []
+    async def run(session: ClientSession) -> _Listing:
+        items: list[JsonValue] = []
         cursor: str | None = start
         seen: set[str] = set() if start is None else {start}
         pages = 0
         while True:
             params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
             try:
-                page = await getattr(session, method)(params=params)
+                page: (
+                    ListResourcesResult | ListResourceTemplatesResult | ListPromptsResult
+                ) = await getattr(session, method)(params=params)
             except MCPError as exc:
                 if exc.code != METHOD_NOT_FOUND or pages or tool != "list_resource_templates":
                     raise
@@ -203,8 +231,7 @@ async def list_all(
                 return items, pages, None, "the server sent a cursor it had sent before"
             seen.add(cursor)
 
-    items, pages, next_cursor, cut = await connection.request(
-        tool, SessionWork(run), config.timeout
-    )
+    listing: _Listing = await connection.request(tool, SessionWork(run), config.timeout)
+    items, pages, next_cursor, cut = listing
     cursor = clean_line(next_cursor)[:1000] if next_cursor is not None else None
     return listing_result(config.name, key, sanitize_value(items), pages, cursor or None, cut)

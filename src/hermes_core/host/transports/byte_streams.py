@@ -23,7 +23,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from hermes_core.host.connection.diagnostics import TransportNote, note
 from hermes_core.host.connection.server_warnings import ServerWarnings
@@ -33,6 +33,7 @@ from hermes_core.plugins.types import ServerSpec, TransportStreams
 
 if TYPE_CHECKING:
     from anyio.abc import ByteStream
+    from mcp.shared.message import SessionMessage
 
 __all__ = ["open_byte_stream"]
 
@@ -120,6 +121,6 @@ async def open_byte_stream(
             await stream.aclose()
 
 
-def _line(message: Any) -> bytes:
+def _line(message: SessionMessage) -> bytes:
     text: str = message.message.model_dump_json(by_alias=True, exclude_unset=True)
     return (text + "\n").encode()

@@ -22,8 +22,7 @@ so wrapping a stream in it adds no async generator of its own to each response
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 
 from hermes_core.host.connection.server_warnings import ServerWarnings
 from hermes_core.host.transports.stdio import parse_message
@@ -34,7 +33,9 @@ CHECKED_EVENT_BYTES = 1024 * 1024
 
 _BLANK = (b"\n", b"\r\n", b"\r")
 _ONE_STEP_BYTES = 64 * 1024  # as stdio_transport's: larger payloads take the careful way
-_checks: tuple[Any, ...] | None = None  # the SDK's validator and types, imported on first use
+#: The SDK's message validator, its validation error and its notification type.
+_Checks = tuple[Callable[..., object], type[Exception], type]
+_checks: _Checks | None = None  # the SDK's validator and types, imported on first use
 
 
 class EventTooLarge(Exception):
@@ -53,7 +54,7 @@ def _counted(line: bytes) -> int:
     return len(line.rstrip(b"\r\n"))
 
 
-def _sdk_checks() -> tuple[Any, ...]:
+def _sdk_checks() -> _Checks:
     global _checks  # a cache of imports (they bring in the SDK)
     if _checks is None:
         import mcp_types

@@ -11,13 +11,14 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import clean_line
 
 __all__ = [
     "MAX_DEFINITION_BYTES",
     "SHOWN_DIGEST",
+    "Listing",
     "Stored",
     "changes",
     "definition_of",
@@ -28,6 +29,8 @@ __all__ = [
     "stored_form",
 ]
 
+#: (a tool's name, its digest, the listed tool) as a store pins or records it.
+Listing = tuple[str, str, Mapping[str, object]]
 #: The parts of a listed tool that are pinned (camelCase, as on the wire).
 PINNED_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 #: A definition larger than this is pinned by its digest alone (no diff can be shown).
@@ -49,17 +52,17 @@ _PARTS = {
 }
 
 
-def definition_of(tool: Mapping[str, Any]) -> dict[str, Any]:
+def definition_of(tool: Mapping[str, object]) -> dict[str, object]:
     """The pinned parts of a listed tool (absent parts left out)."""
     return {key: tool[key] for key in PINNED_KEYS if tool.get(key) is not None}
 
 
-def encoded(definition: Mapping[str, Any]) -> str:
+def encoded(definition: Mapping[str, object]) -> str:
     """The canonical JSON text of a definition (sorted keys, no spaces)."""
     return json.dumps(definition, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def digest_of(tool: Mapping[str, Any]) -> str:
+def digest_of(tool: Mapping[str, object]) -> str:
     """The SHA-256 of a listed tool's canonical definition (hex)."""
     return hashlib.sha256(encoded(definition_of(tool)).encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -69,7 +72,7 @@ class Stored:
     """A definition as trust.db keeps it: whole up to :data:`MAX_DEFINITION_BYTES`, else
     its size alone."""
 
-    definition: dict[str, Any] | None
+    definition: Mapping[str, object] | None
     """``None``: too large to keep (or to show)."""
     size: int | None
     """The canonical JSON's size in bytes (``None``: not known, a row of an older trust.db
@@ -83,14 +86,14 @@ class Stored:
         return f"too large to show ({-(-self.size // 1024)} KiB)"
 
 
-def stored_form(tool: Mapping[str, Any]) -> tuple[str | None, int]:
+def stored_form(tool: Mapping[str, object]) -> tuple[str | None, int]:
     """(the canonical JSON kept for *tool*, or ``None`` when over the limit; its size)."""
     text = encoded(definition_of(tool))
     size = len(text.encode("utf-8", "surrogatepass"))
     return (text if size <= MAX_DEFINITION_BYTES else None), size
 
 
-def stored_definition(text: str | None) -> dict[str, Any] | None:
+def stored_definition(text: str | None) -> JsonObject | None:
     """A definition as a store kept it (JSON text); ``None`` when absent or unreadable."""
     if text is None:
         return None
@@ -101,7 +104,7 @@ def stored_definition(text: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def stored(tool: Mapping[str, Any]) -> Stored:
+def stored(tool: Mapping[str, object]) -> Stored:
     """*tool* (a listed tool) as trust.db would keep it."""
     text, size = stored_form(tool)
     return Stored(definition_of(tool) if text is not None else None, size)
@@ -140,7 +143,7 @@ def changes(pinned: Stored, listed: Stored) -> list[str]:
     return lines or ["the definition changed"]
 
 
-def _differences(before: Any, after: Any, where: str) -> list[str]:
+def _differences(before: object, after: object, where: str) -> list[str]:
     if isinstance(before, Mapping) and isinstance(after, Mapping):
         found: list[str] = []
         for key in sorted(set(before) | set(after), key=str):
@@ -171,13 +174,13 @@ def _text_change(before: str, after: str) -> str:
     return f"{_shown(lead + before[start:])} → {_shown(lead + after[start:])}"
 
 
-def _name_shown(value: Any) -> str:
+def _name_shown(value: object) -> str:
     """A tool name with every invisible or control character escaped (``'read\\u200bfile'``)."""
     text = repr(value) if isinstance(value, str) else _shown(value)
     return text if len(text) <= VALUE_SHOWN else text[: VALUE_SHOWN - 1] + "…"
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     if value is None:
         return "(none)"
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

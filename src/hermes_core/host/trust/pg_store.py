@@ -19,10 +19,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, stored_definition, stored_form
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, Listing, stored_definition, stored_form
 from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.store import (
     MAX_CHANGES_PER_SERVER,
@@ -36,10 +36,13 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     import psycopg
+    from psycopg.rows import TupleRow
 
     from hermes_core.host.fleet.follow import ChangeFollower
 
 __all__ = ["PgTrustStore"]
+
+T = TypeVar("T")
 
 
 class PgTrustStore:
@@ -62,14 +65,14 @@ class PgTrustStore:
         return self.db.shown
 
     # -- access ---------------------------------------------------------------------------
-    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[TupleRow]:
         try:
             return self.db.run(lambda conn: conn.execute(sql, args).fetchall())
         except StateUnavailable as exc:
             raise TrustStoreError(str(exc)) from None
 
-    def _write(self, work: Callable[[psycopg.Connection[Any]], Any]) -> Any:
-        def bumped(conn: psycopg.Connection[Any]) -> Any:
+    def _write(self, work: Callable[[psycopg.Connection[TupleRow]], T]) -> T:
+        def bumped(conn: psycopg.Connection[TupleRow]) -> T:
             conn.execute("UPDATE revisions SET n = n + 1 WHERE name = 'trust'")
             return work(conn)
 
@@ -126,13 +129,13 @@ class PgTrustStore:
         rows = self._read("SELECT tool, digest FROM trust_pins WHERE server = %s", (server,))
         return {row[0]: row[1] for row in rows}
 
-    def pin(self, server: str, identity: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+    def pin(self, server: str, identity: str, tools: Iterable[Listing]) -> None:
         """As :meth:`TrustStore.pin`: only names not pinned yet; another identity starts
         afresh."""
         listed = list(tools)
         now = time.time()
 
-        def work(conn: psycopg.Connection[Any]) -> None:
+        def work(conn: psycopg.Connection[TupleRow]) -> None:
             row = conn.execute(
                 "SELECT identity FROM trust_servers WHERE server = %s", (server,)
             ).fetchone()
@@ -166,12 +169,12 @@ class PgTrustStore:
 
         self._write(work)
 
-    def record_changes(self, server: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+    def record_changes(self, server: str, tools: Iterable[Listing]) -> None:
         listed = list(tools)
         now = time.time()
 
-        def work(conn: psycopg.Connection[Any]) -> None:
-            known = dict(
+        def work(conn: psycopg.Connection[TupleRow]) -> None:
+            known: dict[str, str] = dict(
                 conn.execute(
                     "SELECT tool, digest FROM trust_changes WHERE server = %s", (server,)
                 ).fetchall()
@@ -229,7 +232,7 @@ class PgTrustStore:
                 f"a digest is at least {SHOWN_DIGEST} hex digits (as shown), not {digest!r}"
             )
 
-        def work(conn: psycopg.Connection[Any]) -> Acceptance:
+        def work(conn: psycopg.Connection[TupleRow]) -> Acceptance:
             row = conn.execute(
                 "SELECT digest, definition, size FROM trust_changes "
                 "WHERE server = %s AND tool = %s",
@@ -261,8 +264,7 @@ class PgTrustStore:
             )
             return Acceptance.ACCEPTED
 
-        result: Acceptance = self._write(work)
-        return result
+        return self._write(work)
 
     def forget(self, server: str) -> None:
         self._write(lambda conn: _forget(conn, server))
@@ -277,7 +279,7 @@ class PgTrustStore:
         return found
 
     def decide(self, server: str, tool: str, decision: Decision) -> None:
-        def work(conn: psycopg.Connection[Any]) -> None:
+        def work(conn: psycopg.Connection[TupleRow]) -> None:
             _undecide(conn, server, tool)
             conn.execute(
                 "INSERT INTO trust_decisions VALUES (%s, %s, %s, %s)",
@@ -287,22 +289,21 @@ class PgTrustStore:
         self._write(work)
 
     def reset(self, server: str, tool: str | None = None) -> int:
-        def work(conn: psycopg.Connection[Any]) -> int:
+        def work(conn: psycopg.Connection[TupleRow]) -> int:
             if tool is None:
                 done = conn.execute("DELETE FROM trust_decisions WHERE server = %s", (server,))
                 return done.rowcount
             return _undecide(conn, server, tool)
 
-        count: int = self._write(work)
-        return count
+        return self._write(work)
 
 
-def _forget(conn: psycopg.Connection[Any], server: str) -> None:
+def _forget(conn: psycopg.Connection[TupleRow], server: str) -> None:
     for table in ("trust_servers", "trust_pins", "trust_changes"):
         conn.execute(f"DELETE FROM {table} WHERE server = %s", (server,))
 
 
-def _undecide(conn: psycopg.Connection[Any], server: str, tool: str) -> int:
+def _undecide(conn: psycopg.Connection[TupleRow], server: str, tool: str) -> int:
     key = name_key(tool)
     rows = conn.execute("SELECT tool FROM trust_decisions WHERE server = %s", (server,))
     same = [name for (name,) in rows.fetchall() if name_key(name) == key]

@@ -16,14 +16,15 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from hermes_core.host.server_spec import HostServer
+from hermes_core.host.tools.listing import tool_name
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, changes, digest_of, stored
+from hermes_core.host.trust.definitions import SHOWN_DIGEST, Listing, changes, digest_of, stored
 from hermes_core.host.trust.identity import PinnedNames, name_key
 from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import TrustStore, TrustStoreError
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import clean_line
 
 __all__ = ["Refusal", "RefusalKind", "TrustScreen", "identity_of"]
@@ -57,12 +58,12 @@ class Refusal:
     """For a changed tool of another name: the pinned tool whose name (as the agent sees it)
     it takes (``read_file`` for ``read-file``)."""
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> JsonObject:
         """The result of a call to the tool.  It goes to the model, so a changed tool's new
         text is not in it (an injected instruction stays unread until the user accepts it):
         it names the parts that changed, and the user sees the diff in ``hermes mcp trust``."""
         head = f"The MCP tool {self.tool!r} of server '{self.server}' was NOT run: "
-        result: dict[str, Any] = {"server": self.server, "state": self.kind.value}
+        result: JsonObject = {"server": self.server, "state": self.kind.value}
         if self.kind is RefusalKind.CHANGED:
             parts = list(dict.fromkeys(line.partition(":")[0] for line in self.details))
             what = (
@@ -75,7 +76,7 @@ class Refusal:
                 f"must review the change and accept it (hermes mcp trust {self.server} "
                 f"{clean_line(self.tool)}); do not retry before."
             )
-            result["changed"] = parts
+            result["changed"] = [*parts]
         else:
             result["error"] = head + self.reason
         result["retryable"] = False
@@ -100,7 +101,7 @@ class TrustScreen:
         """Server -> tool -> why it is held back (as of its last screening)."""
         self._decisions: dict[str, dict[str, Decision]] | None = None
         """Server -> name key -> decision (see ``identity.py``)."""
-        self._digests: dict[str, dict[str, tuple[Any, str]]] = {}
+        self._digests: dict[str, dict[str, tuple[Mapping[str, object], str]]] = {}
 
     def reload(self) -> None:
         """Read the decisions again on the next use (another process may have changed them)."""
@@ -138,7 +139,7 @@ class TrustScreen:
         return self._decisions
 
     def screen(
-        self, config: HostServer, tools: Sequence[Mapping[str, Any]], *, live: bool
+        self, config: HostServer, tools: Sequence[Mapping[str, object]], *, live: bool
     ) -> dict[str, Refusal]:
         """The tools of *config*'s listing to hold back (tool name -> why); a *live* listing
         pins the tools not pinned yet and records the changed ones."""
@@ -154,7 +155,7 @@ class TrustScreen:
             reason = f"the trust state cannot be read ({exc}); {todo}"
             log.warning("MCP server '%s': no tool offered: %s", server, reason)
             refused = {
-                tool["name"]: Refusal(server, tool["name"], RefusalKind.UNREADABLE, reason)
+                tool_name(tool): Refusal(server, tool_name(tool), RefusalKind.UNREADABLE, reason)
                 for tool in tools
             }
         self.refusals[server] = refused
@@ -165,13 +166,13 @@ class TrustScreen:
         self._digests.pop(server, None)
 
     def _screen(
-        self, config: HostServer, tools: Sequence[Mapping[str, Any]], *, live: bool
+        self, config: HostServer, tools: Sequence[Mapping[str, object]], *, live: bool
     ) -> dict[str, Refusal]:
         server = config.name
         mine = self._all_decisions().get(server, {})
         refused: dict[str, Refusal] = {}
         for tool in tools:
-            name = tool["name"]
+            name = tool_name(tool)
             if mine.get(name_key(name)) is Decision.NEVER:
                 refused[name] = Refusal(
                     server,
@@ -181,13 +182,15 @@ class TrustScreen:
                     f"(hermes mcp approvals set {server} {name} ask to allow it again)",
                 )
         if config.pin:
-            self._check_pins(config, [t for t in tools if t["name"] not in refused], refused, live)
+            self._check_pins(
+                config, [t for t in tools if tool_name(t) not in refused], refused, live
+            )
         return refused
 
     def _check_pins(
         self,
         config: HostServer,
-        tools: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, object]],
         refused: dict[str, Refusal],
         live: bool,
     ) -> None:
@@ -197,12 +200,12 @@ class TrustScreen:
         pins = self.store.digests(server) if known == identity else {}
         names = PinnedNames(pins)
         digests = self._digests.setdefault(server, {})
-        fresh: list[tuple[str, str, Any]] = []
+        fresh: list[Listing] = []
         # (tool, its digest, the listed tool, the pinned tool it is compared with)
-        changed: list[tuple[str, str, Any, str]] = []
+        changed: list[tuple[str, str, Mapping[str, object], str]] = []
         matching: list[str] = []
         for tool in tools:
-            name = tool["name"]
+            name = tool_name(tool)
             memo = digests.get(name)
             if memo is not None and memo[0] is tool:
                 digest = memo[1]
@@ -256,7 +259,7 @@ class TrustScreen:
                     server,
                     ", ".join(clean_line(change[0]) for change in changed),
                 )
-                self.store.record_changes(server, [change[:3] for change in changed])
+                self.store.record_changes(server, [(n, d, t) for n, d, t, _ in changed])
             waiting = self.store.waiting(server)
             self.store.clear_changes(server, [name for name in matching if name in waiting])
 

@@ -16,14 +16,20 @@ import stat
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, Stored, stored_definition, stored_form
+from hermes_core.host.trust.definitions import (
+    SHOWN_DIGEST,
+    Listing,
+    Stored,
+    stored_definition,
+    stored_form,
+)
 from hermes_core.host.trust.identity import name_key
 
 __all__ = ["Acceptance", "Pin", "TrustStore", "TrustStoreError"]
@@ -79,7 +85,7 @@ class Pin:
 
     tool: str
     digest: str
-    definition: dict[str, Any] | None
+    definition: Mapping[str, object] | None
     """The definition itself (``None``: too large, kept as its digest alone)."""
     at: float
     size: int | None = None
@@ -140,7 +146,7 @@ class TrustStore:
             raise TrustStoreError(f"{where}: {exc}") from None
         return connection
 
-    def _query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    def _query(self, sql: str, args: Iterable[object] = ()) -> list[tuple[Any, ...]]:
         try:
             return self._connection().execute(sql, tuple(args)).fetchall()
         except sqlite3.Error as exc:
@@ -210,7 +216,7 @@ class TrustStore:
         rows = self._query("SELECT tool, digest FROM pins WHERE server = ?", (server,))
         return {row[0]: row[1] for row in rows}
 
-    def pin(self, server: str, identity: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+    def pin(self, server: str, identity: str, tools: Iterable[Listing]) -> None:
         """Pin each (tool, digest, listed tool) whose name the agent sees is not pinned yet
         (another process may have pinned it meanwhile, perhaps as another tool: that one stays);
         a server pinned for another *identity* (its config points elsewhere now) starts afresh."""
@@ -234,7 +240,7 @@ class TrustStore:
                 rows.append((server, tool, digest, text, now, size))
             db.executemany("INSERT OR IGNORE INTO pins VALUES (?, ?, ?, ?, ?, ?)", rows)
 
-    def record_changes(self, server: str, tools: Iterable[tuple[str, str, Any]]) -> None:
+    def record_changes(self, server: str, tools: Iterable[Listing]) -> None:
         """Keep each (tool, digest, listed tool) that differs from its pin, for
         ``hermes mcp trust`` to show and accept."""
         now = time.time()
