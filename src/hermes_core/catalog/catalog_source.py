@@ -8,7 +8,6 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from hermes_core.catalog import install as mechanics
 from hermes_core.catalog.catalog import Catalog, Entry, refusal
@@ -53,7 +52,7 @@ def catalog_entry(found: Catalog, name: str) -> Entry:
 def catalog_plan(
     found: Catalog,
     name: str,
-    configured: dict[str, Any],
+    configured: dict[str, object],
     display_names: dict[str, str],
 ) -> InstallPlan:
     """The plan for catalog entry *name*; *configured* is ``config.yaml``'s ``mcp_servers``."""
@@ -65,9 +64,10 @@ def catalog_plan(
     assert manifest is not None
     folder = mechanics.install_dir(entry.name) if manifest.installs else None
 
-    def make(_answered: set[str]) -> tuple[dict[str, Any], MissingRunner | None]:
+    def make(_answered: set[str]) -> tuple[dict[str, object], MissingRunner | None]:
         made = mechanics.server_entry(manifest, folder)
-        return made, missing_runner(made.get("command"))
+        command = made.get("command")
+        return made, missing_runner(command if isinstance(command, str) else None)
 
     previous = configured.get(entry.name)
     after = []

@@ -16,7 +16,6 @@ import re
 import shlex
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.sanitize.text import clean_line
 
@@ -75,19 +74,22 @@ def one_line(text: str, limit: int = 200) -> str:
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
-def run_lines(entry: Mapping[str, Any], label: str) -> list[tuple[str, str]]:
+def run_lines(entry: Mapping[str, object], label: str) -> list[tuple[str, str]]:
     """``(field, text)`` rows of what *entry* runs: ``runs`` (the command line), one ``env``
     row a variable; or ``connects`` (the URL) and one ``header`` row a header.
     :class:`CommandLineTooLong`, naming *label*, when they are longer than :data:`MAX_SHOWN`."""
     rows: list[tuple[str, str]] = []
     if "command" in entry:
-        words = [str(entry["command"]), *map(str, entry.get("args", []))]
+        args = entry.get("args", [])
+        words = [str(entry["command"]), *map(str, args if isinstance(args, list | tuple) else ())]
         rows.append(("runs", " ".join(quoted(w) for w in words)))
-        for key, value in dict(entry.get("env", {})).items():
+        env = entry.get("env", {})
+        for key, value in (env if isinstance(env, Mapping) else {}).items():
             rows.append(("env", f"{quoted(str(key))}={quoted(str(value))}"))
     else:
         rows.append(("connects", visible(str(entry.get("url", "")))))
-        for key, value in dict(entry.get("headers", {})).items():
+        headers = entry.get("headers", {})
+        for key, value in (headers if isinstance(headers, Mapping) else {}).items():
             rows.append(("header", f"{visible(str(key))}: {visible(str(value))}"))
     size = sum(len(text) for _field, text in rows)
     if size > MAX_SHOWN:

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from hermes_core.catalog.manifest import INSTALL_DIR, Manifest
 from hermes_core.config.loader import hermes_home
@@ -174,14 +174,14 @@ def _install(
     return folder, log_file, previous if moved else None
 
 
-def server_entry(manifest: Manifest, folder: Path | None) -> dict[str, Any]:
+def server_entry(manifest: Manifest, folder: Path | None) -> dict[str, object]:
     """The ``mcp_servers.<name>`` entry (``${INSTALL_DIR}`` replaced, ``${VAR}`` kept)."""
 
     def sub(text: str) -> str:
         return substitute(text, folder) if folder is not None else text
 
     transport = manifest.transport
-    entry: dict[str, Any] = {}
+    entry: dict[str, object] = {}
     if transport.command is not None:
         entry["command"] = sub(transport.command)
         if transport.args:

@@ -9,7 +9,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from hermes_core.catalog.registry.entry import Question
 from hermes_core.catalog.registry.records import InstallRecord
@@ -35,7 +35,7 @@ Fetch = Callable[["InstallDoor"], contextlib.AbstractContextManager[Path]]
 """Fetches the code into its install folder (yielded), saying its progress on the door; when
 the ``with`` block fails, the new folder is removed and the previous install put back."""
 
-EntryMaker = Callable[[set[str]], tuple[dict[str, Any], MissingRunner | None]]
+EntryMaker = Callable[[set[str]], tuple[dict[str, object], MissingRunner | None]]
 """The ``mcp_servers`` entry once these questions' variables have a value, and the runner it
 needs that is not here."""
 
@@ -89,7 +89,7 @@ class InstallPlan:
     """The screen: where it comes from and everything it runs (full, quoted)."""
     questions: list[Question]
     make: EntryMaker
-    previous: dict[str, Any] | None
+    previous: dict[str, object] | None
     """The configured entry it replaces."""
     fetch: Fetch | None = None
     record: InstallRecord | None = None
@@ -107,7 +107,7 @@ class InstallPlan:
     """Run when the install ends, whatever happened (a downloaded file removed)."""
 
     @property
-    def draft(self) -> tuple[dict[str, Any], MissingRunner | None]:
+    def draft(self) -> tuple[dict[str, object], MissingRunner | None]:
         """The entry as if every question had an answer (what the screen shows)."""
         return self.make({q.variable for q in self.questions})
 

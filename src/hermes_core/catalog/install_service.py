@@ -28,7 +28,6 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from hermes_core.catalog.command_line import one_line
 from hermes_core.catalog.disabled import disabled_lines
@@ -64,7 +63,7 @@ from hermes_platform.runners import MissingRunner
 __all__ = ["InstallService", "configured_entries"]
 
 
-def configured_entries(factory: HostFactory) -> dict[str, Any]:
+def configured_entries(factory: HostFactory) -> dict[str, object]:
     """The raw ``mcp_servers`` mapping of ``config.yaml`` (``{}`` when there is none)."""
     loaded = factory.load_config(strict=False)
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
@@ -82,7 +81,7 @@ class InstallService:
         self.factory.catalog_check = catalog_check(lambda: manager)
         self.kinds = ServerKinds.of(manager.transports(), manager.auth_providers())
 
-    def configured(self) -> dict[str, Any]:
+    def configured(self) -> dict[str, object]:
         return configured_entries(self.factory)
 
     # -- the steps -------------------------------------------------------------------------
@@ -190,7 +189,7 @@ class InstallService:
     def _tools(
         self,
         plan: InstallPlan,
-        made: dict[str, Any],
+        made: dict[str, object],
         runner: MissingRunner | None,
         folder: Path | None,
     ) -> InstallOutcome:
@@ -203,7 +202,12 @@ class InstallService:
                 self.door.say(line)
             return InstallOutcome(name, InstallState.SAVED_DISABLED, replaced, folder, chosen)
         if plan.default_excluded is not None:
-            chosen = made.get("tools", {})
+            include, exclude = prior_filter(made)
+            chosen = {
+                key: names
+                for key, names in (("include", include), ("exclude", exclude))
+                if names is not None
+            }
             if "exclude" in chosen:
                 self.door.say(
                     f"tools: all except {', '.join(chosen['exclude'])} "
@@ -220,7 +224,9 @@ class InstallService:
             return InstallOutcome(name, InstallState.INSTALLED, replaced, folder, chosen)
         return self.probe(plan, made, folder)
 
-    def probe(self, plan: InstallPlan, made: dict[str, Any], folder: Path | None) -> InstallOutcome:
+    def probe(
+        self, plan: InstallPlan, made: dict[str, object], folder: Path | None
+    ) -> InstallOutcome:
         """Ask the server for its tools and let the door choose; a failed probe saves the
         entry disabled (as ``hermes mcp add`` does)."""
         name = plan.name
@@ -258,7 +264,7 @@ class InstallService:
         return InstallOutcome(name, InstallState.INSTALLED, replaced, folder, chosen)
 
 
-def _keep_tools(made: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+def _keep_tools(made: dict[str, object], previous: dict[str, object] | None) -> dict[str, object]:
     """The entry an install writes, a previous entry's tool choice kept."""
     if previous and "tools" in previous:
         return {**made, "tools": previous["tools"]}

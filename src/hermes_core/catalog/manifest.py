@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
@@ -54,7 +55,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, hide_input_in_errors=True)
 
 
-def _texts(value: Any, what: str) -> list[str]:
+def _texts(value: object, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError(f"must be a list of non-empty {what}")
     return [v.strip() for v in value]
@@ -90,7 +91,7 @@ class Install(_Strict):
 
     @field_validator("bootstrap", mode="before")
     @classmethod
-    def _commands(cls, value: Any) -> list[str]:
+    def _commands(cls, value: object) -> list[str]:
         return _texts(value, "commands")
 
 
@@ -104,7 +105,7 @@ class Transport(_Strict):
     url: str | None = None
     headers: dict[str, str] = Field(default_factory=dict)
     plugin: str | None = None
-    settings: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, object] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _one_kind(self) -> Transport:
@@ -174,12 +175,12 @@ class SignIn(_Strict):
 
 class Auth(_Strict):
     keys: list[AuthKey] = Field(default_factory=list)
-    oauth: dict[str, Any] | None = None
+    oauth: dict[str, object] | None = None
     """Remote MCP OAuth: written as ``auth: oauth`` plus these ``oauth:`` settings."""
     sign_in: SignIn | None = None
     provider: str | None = None
     """A plugin's auth provider: written as ``auth: <provider>`` in the server entry."""
-    settings: dict[str, Any] | None = None
+    settings: dict[str, object] | None = None
     """The provider's settings: written under ``<provider>:`` (``${KEY}`` for asked keys)."""
 
     @field_validator("provider")
@@ -205,7 +206,7 @@ class Auth(_Strict):
         """Every string of the provider's settings (where ``${KEY}`` may appear)."""
         found: list[str] = []
 
-        def walk(value: Any) -> None:
+        def walk(value: object) -> None:
             if isinstance(value, str):
                 found.append(value)
             elif isinstance(value, dict):
@@ -225,7 +226,7 @@ class Tools(_Strict):
 
     @field_validator("default_enabled", "default_excluded", mode="before")
     @classmethod
-    def _names(cls, value: Any) -> list[str] | None:
+    def _names(cls, value: object) -> list[str] | None:
         return None if value is None else _texts(value, "tool names or globs")
 
     @model_validator(mode="after")
@@ -241,12 +242,12 @@ class Suggest(_Strict):
 
     @field_validator("keywords", mode="before")
     @classmethod
-    def _keywords(cls, value: Any) -> list[str]:
+    def _keywords(cls, value: object) -> list[str]:
         return [v.lower() for v in _texts(value, "words")]
 
     @field_validator("hosts", mode="before")
     @classmethod
-    def _hosts(cls, value: Any) -> list[str]:
+    def _hosts(cls, value: object) -> list[str]:
         return [v.lower().lstrip(".") for v in _texts(value, "host names")]
 
 
@@ -264,8 +265,8 @@ class Manifest(_Strict):
     tools: Tools = Field(default_factory=Tools)
     suggest: Suggest = Field(default_factory=Suggest)
     notes: str | None = None
-    app: dict[str, Any] | None = None
-    requires: dict[str, Any] | None = None
+    app: dict[str, object] | None = None
+    requires: dict[str, object] | None = None
 
     @field_validator("name")
     @classmethod
@@ -283,7 +284,7 @@ class Manifest(_Strict):
 
     @field_validator("auth", mode="before")
     @classmethod
-    def _auth_shorthand(cls, value: Any) -> Any:
+    def _auth_shorthand(cls, value: object) -> object:
         if value == "oauth":
             return {"oauth": {}}
         if isinstance(value, dict) and value.get("oauth") is True:
@@ -330,7 +331,7 @@ class ParsedManifest:
     path: str
 
 
-def _load_tree(text: str, path: str) -> Any:
+def _load_tree(text: str, path: str) -> object:
     try:
         return load_yaml(text)
     except YamlInputError as exc:
@@ -364,7 +365,7 @@ def _valid_keys(loc: tuple[int | str, ...]) -> str:
     return ", ".join(model.model_fields) if model is not None else ""
 
 
-def _reason(error: Any, model: type[BaseModel]) -> str:
+def _reason(error: ErrorDetails, model: type[BaseModel]) -> str:
     kind = error.get("type", "")
     if kind == "extra_forbidden":
         valid = _valid_keys(tuple(error.get("loc", ())))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.catalog.catalog import Catalog
 from hermes_core.catalog.manifest import Manifest
@@ -48,7 +47,7 @@ def record_of(name: str, manifest: Manifest, origin: str) -> InstallRecord:
     )
 
 
-def changed_installs(found: Catalog, configured: Mapping[str, Any]) -> list[ManifestChange]:
+def changed_installs(found: Catalog, configured: Mapping[str, object]) -> list[ManifestChange]:
     """Each catalog install still in *configured* (``mcp_servers``) whose manifest changed."""
     changes = []
     for record in records():

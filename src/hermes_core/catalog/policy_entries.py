@@ -41,7 +41,7 @@ def catalog_check(
         expected = server_entry(manifest, install_dir(name) if manifest.source else None)
         return (
             expected.get("command") == cfg.command
-            and list(expected.get("args", [])) == list(cfg.args)
+            and expected.get("args", []) == list(cfg.args)
             and (expected.get("url") or None) == (cfg.url or None)
             and expected.get("transport", cfg.transport) == cfg.transport
         )

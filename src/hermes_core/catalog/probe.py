@@ -6,7 +6,6 @@ import asyncio
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.loader import validate_server
@@ -36,7 +35,7 @@ class ProbedTool:
 
 
 def probe_tools(
-    name: str, entry: dict[str, Any], manager: HermesPluginManager
+    name: str, entry: dict[str, object], manager: HermesPluginManager
 ) -> tuple[list[ProbedTool], str | None]:
     """The server's tools (unfiltered), or ``([], why)`` when it cannot be reached."""
     factory = HostFactory.from_manager(manager)

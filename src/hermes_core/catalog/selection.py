@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import Any
 
 __all__ = [
     "ALL_TOOLS",
@@ -32,7 +31,7 @@ def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatchcase(name, pattern) for pattern in patterns)
 
 
-def prior_filter(entry: Mapping[str, Any] | None) -> tuple[list[str] | None, list[str] | None]:
+def prior_filter(entry: Mapping[str, object] | None) -> tuple[list[str] | None, list[str] | None]:
     """(include, exclude) of a configured entry's ``tools:`` (``None`` when absent)."""
     tools = (entry or {}).get("tools")
     if not isinstance(tools, Mapping):
@@ -99,7 +98,7 @@ def excluded_filter(
     return {"exclude": merged}
 
 
-def family_enabled(entry: Mapping[str, Any] | None, family: str) -> bool:
+def family_enabled(entry: Mapping[str, object] | None, family: str) -> bool:
     """Whether ``tools.<family>`` (``resources``/``prompts``) is on (the default)."""
     tools = (entry or {}).get("tools")
     value = tools.get(family, True) if isinstance(tools, Mapping) else True
@@ -107,14 +106,15 @@ def family_enabled(entry: Mapping[str, Any] | None, family: str) -> bool:
 
 
 def with_tools(
-    entry: Mapping[str, Any],
+    entry: Mapping[str, object],
     chosen: Mapping[str, list[str]],
     families: Mapping[str, bool] | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """*entry* with its include/exclude replaced by *chosen*, and the utility *families*
     switched (on: the key removed, as on is the default); other ``tools:`` keys kept."""
     result = dict(entry)
-    tools = dict(result.get("tools") or {})
+    written = result.get("tools")
+    tools: dict[object, object] = dict(written) if isinstance(written, Mapping) else {}
     tools.pop("include", None)
     tools.pop("exclude", None)
     tools.update(chosen)

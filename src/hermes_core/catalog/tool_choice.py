@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.catalog.probe import ProbedTool, probe_tools
 from hermes_core.catalog.selection import (
@@ -52,7 +51,7 @@ class Checklist:
 def probe_checklist(
     manager: HermesPluginManager,
     name: str,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     default_enabled: list[str] | None,
 ) -> Checklist:
     """Ask *name* for its tools and pre-check them."""
@@ -73,12 +72,12 @@ def probe_checklist(
 
 def apply_choice(
     name: str,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     tools: Sequence[str],
     families: Iterable[str],
     picked: set[str],
     kinds: ServerKinds | None = None,
-) -> tuple[dict[str, Any], dict[str, list[str]], dict[str, bool]]:
+) -> tuple[dict[str, object], dict[str, list[str]], dict[str, bool]]:
     """Write the choice *picked* among *tools* and *families* to ``config.yaml``: (the entry
     written, the tool filter, the family switches)."""
     chosen = filter_for_choice(tools, [t for t in tools if t in picked])
@@ -91,7 +90,7 @@ def apply_choice(
 
 def write_without_probe(
     name: str,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     default_enabled: list[str] | None,
     kinds: ServerKinds | None = None,
     *,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hermes_core.cli.common import PluginLoader
 from hermes_core.host.liveness.endpoint import LiveEndpoint, live_endpoint, liveness_app
@@ -50,7 +50,7 @@ def collect_files(paths: list[str]) -> list[Path]:
     return found
 
 
-def _report(subject: Subject, explanation: Explanation) -> dict[str, Any]:
+def _report(subject: Subject, explanation: Explanation) -> dict[str, object]:
     result = explanation.availability
     advice = guidance(subject.declaration, result, display_name=subject.display_name)
     return {
@@ -67,7 +67,7 @@ def _report(subject: Subject, explanation: Explanation) -> dict[str, Any]:
     }
 
 
-def _running(subject: Subject) -> dict[str, Any]:
+def _running(subject: Subject) -> dict[str, object]:
     """Whether a declared app that serves MCP itself (``liveness``) runs now: ``running``
     (``None``: it declares no liveness here), where it serves, and why not (never its token)."""
     app = liveness_app(subject.declaration)
@@ -86,15 +86,15 @@ def _running(subject: Subject) -> dict[str, Any]:
     return {"running": True, "runtime_file": app.liveness_path, "endpoint": seen.as_dict()}
 
 
-def _render(report: dict[str, Any], explanation: Explanation, show_explain: bool) -> str:
+def _render(report: dict[str, object], explanation: Explanation, show_explain: bool) -> str:
     mark = "ok" if report["offerable"] else "--"
     lines = [f"[{mark}] {report['server']}: {report['state']}   ({report['source']})"]
     for label in ("path", "version", "min_version"):
         lines.append(f"     {label + ':':<13}{report[label] if report[label] is not None else '-'}")
     if report["sentence"]:
         lines.append(f"     {report['sentence']}")
-    if report["running"] is True:
-        endpoint = report["endpoint"]
+    endpoint = report.get("endpoint")
+    if report["running"] is True and isinstance(endpoint, Mapping):
         lines.append(
             f"     {'running:':<13}yes, serving at {endpoint['url']} (pid {endpoint['pid']})"
         )

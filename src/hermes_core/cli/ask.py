@@ -91,7 +91,7 @@ class TerminalElicitor:
         if request.kind == "approval":
             return self._approve(request)
         self._say(f"MCP server '{request.server}' asks: {clean_text(request.message)}")
-        given: dict[str, Any] = {}
+        given: dict[str, object] = {}
         for item in request.fields:
             for _ in range(_TRIES):
                 line = self._read(clean_line(_prompt(item)))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth, nesting_problem
 
@@ -69,7 +68,7 @@ def parse_pairs(words: list[str]) -> list[Pair]:
     return pairs
 
 
-def _declares_string(schema: Any, key: str) -> bool:
+def _declares_string(schema: object, key: str) -> bool:
     props = schema.get("properties") if isinstance(schema, dict) else None
     prop = props.get(key) if isinstance(props, dict) else None
     if not isinstance(prop, dict):
@@ -78,7 +77,7 @@ def _declares_string(schema: Any, key: str) -> bool:
     return kind == "string" or (isinstance(kind, list) and bool(kind) and set(kind) <= {"string"})
 
 
-def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str, Any]:
+def arguments(raw_json: str | None, pairs: list[Pair], schema: object) -> dict[str, object]:
     """The call's arguments: ``--args`` *raw_json*, or *pairs* read against the tool's input
     *schema*; both at once is an error."""
     if raw_json is not None and pairs:
@@ -92,7 +91,7 @@ def arguments(raw_json: str | None, pairs: list[Pair], schema: Any) -> dict[str,
         if not isinstance(value, dict):
             raise ArgumentError("--args must be a JSON object")
         return value
-    result: dict[str, Any] = {}
+    result: dict[str, object] = {}
     for pair in pairs:
         if pair.forced_json:
             result[pair.key] = json.loads(pair.text)

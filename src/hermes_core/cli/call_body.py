@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.cli.call_args import ArgumentError, Pair, arguments
 from hermes_core.cli.call_result import exit_code, show_result
@@ -43,7 +43,7 @@ def owners(tool: str, enabled: Mapping[str, bool]) -> list[str]:
     return found
 
 
-def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, Any]:
+def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, object]:
     """The refusal of a *tool* no enabled server owns, naming the prefixes there are."""
     names = [f"mcp_{n}_…" for n, on in enabled.items() if on]
     hint = f" (tool names start with: {', '.join(names)})" if names else ""
@@ -53,10 +53,10 @@ def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, Any]:
 async def call_on(
     host: HostSurface,
     tool: str,
-    given: dict[str, Any] | None,
+    given: dict[str, object] | None,
     words: list[Pair],
     progress: ProgressLine,
-) -> tuple[dict[str, Any], list[ServerStatus]]:
+) -> tuple[dict[str, object], list[ServerStatus]]:
     """Call *tool* on *host* with *given* (checked JSON) or *words* (read on its schema); the
     result, or why the tool is not there, and the servers' status after it."""
     entry = host.registry.get(tool)
@@ -78,7 +78,7 @@ async def call_on(
     return result, host.status()
 
 
-def finish(result: dict[str, Any], rows: list[ServerStatus], *, as_json: bool) -> int:
+def finish(result: dict[str, object], rows: list[ServerStatus], *, as_json: bool) -> int:
     """Print *result* (and what the call cost, when a server asked the LLM); the exit code."""
     show_result(result, as_json=as_json)
     for row in rows:
@@ -87,7 +87,7 @@ def finish(result: dict[str, Any], rows: list[ServerStatus], *, as_json: bool) -
     return exit_code(result)
 
 
-def _failed_server(host: HostSurface, tool: str) -> dict[str, Any] | None:
+def _failed_server(host: HostSurface, tool: str) -> dict[str, object] | None:
     """When the only server asked for failed to start: that failure, as the reason *tool* is
     not there (else the host's own refusal says why)."""
     failed = [

@@ -9,7 +9,7 @@ import json
 import sys
 import time
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TextIO
 
 from hermes_core.sanitize import clean_line, clean_text
 
@@ -54,7 +54,7 @@ class TerminalOutput:
             self.out.flush()
             self._open_line = False
 
-    def tool_call(self, name: str, arguments: Mapping[str, Any]) -> None:
+    def tool_call(self, name: str, arguments: Mapping[str, object]) -> None:
         shown = json.dumps(dict(arguments), ensure_ascii=False)
         self.say(f"[tool] {clean_line(name)} {_short(shown)}")
 

@@ -23,7 +23,6 @@ import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from hermes_core import __version__
 from hermes_core.cli.common import EXIT_OK, PluginLoader
@@ -50,7 +49,7 @@ def cache_file(home: Path) -> Path:
     return home / "cache" / "mcp-list.json"
 
 
-def key_for(config: Path, digest: str, plugins: str, names: Mapping[str, Any]) -> str:
+def key_for(config: Path, digest: str, plugins: str, names: Mapping[str, object]) -> str:
     """The record's key: the file (path, SHA-256 of its bytes), the plugins' fingerprint and
     config names, this Hermes version."""
     shape = {
@@ -76,7 +75,7 @@ def file_digest(config: Path) -> str | None:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _row(value: Any) -> dict[str, Any] | None:
+def _row(value: object) -> dict[str, object] | None:
     if not isinstance(value, dict) or set(value) != {"server", "transport", "enabled", "target"}:
         return None
     if not all(isinstance(value[k], str) for k in ("server", "transport", "target")):
@@ -86,7 +85,7 @@ def _row(value: Any) -> dict[str, Any] | None:
     return value
 
 
-def read(path: Path, key: str) -> tuple[str, list[dict[str, Any]], list[str]] | None:
+def read(path: Path, key: str) -> tuple[str, list[dict[str, object]], list[str]] | None:
     """The recorded (config path, rows, warnings) for *key*, or None on any doubt."""
     data = read_record(
         path, format=FORMAT, key_field="key", expected=key, max_bytes=_MAX_RECORD_BYTES
@@ -103,7 +102,7 @@ def read(path: Path, key: str) -> tuple[str, list[dict[str, Any]], list[str]] | 
 
 
 def remember(
-    path: Path, key: str, where: str, rows: Sequence[Mapping[str, Any]], warnings: Sequence[str]
+    path: Path, key: str, where: str, rows: Sequence[Mapping[str, object]], warnings: Sequence[str]
 ) -> None:
     """Write the record atomically (mode 0600); a failure only costs the next run a validation."""
     payload = {
@@ -118,7 +117,7 @@ def remember(
 
 
 def print_rows(
-    where: str, rows: Sequence[Mapping[str, Any]], warnings: Sequence[str], *, as_json: bool
+    where: str, rows: Sequence[Mapping[str, object]], warnings: Sequence[str], *, as_json: bool
 ) -> None:
     """What ``mcp list`` prints, from a validation or from a record alike."""
     for warning in warnings:

@@ -10,7 +10,7 @@ import dataclasses
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.disabled_save import say_runner_missing
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PRESETS", "add", "build_entry", "run_add", "server_args"]
 
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: dict[str, dict[str, object]] = {
     "codex": {"command": "codex", "args": ["mcp-server"]},
 }
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -180,10 +180,10 @@ def build_entry(
     include: list[str] | None = None,
     exclude: list[str] | None = None,
     transport: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The config entry the flags describe; ``ValueError`` says what is wrong (an unknown
     ``--transport``/``--auth`` name is found when the entry is validated)."""
-    entry: dict[str, Any] = {}
+    entry: dict[str, object] = {}
     if args and not command:
         raise ValueError("the server's arguments (--arg, --args, --) need --command")
     if auth is not None and not url:
@@ -221,7 +221,7 @@ def build_entry(
         implied = _IMPLIED_TRANSPORTS["url" if "url" in entry else "command"]
         if transport.lower().replace("-", "_") not in implied:
             entry["transport"] = transport
-    tools: dict[str, Any] = {}
+    tools: dict[str, object] = {}
     if include:
         tools["include"] = _names(include, "include")
     if exclude:
@@ -233,7 +233,7 @@ def build_entry(
 
 def add(
     name: str,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     *,
     probe: bool = True,
     replace: bool = False,
@@ -292,7 +292,8 @@ def add(
         probe = False
     # A runner not on PATH (`codex`, `uvx`): what a probe would find, said plainly (any other
     # command not found is left to the probe, whose failure reads "command not found").
-    missing = missing_runner(entry.get("command")) if probe else None
+    command = entry.get("command")
+    missing = missing_runner(command if isinstance(command, str) else None) if probe else None
     if missing is not None and not (missing.known or preset):
         missing = None
     if missing is not None:
@@ -325,7 +326,7 @@ def add(
     return EXIT_OK
 
 
-def _lifted(name: str, entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def _lifted(name: str, entry: dict[str, object]) -> tuple[dict[str, object], dict[str, str]]:
     """*entry* with its literal secrets replaced by ``${VAR}``, the values stored in ``.env``
     first (so that the probe and the saved entry read them from there)."""
     lifted = copy.deepcopy(entry)
@@ -336,7 +337,7 @@ def _lifted(name: str, entry: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
     return lifted, secrets
 
 
-def _probe(factory: HostFactory, name: str, entry: dict[str, Any]) -> tuple[str | None, str]:
+def _probe(factory: HostFactory, name: str, entry: dict[str, object]) -> tuple[str | None, str]:
     cfg, problems, _warnings = validate_server(
         name, entry, path="(command line)", kinds=factory.kinds
     )

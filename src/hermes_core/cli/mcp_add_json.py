@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any
 
 from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.foreign_text import say
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     )
 
 
-def _parse(text: str) -> dict[str, Any] | str:
+def _parse(text: str) -> dict[str, object] | str:
     """The entry *text* holds, or what is wrong with it."""
     if len(text) > MAX_JSON_CHARS:
         return f"the JSON argument is over {MAX_JSON_CHARS // 1024} KiB"
@@ -84,7 +83,7 @@ def _parse(text: str) -> dict[str, Any] | str:
     return raw
 
 
-def guess_client(raw: dict[str, Any]) -> str:
+def guess_client(raw: dict[str, object]) -> str:
     """Whose shape *raw* is in: a key only one client writes, else the variable forms it uses
     (``${input:…}``: VS Code, ``${env:…}``: Cursor), else Claude Code's (the common one)."""
     for client, keys in _TELLING_KEYS:

@@ -15,7 +15,6 @@ import re
 import sys
 import time
 from datetime import UTC, datetime
-from typing import Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
@@ -49,7 +48,7 @@ def parse_since(text: str, now: float | None = None) -> float:
     return moment.timestamp()
 
 
-def _when(record: dict[str, Any]) -> float | None:
+def _when(record: dict[str, object]) -> float | None:
     stamp = record.get("time")
     if not isinstance(stamp, str):
         return None
@@ -59,11 +58,11 @@ def _when(record: dict[str, Any]) -> float | None:
         return None
 
 
-def _shown(value: Any) -> str:
+def _shown(value: object) -> str:
     return clean_line(str(value)) if value is not None else "-"
 
 
-def _decisions(record: dict[str, Any]) -> str:
+def _decisions(record: dict[str, object]) -> str:
     decisions = record.get("decisions")
     if not isinstance(decisions, list) or not decisions:
         return ""

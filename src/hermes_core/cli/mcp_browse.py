@@ -37,7 +37,7 @@ _FAMILIES = {
 _DESCRIPTION = 160
 
 
-def _short(value: Any, limit: int = _DESCRIPTION) -> str:
+def _short(value: object, limit: int = _DESCRIPTION) -> str:
     line = clean_line(str(value or "").strip().split("\n", 1)[0])
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -54,13 +54,14 @@ def _on_host(
 # ----------------------------------------------------------------------------- listings
 
 
-def item_line(family: browse.Family, item: dict[str, Any]) -> str:
+def item_line(family: browse.Family, item: dict[str, object]) -> str:
     """One listed item as a line: a resource's URI, name and type; a template's pattern; a
     prompt's signature (``?``: optional); then its description."""
     if family is browse.Family.PROMPTS:
+        arguments = item.get("arguments")
         names = [
             f"{_short(a.get('name'), 60)}{'' if a.get('required') else '?'}"
-            for a in item.get("arguments") or ()
+            for a in (arguments if isinstance(arguments, list) else ())
             if isinstance(a, dict)
         ]
         head = f"{_short(item.get('name'), 120)}({', '.join(names)})"
@@ -107,16 +108,17 @@ def run_listing(args: argparse.Namespace, plugins: PluginLoader) -> int:
 # ----------------------------------------------------------------------------- read
 
 
-def _blob(content: dict[str, Any]) -> bytes:
+def _blob(content: dict[str, object]) -> bytes:
     try:
         return base64.b64decode(str(content.get("blob", "")), validate=True)
     except (binascii.Error, ValueError):
         raise Stop(EXIT_FAILED, "the server sent a blob that is not valid base64") from None
 
 
-def _data(content: dict[str, Any]) -> bytes:
-    if isinstance(content.get("text"), str):
-        return clean_text(content["text"]).encode("utf-8")
+def _data(content: dict[str, object]) -> bytes:
+    text = content.get("text")
+    if isinstance(text, str):
+        return clean_text(text).encode("utf-8")
     return _blob(content)
 
 

@@ -86,11 +86,11 @@ def _terminal_asker(pause: Callable[[], None]) -> Asker:
     line paused first); the question modules are loaded only when a question comes, by name
     (like the handlers of :mod:`hermes_core.cli.commands`)."""
 
-    async def ask(question: Any) -> dict[str, Any]:
+    async def ask(question: Any) -> dict[str, object]:
         pause()
         terminal = importlib.import_module("hermes_core.cli.ask").TerminalElicitor()
         questions = importlib.import_module("hermes_core.serve.warm.questions")
-        reply: dict[str, Any] = await questions.answer_question(terminal, question)
+        reply: dict[str, object] = await questions.answer_question(terminal, question)
         return reply
 
     return ask

@@ -19,7 +19,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_
 from hermes_core.cli.loading import factory_for
 from hermes_core.cli.prompts import Cancelled, shown
 from hermes_core.cli.stop import Stop, guard
-from hermes_core.config.models import ConfigError
+from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.yaml_lines import plain as _plain
@@ -81,11 +81,13 @@ def found_catalog(manager: HermesPluginManager, *, quiet: bool = False) -> Catal
     return found
 
 
-def configured_servers(manager: HermesPluginManager) -> tuple[dict[str, Any], Any]:
+def configured_servers(
+    manager: HermesPluginManager,
+) -> tuple[dict[str, ServerConfig], dict[str, object]]:
     """The configured servers (validated against *manager*'s transports and auth providers)
     and the raw ``mcp_servers`` mapping."""
     loaded = factory_for(manager).load_config(strict=False)
-    raw: dict[str, Any] = {}
+    raw: dict[str, object] = {}
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
         raw = _plain(loaded.tree["mcp_servers"])
     return dict(loaded.config.mcp_servers), raw

@@ -17,7 +17,7 @@ import io
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.foreign_text import clean, say
@@ -58,7 +58,7 @@ def run_import_agent(args: argparse.Namespace, plugins: PluginLoader) -> int:
 # --------------------------------------------------------------------------- output
 
 
-def _yaml(entry: dict[str, Any], indent: str) -> str:
+def _yaml(entry: dict[str, object], indent: str) -> str:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
@@ -218,7 +218,7 @@ def _exit_code(plan: ImportPlan) -> int:
     return EXIT_FAILED if any(p.action == Action.SKIP for p in plan.items) else EXIT_OK
 
 
-def _existing(path: Path) -> dict[str, Any]:
+def _existing(path: Path) -> dict[str, object]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:

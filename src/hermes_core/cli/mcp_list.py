@@ -92,14 +92,14 @@ def _app_target(name: str) -> str:
     return "not running" + (f" ({seen.reason})" if seen is not None else "")
 
 
-def _shown(key: str, value: Any) -> str:
+def _shown(key: str, value: object) -> str:
     if isinstance(value, dict):
         inner = ", ".join(f"{k}: {_shown_value(v)}" for k, v in value.items())
         return f"{key}: {{{inner}}}"
     return f"{key}: {_shown_value(value)}"
 
 
-def _shown_value(value: Any) -> str:
+def _shown_value(value: object) -> str:
     return clean_line(str(value))[:200]
 
 

@@ -65,7 +65,8 @@ def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
 
 def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
     _servers, raw = configured_servers(manager)
-    entry = raw.get(name) if isinstance(raw.get(name), dict) else {}
+    written = raw.get(name)
+    entry = written if isinstance(written, dict) else {}
     actions: list[Row] = []
     if state == AVAILABLE:
         actions.append(Row("install", "install", "show what will run, then install"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.sanitize import clean_line
 
@@ -19,13 +19,13 @@ __all__ = ["entry_json", "override_lines"]
 _SHOWN = 120
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     text = clean_line(" ".join(text.split()))
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def entry_json(entry: ToolEntry) -> dict[str, Any]:
+def entry_json(entry: ToolEntry) -> dict[str, object]:
     """*entry* as ``hermes mcp tools --json`` prints it: its override as what it changed."""
     data = dict(entry.__dict__)
     override = entry.override

@@ -7,12 +7,10 @@ subcommand modules that :mod:`hermes_core.cli.commands` imports when one runs.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TypeAlias
 
 from hermes_core import __version__
-from hermes_core.cli.common import EXIT_USAGE
+from hermes_core.cli.parser_base import Commands, HermesParser
 from hermes_core.cli.parser_browse import add_browse_parsers
 from hermes_core.cli.parser_doctor import add_doctor_parser
 from hermes_core.cli.parser_entries import add_entry_parsers
@@ -24,9 +22,6 @@ from hermes_core.importing.names import EXPORT_ALIASES, EXPORT_FORMATS, SOURCE_N
 
 __all__ = ["DEFAULT_SERVE_PORT", "build_parser", "split_server_args"]
 
-#: The subcommands of one parser (what ``add_subparsers`` returns).
-_Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
 #: ``hermes mcp serve --http``'s default port.
 DEFAULT_SERVE_PORT = 8765
 
@@ -34,14 +29,8 @@ DEFAULT_SERVE_PORT = 8765
 DEFAULT_DASHBOARD_PORT = 8766
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = HermesParser(
         prog="hermes", description="Host MCP servers safely, and only where they can work."
     )
     parser.add_argument("--version", action="version", version=f"hermes {__version__}")
@@ -62,19 +51,21 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no colour, anywhere on the line (as NO_COLOR=1; off a terminal there is none)",
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=HermesParser)
 
     _add_apps_parser(commands)
 
     mcp = commands.add_parser("mcp", help="configured MCP servers: status, tools, calls")
     mcp.set_defaults(command_parser=mcp)
-    mcp_commands = mcp.add_subparsers(dest="mcp_command", metavar="COMMAND", parser_class=_Parser)
-    add_inspect_parsers(mcp_commands, _Parser)
+    mcp_commands = mcp.add_subparsers(
+        dest="mcp_command", metavar="COMMAND", parser_class=HermesParser
+    )
+    add_inspect_parsers(mcp_commands, HermesParser)
     add_server_edit_parsers(mcp_commands)
     add_entry_parsers(mcp_commands)
     add_browse_parsers(mcp_commands)
     _add_import_parsers(mcp_commands, commands)
-    add_trust_parsers(mcp_commands, _Parser)
+    add_trust_parsers(mcp_commands, HermesParser)
     add_doctor_parser(mcp_commands)
     _add_serve_parser(mcp_commands)
     _add_proxy_parser(mcp_commands)
@@ -87,16 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_plugins_parsers(commands)
     _add_skills_parser(commands)
-    add_state_parsers(commands, _Parser)
+    add_state_parsers(commands, HermesParser)
     return parser
 
 
-def _add_apps_parser(commands: _Commands) -> None:
+def _add_apps_parser(commands: Commands) -> None:
     """``hermes apps``: the application declarations on this machine."""
     apps = commands.add_parser("apps", help="application declarations on this machine")
     apps.set_defaults(command_parser=apps)
     apps_commands = apps.add_subparsers(
-        dest="apps_command", metavar="COMMAND", parser_class=_Parser
+        dest="apps_command", metavar="COMMAND", parser_class=HermesParser
     )
     check = apps_commands.add_parser(
         "check",
@@ -112,12 +103,12 @@ def _add_apps_parser(commands: _Commands) -> None:
     check.add_argument("--explain", action="store_true", help="show every location tried")
 
 
-def _add_plugins_parsers(commands: _Commands) -> None:
+def _add_plugins_parsers(commands: Commands) -> None:
     """``hermes plugins``: the installed plugins, and a new one's scaffold."""
     plugins = commands.add_parser("plugins", help="installed Hermes plugins")
     plugins.set_defaults(command_parser=plugins)
     plugins_commands = plugins.add_subparsers(
-        dest="plugins_command", metavar="COMMAND", parser_class=_Parser
+        dest="plugins_command", metavar="COMMAND", parser_class=HermesParser
     )
     listing = plugins_commands.add_parser(
         "list",
@@ -152,12 +143,12 @@ def _add_plugins_parsers(commands: _Commands) -> None:
     )
 
 
-def _add_skills_parser(commands: _Commands) -> None:
+def _add_skills_parser(commands: Commands) -> None:
     """``hermes skills``."""
     skills = commands.add_parser("skills", help="skills (SKILL.md) and whether they are offered")
     skills.set_defaults(command_parser=skills)
     skills_commands = skills.add_subparsers(
-        dest="skills_command", metavar="COMMAND", parser_class=_Parser
+        dest="skills_command", metavar="COMMAND", parser_class=HermesParser
     )
     skills_list = skills_commands.add_parser(
         "list",
@@ -166,7 +157,7 @@ def _add_skills_parser(commands: _Commands) -> None:
     skills_list.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def _add_chat_parser(commands: _Commands) -> None:
+def _add_chat_parser(commands: Commands) -> None:
     """Add ``hermes chat``."""
     chat = commands.add_parser(
         "chat",
@@ -185,7 +176,7 @@ def _add_chat_parser(commands: _Commands) -> None:
     )
 
 
-def _add_dashboard_parser(commands: _Commands) -> None:
+def _add_dashboard_parser(commands: Commands) -> None:
     """Add ``hermes dashboard``."""
     dashboard = commands.add_parser(
         "dashboard",
@@ -202,7 +193,7 @@ def _add_dashboard_parser(commands: _Commands) -> None:
     dashboard.add_argument("--no-open", action="store_true", help="do not open a browser")
 
 
-def _add_import_parsers(mcp_commands: _Commands, commands: _Commands) -> None:
+def _add_import_parsers(mcp_commands: Commands, commands: Commands) -> None:
     """Register ``mcp import``, ``mcp export`` and ``import-agent``."""
     importer = mcp_commands.add_parser(
         "import",
@@ -263,7 +254,7 @@ def _import_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="import only these servers")
 
 
-def _add_serve_parser(commands: _Commands) -> None:
+def _add_serve_parser(commands: Commands) -> None:
     """Add ``serve`` to ``hermes mcp``."""
     parser = commands.add_parser(
         "serve",
@@ -288,7 +279,7 @@ def _add_serve_parser(commands: _Commands) -> None:
     )
 
 
-def _add_proxy_parser(commands: _Commands) -> None:
+def _add_proxy_parser(commands: Commands) -> None:
     """Add ``proxy`` to ``hermes mcp``."""
     parser = commands.add_parser(
         "proxy",
@@ -311,7 +302,7 @@ def _add_proxy_parser(commands: _Commands) -> None:
     parser.add_argument("-v", "--verbose", action="store_true", help="log at debug level")
 
 
-def _add_warm_parsers(commands: _Commands) -> None:
+def _add_warm_parsers(commands: Commands) -> None:
     """Add ``up`` and ``down`` to ``hermes mcp``."""
     up = commands.add_parser(
         "up",
@@ -327,7 +318,7 @@ def _add_warm_parsers(commands: _Commands) -> None:
     commands.add_parser("down", help="stop the warm host and every server it started")
 
 
-def _add_catalog_parsers(commands: _Commands) -> None:
+def _add_catalog_parsers(commands: Commands) -> None:
     """Add ``catalog``, ``install``, ``configure`` and ``suggest`` to ``hermes mcp``."""
     listing = commands.add_parser(
         "catalog", help="the catalog of vetted servers and their state here"

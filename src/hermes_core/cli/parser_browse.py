@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
-from typing import Any, TypeAlias
+
+from hermes_core.cli.parser_base import Commands
 
 __all__ = ["add_browse_parsers"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_browse_parsers(mcp_commands: _Commands) -> None:
+def add_browse_parsers(mcp_commands: Commands) -> None:
     """``hermes mcp resources|templates|prompts [SERVER]``, ``read URI``, ``prompt NAME``."""
     for verb, noun in (
         ("resources", "resources (URI, name, type)"),

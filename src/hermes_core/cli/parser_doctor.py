@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any, TypeAlias
+
+from hermes_core.cli.parser_base import Commands
 
 __all__ = ["add_doctor_parser"]
-
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
 
 def _seconds(text: str) -> float:
@@ -20,7 +19,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def add_doctor_parser(mcp_commands: _Commands) -> None:
+def add_doctor_parser(mcp_commands: Commands) -> None:
     """``hermes mcp doctor [SERVER] [--json] [--timeout SECONDS]``."""
     doctor = mcp_commands.add_parser(
         "doctor",

@@ -4,16 +4,14 @@ subcommand that runs (so that a mistake is answered with that subcommand's own u
 from __future__ import annotations
 
 import argparse
-from typing import Any, TypeAlias
 
+from hermes_core.cli.parser_base import Commands
 from hermes_core.importing.names import SOURCE_NAMES
 
 __all__ = ["add_entry_parsers", "leaf_parser"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_entry_parsers(commands: _Commands) -> None:
+def add_entry_parsers(commands: Commands) -> None:
     """Add ``add-json`` and ``get`` to ``hermes mcp``."""
     add_json = commands.add_parser(
         "add-json",

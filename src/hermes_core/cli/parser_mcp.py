@@ -6,16 +6,13 @@ one server (``add``, ``remove``/``enable``/``disable``, ``test``, ``login``,
 from __future__ import annotations
 
 import argparse
-from typing import Any, TypeAlias
+
+from hermes_core.cli.parser_base import Commands, HermesParser
 
 __all__ = ["add_inspect_parsers", "add_server_edit_parsers"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_inspect_parsers(
-    mcp_commands: _Commands, parser_class: type[argparse.ArgumentParser]
-) -> None:
+def add_inspect_parsers(mcp_commands: Commands, parser_class: type[HermesParser]) -> None:
     """``list``, ``status``, ``tools``, ``call``, ``tasks``, ``audit`` and ``sampling``."""
     mcp_list = mcp_commands.add_parser("list", help="configured servers (no connection)")
     mcp_list.add_argument("--json", action="store_true", help="machine-readable output")
@@ -75,7 +72,7 @@ def add_inspect_parsers(
     _add_record_parsers(mcp_commands, parser_class)
 
 
-def add_server_edit_parsers(mcp_commands: _Commands) -> None:
+def add_server_edit_parsers(mcp_commands: Commands) -> None:
     """``add``, ``remove``/``enable``/``disable``, ``test``, ``login`` and
     ``oauth-client-document``."""
     _add_add_parser(mcp_commands)
@@ -105,7 +102,7 @@ def add_server_edit_parsers(mcp_commands: _Commands) -> None:
     document.add_argument("--client-name", default=None, help="shown on consent screens")
 
 
-def _add_add_parser(mcp_commands: _Commands) -> None:
+def _add_add_parser(mcp_commands: Commands) -> None:
     """``hermes mcp add`` (docs/cli.md)."""
     mcp_add = mcp_commands.add_parser(
         "add",
@@ -205,9 +202,7 @@ def _add_add_options(mcp_add: argparse.ArgumentParser) -> None:
     mcp_add.set_defaults(add_parser=mcp_add)
 
 
-def _add_record_parsers(
-    mcp_commands: _Commands, parser_class: type[argparse.ArgumentParser]
-) -> None:
+def _add_record_parsers(mcp_commands: Commands, parser_class: type[HermesParser]) -> None:
     """``tasks``, ``audit`` and ``sampling``: what was done and what answers servers."""
     mcp_tasks = mcp_commands.add_parser(
         "tasks", help="the tasks of task-augmented calls made here, newest first"

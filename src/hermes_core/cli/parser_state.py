@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, TypeAlias
+from hermes_core.cli.parser_base import Commands, HermesParser
 
 __all__ = ["add_state_parsers"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_state_parsers(commands: _Commands, parser_class: type[argparse.ArgumentParser]) -> None:
+def add_state_parsers(commands: Commands, parser_class: type[HermesParser]) -> None:
     """``hermes state migrate [--to URL]``."""
     state = commands.add_parser("state", help="the durable state: SQLite files or PostgreSQL")
     state.set_defaults(command_parser=state)

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, TypeAlias
+from hermes_core.cli.parser_base import Commands, HermesParser
 
 __all__ = ["add_trust_parsers"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_trust_parsers(mcp_commands: _Commands, parser_class: type[argparse.ArgumentParser]) -> None:
+def add_trust_parsers(mcp_commands: Commands, parser_class: type[HermesParser]) -> None:
     """``hermes mcp trust`` and ``hermes mcp approvals`` (docs/trust.md)."""
     trust = mcp_commands.add_parser(
         "trust",

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-from typing import Any, TypeAlias
+from hermes_core.cli.parser_base import Commands
 
 __all__ = ["add_update_parser"]
 
-_Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 
-
-def add_update_parser(commands: _Commands) -> None:
+def add_update_parser(commands: Commands) -> None:
     """``hermes update [--check | --dry-run]``."""
     update = commands.add_parser(
         "update",

@@ -15,9 +15,13 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.sanitize import strip_tags
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_processor import KeyPressEvent
+    from questionary import Question
 
 __all__ = ["Cancelled", "ask_value", "checklist", "confirm", "interactive", "menu", "shown"]
 
@@ -60,7 +64,7 @@ def _drop_typeahead() -> None:
         pass
 
 
-def _asked(make: Callable[[], Any]) -> Any:
+def _asked(make: Callable[[], Question]) -> object:
     """The answer to the question *make* builds; Ctrl-C raises ``KeyboardInterrupt``
     (questionary's ``ask`` would print "Cancelled by user" and return None).  Each question
     starts afresh: keys typed for an earlier one are dropped, those the terminal still holds
@@ -127,7 +131,7 @@ def checklist(title: str, rows: Sequence[Row], checked: set[str]) -> list[str]:
     )
     if answer is None:
         raise Cancelled
-    picked = set(answer)
+    picked = set(answer) if isinstance(answer, list) else set()
     return [r.value for r in rows if r.value in picked]
 
 
@@ -145,7 +149,7 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
         for r in rows
     ]
 
-    def make() -> Any:
+    def make() -> Question:
         question = questionary.select(
             title,
             choices=choices,
@@ -160,7 +164,7 @@ def menu(title: str, rows: Sequence[Row]) -> str | None:
     return None if answer is None else str(answer)
 
 
-def _leave_on_escape(question: Any) -> None:
+def _leave_on_escape(question: Question) -> None:
     """Esc ends *question* with no answer, as the menu's hint says (after prompt_toolkit's
     short wait that tells a lone Esc from the start of an arrow key's sequence)."""
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
@@ -168,8 +172,9 @@ def _leave_on_escape(question: Any) -> None:
     leave = KeyBindings()
 
     @leave.add("escape")
-    def _leave(event: Any) -> None:
+    def _leave(event: KeyPressEvent) -> None:
         event.app.exit(result=None)
 
     app = question.application
-    app.key_bindings = merge_key_bindings([app.key_bindings, leave])
+    kept = [app.key_bindings] if app.key_bindings is not None else []
+    app.key_bindings = merge_key_bindings([*kept, leave])

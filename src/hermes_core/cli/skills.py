@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from hermes_core.cli.common import PluginLoader
 from hermes_core.home import hermes_home
@@ -22,7 +21,7 @@ def run_list(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def list_skills(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     home = hermes_home()
     skills, problems = discover_skills(home, manager)
-    rows: list[dict[str, Any]] = []
+    rows: list[dict[str, object]] = []
     for skill in skills:
         gate = skill_visible(skill, manager)
         rows.append(

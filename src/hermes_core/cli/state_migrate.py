@@ -163,7 +163,7 @@ def migrate_home(home: Path, db: Database) -> dict[str, int]:
     return result
 
 
-def _when(record: dict[str, Any]) -> float:
+def _when(record: dict[str, object]) -> float:
     stamp = record.get("time")
     if isinstance(stamp, str):
         with contextlib.suppress(ValueError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.sanitize import clean_line
 
@@ -36,7 +36,7 @@ def width() -> int:
     return max(shutil.get_terminal_size((80, 24)).columns, 40)
 
 
-def type_name(schema: Any, depth: int = 0) -> str:
+def type_name(schema: object, depth: int = 0) -> str:
     """A JSON schema as a short Python-like type: ``str``, ``list[int]``, ``str | None``,
     ``"a" | "b"`` for an enum, ``any`` when it says nothing."""
     if not isinstance(schema, dict):
@@ -60,13 +60,13 @@ def type_name(schema: Any, depth: int = 0) -> str:
     return "any"
 
 
-def parameters(schema: Any) -> list[str]:
+def parameters(schema: object) -> list[str]:
     """``name: type`` per property, required ones first (as declared), optional as ``name?``."""
     if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
         return []
     required = schema.get("required")
     needed = set(required) if isinstance(required, list) else set()
-    props: dict[str, Any] = schema["properties"]
+    props: dict[str, object] = schema["properties"]
     ordered = [n for n in props if n in needed] + [n for n in props if n not in needed]
     return [
         f"{clean_line(str(name))}{'' if name in needed else '?'}: {type_name(props[name])}"
@@ -74,7 +74,7 @@ def parameters(schema: Any) -> list[str]:
     ]
 
 
-def signature(name: str, schema: Any) -> str:
+def signature(name: str, schema: object) -> str:
     """``name(a: str, b?: int)``."""
     return f"{name}({', '.join(parameters(schema))})"
 

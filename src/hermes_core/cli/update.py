@@ -14,7 +14,6 @@ import json
 import shlex
 import subprocess
 import sys
-from typing import Any
 
 from hermes_core.catalog.manifest_changes import changed_installs
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
@@ -33,7 +32,7 @@ def _shown(command: list[str]) -> str:
     return " ".join(shlex.quote(word) for word in command)
 
 
-def newer_versions(report: Any) -> dict[str, str]:
+def newer_versions(report: object) -> dict[str, str]:
     """From pip's ``--report`` JSON: each distribution it would install, and its version."""
     found = {}
     items = report.get("install") if isinstance(report, dict) else None

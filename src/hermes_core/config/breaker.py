@@ -37,12 +37,12 @@ class BreakerConfig(ConfigModel):
 
     @field_validator("threshold", mode="before")
     @classmethod
-    def _threshold(cls, value: Any) -> int:
+    def _threshold(cls, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise fail(f"must be a whole number of failures, 1 or more (got {kind_of(value)})")
         return value
 
     @field_validator("cooldown", mode="before")
     @classmethod
-    def _cooldown(cls, value: Any) -> float:
+    def _cooldown(cls, value: object) -> float:
         return parse_seconds(value, 60.0, zero_ok=False)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from pydantic import field_validator, model_validator
+from pydantic import ValidationInfo, field_validator, model_validator
 
 from hermes_core.config.checks import fail, kind_of
 from hermes_core.config.model_base import ConfigModel
@@ -35,7 +35,7 @@ MAX_RESULT_TOKENS = 10_000_000
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,63}")
 
 
-def interceptor_names(value: Any) -> list[str]:
+def interceptor_names(value: object) -> list[str]:
     """``interceptors:``: a list of interceptor names, each once."""
     if value is None:
         return []
@@ -51,7 +51,7 @@ def interceptor_names(value: Any) -> list[str]:
     return names
 
 
-def result_tokens(value: Any) -> int | None:
+def result_tokens(value: object) -> int | None:
     """``max_result_tokens``: a whole number of tokens (0: no budget)."""
     if value is None:
         return None
@@ -107,19 +107,19 @@ class AuditConfig(_Block):
 
     @field_validator("enabled", "values", mode="before")
     @classmethod
-    def _flag(cls, value: Any, info: Any) -> bool:
+    def _flag(cls, value: object, info: ValidationInfo) -> bool:
         return boolish(value, info.field_name == "enabled")
 
     @field_validator("max_bytes", mode="before")
     @classmethod
-    def _bytes(cls, value: Any) -> int:
+    def _bytes(cls, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 4096:
             raise fail(f"must be a whole number of bytes, 4096 or more (got {kind_of(value)})")
         return value
 
     @field_validator("keep", mode="before")
     @classmethod
-    def _keep(cls, value: Any) -> int:
+    def _keep(cls, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
             raise fail(f"must be a whole number of files, 1 to 100 (got {kind_of(value)})")
         return value
@@ -133,7 +133,7 @@ class ResultsConfig(_Block):
 
     @field_validator("max_age_days", mode="before")
     @classmethod
-    def _age(cls, value: Any) -> float:
+    def _age(cls, value: object) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
             raise fail(f"must be a number of days above 0 (got {kind_of(value)})")
         return float(value)
@@ -145,7 +145,7 @@ class ResultsConfig(_Block):
 
     @field_validator("max_file_bytes", "max_folder_bytes", mode="before")
     @classmethod
-    def _size(cls, value: Any) -> int:
+    def _size(cls, value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 4096:
             raise fail(f"must be a whole number of bytes, 4096 or more (got {kind_of(value)})")
         return value

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
@@ -50,7 +49,7 @@ def _error(loaded: LoadedConfig, key: str, reason: str) -> ConfigError:
     return ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
 
 
-def _mode(loaded: LoadedConfig, value: Any) -> ToolSearchMode:
+def _mode(loaded: LoadedConfig, value: object) -> ToolSearchMode:
     if value is None:
         return ToolSearchMode.AUTO
     if isinstance(value, bool):  # YAML reads a bare on/off as true/false

@@ -35,7 +35,7 @@ def fail_plugin(reason: str, *sub: str | int) -> PydanticCustomError:
     )
 
 
-def kind_of(value: Any) -> str:
+def kind_of(value: object) -> str:
     """What a YAML value is, in words, without showing it."""
     if value is None:
         return "nothing (null)"
@@ -67,7 +67,7 @@ def warn(info: ValidationInfo, message: str, *sub: str | int) -> None:
             sink.append((sub, message))
 
 
-def deferred(value: Any, info: ValidationInfo) -> bool:
+def deferred(value: object, info: ValidationInfo) -> bool:
     """Whether *value* is text whose ``${…}`` is expanded later (checked only then)."""
     context = info.context if isinstance(info.context, dict) else {}
     return isinstance(value, str) and "${" in value and not context.get("expanded")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Iterator
 
 from pydantic import Field, field_validator
 
@@ -82,7 +82,7 @@ class HermesConfig(ConfigModel):
             return float(number)
         return cfg.timeout if cfg is not None else DEFAULT_TOOL_TIMEOUT
 
-    def __repr_args__(self) -> Any:
+    def __repr_args__(self) -> Iterator[tuple[str | None, object]]:
         extra = self.model_extra or {}
         for name, value in super().__repr_args__():
             yield name, (REDACTED if name in extra else value)

@@ -38,7 +38,7 @@ class ElicitationConfig(BaseModel):
 
     @field_validator("enabled", mode="before")
     @classmethod
-    def _enabled(cls, value: Any) -> bool:
+    def _enabled(cls, value: object) -> bool:
         if value is None:
             return True
         if not isinstance(value, bool):
@@ -47,7 +47,7 @@ class ElicitationConfig(BaseModel):
 
     @field_validator("timeout", mode="before")
     @classmethod
-    def _timeout(cls, value: Any) -> float:
+    def _timeout(cls, value: object) -> float:
         if value is None:
             return DEFAULT_ELICITATION_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, int | float):

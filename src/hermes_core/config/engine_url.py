@@ -68,7 +68,7 @@ class EngineUrlConfig(ConfigModel):
 
     @field_validator("url", mode="before")
     @classmethod
-    def _url(cls, value: Any) -> str:
+    def _url(cls, value: object) -> str:
         if not isinstance(value, str):
             raise fail(f"must be {cls.KIND} (got {kind_of(value)})")
         problem = cls.url_problem(value)

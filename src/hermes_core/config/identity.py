@@ -4,7 +4,7 @@ and the header is then left out)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from hermes_core.config.model_base import ConfigModel
 from hermes_core.config.values import HEADER_NAME
@@ -20,7 +20,7 @@ class IdentityHeader(ConfigModel):
     value: str | None = None
 
 
-def parse_identity_header(raw: Any) -> tuple[IdentityHeader | None, str | None]:
+def parse_identity_header(raw: object) -> tuple[IdentityHeader | None, str | None]:
     """``(header, None)`` or ``(None, why it is ignored)``; ``(None, None)`` when absent."""
     if raw is None:
         return None, None

@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
@@ -185,7 +185,7 @@ class _ServerResolver:
 
     def run(self) -> ServerConfig:
         cfg, text = self.cfg, self.text
-        update: dict[str, Any] = {}
+        update: dict[str, object] = {}
         if cfg.command is not None:
             update["command"] = text(cfg.command, "command")
         update["args"] = self._args()
@@ -237,10 +237,10 @@ class _ServerResolver:
                 raise self.fail(f"{where}.{name}", f"{problem} after ${{…}} expansion")
         return env, headers
 
-    def _credentials(self) -> dict[str, Any]:
+    def _credentials(self) -> dict[str, object]:
         """``client_cert``, ``client_key`` and ``identity_header.value``, expanded."""
         cfg, text = self.cfg, self.text
-        update: dict[str, Any] = {}
+        update: dict[str, object] = {}
         if isinstance(cfg.client_cert, list):
             update["client_cert"] = [
                 text(part, f"client_cert[{i}]") for i, part in enumerate(cfg.client_cert)
@@ -300,12 +300,15 @@ def resolve_host_sampling(
     return expanded
 
 
+_Block = TypeVar("_Block", OAuthConfig, SamplingConfig)
+
+
 def _expanded_block(
-    model: OAuthConfig | SamplingConfig,
+    model: _Block,
     block: str,
     text: Callable[[str, str], str],
     fail: Callable[[str, str], ConfigError],
-) -> Any:
+) -> _Block:
     """*model* with the ``${…}`` of each of its text settings expanded, validated again with
     the values that will be used (a URL, a grant name written as ``${VAR}``)."""
     data = model.model_dump(exclude_unset=True)
@@ -330,7 +333,7 @@ def _expanded_block(
         raise fail(f"{block}{dotted}", f"{_reason(error)} (after ${{…}} expansion)") from None
 
 
-def _deep(value: Any, key: str, text: Callable[[str, str], str]) -> Any:
+def _deep(value: object, key: str, text: Callable[[str, str], str]) -> object:
     """*value* with every string in it (nested mappings and lists too) expanded."""
     if isinstance(value, str):
         return text(value, key)

@@ -15,18 +15,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from hermes_core.config.plugin_settings import SettingsShape
 from hermes_core.spelling import close_matches
 
-__all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds", "settings_of"]
+__all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds", "TransportKey", "settings_of"]
 
 #: Other spellings of the built-in transports' names accepted in ``transport:``.
 TRANSPORT_ALIASES: Mapping[str, str] = {
     "http": "streamable_http",
     "streamablehttp": "streamable_http",
 }
+
+
+class TransportKey(Protocol):
+    """What a transport's registration gives the config: the key that selects it."""
+
+    @property
+    def config_key(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -50,7 +57,10 @@ class ServerKinds:
 
     @classmethod
     def of(
-        cls, transports: Mapping[str, Any], auth_providers: Iterable[str], plugins_off: str = ""
+        cls,
+        transports: Mapping[str, TransportKey],
+        auth_providers: Iterable[str],
+        plugins_off: str = "",
     ) -> ServerKinds:
         """From the plugin manager's ``transports()`` and ``auth_providers()`` (a mapping of
         names to specs, or just the names); *plugins_off* says why plugins are not loaded."""
@@ -114,10 +124,10 @@ class ServerKinds:
 
 
 def settings_of(
-    transports: Mapping[str, Any],
-    auth_providers: Iterable[str] | Mapping[str, Any],
-    sampling_providers: Mapping[str, Any] | None = None,
-    interceptors: Mapping[str, Any] | None = None,
+    transports: Mapping[str, object],
+    auth_providers: Iterable[str] | Mapping[str, object],
+    sampling_providers: Mapping[str, object] | None = None,
+    interceptors: Mapping[str, object] | None = None,
 ) -> tuple[tuple[str, SettingsShape], ...]:
     """The settings shapes of the registrations that carry a ``settings`` model, keyed
     ``transport:<name>``, ``auth:<name>``, ``sampling:<name>`` and ``interceptor:<name>``."""

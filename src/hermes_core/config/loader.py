@@ -13,9 +13,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from hermes_core.config.call_settings import interceptor_problem
@@ -66,7 +66,7 @@ class LoadedConfig:
     exists: bool = False
     digest: str | None = None
     """SHA-256 of the file's bytes (``None`` when there is no file), to notice changes."""
-    tree: Any = field(default=None, compare=False, repr=False)
+    tree: CommentedMap | None = field(default=None, compare=False, repr=False)
 
     def line_of(self, key_path: str) -> int | None:
         """The 1-based line of *key_path* (``mcp_servers.github.env``) in the file."""
@@ -160,7 +160,7 @@ def check_interceptors(loaded: LoadedConfig, registered: Iterable[str]) -> None:
         raise ConfigError(reason, path=str(loaded.path), line=loaded.line_of(key), key=key)
 
 
-def parse_yaml(text: str, label: str) -> Any:
+def parse_yaml(text: str, label: str) -> object:
     """The round-trip tree of *text*; bad YAML is a :class:`ConfigError` at its line.
 
     Tags, deep nesting and alias bombs are refused (:mod:`hermes_core.yaml_input`).
@@ -303,8 +303,8 @@ def _first(errors: list[ConfigError]) -> ConfigError:
 
 
 def _load_server(
-    name: Any,
-    node: Any,
+    name: object,
+    node: object,
     servers_node: CommentedMap,
     path: str,
     lines: list[str],
@@ -336,10 +336,10 @@ def _load_server(
 
 def validate_server(
     name: str,
-    raw: Any,
+    raw: object,
     *,
     path: str | None = None,
-    node: Any = None,
+    node: object = None,
     name_line: int | None = None,
     kinds: ServerKinds | None = None,
 ) -> tuple[ServerConfig | None, list[ConfigError], list[ConfigWarning]]:
@@ -376,7 +376,7 @@ def validate_server(
     return cfg, [], noticed
 
 
-def validation_reason(error: Any) -> str:
+def validation_reason(error: ErrorDetails) -> str:
     """Our sentence for a validation error: never the input, only what kind it was."""
     kind = error.get("type", "")
     if kind == "hermes_config":
@@ -400,7 +400,7 @@ def validation_reason(error: Any) -> str:
     return "is not valid"
 
 
-def _keep_scalar_text(node: CommentedMap, raw: dict[str, Any], lines: list[str]) -> None:
+def _keep_scalar_text(node: CommentedMap, raw: dict[str, object], lines: list[str]) -> None:
     """Numbers and booleans where text is expected (``PORT: 8080``) keep their spelling."""
     for key in ("env", "headers"):
         sub, plain = node.get(key), raw.get(key)
@@ -416,18 +416,18 @@ def _keep_scalar_text(node: CommentedMap, raw: dict[str, Any], lines: list[str])
             _keep_seq(tools.get(key), plain_tools.get(key), lines)
 
 
-def _keep_seq(seq: Any, plain: Any, lines: list[str]) -> None:
+def _keep_seq(seq: object, plain: object, lines: list[str]) -> None:
     if isinstance(seq, CommentedSeq) and isinstance(plain, list):
         for index, value in enumerate(seq):
             if _wants_text(value):
                 plain[index] = _source(lines, seq.lc.item(index), value)
 
 
-def _wants_text(value: Any) -> bool:
+def _wants_text(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, str)
 
 
-def _source(lines: list[str], position: Any, value: Any) -> Any:
+def _source(lines: list[str], position: tuple[int, int], value: object) -> object:
     try:
         line, column = position
         match = _PLAIN_TOKEN.match(lines[line], column)
@@ -488,7 +488,7 @@ def check_interceptor_settings(loaded: LoadedConfig, settings: Mapping[str, Sett
 
 
 def check_settings_block(
-    loaded: LoadedConfig, key: str, value: Mapping[str, Any], shape: SettingsShape
+    loaded: LoadedConfig, key: str, value: Mapping[str, object], shape: SettingsShape
 ) -> None:
     """A plugin's settings block at *key* checked against *shape* (``ConfigError`` at the
     offending key's line)."""

@@ -202,7 +202,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator(*_TEXT_KEYS, mode="before")
     @classmethod
-    def _text(cls, value: Any, info: ValidationInfo) -> str | None:
+    def _text(cls, value: object, info: ValidationInfo) -> str | None:
         field = cls.model_fields[str(info.field_name)]
         if value is None:
             return field.default if isinstance(field.default, str) else None
@@ -220,7 +220,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("scope", mode="before")
     @classmethod
-    def _scope(cls, value: Any) -> str | None:
+    def _scope(cls, value: object) -> str | None:
         if value is None:
             return None
         if isinstance(value, list | tuple):
@@ -233,7 +233,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("redirect_port", mode="before")
     @classmethod
-    def _port(cls, value: Any) -> int | None:
+    def _port(cls, value: object) -> int | None:
         if value is None:
             return None
         if isinstance(value, str) and value.strip().isdigit():
@@ -244,7 +244,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("cimd", mode="before")
     @classmethod
-    def _cimd(cls, value: Any) -> bool:
+    def _cimd(cls, value: object) -> bool:
         if value is None:
             return True
         if not isinstance(value, bool):
@@ -253,7 +253,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("dpop", mode="before")
     @classmethod
-    def _dpop(cls, value: Any, info: ValidationInfo) -> str:
+    def _dpop(cls, value: object, info: ValidationInfo) -> str:
         if value is None:
             return "auto"
         if isinstance(value, bool):
@@ -266,7 +266,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("timeout", mode="before")
     @classmethod
-    def _timeout(cls, value: Any) -> float:
+    def _timeout(cls, value: object) -> float:
         if value is None:
             return DEFAULT_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -277,7 +277,7 @@ class OAuthConfig(BaseModel):
 
     @field_validator("authorization_params", mode="before")
     @classmethod
-    def _params(cls, value: Any) -> dict[str, str]:
+    def _params(cls, value: object) -> dict[str, str]:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
@@ -386,7 +386,7 @@ class OAuthConfig(BaseModel):
             found[f"authorization_params.{name}"] = value
         return found
 
-    def written(self) -> dict[str, Any]:
+    def written(self) -> dict[str, object]:
         """The keys set in config, as they would be written back (``export``, ``AuthContext``)."""
         return self.model_dump(exclude_unset=True)
 

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.spelling import close_matches
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 __all__ = ["SettingField", "SettingsShape"]
 
@@ -62,13 +65,13 @@ class SettingsShape:
     """The settings a transport or auth provider accepts (see the module docstring)."""
 
     fields: tuple[SettingField, ...]
-    model: Any = field(default=None, compare=False, repr=False)
+    model: type[BaseModel] | None = field(default=None, compare=False, repr=False)
     """The pydantic model, when the plugin is loaded (``None``: read from the record)."""
 
     # ----------------------------------------------------------------- making one
 
     @classmethod
-    def of_model(cls, model: Any) -> SettingsShape:
+    def of_model(cls, model: type[BaseModel]) -> SettingsShape:
         """The shape of a pydantic model class (its JSON Schema, aliases as written)."""
         schema = model.model_json_schema()  # (by alias, for validation: as config.yaml holds it)
         required = set(schema.get("required", ()))
@@ -85,7 +88,7 @@ class SettingsShape:
         return cls(tuple(made), model)
 
     @classmethod
-    def from_record(cls, data: Any) -> SettingsShape:
+    def from_record(cls, data: object) -> SettingsShape:
         """A shape read back from :meth:`record` (``ValueError`` when it is not one)."""
         if not isinstance(data, list):
             raise ValueError("not a list of fields")
@@ -103,7 +106,7 @@ class SettingsShape:
             )
         return cls(tuple(made))
 
-    def record(self) -> list[dict[str, Any]]:
+    def record(self) -> list[dict[str, object]]:
         """The shape as plain JSON (kept in ``plugin-config-keys.json``)."""
         return [
             {"name": f.name, "required": f.required, "secret": f.secret, "kinds": list(f.kinds)}
@@ -124,13 +127,13 @@ class SettingsShape:
         """The fields ``hermes mcp list`` may show (every field not marked secret)."""
         return frozenset(f.name for f in self.fields if not f.secret)
 
-    def as_mapping(self, value: Any) -> Any:
+    def as_mapping(self, value: object) -> object:
         """A transport's scalar value (``socket: /run/x.sock``) as its first field's setting."""
         if isinstance(value, Mapping) or not self.fields:
             return value
         return {self.fields[0].name: value}
 
-    def problem(self, value: Mapping[str, Any]) -> tuple[tuple[str | int, ...], str] | None:
+    def problem(self, value: Mapping[str, object]) -> tuple[tuple[str | int, ...], str] | None:
         """The first thing wrong with *value* (key path below the block, reason), or None."""
         names = self.names
         for key in value:
@@ -146,7 +149,7 @@ class SettingsShape:
             )
         deferred = {k for k, v in value.items() if _deferred(v)}
         if self.model is not None:
-            return self._model_problem(value, deferred)
+            return _model_problem(self.model, value, deferred)
         for item in self.fields:
             if item.name not in value or item.name in deferred or not item.kinds:
                 continue
@@ -156,43 +159,47 @@ class SettingsShape:
                 return (item.name,), f"must be {words or 'set'}"
         return None
 
-    def _model_problem(
-        self, value: Mapping[str, Any], deferred: set[str]
-    ) -> tuple[tuple[str | int, ...], str] | None:
-        from pydantic import ValidationError
 
-        try:
-            self.model.model_validate(dict(value))
-        except ValidationError as exc:
-            for error in exc.errors(include_input=False, include_url=False):
-                loc = tuple(error.get("loc", ()))
-                if loc and loc[0] in deferred:
-                    continue  # checked once ${VAR} is resolved
-                return loc, str(error.get("msg", "invalid"))
-        except (ValueError, TypeError) as exc:
-            return (), str(exc) or type(exc).__name__
-        return None
+def _model_problem(
+    model: type[BaseModel], value: Mapping[str, object], deferred: set[str]
+) -> tuple[tuple[str | int, ...], str] | None:
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(dict(value))
+    except ValidationError as exc:
+        for error in exc.errors(include_input=False, include_url=False):
+            loc = tuple(error.get("loc", ()))
+            if loc and loc[0] in deferred:
+                continue  # checked once ${VAR} is resolved
+            return loc, str(error.get("msg", "invalid"))
+    except (ValueError, TypeError) as exc:
+        return (), str(exc) or type(exc).__name__
+    return None
 
 
-def _deferred(value: Any) -> bool:
+def _deferred(value: object) -> bool:
     return isinstance(value, str) and "${" in value
 
 
-def _is_kind(value: Any, kind: str) -> bool:
+def _is_kind(value: object, kind: str) -> bool:
     if kind in ("integer", "number") and isinstance(value, bool):
         return False
     return isinstance(value, _KINDS.get(kind, (object,)))
 
 
-def _secret(prop: Mapping[str, Any]) -> bool:
+def _secret(prop: Mapping[str, object]) -> bool:
     if prop.get("secret") is True or prop.get("writeOnly") is True:
         return True
     if prop.get("format") == "password":
         return True
-    return any(_secret(p) for p in prop.get("anyOf", ()) if isinstance(p, Mapping))
+    options = prop.get("anyOf", ())
+    return isinstance(options, list | tuple) and any(
+        _secret(p) for p in options if isinstance(p, Mapping)
+    )
 
 
-def _kinds(prop: Mapping[str, Any]) -> tuple[str, ...]:
+def _kinds(prop: Mapping[str, object]) -> tuple[str, ...]:
     """The JSON types *prop* allows; empty when it allows any (a reference, an open option)."""
     kind = prop.get("type")
     if isinstance(kind, str):

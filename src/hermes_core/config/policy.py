@@ -112,13 +112,13 @@ def _read(path: Path, *, required: bool) -> Policy | None:
 
 
 class _Reader:
-    def __init__(self, where: str, tree: Any) -> None:
+    def __init__(self, where: str, tree: object) -> None:
         self.where, self.tree = where, tree
 
     def fail(self, key: str, problem: str) -> ConfigError:
         return ConfigError(problem, path=self.where, line=_line_of(self.tree, key), key=key)
 
-    def keys(self, key: str, value: Any, known: tuple[str, ...]) -> dict[str, Any]:
+    def keys(self, key: str, value: object, known: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(key, "must be a mapping")
         for name in value:
@@ -129,13 +129,13 @@ class _Reader:
                 raise self.fail(path, f"unknown key{hint}; known: {', '.join(known)}")
         return value
 
-    def glob(self, key: str, value: Any) -> str:
+    def glob(self, key: str, value: object) -> str:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(key, "must be a non-empty text (a name or a glob)")
         return value.strip()
 
 
-def _parse(where: str, tree: Any) -> Policy:
+def _parse(where: str, tree: object) -> Policy:
     read = _Reader(where, tree)
     data = _plain(tree)
     if data is None:
@@ -176,7 +176,7 @@ def _parse(where: str, tree: Any) -> Policy:
     )
 
 
-def _rules(read: _Reader, key: str, items: Any) -> list[ServerRule]:
+def _rules(read: _Reader, key: str, items: object) -> list[ServerRule]:
     if not isinstance(items, list):
         raise read.fail(key, "must be a list of rules (each a mapping of name, url, command, path)")
     rules = []

@@ -11,7 +11,6 @@ made absolute (against the workspace folder) at connect time, then offered to th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticCustomError
@@ -35,7 +34,7 @@ class RootConfig(BaseModel):
     name: str | None = None
 
 
-def _text(value: Any, *where: str | int) -> str:
+def _text(value: object, *where: str | int) -> str:
     if not isinstance(value, str):
         raise _fail(f"must be text (got {_kind(value)})", *where)
     if not value.strip():
@@ -45,7 +44,7 @@ def _text(value: Any, *where: str | int) -> str:
     return value
 
 
-def parse_roots(value: Any) -> list[RootConfig] | None:
+def parse_roots(value: object) -> list[RootConfig] | None:
     """The ``roots:`` list, checked; ``None`` when the key is absent or null."""
     if value is None:
         return None

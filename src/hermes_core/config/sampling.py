@@ -25,7 +25,7 @@ LOG_LEVELS = ("debug", "info", "warning")
 _APPROVALS = ("auto", "ask")
 
 
-def _count(value: Any, *, minimum: int) -> int:
+def _count(value: object, *, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise _fail(f"must be a whole number (got {_kind(value)})")
     if isinstance(value, str):
@@ -86,14 +86,14 @@ class SamplingConfig(BaseModel):
 
     @field_validator("enabled", mode="before")
     @classmethod
-    def _enabled(cls, value: Any) -> bool | None:
+    def _enabled(cls, value: object) -> bool | None:
         if value is None or isinstance(value, bool):
             return value
         raise _fail(f"must be true or false (got {_kind(value)})")
 
     @field_validator("backend", "model", mode="before")
     @classmethod
-    def _name(cls, value: Any) -> str | None:
+    def _name(cls, value: object) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
@@ -114,17 +114,17 @@ class SamplingConfig(BaseModel):
 
     @field_validator("max_tokens_cap", "max_rpm", mode="before")
     @classmethod
-    def _positive(cls, value: Any) -> int | None:
+    def _positive(cls, value: object) -> int | None:
         return None if value is None else _count(value, minimum=1)
 
     @field_validator("max_tool_rounds", mode="before")
     @classmethod
-    def _rounds(cls, value: Any) -> int | None:
+    def _rounds(cls, value: object) -> int | None:
         return None if value is None else _count(value, minimum=0)
 
     @field_validator("timeout", mode="before")
     @classmethod
-    def _timeout(cls, value: Any) -> float | None:
+    def _timeout(cls, value: object) -> float | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
@@ -135,7 +135,7 @@ class SamplingConfig(BaseModel):
 
     @field_validator("allowed_models", mode="before")
     @classmethod
-    def _allowed(cls, value: Any) -> tuple[str, ...] | None:
+    def _allowed(cls, value: object) -> tuple[str, ...] | None:
         if value is None:
             return None
         if isinstance(value, str):
@@ -151,7 +151,7 @@ class SamplingConfig(BaseModel):
 
     @field_validator("log_level", mode="before")
     @classmethod
-    def _level(cls, value: Any, info: ValidationInfo) -> str | None:
+    def _level(cls, value: object, info: ValidationInfo) -> str | None:
         if value is None:
             return None
         if deferred(value, info):
@@ -162,7 +162,7 @@ class SamplingConfig(BaseModel):
 
     @field_validator("approval", mode="before")
     @classmethod
-    def _approval(cls, value: Any, info: ValidationInfo) -> str | None:
+    def _approval(cls, value: object, info: ValidationInfo) -> str | None:
         if value is None:
             return None
         if deferred(value, info):

@@ -23,9 +23,9 @@ different value in the environment or ``.env`` gets ``_2``, ``_3`` … (see :cla
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TypeGuard, TypeVar
 
 from hermes_core.config.dotenv_file import update_dotenv
 from hermes_core.config.interpolate import parse_dotenv
@@ -56,6 +56,7 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/?#@\s:]*:)([^/?#@\s]+)(@)
 _QUERY = re.compile(r"(?i)(\b[a-z][a-z0-9+.-]*://[^\s?#]*\?)([^\s#]*)")
 
 Claim = Callable[[list[str], str], str]
+_Arg = TypeVar("_Arg")
 
 
 def is_secret_name(name: str) -> bool:
@@ -68,11 +69,11 @@ def looks_secret_value(value: str) -> bool:
     return bool(_SECRET_VALUE.match(value.strip()))
 
 
-def _literal(value: Any) -> bool:
+def _literal(value: object) -> TypeGuard[str]:
     return isinstance(value, str) and bool(value.strip()) and "${" not in value
 
 
-def is_literal_secret(key: str, value: Any) -> bool:
+def is_literal_secret(key: str, value: object) -> bool:
     """Whether the env or header *value* under *key* is a literal credential: a non-blank string
     with no ``${VAR}`` whose key names a secret or whose shape is one.  Import lifts exactly these
     to ``.env`` and export writes exactly these as references, so a round trip keeps every other
@@ -112,7 +113,7 @@ class VariableNames:
         )
 
 
-def lift_secrets(server: str, entry: dict[str, Any], names: VariableNames) -> dict[str, str]:
+def lift_secrets(server: str, entry: dict[str, object], names: VariableNames) -> dict[str, str]:
     """Replace every literal secret of *entry* (plain data, changed in place) by ``${VAR}``;
     returns ``{VAR: value}`` for ``.env``."""
     found: dict[str, str] = {}
@@ -133,17 +134,19 @@ def lift_secrets(server: str, entry: dict[str, Any], names: VariableNames) -> di
         for key, value in headers.items():
             if is_literal_secret(key, value):
                 headers[key] = _header_value(server, key, value, claim)
-    if isinstance(entry.get("args"), list):
-        entry["args"] = lift_args(server, entry["args"], claim)
-    if _literal(entry.get("url")):
-        entry["url"] = lift_urls(server, entry["url"], claim)
-    if _literal(entry.get("command")):
-        entry["command"] = lift_urls(server, entry["command"], claim)
+    args = entry.get("args")
+    if isinstance(args, list):
+        entry["args"] = lift_args(server, args, claim)
+    for key in ("url", "command"):
+        text = entry.get(key)
+        if _literal(text):
+            entry[key] = lift_urls(server, text, claim)
     oauth = entry.get("oauth")
     if isinstance(oauth, dict):
         for key in ("client_secret", "id_token", "assertion"):
-            if _literal(oauth.get(key)):
-                oauth[key] = claim([_variable_base(server, key)], oauth[key])
+            secret = oauth.get(key)
+            if _literal(secret):
+                oauth[key] = claim([_variable_base(server, key)], secret)
     return found
 
 
@@ -155,10 +158,10 @@ def _header_value(server: str, key: str, value: str, claim: Claim) -> str:
     return claim([_variable_base(server, key)], value)
 
 
-def lift_args(server: str, args: list[Any], claim: Claim) -> list[Any]:
+def lift_args(server: str, args: Sequence[_Arg], claim: Claim) -> list[_Arg | str]:
     """*args* with the value of each secret-named flag, each URL password and secret query
     parameter, and each token-shaped argument replaced by a reference."""
-    out: list[Any] = []
+    out: list[_Arg | str] = []
     flag: str | None = None  # a secret flag whose value is the next argument
     for arg in args:
         if not isinstance(arg, str):

@@ -9,7 +9,6 @@ passphrases are secrets), and the ``repr`` hides them as well.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from pydantic import BaseModel, PrivateAttr, ValidationInfo, model_validator
 
@@ -37,7 +36,7 @@ class _Origin:
 
     __slots__ = ("node", "path")
 
-    def __init__(self, path: str, node: Any) -> None:
+    def __init__(self, path: str, node: object) -> None:
         self.path = path
         self.node = node
 
@@ -94,18 +93,18 @@ class ServerConfig(ServerFields):
         return key == "url" and self.url is not None
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         """The entry's keys that belong to its transport or auth provider (plugin keys)."""
         extra = self.model_extra or {}
         return {key: extra[key] for key in self._plugin_keys if key in extra}
 
-    def shown_options(self) -> dict[str, Any]:
+    def shown_options(self) -> dict[str, object]:
         """:attr:`options` as ``hermes mcp list`` shows them: what a settings model marks
         secret (or, for a plugin without a model, every value) replaced by ``***``."""
         return {key: self._masked(key, value) for key, value in self.options.items()}
 
     @property
-    def auth_settings(self) -> dict[str, Any]:
+    def auth_settings(self) -> dict[str, object]:
         """The settings of the selected auth provider: the mapping under its name."""
         if self.auth is None:
             return {}
@@ -128,12 +127,12 @@ class ServerConfig(ServerFields):
             return None
         return _line_of(self._origin.node, key_path) if key_path else None
 
-    def with_origin(self, path: str, node: Any) -> ServerConfig:
+    def with_origin(self, path: str, node: object) -> ServerConfig:
         """Record where this entry was read (used by the loader)."""
         self._origin = _Origin(path, node)
         return self
 
-    def __repr_args__(self) -> Any:
+    def __repr_args__(self) -> Iterator[tuple[str | None, object]]:
         extra = self.model_extra or {}
         for name, value in super().__repr_args__():
             if name in ("env", "headers") and isinstance(value, dict):
@@ -151,7 +150,7 @@ class ServerConfig(ServerFields):
             else:
                 yield name, value
 
-    def _masked(self, key: str, value: Any) -> Any:
+    def _masked(self, key: str, value: object) -> object:
         """A plugin key's value with what its settings model marks secret (or, without a
         model, everything) replaced."""
         shown = self._shown.get(key)
@@ -259,7 +258,10 @@ class ServerConfig(ServerFields):
         if shape is not None and key in extra:
             value = extra[key]
             scalar = not isinstance(value, Mapping)
-            problem = shape.problem(shape.as_mapping(value))
+            settings = shape.as_mapping(value)
+            if not isinstance(settings, Mapping):
+                raise fail(f"must be a mapping of settings (got {kind_of(value)})", key)
+            problem = shape.problem(settings)
             if problem is not None:
                 where, reason = problem
                 raise fail(f"{reason} (settings of transport {transport})", key, *where[scalar:])

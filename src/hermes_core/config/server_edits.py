@@ -4,7 +4,6 @@ change by touching only the lines of its entry (else on the round-trip tree)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -17,10 +16,8 @@ from hermes_core.config.yaml_document import (
     emit,
     indent_of,
     is_blank,
-    normal,
     to_node,
 )
-from hermes_core.yaml_lines import plain as _plain
 
 __all__ = ["ALREADY_EXISTS", "AddServer", "AddServers", "EditOp", "RemoveServer", "SetEnabled"]
 
@@ -32,7 +29,7 @@ _BOOL_WORDS.update({"false": False, "no": False, "off": False, "0": False})
 class EditOp:
     server: str
 
-    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+    def expected(self, data: dict[str, object], label: str) -> dict[str, object] | None:
         """The file's data after the edit; ``None`` when there is nothing to do."""
         raise NotImplementedError
 
@@ -43,7 +40,7 @@ class EditOp:
     def edit_tree(self, tree: CommentedMap) -> None:
         raise NotImplementedError
 
-    def _servers(self, data: dict[str, Any], label: str) -> dict[str, Any]:
+    def _servers(self, data: dict[str, object], label: str) -> dict[str, object]:
         servers = data.get("mcp_servers")
         if servers is None:
             return {}
@@ -56,7 +53,7 @@ class EditOp:
             )
         return servers
 
-    def _entry(self, data: dict[str, Any], label: str) -> dict[str, Any]:
+    def _entry(self, data: dict[str, object], label: str) -> dict[str, object]:
         servers = self._servers(data, label)
         if self.server not in servers:
             raise ConfigError("is not configured", path=label, key=f"mcp_servers.{self.server}")
@@ -75,12 +72,12 @@ ALREADY_EXISTS = "already exists (remove it first, or replace it)"
 
 
 class AddServer(EditOp):
-    def __init__(self, server: str, entry: dict[str, Any], replace: bool) -> None:
+    def __init__(self, server: str, entry: dict[str, object], replace: bool) -> None:
         self.server = server
         self.entry = entry
         self.replace = replace
 
-    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+    def expected(self, data: dict[str, object], label: str) -> dict[str, object] | None:
         servers = self._servers(data, label)
         if self.server in servers:
             if not self.replace:
@@ -139,12 +136,12 @@ class AddServer(EditOp):
 class AddServers(EditOp):
     """Several :class:`AddServer` edits applied one after another, written once."""
 
-    def __init__(self, entries: list[tuple[str, dict[str, Any]]], replace: bool) -> None:
+    def __init__(self, entries: list[tuple[str, dict[str, object]]], replace: bool) -> None:
         self.adds = [AddServer(name, entry, replace) for name, entry in entries]
         self.servers = tuple(name for name, _ in entries)
         self.server = self.servers[0]
 
-    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+    def expected(self, data: dict[str, object], label: str) -> dict[str, object] | None:
         changed = False
         for add in self.adds:
             result = add.expected(data, label)
@@ -154,7 +151,7 @@ class AddServers(EditOp):
 
     def splice(self, doc: Document) -> str | None:
         for add in self.adds:
-            servers = normal(_plain(doc.tree)).get("mcp_servers") or {}
+            servers = doc.data().get("mcp_servers") or {}
             if isinstance(servers, dict) and servers.get(add.server, MISSING) == add.entry:
                 continue  # unchanged: keep its lines (and comments) as they are
             text = add.splice(doc)
@@ -172,7 +169,7 @@ class RemoveServer(EditOp):
     def __init__(self, server: str) -> None:
         self.server = server
 
-    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+    def expected(self, data: dict[str, object], label: str) -> dict[str, object] | None:
         servers = self._servers(data, label)
         if self.server not in servers:
             raise ConfigError("is not configured", path=label, key=f"mcp_servers.{self.server}")
@@ -216,7 +213,7 @@ class SetEnabled(EditOp):
         self.server = server
         self.enabled = enabled
 
-    def expected(self, data: dict[str, Any], label: str) -> dict[str, Any] | None:
+    def expected(self, data: dict[str, object], label: str) -> dict[str, object] | None:
         entry = self._entry(data, label)
         current = entry.get("enabled")
         if current is None:

@@ -10,7 +10,7 @@ checks of the whole entry.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
@@ -99,17 +99,17 @@ class ServerFields(ConfigModel):
 
     @field_validator("interceptors", mode="before")
     @classmethod
-    def _interceptors(cls, value: Any) -> list[str]:
+    def _interceptors(cls, value: object) -> list[str]:
         return interceptor_names(value)
 
     @field_validator("max_result_tokens", mode="before")
     @classmethod
-    def _result_tokens(cls, value: Any) -> int | None:
+    def _result_tokens(cls, value: object) -> int | None:
         return result_tokens(value)
 
     @field_validator("command", "client_key", "cwd", mode="before")
     @classmethod
-    def _path_text(cls, value: Any) -> str | None:
+    def _path_text(cls, value: object) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
@@ -122,12 +122,12 @@ class ServerFields(ConfigModel):
 
     @field_validator("roots", mode="before")
     @classmethod
-    def _roots(cls, value: Any) -> list[RootConfig] | None:
+    def _roots(cls, value: object) -> list[RootConfig] | None:
         return parse_roots(value)
 
     @field_validator("args", mode="before")
     @classmethod
-    def _args(cls, value: Any) -> list[str]:
+    def _args(cls, value: object) -> list[str]:
         if value is None:
             return []
         if isinstance(value, str):
@@ -140,17 +140,17 @@ class ServerFields(ConfigModel):
 
     @field_validator("env", mode="before")
     @classmethod
-    def _env(cls, value: Any) -> dict[str, str]:
+    def _env(cls, value: object) -> dict[str, str]:
         return string_map(value, headers=False)
 
     @field_validator("headers", mode="before")
     @classmethod
-    def _headers(cls, value: Any) -> dict[str, str]:
+    def _headers(cls, value: object) -> dict[str, str]:
         return string_map(value, headers=True)
 
     @field_validator("url", mode="before")
     @classmethod
-    def _url(cls, value: Any) -> str | None:
+    def _url(cls, value: object) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
@@ -163,7 +163,7 @@ class ServerFields(ConfigModel):
 
     @field_validator("client_cert", mode="before")
     @classmethod
-    def _client_cert(cls, value: Any) -> str | list[str] | None:
+    def _client_cert(cls, value: object) -> str | list[str] | None:
         if value is None:
             return None
         if isinstance(value, str):
@@ -184,7 +184,7 @@ class ServerFields(ConfigModel):
 
     @field_validator("identity_header", mode="before")
     @classmethod
-    def _identity(cls, value: Any, info: ValidationInfo) -> IdentityHeader | None:
+    def _identity(cls, value: object, info: ValidationInfo) -> IdentityHeader | None:
         header, problem = parse_identity_header(value)
         if problem:
             warn(info, f"identity_header {problem} — ignoring", "identity_header")
@@ -192,18 +192,18 @@ class ServerFields(ConfigModel):
 
     @field_validator("timeout", "connect_timeout", mode="before")
     @classmethod
-    def _positive_seconds(cls, value: Any, info: ValidationInfo) -> float:
+    def _positive_seconds(cls, value: object, info: ValidationInfo) -> float:
         default = DEFAULT_TOOL_TIMEOUT if info.field_name == "timeout" else DEFAULT_CONNECT_TIMEOUT
         return parse_seconds(value, default, zero_ok=False)
 
     @field_validator("idle_timeout_seconds", "max_lifetime_seconds", mode="before")
     @classmethod
-    def _lifecycle_seconds(cls, value: Any) -> float:
+    def _lifecycle_seconds(cls, value: object) -> float:
         return parse_seconds(value, 0.0, zero_ok=True)
 
     @field_validator("max_message_bytes", mode="before")
     @classmethod
-    def _message_bytes(cls, value: Any) -> int:
+    def _message_bytes(cls, value: object) -> int:
         if value is None:
             return DEFAULT_MAX_MESSAGE_BYTES
         if isinstance(value, bool) or not isinstance(value, int):
@@ -214,27 +214,27 @@ class ServerFields(ConfigModel):
 
     @field_validator("enabled", mode="before")
     @classmethod
-    def _enabled(cls, value: Any) -> bool:
+    def _enabled(cls, value: object) -> bool:
         return boolish(value, True)
 
     @field_validator("lazy", mode="before")
     @classmethod
-    def _lazy(cls, value: Any) -> bool:
+    def _lazy(cls, value: object) -> bool:
         return boolish(value, False)
 
     @field_validator("always_load", mode="before")
     @classmethod
-    def _always_load(cls, value: Any) -> bool:
+    def _always_load(cls, value: object) -> bool:
         return boolish(value, False)
 
     @field_validator("pin", mode="before")
     @classmethod
-    def _pin(cls, value: Any) -> bool:
+    def _pin(cls, value: object) -> bool:
         return boolish(value, True)
 
     @field_validator("keepalive_interval", mode="before")
     @classmethod
-    def _keepalive(cls, value: Any, info: ValidationInfo) -> float:
+    def _keepalive(cls, value: object, info: ValidationInfo) -> float:
         seconds = parse_seconds(value, DEFAULT_KEEPALIVE_INTERVAL, zero_ok=True)
         if 0 < seconds < MIN_KEEPALIVE_INTERVAL:
             floor = f"{MIN_KEEPALIVE_INTERVAL:g}"
@@ -244,7 +244,7 @@ class ServerFields(ConfigModel):
 
     @field_validator("trust", mode="before")
     @classmethod
-    def _trust(cls, value: Any) -> str:
+    def _trust(cls, value: object) -> str:
         # Never a silent widening: anything but the two words is an error, not "full".
         if value is None:
             return "full"
@@ -256,17 +256,17 @@ class ServerFields(ConfigModel):
 
     @field_validator("circuit_breaker", mode="before")
     @classmethod
-    def _breaker(cls, value: Any) -> Any:
+    def _breaker(cls, value: object) -> object:
         return BreakerConfig() if value is None else value
 
     @field_validator("supports_parallel_tool_calls", mode="before")
     @classmethod
-    def _parallel(cls, value: Any) -> bool:
+    def _parallel(cls, value: object) -> bool:
         return boolish(value, False)
 
     @field_validator("tools", mode="before")
     @classmethod
-    def _tools(cls, value: Any) -> Any:
+    def _tools(cls, value: object) -> object:
         if value is None:
             return ToolsConfig()
         if not isinstance(value, Mapping | ToolsConfig):
@@ -277,7 +277,7 @@ class ServerFields(ConfigModel):
 
     @field_validator("auth", mode="before")
     @classmethod
-    def _auth(cls, value: Any, info: ValidationInfo) -> str | None:
+    def _auth(cls, value: object, info: ValidationInfo) -> str | None:
         if value is None:
             return None
         if not isinstance(value, str):
@@ -292,7 +292,7 @@ class ServerFields(ConfigModel):
 
     @field_validator("requested_transport", mode="before")
     @classmethod
-    def _transport(cls, value: Any, info: ValidationInfo) -> str | None:
+    def _transport(cls, value: object, info: ValidationInfo) -> str | None:
         if value is None:
             return None
         kinds = kinds_of(info)

@@ -29,7 +29,6 @@ import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.config.atomic_file import LOCK_TIMEOUT, atomic_write, ensure_dir, mode_of
 from hermes_core.config.atomic_file import locked as _locked
@@ -61,7 +60,7 @@ _BOM = b"\xef\xbb\xbf"
 
 def add_server(
     name: str,
-    entry: Mapping[str, Any] | ServerConfig,
+    entry: Mapping[str, object] | ServerConfig,
     *,
     path: str | os.PathLike[str] | None = None,
     replace: bool = False,
@@ -93,7 +92,7 @@ def add_server(
 
 
 def add_servers(
-    entries: Mapping[str, Mapping[str, Any] | ServerConfig],
+    entries: Mapping[str, Mapping[str, object] | ServerConfig],
     *,
     path: str | os.PathLike[str] | None = None,
     replace: bool = False,
@@ -105,7 +104,7 @@ def add_servers(
     """
     target = _target(path)
     label = str(target)
-    datas: list[tuple[str, dict[str, Any]]] = []
+    datas: list[tuple[str, dict[str, object]]] = []
     warnings: list[ConfigWarning] = []
     for name, entry in entries.items():
         if not isinstance(name, str) or not SERVER_NAME.fullmatch(name):
@@ -130,7 +129,7 @@ def add_servers(
 
 def check_add(
     name: str,
-    entry: Mapping[str, Any],
+    entry: Mapping[str, object],
     *,
     path: str | os.PathLike[str] | None = None,
     replace: bool = False,
@@ -255,7 +254,7 @@ def _decode(raw: bytes | None, label: str) -> str:
 def _plan(raw: bytes | None, label: str, op: EditOp) -> bytes | None:
     """The new file content for *op* applied to *raw*, or ``None`` when nothing changes."""
     doc = Document(_decode(raw, label), label)
-    expected = op.expected(copy.deepcopy(normal(_plain(doc.tree))), label)
+    expected = op.expected(copy.deepcopy(doc.data()), label)
     if expected is None:
         return None
     bom = _BOM if raw is not None and raw.startswith(_BOM) else b""
@@ -273,7 +272,7 @@ def _plan(raw: bytes | None, label: str, op: EditOp) -> bytes | None:
     )
 
 
-def _data_of(text: str, label: str) -> Any:
+def _data_of(text: str, label: str) -> object:
     try:
         return normal(_plain(parse_yaml(text, label)))
     except ConfigError:
@@ -283,7 +282,7 @@ def _data_of(text: str, label: str) -> Any:
 def _check_entry_unchanged(
     before: bytes | None, current: bytes | None, label: str, name: str
 ) -> None:
-    def entry(raw: bytes | None) -> Any:
+    def entry(raw: bytes | None) -> object:
         data = normal(_plain(Document(_decode(raw, label), label).tree))
         servers = data.get("mcp_servers") if isinstance(data, dict) else None
         return servers.get(name, MISSING) if isinstance(servers, dict) else MISSING
@@ -300,9 +299,11 @@ def _check_entry_unchanged(
 # --------------------------------------------------------------------------- entries
 
 
-def _entry_data(entry: Mapping[str, Any] | ServerConfig, label: str, name: str) -> dict[str, Any]:
+def _entry_data(
+    entry: Mapping[str, object] | ServerConfig, label: str, name: str
+) -> dict[str, object]:
     if isinstance(entry, ServerConfig):
-        raw: Any = entry.model_dump(by_alias=True, exclude_defaults=True, exclude_none=True)
+        raw: object = entry.model_dump(by_alias=True, exclude_defaults=True, exclude_none=True)
     else:
         raw = entry
     if not isinstance(raw, Mapping):
@@ -316,9 +317,9 @@ def _entry_data(entry: Mapping[str, Any] | ServerConfig, label: str, name: str) 
     return data
 
 
-def _plain_data(value: Any, key: str, label: str) -> Any:
+def _plain_data(value: object, key: str, label: str) -> object:
     if isinstance(value, Mapping):
-        result: dict[str, Any] = {}
+        result: dict[str, object] = {}
         for sub, item in value.items():
             if not isinstance(sub, str):
                 raise ConfigError(f"keys must be text (got {kind_of(sub)})", path=label, key=key)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
@@ -45,7 +44,7 @@ MAX_OVERRIDE_DESCRIPTION = 8192
 MAX_OVERRIDE_ARGUMENTS = 256
 
 
-def _text(value: Any, limit: int) -> str:
+def _text(value: object, limit: int) -> str:
     text = scalar_text(value)
     if text is None or isinstance(value, bool):
         raise fail(f"must be text (got {kind_of(value)})")
@@ -58,7 +57,7 @@ def _text(value: Any, limit: int) -> str:
     return text
 
 
-def _json_value(value: Any, *sub: str | int) -> None:
+def _json_value(value: object, *sub: str | int) -> None:
     """Raise unless *value* is plain JSON (YAML dates, NaN and the like cannot be sent)."""
     if value is None or isinstance(value, bool | int | str):
         return
@@ -86,10 +85,10 @@ class ToolOverrideConfig(ConfigModel):
     """The name the tool is registered under instead of its own (``mcp_<server>_<name>``)."""
     title: str | None = None
     description: str | None = None
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, object] = Field(default_factory=dict)
     """Fixed arguments: taken out of the schema the model sees, always sent; a caller passing
     one is refused."""
-    defaults: dict[str, Any] = Field(default_factory=dict)
+    defaults: dict[str, object] = Field(default_factory=dict)
     """Defaults: shown as the schema's ``default``, sent when the caller leaves them out."""
     annotations: dict[str, bool] = Field(default_factory=dict)
     """Hints toward caution only (:data:`CAUTIOUS_ANNOTATIONS`)."""
@@ -98,17 +97,17 @@ class ToolOverrideConfig(ConfigModel):
 
     @field_validator("name", mode="before")
     @classmethod
-    def _name(cls, value: Any) -> str | None:
+    def _name(cls, value: object) -> str | None:
         return None if value is None else _text(value, MAX_OVERRIDE_NAME)
 
     @field_validator("title", "description", mode="before")
     @classmethod
-    def _shown(cls, value: Any) -> str | None:
+    def _shown(cls, value: object) -> str | None:
         return None if value is None else _text(value, MAX_OVERRIDE_DESCRIPTION)
 
     @field_validator("arguments", "defaults", mode="before")
     @classmethod
-    def _arguments(cls, value: Any) -> dict[str, Any]:
+    def _arguments(cls, value: object) -> dict[str, object]:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
@@ -125,7 +124,7 @@ class ToolOverrideConfig(ConfigModel):
 
     @field_validator("annotations", mode="before")
     @classmethod
-    def _annotations(cls, value: Any) -> dict[str, bool]:
+    def _annotations(cls, value: object) -> dict[str, bool]:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
@@ -146,7 +145,7 @@ class ToolOverrideConfig(ConfigModel):
 
     @field_validator("max_result_tokens", mode="before")
     @classmethod
-    def _budget(cls, value: Any) -> int | None:
+    def _budget(cls, value: object) -> int | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -165,7 +164,7 @@ class ToolOverrideConfig(ConfigModel):
         return self
 
 
-def check_override_keys(value: Any) -> dict[str, Any]:
+def check_override_keys(value: object) -> dict[str, object]:
     """``tools.overrides`` before its entries are validated: a mapping keyed by tool name."""
     if value is None:
         return {}

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field, field_validator
 
 from hermes_core.config.model_base import ConfigModel
@@ -28,7 +26,7 @@ class ToolsConfig(ConfigModel):
 
     @field_validator("include", "exclude", mode="before")
     @classmethod
-    def _names(cls, value: Any) -> list[str] | None:
+    def _names(cls, value: object) -> list[str] | None:
         if value is None:
             return None
         text = scalar_text(value)
@@ -38,10 +36,10 @@ class ToolsConfig(ConfigModel):
 
     @field_validator("overrides", mode="before")
     @classmethod
-    def _overrides(cls, value: Any) -> dict[str, Any]:
+    def _overrides(cls, value: object) -> dict[str, object]:
         return check_override_keys(value)
 
     @field_validator("resources", "prompts", mode="before")
     @classmethod
-    def _switch(cls, value: Any) -> bool:
+    def _switch(cls, value: object) -> bool:
         return boolish(value, True)

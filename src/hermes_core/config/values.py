@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.config.checks import fail, kind_of
@@ -37,7 +36,7 @@ _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
 
-def scalar_text(value: Any) -> str | None:
+def scalar_text(value: object) -> str | None:
     """A scalar as the text a user meant (``8080`` → ``"8080"``); ``None`` for non-scalars."""
     if isinstance(value, str):
         return str(value)
@@ -65,7 +64,7 @@ def url_problem(url: str) -> str | None:
     return None
 
 
-def boolish(value: Any, default: bool) -> bool:
+def boolish(value: object, default: bool) -> bool:
     if value is None:
         return default
     if isinstance(value, bool):
@@ -77,7 +76,7 @@ def boolish(value: Any, default: bool) -> bool:
     raise fail(f"must be true or false (got {kind_of(value)})")
 
 
-def parse_seconds(value: Any, default: float, *, zero_ok: bool) -> float:
+def parse_seconds(value: object, default: float, *, zero_ok: bool) -> float:
     if value is None:
         return default
     number: float
@@ -101,7 +100,7 @@ def parse_seconds(value: Any, default: float, *, zero_ok: bool) -> float:
     return number
 
 
-def string_list(value: Any, what: str) -> list[str]:
+def string_list(value: object, what: str) -> list[str]:
     if not isinstance(value, list | tuple):
         raise fail(f"must be a list of {what} (got {kind_of(value)})")
     items: list[str] = []
@@ -113,7 +112,7 @@ def string_list(value: Any, what: str) -> list[str]:
     return items
 
 
-def string_map(value: Any, *, headers: bool) -> dict[str, str]:
+def string_map(value: object, *, headers: bool) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):

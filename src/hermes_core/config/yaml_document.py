@@ -5,8 +5,8 @@ whole-document round trip used when a line edit is not possible (comments kept).
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Final
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -29,11 +29,11 @@ __all__ = [
     "to_node",
 ]
 
-MISSING: Any = object()
+MISSING: Final = object()
 """An entry or a document that is not there (or does not parse): unequal to any data."""
 
 
-def normal(data: Any) -> Any:
+def normal(data: object) -> object:
     """A document's plain data, an empty file and an empty ``mcp_servers:`` as ``{}``."""
     if data is None:
         return {}
@@ -48,15 +48,22 @@ class Document:
     def __init__(self, text: str, label: str) -> None:
         self.text = text
         self.label = label
-        self.tree = parse_yaml(text, label)
-        if self.tree is not None and not isinstance(self.tree, CommentedMap):
+        tree = parse_yaml(text, label)
+        if tree is not None and not isinstance(tree, CommentedMap):
             raise ConfigError(
-                f"the file must be a mapping of settings (got {kind_of(_plain(self.tree))})",
+                f"the file must be a mapping of settings (got {kind_of(_plain(tree))})",
                 path=label,
                 line=1,
             )
+        self.tree: CommentedMap | None = tree
         self.lines = text.splitlines(keepends=True)
         self.newline = "\r\n" if "\r\n" in text else "\n"
+
+    def data(self) -> dict[str, object]:
+        """The document's plain data, normalized (:func:`normal`); the tree is a mapping or
+        nothing, so this is a dict."""
+        data = normal(_plain(self.tree))
+        return data if isinstance(data, dict) else {}
 
     def servers(self) -> CommentedMap | None:
         """``mcp_servers`` when it is a block mapping (line edits are possible)."""
@@ -113,7 +120,7 @@ def block_end(lines: list[str], start: int, column: int) -> int:
     return last + 1
 
 
-def to_node(value: Any) -> Any:
+def to_node(value: object) -> object:
     """Plain data as ruamel nodes: mappings in block style, lists of scalars in flow style."""
     if isinstance(value, dict):
         node = CommentedMap()
@@ -128,7 +135,7 @@ def to_node(value: Any) -> Any:
     return value
 
 
-def flow_safe(item: Any) -> bool:
+def flow_safe(item: object) -> bool:
     """A list item that ruamel.yaml writes so that it reads back the same in a flow list.
 
     Its emitter leaves a string that starts with ``?`` or ``:`` plain there (``[?0]``), where
@@ -138,7 +145,7 @@ def flow_safe(item: Any) -> bool:
     return not (isinstance(item, str) and item.startswith(("?", ":")))
 
 
-def emit(name: str, entry: dict[str, Any], column: int, step: int, newline: str) -> str:
+def emit(name: str, entry: Mapping[str, object], column: int, step: int, newline: str) -> str:
     yaml = YAML(typ="rt")
     yaml.width = 4096
     yaml.indent(mapping=step, sequence=step + 2, offset=step)

@@ -5,7 +5,6 @@ does (:func:`hermes_core.catalog.catalog.refusal`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.catalog.catalog import Entry, refusal
 from hermes_core.catalog.command_line import one_line
@@ -16,7 +15,7 @@ from hermes_platform.declaration import DeclarationError
 __all__ = ["declared_lines", "declared_refusal", "own_declaration"]
 
 
-def own_declaration(ours: Mapping[str, Any], name: str, where: str) -> MetaDeclaration | None:
+def own_declaration(ours: Mapping[str, object], name: str, where: str) -> MetaDeclaration | None:
     """The app declaration under *ours* (``dev.hermes/…`` keys of ``_meta``) for the entry
     *name*; a malformed or unknown one is refused with the declaration parser's words."""
     try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_platform.declaration import (
     Declaration,
@@ -44,7 +43,7 @@ class MetaDeclaration:
     """A declaration read from ``_meta``: parsed, and as written (what the install keeps)."""
 
     declaration: Declaration
-    raw: Mapping[str, Any]
+    raw: Mapping[str, object]
     """``{"app": …, "requires": …, "display_name": …}`` as written (the keys present)."""
 
     @property
@@ -53,10 +52,10 @@ class MetaDeclaration:
         return name if isinstance(name, str) else None
 
 
-def hermes_meta(meta: Any) -> dict[str, Any]:
+def hermes_meta(meta: object) -> dict[str, object]:
     """Every ``dev.hermes/…`` key of a ``_meta`` object (and of its registry
     ``publisher-provided`` block), unparsed; ``{}`` when there is none."""
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     if not isinstance(meta, dict):
         return found
     publisher = meta.get(_PUBLISHER)
@@ -66,7 +65,7 @@ def hermes_meta(meta: Any) -> dict[str, Any]:
     return found
 
 
-def read_declaration(ours: Mapping[str, Any], name: str, where: str) -> MetaDeclaration | None:
+def read_declaration(ours: Mapping[str, object], name: str, where: str) -> MetaDeclaration | None:
     """The declaration among *ours* (from :func:`hermes_meta`) for the server configured as
     *name*; ``None`` when there is none.  *where* labels every error (``<where>: <reason>``)."""
     unknown = [key for key in ours if key != DECLARATION_META]

@@ -21,7 +21,6 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from hermes_core.catalog.registry.app_meta import hermes_meta
 from hermes_core.catalog.registry.entry import PlanError, Question
@@ -87,7 +86,7 @@ class BundleManifest:
     user_config: tuple[UserOption, ...] = ()
     platforms: tuple[str, ...] = ()
     unknown: tuple[str, ...] = ()
-    hermes_meta: Mapping[str, Any] = field(default_factory=dict)
+    hermes_meta: Mapping[str, object] = field(default_factory=dict)
     """Our ``_meta`` keys (``dev.hermes/declaration``: an app declaration), unparsed."""
 
 
@@ -129,7 +128,7 @@ def check_members(archive: zipfile.ZipFile, label: str) -> list[zipfile.ZipInfo]
     return members
 
 
-def _manifest_text(archive: zipfile.ZipFile, label: str) -> Any:
+def _manifest_text(archive: zipfile.ZipFile, label: str) -> object:
     try:
         info = archive.getinfo("manifest.json")
     except KeyError:
@@ -146,7 +145,7 @@ def _manifest_text(archive: zipfile.ZipFile, label: str) -> Any:
         raise BundleError(f"{label}: manifest.json is not valid JSON") from None
 
 
-def _text(data: Mapping[str, Any], key: str, label: str, *, required: bool = False) -> str:
+def _text(data: Mapping[str, object], key: str, label: str, *, required: bool = False) -> str:
     value = data.get(key)
     if value is None and not required:
         return ""
@@ -158,7 +157,7 @@ def _text(data: Mapping[str, Any], key: str, label: str, *, required: bool = Fal
     return value[:4096]
 
 
-def _option(key: str, raw: Any, label: str) -> UserOption:
+def _option(key: str, raw: object, label: str) -> UserOption:
     if not isinstance(raw, dict):
         raise BundleError(f"{label}: manifest.json: user_config.{key}: must be an object")
     kind = raw.get("type", "string")
@@ -295,7 +294,7 @@ def bundle_questions(manifest: BundleManifest, prefix: str) -> list[Question]:
 
 def bundle_entry(
     manifest: BundleManifest, folder: Path, prefix: str, answered: set[str]
-) -> tuple[dict[str, Any], MissingRunner | None]:
+) -> tuple[dict[str, object], MissingRunner | None]:
     """The entry: ``${__dirname}`` → *folder*, ``${user_config.K}`` → ``${PREFIX_K}`` (an
     optional value left unanswered drops the argument), ``${HOME}`` and the like expanded."""
     options = {o.key: o for o in manifest.user_config}
@@ -321,7 +320,7 @@ def bundle_entry(
         command = str(folder / command)
     args = [a for a in (sub(a) for a in manifest.args) if a is not None]
     env = {k: v for k, v in ((k, sub(v)) for k, v in manifest.env.items()) if v is not None}
-    entry: dict[str, Any] = {"command": command}
+    entry: dict[str, object] = {"command": command}
     if args:
         entry["args"] = args
     if env:

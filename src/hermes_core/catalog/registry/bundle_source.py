@@ -18,7 +18,6 @@ import sys
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from hermes_core.catalog.command_line import one_line
 from hermes_core.catalog.install import install_dir
@@ -85,7 +84,7 @@ def bundle_plan(
     source: str,
     *,
     sha256: str | None,
-    configured: dict[str, Any],
+    configured: dict[str, object],
     display_names: dict[str, str],
     as_name: str | None = None,
     registry: tuple[Listed, ServerJson, MetaDeclaration | None] | None = None,
@@ -139,7 +138,7 @@ def _plan(
     source: str,
     path: Path,
     digest: str,
-    configured: dict[str, Any],
+    configured: dict[str, object],
     display_names: dict[str, str],
     as_name: str | None,
     registry: tuple[Listed, ServerJson, MetaDeclaration | None] | None,
@@ -172,7 +171,7 @@ def _plan(
     folder = install_dir(name)
     asked = bundle_questions(manifest, name)
 
-    def make(answered: set[str]) -> tuple[dict[str, Any], MissingRunner | None]:
+    def make(answered: set[str]) -> tuple[dict[str, object], MissingRunner | None]:
         try:
             return bundle_entry(manifest, folder, name, answered)
         except PlanError as exc:

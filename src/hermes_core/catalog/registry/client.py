@@ -16,7 +16,6 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
 
 import httpx2
@@ -102,7 +101,7 @@ class RegistryClient:
             )
         return headers
 
-    def _get(self, path: str, params: Mapping[str, str] | None = None) -> tuple[int, Any]:
+    def _get(self, path: str, params: Mapping[str, str] | None = None) -> tuple[int, object]:
         url = f"{self.registry.url}{path}"
         label = f"registry {self.registry.name} ({self.registry.url})"
         try:
@@ -127,7 +126,7 @@ class RegistryClient:
         except (ValueError, RecursionError):
             raise RegistryError(f"{label}: the answer is not JSON") from None
 
-    def _listed(self, item: Any, where: str) -> Listed:
+    def _listed(self, item: object, where: str) -> Listed:
         if not isinstance(item, dict):
             return Listed(self.registry, "?", None, f"{where}: not an object")
         raw = item.get("server")

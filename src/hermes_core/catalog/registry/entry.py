@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.catalog.registry.server_json import Input, Package, Remote, ServerJson
 from hermes_platform.runners import MissingRunner, missing_runner
@@ -240,11 +239,11 @@ def _image(package: Package) -> str:
 
 def entry_for(
     choice: Choice, prefix: str, answered: set[str]
-) -> tuple[dict[str, Any], MissingRunner | None]:
+) -> tuple[dict[str, object], MissingRunner | None]:
     """The ``mcp_servers`` entry, and the runner it needs that is not here (saved disabled)."""
     if choice.remote is not None:
         remote = choice.remote
-        entry: dict[str, Any] = {"url": _literal(remote.url or "")}
+        entry: dict[str, object] = {"url": _literal(remote.url or "")}
         if remote.type == "sse":
             entry["transport"] = "sse"
         headers = _env(remote.headers, prefix, answered)
@@ -281,8 +280,10 @@ def entry_for(
     return entry, missing_runner(command)
 
 
-def described(choice: Choice, entry: Mapping[str, Any]) -> str:
+def described(choice: Choice, entry: Mapping[str, object]) -> str:
     """``npx -y pkg@1.0 …`` or the URL, for the trust display."""
     if "command" in entry:
-        return " ".join([str(entry["command"]), *map(str, entry.get("args", []))])
+        args = entry.get("args", [])
+        shown = map(str, args if isinstance(args, list | tuple) else ())
+        return " ".join([str(entry["command"]), *shown])
     return str(entry.get("url", ""))

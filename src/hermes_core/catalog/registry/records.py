@@ -14,7 +14,6 @@ import contextlib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 from hermes_core.builtin.installed_apps import RECORD_FORMAT, RECORD_MAX_BYTES, records_folder
 from hermes_core.json_records import read_record, write_record
@@ -48,7 +47,7 @@ class InstallRecord:
     source: str = ""
     """The bundle's file or URL (``kind: bundle``)."""
     sha256: str = ""
-    declaration: Mapping[str, Any] | None = field(default=None, compare=False)
+    declaration: Mapping[str, object] | None = field(default=None, compare=False)
     """The app declaration from ``_meta`` (``{"app": …, "requires": …}``), as written."""
 
 
@@ -93,7 +92,9 @@ def records() -> list[InstallRecord]:
     return [r for r in found if r is not None]
 
 
-def replaced_entry(configured: Mapping[str, Any], name: str, origin: str) -> dict[str, Any] | None:
+def replaced_entry(
+    configured: Mapping[str, object], name: str, origin: str
+) -> dict[str, object] | None:
     """The configured entry *name* when an install from *origin* (the registry server name or
     the bundle's name) may replace it, ``None`` when there is none; ``ValueError`` when an
     entry of that name came from elsewhere."""

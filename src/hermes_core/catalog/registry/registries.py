@@ -18,7 +18,6 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.config.errors import ConfigError
@@ -64,7 +63,7 @@ def _url_problem(url: str) -> str | None:
     return None
 
 
-def _problem(loaded: LoadedConfig, key: str, node: Any, sub: str, reason: str) -> ConfigError:
+def _problem(loaded: LoadedConfig, key: str, node: object, sub: str, reason: str) -> ConfigError:
     line = _line_of(node, sub) if sub and node is not None else None
     if line is None and loaded.tree is not None:
         line = _line_of(loaded.tree, "registries")

@@ -6,8 +6,6 @@ bundle's plan (:mod:`.bundle_source`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from hermes_core.catalog.install_plan import InstallPlan, InstallRefused, Refusal
 from hermes_core.catalog.registry.app_gate import (
     declared_lines,
@@ -65,7 +63,7 @@ def registry_plan(
     registries: list[Registry],
     target: str,
     *,
-    configured: dict[str, Any],
+    configured: dict[str, object],
     display_names: dict[str, str],
     package: str | None = None,
     as_name: str | None = None,
@@ -110,12 +108,12 @@ def _package_plan(
     server: ServerJson,
     choice: Choice,
     name: str,
-    previous: dict[str, Any] | None,
+    previous: dict[str, object] | None,
     own: MetaDeclaration | None,
 ) -> InstallPlan:
     asked = questions(choice, name)
 
-    def make(answered: set[str]) -> tuple[dict[str, Any], MissingRunner | None]:
+    def make(answered: set[str]) -> tuple[dict[str, object], MissingRunner | None]:
         return entry_for(choice, name, answered)
 
     draft, runner = make({q.variable for q in asked})

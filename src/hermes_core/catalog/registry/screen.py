@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from hermes_core.catalog.command_line import CommandLineTooLong, one_line, run_lines
 from hermes_core.catalog.install_plan import InstallRefused
@@ -21,7 +20,7 @@ __all__ = ["asks_lines", "bundle_lines", "registry_lines", "running_lines"]
 UNVETTED = "  UNVETTED: not reviewed for the Hermes catalog; check what it runs before you agree"
 
 
-def running_lines(entry: Mapping[str, Any], label: str, suffix: str = "") -> list[str]:
+def running_lines(entry: Mapping[str, object], label: str, suffix: str = "") -> list[str]:
     """``runs:``/``env:`` (or ``connects:``/``header:``) lines, each in full;
     :class:`InstallRefused` when what runs is too long to show."""
     try:
@@ -58,7 +57,7 @@ def registry_lines(
     server: ServerJson,
     listed: Listed,
     choice: Choice,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     questions: Sequence[Question],
     runner: MissingRunner | None,
 ) -> list[str]:
@@ -98,7 +97,7 @@ def bundle_lines(
     digest: str,
     manifest: BundleManifest,
     folder: Path,
-    entry: dict[str, Any],
+    entry: dict[str, object],
     questions: Sequence[Question],
     runner: MissingRunner | None,
     registry: tuple[Listed, ServerJson] | None,

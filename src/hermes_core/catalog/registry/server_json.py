@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, overload
 
 from hermes_core.catalog.registry.app_meta import DECLARATION_META, hermes_meta
 
@@ -99,7 +99,7 @@ class ServerJson:
     repository_url: str | None = None
     packages: tuple[Package, ...] = ()
     remotes: tuple[Remote, ...] = ()
-    hermes_meta: Mapping[str, Any] = field(default_factory=dict)
+    hermes_meta: Mapping[str, object] = field(default_factory=dict)
     """Our ``_meta`` keys (``dev.hermes/…``; the app declaration under
     :data:`DECLARATION_META`), unparsed: :mod:`.app_meta` reads them at install."""
     status: str | None = None
@@ -116,12 +116,12 @@ class _Reader:
     def fail(self, key: str, reason: str) -> ServerJsonError:
         return ServerJsonError(f"{self.where}: {key}: {reason}")
 
-    def mapping(self, value: Any, key: str) -> dict[str, Any]:
+    def mapping(self, value: object, key: str) -> dict[str, object]:
         if not isinstance(value, dict):
             raise self.fail(key, "must be an object")
         return value
 
-    def items(self, value: Any, key: str) -> list[Any]:
+    def items(self, value: object, key: str) -> list[object]:
         if value is None:
             return []
         if not isinstance(value, list):
@@ -130,7 +130,19 @@ class _Reader:
             raise self.fail(key, f"has more than {_MAX_ITEMS} items")
         return value
 
-    def text(self, data: Mapping[str, Any], key: str, where: str, *, required: bool = False) -> Any:
+    @overload
+    def text(
+        self, data: Mapping[str, object], key: str, where: str, *, required: Literal[True]
+    ) -> str: ...
+
+    @overload
+    def text(
+        self, data: Mapping[str, object], key: str, where: str, *, required: bool = False
+    ) -> str | None: ...
+
+    def text(
+        self, data: Mapping[str, object], key: str, where: str, *, required: bool = False
+    ) -> str | None:
         value = data.get(key)
         if value is None:
             if required:
@@ -143,18 +155,18 @@ class _Reader:
             raise self.fail(f"{where}{key}", f"is longer than {_MAX_TEXT} characters")
         return text
 
-    def flag(self, data: Mapping[str, Any], key: str, where: str) -> bool:
+    def flag(self, data: Mapping[str, object], key: str, where: str) -> bool:
         value = data.get(key, False)
         if not isinstance(value, bool):
             raise self.fail(f"{where}{key}", "must be true or false")
         return value
 
-    def note_unknown(self, data: Mapping[str, Any], known: set[str], where: str) -> None:
+    def note_unknown(self, data: Mapping[str, object], known: set[str], where: str) -> None:
         for key in data:
             if key not in known and not str(key).startswith("_"):
                 self.unknown.append(f"{where}{key}")
 
-    def input(self, raw: Any, kind: str, where: str, *, depth: int = 0) -> Input:
+    def input(self, raw: object, kind: str, where: str, *, depth: int = 0) -> Input:
         data = self.mapping(raw, where.rstrip("."))
         known = {"positional": _ARGUMENT_KEYS, "named": _ARGUMENT_KEYS}.get(kind, _KEY_VALUE_KEYS)
         self.note_unknown(data, known if kind != "variable" else _INPUT_KEYS, where)
@@ -190,7 +202,7 @@ class _Reader:
             variables=variables,
         )
 
-    def argument(self, raw: Any, where: str) -> Input:
+    def argument(self, raw: object, where: str) -> Input:
         data = self.mapping(raw, where.rstrip("."))
         kind = data.get("type")
         if kind not in ("positional", "named"):
@@ -200,7 +212,7 @@ class _Reader:
             raise self.fail(where.rstrip("."), "a positional argument needs value or valueHint")
         return found
 
-    def transport(self, raw: Any, where: str) -> Remote:
+    def transport(self, raw: object, where: str) -> Remote:
         data = self.mapping(raw, where.rstrip("."))
         self.note_unknown(data, _TRANSPORT_KEYS, where)
         kind = self.text(data, "type", where, required=True)
@@ -210,7 +222,7 @@ class _Reader:
         )
         return Remote(kind, self.text(data, "url", where), headers)
 
-    def package(self, raw: Any, where: str) -> Package:
+    def package(self, raw: object, where: str) -> Package:
         data = self.mapping(raw, where.rstrip("."))
         self.note_unknown(data, _PACKAGE_KEYS, where)
 
@@ -244,11 +256,11 @@ class _Reader:
         )
 
 
-def _scalar(value: Any) -> bool:
+def _scalar(value: object) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
-def parse_server_json(raw: Any, where: str) -> ServerJson:
+def parse_server_json(raw: object, where: str) -> ServerJson:
     """The ``server`` object of a registry answer (or a ``server.json`` file's content)."""
     reader = _Reader(where)
     data = reader.mapping(raw, "server")
