@@ -12,6 +12,7 @@ Labels compare case-insensitively.
 from __future__ import annotations
 
 from collections.abc import Mapping
+
 from hermes_core.sanitize.values import sanitize_value
 
 __all__ = ["clean_meta", "is_reserved_meta_key"]
