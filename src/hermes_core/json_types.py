@@ -12,6 +12,6 @@ from typing import TypeAlias
 
 __all__ = ["JsonArray", "JsonObject", "JsonValue"]
 
-JsonValue: TypeAlias = "None | bool | int | float | str | list[JsonValue] | dict[str, JsonValue]"
+JsonValue: TypeAlias = "bool | int | float | str | list[JsonValue] | dict[str, JsonValue] | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 JsonArray: TypeAlias = "list[JsonValue]"
