@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 __all__ = ["LazyExports"]
 
@@ -22,7 +21,7 @@ class LazyExports:
         self.package = package
         self.homes = dict(homes)
 
-    def get(self, name: str) -> Any:
+    def get(self, name: str) -> object:
         home = self.homes.get(name)
         if home is None:
             raise AttributeError(f"module {self.package!r} has no attribute {name!r}")

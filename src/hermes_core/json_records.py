@@ -14,14 +14,13 @@ import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.regular_files import read_regular
 
 __all__ = ["read_record", "write_record"]
 
 
-def write_record(path: Path, payload: Mapping[str, Any], *, ensure_ascii: bool = True) -> None:
+def write_record(path: Path, payload: Mapping[str, object], *, ensure_ascii: bool = True) -> None:
     """Replace *path* with *payload* as JSON, atomically; the file is created 0600 (records can
     hold tool descriptions and command lines).  ``OSError`` when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,7 +37,7 @@ def write_record(path: Path, payload: Mapping[str, Any], *, ensure_ascii: bool =
 
 def read_record(
     path: Path, *, format: int, key_field: str, expected: str, max_bytes: int
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     """The JSON object in *path* when its ``format`` is *format* and its *key_field* is
     *expected*; None on any doubt: missing, a symbolic link, a FIFO or another file that is
     not regular, over *max_bytes*, not JSON, not an object, another format or key.  The caller

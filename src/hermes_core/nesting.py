@@ -6,7 +6,7 @@ error at every door, before anything parses or walks them recursively (Python's 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Iterable
 
 __all__ = ["MAX_ARGUMENT_DEPTH", "depth_of", "json_text_depth", "nesting_problem"]
 
@@ -22,15 +22,15 @@ def nesting_problem(limit: int = MAX_ARGUMENT_DEPTH) -> str:
     return f"more than {limit} levels of objects and arrays deep (the limit)"
 
 
-def depth_of(value: Any, stop: int = MAX_ARGUMENT_DEPTH) -> int:
+def depth_of(value: object, stop: int = MAX_ARGUMENT_DEPTH) -> int:
     """The levels of dicts and lists in *value* (a scalar: 0), without recursion; the walk
     stops at ``stop + 1`` (deep enough to refuse)."""
     deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, level = stack.pop()
         if isinstance(item, dict):
-            children: Any = item.values()
+            children: Iterable[object] = item.values()
         elif isinstance(item, (list, tuple)):
             children = item
         else:

@@ -3,7 +3,7 @@
 The file has a top-level ``name:`` (the MCP server name as configured under
 ``mcp_servers``), an optional ``display_name:`` and optional ``app:`` and
 ``requires:`` blocks exactly as ``hermes_platform.declaration`` parses them.
-Any other top-level key is an error with a did-you-mean (``require:`` for
+Another top-level key is an error with a did-you-mean (``require:`` for
 ``requires:`` must not silently drop every requirement).  It is read with
 :mod:`hermes_core.yaml_input` so every error can name the file and the line of the offending key.
 """
@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -62,10 +61,10 @@ class PluginFile:
     name: str
     declaration: Declaration | None
     display_name: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-    raw_app: Any = None
-    raw_requires: Any = None
-    tree: Any = field(default=None, compare=False, repr=False)
+    extra: dict[str, object] = field(default_factory=dict)
+    raw_app: object = None
+    raw_requires: object = None
+    tree: object = field(default=None, compare=False, repr=False)
 
     def line_of(self, key_path: str) -> int | None:
         """The 1-based line of *key_path* (``app.linux.location[1].app_id``) in the file."""

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_platform import declaration
@@ -65,7 +65,7 @@ class Skill:
     source: str
     """``"home"`` or ``"plugin <name> (<distribution> <version>)"``."""
     requires_apps: tuple[str, ...] = ()
-    frontmatter: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    frontmatter: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def _requires_apps(raw: object) -> tuple[str, ...]:
     return tuple(_text(item).strip() for item in items)
 
 
-def _frontmatter(text: str, path: Path) -> dict[str, Any]:
+def _frontmatter(text: str, path: Path) -> dict[str, object]:
     lines = text.removeprefix("\ufeff").splitlines()
     if not lines or lines[0].rstrip() != _FENCE:
         return {}

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from hermes_platform import declared
 from hermes_platform.declaration_model import (
@@ -92,11 +91,11 @@ def _fail(where: str, key: str, text: str) -> DeclarationError:
     return DeclarationError(where, key, text)
 
 
-def _sorted_repr(keys: list[Any]) -> str:
+def _sorted_repr(keys: Sequence[object]) -> str:
     return repr(sorted(keys, key=lambda k: (0, k) if isinstance(k, str) else (1, repr(k))))
 
 
-def _close_matches(unknown: list[Any], valid: Collection[str]) -> list[tuple[str, str]]:
+def _close_matches(unknown: Sequence[object], valid: Collection[str]) -> list[tuple[str, str]]:
     pairs = []
     for key in unknown:
         if isinstance(key, str):
@@ -108,7 +107,7 @@ def _close_matches(unknown: list[Any], valid: Collection[str]) -> list[tuple[str
 
 def unknown_keys_reason(
     label: str,
-    unknown: list[Any],
+    unknown: Sequence[object],
     valid: Collection[str],
     *,
     list_valid: bool = True,
@@ -151,7 +150,7 @@ def _closest(word: str, known: Iterable[str], cutoff: float) -> list[str]:
 
 
 def _check_keys(
-    block: dict[Any, Any],
+    block: Mapping[object, object],
     valid: Collection[str],
     where: str,
     label: str,
@@ -174,7 +173,7 @@ def _text(value: object, where: str, key: str) -> str:
         raise _fail(where, key, f"{key} must be text") from None
 
 
-def _mapping(value: object, where: str, key: str) -> dict[Any, Any]:
+def _mapping(value: object, where: str, key: str) -> dict[object, object]:
     if not isinstance(value, dict):
         raise _fail(where, key, f"'{key}' must be a mapping")
     return value
@@ -418,8 +417,8 @@ def parse_app(raw: object, *, name: str, where: str) -> AppSpec | None:
         raise _fail(where, "app", "app needs at least one OS block")
     return AppSpec(
         tuple(
-            (key, _parse_os_block(key, value, name=name, where=where))
-            for key, value in block.items()
+            (str(key), _parse_os_block(str(key), value, name=name, where=where))
+            for key, value in block.items()  # each key one of OS_KEYS (checked above)
         )
     )
 

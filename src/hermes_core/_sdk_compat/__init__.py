@@ -18,8 +18,26 @@ the SDK's ``OAuthClientProvider``, is in :mod:`hermes_core._sdk_compat.oauth`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from mcp import ClientSession
+    from mcp.shared.dispatcher import CallOptions
+    from mcp_types import (
+        ErrorData,
+        InputRequest,
+        InputRequiredResult,
+        InputResponse,
+        InputResponses,
+        ListToolsResult,
+        PaginatedRequestParams,
+        Tool,
+    )
+
+_R = TypeVar("_R")
 
 __all__ = [
     "OAUTH_PROVIDER_CONTEXT",
@@ -84,8 +102,12 @@ SSE_STREAM_FAILED = "SSE stream failed: "
 
 
 async def send_raw_request(
-    session: Any, method: str, params: Mapping[str, Any] | None, *, name: str | None = None
-) -> Any:
+    session: ClientSession,
+    method: str,
+    params: Mapping[str, object] | None,
+    *,
+    name: str | None = None,
+) -> dict[str, object]:
     """Send *method* on a ``ClientSession`` and return the raw JSON result (unvalidated).
 
     The request carries what ``send_request`` adds to every request (the 2026-07-28
@@ -94,10 +116,10 @@ async def send_raw_request(
     ``Mcp-Name`` header on Streamable HTTP (the tasks extension routes ``tasks/*`` by the
     task's id), for methods the SDK's own table does not name.
     """
-    data: dict[str, Any] = {"method": method}
+    data: dict[str, object] = {"method": method}
     if params is not None:
         data["params"] = dict(params)
-    opts: dict[str, Any] = {}
+    opts: CallOptions = {}
     stamp = getattr(session, "_stamp", None)  # i.e. session._stamp
     if stamp is not None:
         stamp(data, opts)
@@ -106,7 +128,10 @@ async def send_raw_request(
     timeout = getattr(session, "_session_read_timeout_seconds", None)
     if timeout is not None:
         opts["timeout"] = timeout
-    return await session._dispatcher.send_raw_request(method, data.get("params"), opts)
+    sent = data.get("params")  # what we set, or what the stamp made of it: a dict
+    return await session._dispatcher.send_raw_request(
+        method, sent if isinstance(sent, dict) else None, opts
+    )
 
 
 class _ListedTool:
@@ -114,15 +139,19 @@ class _ListedTool:
 
     __slots__ = ("input_schema", "name", "output_schema")
 
-    def __init__(self, tool: Mapping[str, Any]) -> None:
+    def __init__(self, tool: Mapping[str, object]) -> None:
         self.name = tool["name"]
         self.input_schema = tool["inputSchema"]
         self.output_schema = tool.get("outputSchema")
 
 
 def absorb_tool_listing(
-    session: Any, tools: Sequence[Mapping[str, Any]], next_cursor: str | None, *, complete: bool
-) -> tuple[list[Mapping[str, Any]], list[str]]:
+    session: ClientSession,
+    tools: Sequence[Mapping[str, object]],
+    next_cursor: str | None,
+    *,
+    complete: bool,
+) -> tuple[list[Mapping[str, object]], list[str]]:
     """Tell *session* which tools a raw listing (plain JSON) found: it checks results against
     their output schemas, and reads them from light stand-ins, not models.
 
@@ -144,7 +173,9 @@ def absorb_tool_listing(
     return [tool for tool in tools if tool["name"] in names], dropped
 
 
-async def list_tools_page(session: Any, params: Any) -> tuple[Any, list[str]]:
+async def list_tools_page(
+    session: ClientSession, params: PaginatedRequestParams | None
+) -> tuple[ListToolsResult, list[str]]:
     """``session.list_tools(params=params)``, and the tools the SDK dropped from it.
 
     The SDK's ``list_tools`` drops (2026-07-28, SEP-2243) every tool whose ``x-mcp-header``
@@ -160,7 +191,7 @@ async def list_tools_page(session: Any, params: Any) -> tuple[Any, list[str]]:
     return session._absorb_tool_listing(result, complete=complete), dropped
 
 
-def _invalid_header_tools(session: Any, tools: list[Any]) -> list[str]:
+def _invalid_header_tools(session: ClientSession, tools: Sequence[_ListedTool | Tool]) -> list[str]:
     from mcp.shared.inbound import find_invalid_x_mcp_header
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -174,7 +205,7 @@ def _invalid_header_tools(session: Any, tools: list[Any]) -> list[str]:
     return dropped
 
 
-def envelope_handshake(session: Any) -> None:
+def envelope_handshake(session: ClientSession) -> None:
     """Make *session*'s ``initialize`` carry the per-request envelope: the
     ``MCP-Protocol-Version`` and ``Mcp-Method`` headers and ``_meta`` with ``protocolVersion``,
     ``clientInfo`` and ``clientCapabilities``, all at the handshake version offered.
@@ -195,18 +226,20 @@ def envelope_handshake(session: Any) -> None:
     before = session._stamp
     version = LATEST_HANDSHAKE_VERSION
 
-    def stamp(data: dict[str, Any], opts: Any) -> None:
+    def stamp(data: dict[str, object], opts: CallOptions) -> None:
         before(data, opts)
         if data.get("method") != "initialize":
             return
-        params = data.setdefault("params", {})
+        params = data.get("params")
+        if not isinstance(params, dict):  # the SDK's initialize always has them
+            params = data["params"] = {}
         meta = params.setdefault("_meta", {})
         meta[PROTOCOL_VERSION_META_KEY] = version
         meta[CLIENT_INFO_META_KEY] = params.get("clientInfo", {})
         meta[CLIENT_CAPABILITIES_META_KEY] = params.get("capabilities", {})
         headers = opts.setdefault("headers", {})
         headers[MCP_PROTOCOL_VERSION_HEADER] = version
-        headers[MCP_METHOD_HEADER] = data["method"]
+        headers[MCP_METHOD_HEADER] = "initialize"
 
     session._stamp = stamp
 
@@ -257,7 +290,7 @@ def is_sse_event_too_large(exc: BaseException) -> bool:
     return False
 
 
-def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
+def wrap_stdio_spawn(wrap: Callable[[Callable[..., object]], Callable[..., object]]) -> None:
     """Replace the stdio transport's process spawner with ``wrap(original)`` (once: a
     wrapper marked ``_hermes_capture`` is left alone).  Does nothing when the SDK has none."""
     import mcp.client.stdio as sdk_stdio
@@ -266,7 +299,7 @@ def wrap_stdio_spawn(wrap: Callable[[Any], Any]) -> None:
     if original is None or getattr(original, "_hermes_capture", False):
         return
     wrapped = wrap(original)
-    wrapped._hermes_capture = True
+    setattr(wrapped, "_hermes_capture", True)  # noqa: B010 - a mark on a function
     setattr(sdk_stdio, _SPAWN, wrapped)
 
 
@@ -296,25 +329,35 @@ def quiet_sdk_spans() -> None:
     get_provider = trace.get_tracer_provider
     no_provider = trace.ProxyTracerProvider
 
-    def otel_span(name: str, **options: Any) -> Any:
+    def otel_span(name: str, **options: object) -> AbstractContextManager[object]:
         if type(get_provider()) is no_provider:
             return nothing
-        return original(name, **options)
+        span: AbstractContextManager[object] = original(name, **options)
+        return span
 
     otel_span._hermes_quiet = True  # type: ignore[attr-defined]
     setattr(dispatcher, "otel_span", otel_span)  # noqa: B010 - a name the SDK does not export
 
 
 async def run_input_required(
-    first: Any, *, dispatch: Callable[..., Any], retry: Callable[..., Any], max_rounds: int
-) -> Any:
+    first: object,
+    *,
+    dispatch: Callable[[str, InputRequest], Awaitable[InputResponse | ErrorData]],
+    retry: Callable[[InputResponses | None, str | None], Awaitable[_R | InputRequiredResult]],
+    max_rounds: int,
+) -> _R:
     """The SDK's SEP-2322 driver (2026-07-28): answer an ``InputRequiredResult``'s requests
     through *dispatch* and send the request again through *retry*, at most *max_rounds* times.
-    ``mcp.Client`` runs it; a ``ClientSession`` has no public way to."""
+    ``mcp.Client`` runs it; a ``ClientSession`` has no public way to.  *first* is the
+    ``InputRequiredResult`` the request was answered with (anything else is a ``TypeError``)."""
     from mcp.client._input_required import (
         InputRequiredRoundsExceededError,
         run_input_required_driver,
     )
+    from mcp_types import InputRequiredResult
+
+    if not isinstance(first, InputRequiredResult):
+        raise TypeError(f"not an InputRequiredResult: {type(first).__name__}")
 
     try:
         return await run_input_required_driver(
@@ -332,7 +375,7 @@ class InputRoundsExceeded(RuntimeError):
     """A server kept answering ``InputRequiredResult`` past the rounds a call may take."""
 
 
-def request_handlers(server: Any) -> dict[str, Any] | None:
+def request_handlers(server: object) -> dict[str, object] | None:
     """The request handler table of an ``MCPServer`` (method name → handler), or None."""
     handlers = getattr(getattr(server, "_lowlevel_server", None), "_request_handlers", None)
     return handlers if isinstance(handlers, dict) else None

@@ -4,10 +4,15 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Callable
-from typing import Any
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider
+from mcp.shared.auth import (
+    OAuthClientInformationFull,
+    OAuthClientMetadata,
+    OAuthMetadata,
+    OAuthToken,
+)
 
 __all__ = ["OAuthProviderBase"]
 
@@ -67,7 +72,7 @@ class OAuthProviderBase(OAuthClientProvider):
 
     # -- the provider's state (the SDK's ``context``) --------------------------------------
     @property
-    def current_tokens(self) -> Any:
+    def current_tokens(self) -> OAuthToken | None:
         return self.context.current_tokens
 
     @property
@@ -79,11 +84,11 @@ class OAuthProviderBase(OAuthClientProvider):
         self.context.token_expiry_time = value
 
     @property
-    def oauth_metadata(self) -> Any:
+    def oauth_metadata(self) -> OAuthMetadata | None:
         return self.context.oauth_metadata
 
     @oauth_metadata.setter
-    def oauth_metadata(self, value: Any) -> None:
+    def oauth_metadata(self, value: OAuthMetadata | None) -> None:
         self.context.oauth_metadata = value
 
     @property
@@ -91,11 +96,11 @@ class OAuthProviderBase(OAuthClientProvider):
         return self.context.client_metadata_url
 
     @property
-    def client_info(self) -> Any:
+    def client_info(self) -> OAuthClientInformationFull | None:
         return self.context.client_info
 
     @property
-    def client_metadata(self) -> Any:
+    def client_metadata(self) -> OAuthClientMetadata:
         return self.context.client_metadata
 
     def can_refresh_token(self) -> bool:

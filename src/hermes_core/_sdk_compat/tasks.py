@@ -19,14 +19,17 @@ Importing this module imports pydantic and ``mcp_types`` (light; no transport).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypedDict
 
-from mcp_types import Result
+from mcp_types import CallToolResult, Result
 from pydantic import ConfigDict, Field
 
 from hermes_core._sdk_compat import TASKS_EXTENSION
 
-__all__ = ["TASKS_EXTENSION", "ModernTaskCreated", "session_extensions"]
+if TYPE_CHECKING:
+    from mcp.client.extension import ClaimContext, ResultClaim
+
+__all__ = ["TASKS_EXTENSION", "ModernTaskCreated", "SessionExtensions", "session_extensions"]
 
 
 class ModernTaskCreated(Result):
@@ -39,17 +42,24 @@ class ModernTaskCreated(Result):
 
     result_type: Literal["task"] = Field(alias="resultType")
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, object]:
         """The handle as the server sent it (``taskId``, ``status``, …)."""
         return dict(self.model_extra or {})
 
 
-async def _never_resolved(result: ModernTaskCreated, context: Any) -> Any:
+async def _never_resolved(result: ModernTaskCreated, context: ClaimContext) -> CallToolResult:
     """The claim's resolver: unused, the host follows a task itself (``allow_claimed=True``)."""
     raise RuntimeError("a task handle is followed by the host, not by the SDK")
 
 
-def session_extensions() -> dict[str, Any]:
+class SessionExtensions(TypedDict):
+    """The ``ClientSession`` keyword arguments :func:`session_extensions` gives."""
+
+    extensions: dict[str, dict[str, object]]
+    result_claims: dict[str, list[ResultClaim[ModernTaskCreated]]]
+
+
+def session_extensions() -> SessionExtensions:
     """The ``ClientSession`` keyword arguments that declare the tasks extension on 2026-07-28
     requests (the SDK drops the claim, and the declaration, on a 2025-11-25 session)."""
     from mcp.client.extension import ResultClaim

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from hermes_core.config.chat import ChatSettings, ToolSearchMode
 from hermes_core.host.tools.name_pattern import PatternError
@@ -30,6 +30,7 @@ __all__ = [
     "SEARCH_LIMIT",
     "SEARCH_TOOL",
     "ToolOffer",
+    "ToolSchema",
     "estimate_tokens",
     "tool_schema",
 ]
@@ -49,7 +50,7 @@ SEARCH_DESCRIPTION = (
     "tools become available to call, for the rest of the conversation. Or give 'pattern', a "
     "regular expression over tool names (e.g. '^mcp_github_.*issue'), instead of 'query'."
 )
-SEARCH_SCHEMA: dict[str, Any] = {
+SEARCH_SCHEMA: dict[str, object] = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "What the tool should do, in a few words."},
@@ -68,7 +69,15 @@ SEARCH_SCHEMA: dict[str, Any] = {
 }
 
 
-def tool_schema(entry: ToolEntry) -> dict[str, Any]:
+class ToolSchema(TypedDict):
+    """What the model is sent for one tool."""
+
+    name: str
+    description: str
+    input_schema: Mapping[str, object]
+
+
+def tool_schema(entry: ToolEntry) -> ToolSchema:
     """What the model is sent for *entry*: its name, description and input schema."""
     return {
         "name": entry.name,
@@ -77,7 +86,7 @@ def tool_schema(entry: ToolEntry) -> dict[str, Any]:
     }
 
 
-def estimate_tokens(schemas: Sequence[Mapping[str, Any]]) -> int:
+def estimate_tokens(schemas: Sequence[Mapping[str, object]]) -> int:
     """The estimated tokens of *schemas* (their compact JSON's length / 4, rounded up)."""
     size = sum(len(json.dumps(s, separators=(",", ":"), ensure_ascii=False)) for s in schemas)
     return math.ceil(size / CHARS_PER_TOKEN)
@@ -120,7 +129,7 @@ class ToolOffer:
             return every
         return [e for e in every if e.server in self._always_load or e.name in self._found]
 
-    def schemas(self) -> list[dict[str, Any]]:
+    def schemas(self) -> list[ToolSchema]:
         """Every schema the model is sent now, ``tool_search``'s included."""
         schemas = [tool_schema(e) for e in self.tools()]
         if self.searching:
@@ -137,7 +146,7 @@ class ToolOffer:
         """The estimated tokens of what the model is sent now."""
         return estimate_tokens(self.schemas())
 
-    def search(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def search(self, arguments: Mapping[str, object]) -> dict[str, object]:
         """Run ``tool_search`` with the model's *arguments*: the matches, which are offered
         from now on, or ``{"error": ...}`` for bad arguments."""
         query, pattern = arguments.get("query"), arguments.get("pattern")

@@ -15,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer
 from hermes_core.host.calls.refusals import unknown_tool
 from hermes_core.host.calls.result_text import render_text
 
 if TYPE_CHECKING:
+    import llm
+
     from hermes_core.host.host import MCPHost
 
 __all__ = [
@@ -66,7 +68,7 @@ class ChatOutput(Protocol):
 
     def end_of_answer(self) -> None: ...
 
-    def tool_call(self, name: str, arguments: Mapping[str, Any]) -> None: ...
+    def tool_call(self, name: str, arguments: Mapping[str, object]) -> None: ...
 
     def tool_result(self, name: str, text: str, failed: bool) -> None: ...
 
@@ -75,7 +77,7 @@ class ChatOutput(Protocol):
     def notice(self, text: str) -> None: ...
 
 
-def result_text(result: Mapping[str, Any]) -> tuple[str, bool]:
+def result_text(result: Mapping[str, object]) -> tuple[str, bool]:
     """A host result as the model reads it, and whether it is a failure: the text every door
     shows (:mod:`hermes_core.host.calls.result_text`: text content, images and audio as one
     line each, the structured content when no block is text, the host's error as ``error:
@@ -89,7 +91,7 @@ def result_text(result: Mapping[str, Any]) -> tuple[str, bool]:
     return text, shown.failed
 
 
-def load_model(model_id: str | None) -> Any:
+def load_model(model_id: str | None) -> llm.AsyncModel:
     """``llm``'s async model *model_id* (``None``: ``llm``'s default model), ready to use;
     :class:`ChatError` when it is unknown or its key is missing."""
     import llm
@@ -130,7 +132,7 @@ class ChatSession:
         self._max_rounds = max_rounds
         self._model = load_model(model_id)
         self._conversation = self._model.conversation()
-        self._history: list[Any] = []
+        self._history: list[object] = []
         """The earlier turns, sent once to a model switched to (``/model``)."""
         self.tokens = (0, 0)
         """Input and output tokens so far, as the model reported them."""
@@ -144,12 +146,13 @@ class ChatSession:
         model = load_model(model_id)
         history = self._history  # nothing said since the last switch: the same history
         if self._conversation.responses:
-            last = self._conversation.responses[-1]
+            # An async conversation's responses are AsyncResponses.
+            last = cast("llm.AsyncResponse", self._conversation.responses[-1])
             history = [*last.prompt.messages, *(await last.messages())]
         self._model, self._conversation = model, model.conversation()
         self._history = history
 
-    def _tools(self) -> list[Any]:
+    def _tools(self) -> list[llm.models.ToolDef]:
         import llm
 
         return [
@@ -169,7 +172,7 @@ class ChatSession:
         self._offer.update()  # servers may have come, gone or changed their tools since
         answer: list[str] = []
         prompt: str | None = text
-        results: list[Any] | None = None
+        results: list[llm.ToolResult] | None = None
         for round_number in range(self._max_rounds + 1):
             response = self._prompt(prompt, results)
             async for chunk in response:
@@ -196,21 +199,20 @@ class ChatSession:
             self._record("assistant", reply)
         return reply
 
-    def _prompt(self, prompt: str | None, results: list[Any] | None) -> Any:
+    def _prompt(
+        self, prompt: str | None, results: list[llm.ToolResult] | None
+    ) -> llm.AsyncResponse:
         first = not self._conversation.responses
-        extra: dict[str, Any] = {}
-        if first and self._history:
-            extra["messages"] = self._history
         tools = self._tools()
         return self._conversation.prompt(
             prompt,
             system=self._system if first and not self._history else None,
             tools=tools or None,
             tool_results=results or None,
-            **extra,
+            messages=self._history if first and self._history else None,
         )
 
-    async def _run_all(self, calls: list[Any]) -> list[Any]:
+    async def _run_all(self, calls: list[llm.ToolCall]) -> list[llm.ToolResult]:
         """Run one round's tool calls: those of servers with ``supports_parallel_tool_calls:
         true`` side by side, the rest one after another in the model's order (beside them);
         the results in the model's order."""
@@ -250,26 +252,26 @@ class ChatSession:
         return entry is not None and entry.supports_parallel_tool_calls
 
     async def _not_offered(
-        self, name: str, arguments: dict[str, Any], offered: list[str]
-    ) -> Mapping[str, Any]:
+        self, name: str, arguments: dict[str, object], offered: list[str]
+    ) -> Mapping[str, object]:
         """The answer to a call of a tool the model is not offered: the host's refusal (held
         back by the policy, a pin or a decision; not offered; its app gated), the words every
         door uses, else an unknown tool (with the search hint when searching)."""
         entry = self._host.registry.get(name)
         if entry is None or not self._host.gate.check(entry.server):
-            refused: Mapping[str, Any] = await self._host.call_tool(name, arguments)
+            refused: Mapping[str, object] = await self._host.call_tool(name, arguments)
             if refused.get("state") != "unknown_tool":
                 return refused
         hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
         return unknown_tool(name, offered, hint)
 
-    async def _run(self, call: Any) -> tuple[str, str, bool]:
+    async def _run(self, call: llm.ToolCall) -> tuple[str, str, bool]:
         name = str(call.name)
         arguments = dict(call.arguments or {})
         self._out.tool_call(name, arguments)
         offered = [e.name for e in self._offer.tools()]
         if name == SEARCH_TOOL and self._offer.searching:
-            result: Mapping[str, Any] = self._offer.search(arguments)
+            result: Mapping[str, object] = self._offer.search(arguments)
             text, failed = json.dumps(result, ensure_ascii=False), "error" in result
         elif name not in offered:
             text, failed = result_text(await self._not_offered(name, arguments, offered))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
-from typing import Any
 from urllib.parse import parse_qs, quote
 
 from starlette.applications import Starlette
@@ -32,6 +31,7 @@ from hermes_core.dashboard.workbench import Workbench
 from hermes_core.host.server_status import tool_count
 from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.plugins.errors import PluginError
+from hermes_core.sessions.models import Approval
 from hermes_core.sessions.store import ApprovalError
 
 __all__ = ["build_app"]
@@ -159,7 +159,7 @@ class Pages:
             return self._tools(error=f"no change of {tool!r} waits for {server!r}")
         host = self.hosting.host
         where = "/tools"
-        if host is not None and server in {row["server"] for row in self.hosting.rows()}:
+        if host is not None and server in {row.server for row in self.hosting.rows()}:
             await host.refresh_tools(server)  # offered again at once, with the new definition
             entry = next((e for e in host.registry.snapshot(server) if e.tool == tool), None)
             where += f"?tool={quote(entry.name, safe='')}" if entry else ""
@@ -234,7 +234,7 @@ class Pages:
         await self.hosting.reload()
         return self._back("/catalog", said)
 
-    def _open(self) -> list[Any]:
+    def _open(self) -> list[Approval]:
         return self.hosting.sessions.open_approvals()
 
     async def pending(self, request: Request) -> Response:
@@ -266,8 +266,14 @@ class Pages:
 
     async def state(self, request: Request) -> Response:
         rows = [
-            {k: r[k] for k in ("server", "connection", "enabled", "offered", "tools")}
-            | {"tools_shown": tool_count(r["tools"], r.get("host_tools", 0))}
+            {
+                "server": r.server,
+                "connection": r.connection,
+                "enabled": r.enabled,
+                "offered": r.offered,
+                "tools": r.tools,
+                "tools_shown": tool_count(r.tools, r.host_tools),
+            }
             for r in self.hosting.rows()
         ]
         items = await asyncio.to_thread(self._open)

@@ -20,7 +20,6 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.dashboard.browse import call_utility
 from hermes_core.host.host import MCPHost
@@ -48,7 +47,7 @@ class AppFrame:
     csp: str
 
 
-def declared_origins(csp: Any, key: str) -> list[str]:
+def declared_origins(csp: object, key: str) -> list[str]:
     """The clean origins of ``_meta.ui.csp[key]`` (anything but ``scheme://host[:port]``,
     with an optional ``*.`` subdomain wildcard, is dropped)."""
     values = csp.get(key) if isinstance(csp, Mapping) else None
@@ -58,7 +57,7 @@ def declared_origins(csp: Any, key: str) -> list[str]:
     return kept[:_MAX_ORIGINS]
 
 
-def app_csp(declared: Any) -> str:
+def app_csp(declared: object) -> str:
     """The Content-Security-Policy an app document is served with (see the module)."""
     connect = declared_origins(declared, "connectDomains")
     resource = declared_origins(declared, "resourceDomains")
@@ -87,7 +86,7 @@ def app_csp(declared: Any) -> str:
     )
 
 
-def _document(content: Mapping[str, Any]) -> str | None:
+def _document(content: Mapping[str, object]) -> str | None:
     text = content.get("text")
     if isinstance(text, str):
         return text if len(text.encode()) <= MAX_APP_BYTES else None
@@ -106,7 +105,8 @@ async def load_app(host: MCPHost, entry: ToolEntry) -> AppFrame | str:
     result = await call_utility(host, entry.server, "read_resource", {"uri": uri})
     if "error" in result:
         return f"cannot read the app {uri}: {result['error']}"
-    for block in result.get("content") or ():
+    blocks = result.get("content")
+    for block in blocks if isinstance(blocks, list) else ():
         content = block.get("resource") if isinstance(block, dict) else None
         if not isinstance(content, dict) or content.get("uri") != uri:
             continue

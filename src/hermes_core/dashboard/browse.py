@@ -9,7 +9,6 @@ A server whose utility tools are not registered (it advertised no resources or p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.host.browse import Family, list_family
 from hermes_core.host.host import MCPHost
@@ -30,7 +29,7 @@ class Listing:
     """One server's listing of one kind: its items, or why there are none."""
 
     server: str
-    items: list[dict[str, Any]]
+    items: list[dict[str, object]]
     problem: str | None = None
     note: str | None = None
 
@@ -54,8 +53,8 @@ def app_entry(host: MCPHost, name: str) -> ToolEntry | None:
 
 
 async def call_utility(
-    host: MCPHost, server: str, tool: str, args: dict[str, Any]
-) -> dict[str, Any]:
+    host: MCPHost, server: str, tool: str, args: dict[str, object]
+) -> dict[str, object]:
     """*server*'s utility *tool* called with *args* through the pipeline; the result."""
     entry = utility_entry(host, server, tool)
     if entry is None:

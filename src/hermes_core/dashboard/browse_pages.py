@@ -8,7 +8,6 @@ import base64
 import binascii
 import re
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote, urlencode
 
 from hermes_core.dashboard.browse import Listing
@@ -107,7 +106,7 @@ def resources_body(resources: list[Listing], templates: list[Listing]) -> str:
     return "".join(parts) or "<p>No server offers resources here.</p>"
 
 
-def _content(item: Mapping[str, Any]) -> str:
+def _content(item: Mapping[str, object]) -> str:
     head = f"<h3><code class=uri>{esc(item.get('uri'))}</code> " + (
         f"<span class=muted>{esc(item.get('mimeType') or '')}</span></h3>"
     )
@@ -128,7 +127,7 @@ def _content(item: Mapping[str, Any]) -> str:
     )
 
 
-def _download(item: Mapping[str, Any]) -> str:
+def _download(item: Mapping[str, object]) -> str:
     """A download link for a binary resource (at most 4 MiB of valid base64)."""
     blob, mime = item.get("blob"), str(item.get("mimeType") or "")
     if not isinstance(blob, str) or len(blob) > MAX_IMAGE:
@@ -145,13 +144,14 @@ def _download(item: Mapping[str, Any]) -> str:
     )
 
 
-def read_html(server: str, uri: str, result: Mapping[str, Any]) -> str:
+def read_html(server: str, uri: str, result: Mapping[str, object]) -> str:
     """What reading *uri* gave back: its contents, or why not."""
     if "error" in result:
         return f'<p class="error">{esc(result["error"])}</p>'
+    content = result.get("content")
     blocks = [
         b["resource"]
-        for b in result.get("content") or ()
+        for b in (content if isinstance(content, list) else ())
         if isinstance(b, Mapping) and isinstance(b.get("resource"), Mapping)
     ]
     body = "".join(_content(item) for item in blocks) or "<p>The resource has no contents.</p>"
@@ -168,7 +168,8 @@ def prompts_body(prompts: list[Listing]) -> str:
         for item in listing.items:
             name = str(item.get("name", ""))
             fields = []
-            for arg in item.get("arguments") or ():
+            listed = item.get("arguments")
+            for arg in listed if isinstance(listed, list) else ():
                 if not isinstance(arg, Mapping):
                     continue
                 required = arg.get("required") is True
@@ -188,11 +189,13 @@ def prompts_body(prompts: list[Listing]) -> str:
     return "".join(parts) or "<p>No server offers prompts here.</p>"
 
 
-def prompt_html(name: str, result: Mapping[str, Any]) -> str:
+def prompt_html(name: str, result: Mapping[str, object]) -> str:
     """The rendered prompt: each message with its role."""
     if "error" in result:
         return f'<p class="error">{esc(result["error"])}</p>'
-    data = result.get("structuredContent") or {}
+    data = result.get("structuredContent")
+    if not isinstance(data, Mapping):
+        data = {}
     parts = [f"<h3>Prompt <code>{esc(name)}</code></h3>"]
     if data.get("description"):
         parts.append(f"<p>{esc(data['description'])}</p>")

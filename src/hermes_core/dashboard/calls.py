@@ -14,7 +14,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from hermes_core.host.server_notifications import ProgressCallback
 
@@ -25,7 +24,7 @@ KEEP = 50
 #: How many progress notifications of one call are kept.
 KEEP_PROGRESS = 100
 
-Runner = Callable[[ProgressCallback], Awaitable[dict[str, Any]]]
+Runner = Callable[[ProgressCallback], Awaitable[dict[str, object]]]
 
 
 class CallState(Enum):
@@ -41,11 +40,11 @@ class PageCall:
     tool: str
     server: str | None
     app_uri: str | None
-    arguments: dict[str, Any] = field(default_factory=dict)
+    arguments: dict[str, object] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
     state: CallState = CallState.RUNNING
-    progress: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+    progress: list[dict[str, object]] = field(default_factory=list)
+    result: dict[str, object] | None = None
     seconds: float | None = None
     task: asyncio.Task[None] | None = None
 
@@ -68,7 +67,7 @@ class CallBoard:
         tool: str,
         server: str | None,
         app_uri: str | None,
-        arguments: dict[str, Any],
+        arguments: dict[str, object],
         run: Runner,
     ) -> PageCall:
         """Start *run* (given the progress callback) as a call of *tool*; its record."""

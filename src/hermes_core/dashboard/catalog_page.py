@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote
 
 from hermes_core.catalog.catalog import Catalog, Entry, state_of
 from hermes_core.catalog.command_line import quoted, visible
 from hermes_core.catalog.manifest import Manifest
 from hermes_core.config.interpolate import load_dotenv
+from hermes_core.config.server import ServerConfig
 from hermes_core.dashboard.catalog_actions import Checklist
 from hermes_core.dashboard.html import esc, link
 
@@ -86,7 +86,7 @@ def _install_form(entry: Entry, csrf: str, dotenv: Mapping[str, str]) -> str:
 
 
 def catalog_body(
-    found: Catalog, servers: Mapping[str, Any], names: Mapping[str, str], csrf: str
+    found: Catalog, servers: Mapping[str, ServerConfig], names: Mapping[str, str], csrf: str
 ) -> str:
     """One block per entry, then the manifests left out."""
     dotenv = load_dotenv()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
 from urllib.parse import quote
 
 from hermes_core.dashboard.html import esc
@@ -19,7 +18,9 @@ MAX_ROWS = 300
 OUTCOMES = ("ok", "tool_error", "refused", "failed_closed", "not_approved", "cancelled", "error")
 
 
-def matching(records: Iterable[dict[str, Any]], filters: Mapping[str, str]) -> list[dict[str, Any]]:
+def matching(
+    records: Iterable[dict[str, object]], filters: Mapping[str, str]
+) -> list[dict[str, object]]:
     """The newest :data:`MAX_ROWS` records that match every filter (a substring of the
     server or tool name; the outcome exactly)."""
     server = filters.get("server", "").strip().lower()
@@ -35,7 +36,7 @@ def matching(records: Iterable[dict[str, Any]], filters: Mapping[str, str]) -> l
     return kept[::-1][:MAX_ROWS]
 
 
-def _arguments(args: Any) -> str:
+def _arguments(args: object) -> str:
     if not isinstance(args, Mapping) or not args:
         return "<p class=muted>no arguments</p>"
     rows = "".join(
@@ -45,10 +46,11 @@ def _arguments(args: Any) -> str:
     return f"<ul class=args>{rows}</ul>"
 
 
-def _row(record: dict[str, Any]) -> str:
+def _row(record: dict[str, object]) -> str:
     name = str(record.get("name") or "")
     outcome = esc(record.get("outcome"))
-    decisions = record.get("decisions") or []
+    listed = record.get("decisions")
+    decisions = listed if isinstance(listed, list) else []
     said = "".join(
         f"<li>{esc(d.get('interceptor'))} {esc(d.get('stage'))}: {esc(d.get('verdict'))}"
         f"{' — ' + esc(d.get('reason')) if d.get('reason') else ''}</li>"
@@ -72,7 +74,7 @@ def _row(record: dict[str, Any]) -> str:
     )
 
 
-def history_body(records: list[dict[str, Any]], filters: Mapping[str, str], total: int) -> str:
+def history_body(records: list[dict[str, object]], filters: Mapping[str, str], total: int) -> str:
     """The filter form and the matching calls."""
     choices = "".join(
         f'<option value="{o}"{" selected" if filters.get("outcome") == o else ""}>{o}</option>'

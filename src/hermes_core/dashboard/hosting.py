@@ -7,11 +7,13 @@ Servers' questions go to ``state.db`` (the Pending page answers them, as a
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from hermes_core.config import store
 from hermes_core.config.models import ConfigError
+from hermes_core.config.server import ServerConfig
 from hermes_core.host.host import MCPHost
+from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import ServerStatus
 from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
 from hermes_core.sessions import SessionStore, StoreElicitor
@@ -39,7 +41,7 @@ class Hosting:
     def __repr__(self) -> str:
         return f"Hosting({len(self.host.status()) if self.host else 0} servers)"
 
-    def _servers(self) -> list[Any]:
+    def _servers(self) -> list[HostServer]:
         try:
             loaded = self.factory.load_config(strict=False)
             servers = self.factory.servers(loaded)
@@ -72,11 +74,11 @@ class Hosting:
         if self.host is not None:
             await self.host.close()
 
-    def rows(self) -> list[dict[str, Any]]:
-        """``hermes mcp status --json``'s rows."""
-        return [row.__dict__.copy() for row in self.host.status()] if self.host else []
+    def rows(self) -> list[ServerStatus]:
+        """``hermes mcp status``'s rows."""
+        return self.host.status() if self.host else []
 
-    def configured(self) -> dict[str, Any]:
+    def configured(self) -> dict[str, ServerConfig]:
         try:
             return dict(self.factory.load_config(strict=False).config.mcp_servers)
         except ConfigError as exc:

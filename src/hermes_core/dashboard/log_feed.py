@@ -12,17 +12,28 @@ import logging
 import threading
 import time
 from collections import deque
-from typing import Any
+from typing import TypedDict
 
 from hermes_core.host.tools.registry import ToolRegistry
 
-__all__ = ["KEEP", "LogFeed"]
+__all__ = ["KEEP", "LogFeed", "LogLine"]
 
 #: How many lines the pane can show.
 KEEP = 500
 #: How many names one list-change line names.
 _NAMED = 20
 _PARENT = "hermes.mcp"
+
+
+class LogLine(TypedDict):
+    """One line of the pane (sent to the page as JSON)."""
+
+    seq: int
+    time: str
+    kind: str
+    server: str
+    level: str
+    text: str
 
 
 class _Handler(logging.Handler):
@@ -42,7 +53,7 @@ class LogFeed:
     """The lines of the Log pane (thread-safe: log records come from any thread)."""
 
     def __init__(self) -> None:
-        self._lines: deque[dict[str, Any]] = deque(maxlen=KEEP)
+        self._lines: deque[LogLine] = deque(maxlen=KEEP)
         self._seq = 0
         self._lock = threading.Lock()
         self._handler = _Handler(self)
@@ -70,7 +81,7 @@ class LogFeed:
                 }
             )
 
-    def after(self, seq: int) -> list[dict[str, Any]]:
+    def after(self, seq: int) -> list[LogLine]:
         with self._lock:
             return [line for line in self._lines if line["seq"] > seq]
 

@@ -4,19 +4,18 @@ count, trust tier, last error and stderr tail, and its enable/disable/remove but
 from __future__ import annotations
 
 import re
-from typing import Any
 from urllib.parse import quote
 
 from hermes_core.dashboard.gates import gate_lines
 from hermes_core.dashboard.html import button_form, esc, table
-from hermes_core.host.server_status import tool_count
+from hermes_core.host.server_status import ServerStatus, tool_count
 
 __all__ = ["servers_body"]
 
 
-def _gate(row: dict[str, Any]) -> str:
-    lines = gate_lines(row["server"])
-    said = esc(row.get("gate") or row.get("availability") or "")
+def _gate(row: ServerStatus) -> str:
+    lines = gate_lines(row.server)
+    said = esc(row.gate or row.availability or "")
     if lines is None:
         return f"{said}<div class=muted>no app declared</div>" if said else "no app declared"
     return (
@@ -25,20 +24,20 @@ def _gate(row: dict[str, Any]) -> str:
     )
 
 
-def _error(row: dict[str, Any]) -> str:
+def _error(row: ServerStatus) -> str:
     parts = []
-    if row.get("last_error"):
-        parts.append(f"<pre>{esc(row['last_error'], 2000)}</pre>")
-    tail = (row.get("failure") or {}).get("stderr_tail") or []
-    if tail:
+    if row.last_error:
+        parts.append(f"<pre>{esc(row.last_error, 2000)}</pre>")
+    tail = (row.failure or {}).get("stderr_tail") or []
+    if isinstance(tail, list) and tail:
         text = "\n".join(str(line) for line in tail[:100])  # the host bounds and picks it
         parts.append(f"<details><summary>stderr tail</summary><pre>{esc(text)}</pre></details>")
     return "".join(parts) or "-"
 
 
-def _missing(row: dict[str, Any], names: list[str], csrf: str) -> str:
+def _missing(row: ServerStatus, names: list[str], csrf: str) -> str:
     """A form per ``${VAR}`` the entry names that nothing sets: its value goes to ``.env``."""
-    action = f"/servers/{quote(row['server'], safe='')}/env"
+    action = f"/servers/{quote(row.server, safe='')}/env"
     return "".join(
         f'<form method="post" action="{esc(action)}" class="set-var">'
         f'<input type="hidden" name="csrf" value="{esc(csrf)}">'
@@ -51,9 +50,9 @@ def _missing(row: dict[str, Any], names: list[str], csrf: str) -> str:
     )
 
 
-def _buttons(row: dict[str, Any], csrf: str) -> str:
-    name = quote(row["server"], safe="")
-    toggle = "disable" if row["enabled"] else "enable"
+def _buttons(row: ServerStatus, csrf: str) -> str:
+    name = quote(row.server, safe="")
+    toggle = "disable" if row.enabled else "enable"
     return (
         button_form(f"/servers/{name}/{toggle}", toggle.capitalize(), csrf)
         + button_form(f"/servers/{name}/remove", "Remove", csrf, danger=True)
@@ -68,7 +67,7 @@ def state_class(connection: str) -> str:
 
 
 def servers_body(
-    rows: list[dict[str, Any]], csrf: str, missing: dict[str, list[str]] | None = None
+    rows: list[ServerStatus], csrf: str, missing: dict[str, list[str]] | None = None
 ) -> str:
     """The table of servers (``hermes mcp status``'s rows); *missing*: each server's unset
     ``${VAR}`` (a field to set each)."""
@@ -80,29 +79,25 @@ def servers_body(
         )
     cells = []
     for row in rows:
-        state, css = esc(row["connection"]), state_class(row["connection"])
+        state, css = esc(row.connection), state_class(row.connection)
         cells.append(
             [
-                f"<strong>{esc(row['server'])}</strong>"
-                + ("" if row["enabled"] else " <span class=muted>(disabled)</span>"),
-                f'<span data-state-of="{esc(row["server"])}" class="{css}">{state}</span>'
-                + (
-                    f"<div class=muted>protocol {esc(row['protocol'])}</div>"
-                    if row.get("protocol")
-                    else ""
-                ),
-                esc(row["transport"]),
+                f"<strong>{esc(row.server)}</strong>"
+                + ("" if row.enabled else " <span class=muted>(disabled)</span>"),
+                f'<span data-state-of="{esc(row.server)}" class="{css}">{state}</span>'
+                + (f"<div class=muted>protocol {esc(row.protocol)}</div>" if row.protocol else ""),
+                esc(row.transport),
                 _gate(row),
-                f'<span data-tools-of="{esc(row["server"])}">'
-                + esc(tool_count(row["tools"], row.get("host_tools", 0)))
+                f'<span data-tools-of="{esc(row.server)}">'
+                + esc(tool_count(row.tools, row.host_tools))
                 + "</span>"
                 + (
-                    f" <span class=muted>({row['filtered_out']} filtered out)</span>"
-                    if row.get("filtered_out")
+                    f" <span class=muted>({row.filtered_out} filtered out)</span>"
+                    if row.filtered_out
                     else ""
                 ),
-                esc(row.get("trust", "full")),
-                _error(row) + _missing(row, missing.get(row["server"], []), csrf),
+                esc(row.trust),
+                _error(row) + _missing(row, missing.get(row.server, []), csrf),
                 _buttons(row, csrf),
             ]
         )

@@ -8,7 +8,6 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.config.dotenv_file import dotenv_path
 from hermes_core.config.interpolate import load_dotenv
@@ -26,19 +25,19 @@ class VariableRefused(ValueError):
     """A variable the page may not set (not named by the server, empty, too long)."""
 
 
-def _dumped(config: Any) -> str:
+def _dumped(config: object) -> str:
     dump = getattr(config, "model_dump", None)
     data = dump(mode="json") if callable(dump) else config
     return json.dumps(data, default=str)
 
 
-def used_variables(config: Any) -> list[str]:
+def used_variables(config: object) -> list[str]:
     """The variables *config* (one server's entry) names, in order, once each."""
     return list(dict.fromkeys(_USED.findall(_dumped(config))))
 
 
 def missing_variables(
-    servers: Mapping[str, Any], env: Mapping[str, str] | None = None
+    servers: Mapping[str, object], env: Mapping[str, str] | None = None
 ) -> dict[str, list[str]]:
     """Each server's variables that nothing sets (servers missing none are left out)."""
     env = os.environ if env is None else env
@@ -51,7 +50,7 @@ def missing_variables(
     return missing
 
 
-def set_variable(config: Any, variable: str, value: str) -> None:
+def set_variable(config: object, variable: str, value: str) -> None:
     """Set *variable* in ``.env``, when the server's entry (*config*) names it."""
     if variable not in used_variables(config):
         raise VariableRefused(f"this server's entry names no ${{{variable}}}")

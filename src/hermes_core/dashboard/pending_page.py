@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.dashboard.html import esc
 from hermes_core.sessions.models import Approval
@@ -14,10 +13,11 @@ from hermes_core.sessions.models import Approval
 __all__ = ["answer_of", "pending_list"]
 
 
-def _field(field: Mapping[str, Any]) -> str:
+def _field(field: Mapping[str, object]) -> str:
     name = f"f:{esc(field.get('name'))}"
     default = field.get("default")
-    choices = field.get("choices") or []
+    listed = field.get("choices")
+    choices = listed if isinstance(listed, list) else []
     if choices:
         options = "".join(
             f'<option value="{esc(json.dumps(c))}"{" selected" if c == default else ""}>'
@@ -44,9 +44,15 @@ def _field(field: Mapping[str, Any]) -> str:
     return f"<label>{esc(title)}{need} {widget}{hint}</label>"
 
 
-def _approval(item: Approval, csrf: str) -> str:
+def _fields(item: Approval) -> list[object]:
+    """The form fields an elicitation's payload lists (none for other questions)."""
     fields = item.payload.get("fields") if isinstance(item.payload, Mapping) else None
-    inputs = "".join(_field(f) for f in fields or [] if isinstance(f, Mapping))
+    return fields if isinstance(fields, list) else []
+
+
+def _approval(item: Approval, csrf: str) -> str:
+    fields = _fields(item)
+    inputs = "".join(_field(f) for f in fields if isinstance(f, Mapping))
     buttons = (
         '<button name="decision" value="allow-once">Accept</button>'
         '<button name="decision" value="deny" class="danger">Decline</button>'
@@ -72,12 +78,12 @@ def pending_list(items: list[Approval], csrf: str) -> str:
     return f'<div id="pending-list" data-ids="{ids}">{inner}</div>'
 
 
-def answer_of(item: Approval, form: Mapping[str, list[str]]) -> dict[str, Any] | None:
+def answer_of(item: Approval, form: Mapping[str, list[str]]) -> dict[str, object] | None:
     """The form's field values for an elicitation (typed as its fields say), else ``None``."""
-    fields = item.payload.get("fields") if isinstance(item.payload, Mapping) else None
+    fields = _fields(item)
     if not fields:
         return None
-    answer: dict[str, Any] = {}
+    answer: dict[str, object] = {}
     for field in fields:
         if not isinstance(field, Mapping):
             continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.dashboard.html import esc
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth, nesting_problem
@@ -33,11 +32,11 @@ class Field:
     nullable: bool
     required: bool
     description: str
-    choices: tuple[Any, ...] = ()
-    default: Any = None
+    choices: tuple[object, ...] = ()
+    default: object = None
 
 
-def _kind(prop: Mapping[str, Any]) -> tuple[str, bool, tuple[Any, ...]]:
+def _kind(prop: Mapping[str, object]) -> tuple[str, bool, tuple[object, ...]]:
     options = prop.get("anyOf") or prop.get("oneOf")
     if isinstance(options, list):
         real = [o for o in options if not (isinstance(o, dict) and o.get("type") == "null")]
@@ -53,18 +52,20 @@ def _kind(prop: Mapping[str, Any]) -> tuple[str, bool, tuple[Any, ...]]:
         nullable = "null" in declared
         rest = [k for k in declared if k != "null"]
         kind = str(rest[0]) if len(rest) == 1 else "json"
-    if isinstance(prop.get("enum"), list) and prop["enum"]:
-        return "enum", nullable or None in prop["enum"], tuple(prop["enum"])
+    enum = prop.get("enum")
+    if isinstance(enum, list) and enum:
+        return "enum", nullable or None in enum, tuple(enum)
     if kind in ("string", "integer", "number", "boolean"):
         return str(kind), nullable, ()
     return "json", nullable, ()
 
 
-def fields(schema: Mapping[str, Any]) -> list[Field]:
+def fields(schema: Mapping[str, object]) -> list[Field]:
     props = schema.get("properties")
     if not isinstance(props, dict):
         return []
-    required = set(schema.get("required") or [])
+    listed = schema.get("required")
+    required = set(listed) if isinstance(listed, list) else set()
     found = []
     for name, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
@@ -103,7 +104,7 @@ def _input(field: Field) -> str:
     return f'<textarea name="{name}" rows="3" cols="60" placeholder="{esc(hint)}"></textarea>'
 
 
-def form_fields(schema: Mapping[str, Any]) -> str:
+def form_fields(schema: Mapping[str, object]) -> str:
     """The HTML of *schema*'s fields, and a JSON box that overrides them."""
     parts = []
     for field in fields(schema):
@@ -128,7 +129,7 @@ def form_fields(schema: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-def _value(field: Field, raw: str) -> Any:
+def _value(field: Field, raw: str) -> object:
     nested = field.kind not in ("string", "integer", "number")
     if nested and json_text_depth(raw) + 1 > MAX_ARGUMENT_DEPTH:
         raise ArgumentError(f"{field.name} nests {nesting_problem()}")
@@ -144,7 +145,7 @@ def _value(field: Field, raw: str) -> Any:
         raise ArgumentError(f"{field.name}: {raw[:60]!r} is not a valid {field.kind}") from None
 
 
-def arguments(schema: Mapping[str, Any], form: Mapping[str, str]) -> dict[str, Any]:
+def arguments(schema: Mapping[str, object], form: Mapping[str, str]) -> dict[str, object]:
     """The arguments the submitted *form* gives for *schema*."""
     raw_json = form.get(JSON_FIELD, "").strip()
     if raw_json:
@@ -157,7 +158,7 @@ def arguments(schema: Mapping[str, Any], form: Mapping[str, str]) -> dict[str, A
         if not isinstance(given, dict):
             raise ArgumentError("arguments JSON must be an object")
         return given
-    args: dict[str, Any] = {}
+    args: dict[str, object] = {}
     for field in fields(schema):
         if field.nullable and form.get(f"n:{field.name}"):
             args[field.name] = None

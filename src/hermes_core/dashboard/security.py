@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
-from typing import Any
 from urllib.parse import parse_qs
+
+from starlette.types import ASGIApp as App
+from starlette.types import Message, Receive, Scope, Send
 
 from hermes_core.serve.http_auth import replayed_body
 
@@ -28,11 +29,6 @@ COOKIE = "hermes_dashboard"
 FRAMED = "/apps/frame/"
 _FRAME_HEADERS = {b"referrer-policy", b"x-content-type-options", b"cache-control"}
 MAX_BODY = 1 << 20
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -9,12 +9,12 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
 from urllib.parse import quote
 
 from hermes_core.dashboard.html import esc
 from hermes_core.dashboard.schema_form import form_fields
 from hermes_core.host.calls.result_text import MEDIA_KINDS, render_text
+from hermes_core.host.server_status import ServerStatus
 from hermes_core.host.tools.registry import ToolEntry
 
 __all__ = ["IMAGE_TYPES", "result_html", "tools_body"]
@@ -23,7 +23,7 @@ IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 MAX_IMAGE = 4 << 20
 
 
-def _image(item: dict[str, Any]) -> str:
+def _image(item: dict[str, object]) -> str:
     mime, data = item.get("mimeType"), item.get("data")
     if mime not in IMAGE_TYPES or not isinstance(data, str) or len(data) > MAX_IMAGE:
         return f"<p class=muted>image not shown ({esc(mime)})</p>"
@@ -34,20 +34,21 @@ def _image(item: dict[str, Any]) -> str:
     return f'<img class="result" alt="image result" src="data:{mime};base64,{data}">'
 
 
-def _summarised(result: dict[str, Any]) -> dict[str, Any]:
+def _summarised(result: dict[str, object]) -> dict[str, object]:
     shown = dict(result)
-    if isinstance(shown.get("content"), list):  # media data is drawn, not printed
+    blocks = shown.get("content")
+    if isinstance(blocks, list):  # media data is drawn, not printed
         shown["content"] = [
             {**item, "data": f"<{len(str(item.get('data')))} base64 characters>"}
             if isinstance(item, dict) and item.get("type") in MEDIA_KINDS
             else item
-            for item in shown["content"]
+            for item in blocks
         ]
     return shown
 
 
 def result_html(
-    tool: str, result: dict[str, Any], *, seconds: float | None = None, app_call: str = ""
+    tool: str, result: dict[str, object], *, seconds: float | None = None, app_call: str = ""
 ) -> str:
     """A call's result: the text every door shows (:mod:`hermes_core.host.calls.result_text`),
     its images drawn and its structured content (the *Text* view), the whole as JSON (the
@@ -73,7 +74,8 @@ def result_html(
         text_view.append('<p class="error">the tool reported an error</p>')
     if not shown.host_error:
         text_view.append(f'<pre class="result-text">{esc(shown.text, 20000)}</pre>')
-    for item in result.get("content") or []:
+    blocks = result.get("content")
+    for item in blocks if isinstance(blocks, list) else ():
         if isinstance(item, dict) and item.get("type") == "image":
             text_view.append(_image(item))
     if result.get("structuredContent") is not None:
@@ -97,11 +99,11 @@ def _annotations(entry: ToolEntry) -> str:
     return f"<div class=muted>annotations: {said}</div>"
 
 
-def _gated(row: dict[str, Any]) -> str | None:
-    if not row["enabled"]:
+def _gated(row: ServerStatus) -> str | None:
+    if not row.enabled:
         return "disabled in config.yaml"
-    if not row["offered"]:
-        return str(row.get("gate") or row.get("last_error") or row.get("availability") or "")
+    if not row.offered:
+        return str(row.gate or row.last_error or row.availability or "")
     return None
 
 
@@ -143,7 +145,7 @@ def _index_item(name: str, server: str, words: str, selected: str, note: str = "
 
 def tools_body(
     entries: list[ToolEntry],
-    rows: list[dict[str, Any]],
+    rows: list[ServerStatus],
     unoffered: dict[str, dict[str, str]],
     csrf: str,
     selected: str = "",
@@ -156,7 +158,7 @@ def tools_body(
         by_server.setdefault(entry.server, []).append(entry)
     index, chosen, first = [], None, None
     for row in rows:
-        name, gated = row["server"], _gated(row)
+        name, gated = row.server, _gated(row)
         own = by_server.get(name, [])
         index.append(f'<li class="group">{esc(name)} <span class=muted>({len(own)})</span></li>')
         if gated and not own:

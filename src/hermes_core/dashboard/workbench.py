@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -48,7 +47,7 @@ def _problem(status: int, said: str) -> JSONResponse:
     return JSONResponse({"error": said}, status_code=status)
 
 
-async def _json_body(request: Request) -> dict[str, Any] | str:
+async def _json_body(request: Request) -> dict[str, object] | str:
     raw = (await request.body()).decode("utf-8", "replace")
     if json_text_depth(raw) > MAX_DEPTH:
         return f"the request nests more than {MAX_DEPTH} levels"
@@ -82,12 +81,12 @@ class Workbench:
 
     # -- calls -------------------------------------------------------------------------------
     def _start(
-        self, host: MCPHost, name: str, args: dict[str, Any], server: str | None
+        self, host: MCPHost, name: str, args: dict[str, object], server: str | None
     ) -> PageCall:
         entry = host.registry.get(name)
         app_uri = entry.app_uri if entry is not None else None
 
-        def run(note: ProgressCallback) -> Awaitable[dict[str, Any]]:
+        def run(note: ProgressCallback) -> Awaitable[dict[str, object]]:
             return host.call_tool(name, args, on_progress=note)
 
         return self.calls.start(name, server, app_uri, args, run)
@@ -131,7 +130,7 @@ class Workbench:
         call = self.calls.get(request.path_params["id"])
         if call is None:
             return _problem(404, "no such call (the dashboard keeps the last 50)")
-        said: dict[str, Any] = {
+        said: dict[str, object] = {
             "state": call.state.value,
             "tool": call.tool,
             "progress": call.progress[-1] if call.progress else None,
@@ -182,7 +181,7 @@ class Workbench:
 
     # -- resources and prompts ---------------------------------------------------------------
     def _servers(self) -> list[str]:
-        return [r["server"] for r in self.hosting.rows() if r["enabled"]]
+        return [r.server for r in self.hosting.rows() if r.enabled]
 
     async def resources(self, request: Request) -> Response:
         host = self.hosting.host

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig, hermes_home
@@ -31,7 +30,7 @@ def diagnose(
 ) -> list[ServerReport]:
     """One report per server of *names* (each configured in *loaded*), in that order."""
     written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
-    entries: Mapping[str, Any] = plain(written) if isinstance(written, dict) else {}
+    entries: Mapping[str, object] = plain(written) if isinstance(written, dict) else {}
     environ = dict(os.environ)
     home = hermes_home(environ)
     dotenv = load_dotenv(home / ".env")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
 __all__ = ["Finding", "ServerReport", "Severity"]
 
@@ -28,7 +27,7 @@ class Finding:
     fix: str | None = None
     """What to do about it, in words (a command to run where there is one)."""
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "check": self.check,
             "severity": str(self.severity),
@@ -65,7 +64,7 @@ class ServerReport:
         """No finding is a problem."""
         return not any(f.severity is Severity.PROBLEM for f in self.findings)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return {
             "server": self.server,
             "ok": self.ok,

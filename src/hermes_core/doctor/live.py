@@ -9,12 +9,13 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.doctor.error_line import error_line
 from hermes_core.doctor.findings import ServerReport, Severity
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_spec import HostServer
+from hermes_core.host.server_status import ServerStatus
+from hermes_core.host.transports import Opener
 from hermes_core.sanitize import clean_line
 
 __all__ = ["connect_all"]
@@ -39,7 +40,7 @@ async def connect_all(
     servers: list[HostServer],
     reports: Mapping[str, ServerReport],
     *,
-    transports: Mapping[str, Any],
+    transports: Mapping[str, Opener],
     timeout: float,
 ) -> None:
     """Connect each of *servers* whose report allows it and add what was seen to its report."""
@@ -75,7 +76,7 @@ async def connect_all(
 def _seen(
     report: ServerReport,
     stderr: list[str],
-    row: Any,
+    row: ServerStatus | None,
     outcome: tuple[str | None, float] | None,
     tools: int,
     waited: float,

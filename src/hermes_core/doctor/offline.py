@@ -10,7 +10,6 @@ import shutil
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.auth.storage import token_path
 from hermes_core.config.interpolate import CONTEXT_VARIABLES
@@ -32,7 +31,7 @@ _MAX_VALUES = 1000
 
 def offline_report(
     name: str,
-    raw: Mapping[str, Any],
+    raw: Mapping[str, object],
     server: HostServer | None,
     loaded: LoadedConfig,
     *,
@@ -66,7 +65,7 @@ def offline_report(
     return report
 
 
-def _transport_of(raw: Mapping[str, Any]) -> str:
+def _transport_of(raw: Mapping[str, object]) -> str:
     transport = raw.get("transport")
     if isinstance(transport, str):
         return transport
@@ -97,7 +96,7 @@ def _config(
         report.add("config", Severity.PROBLEM, server.config_error, f"fix the entry in {where}")
 
 
-def _strings(value: Any, depth: int = 0) -> Iterator[str]:
+def _strings(value: object, depth: int = 0) -> Iterator[str]:
     if depth > 16:
         return
     if isinstance(value, str):
@@ -112,7 +111,7 @@ def _strings(value: Any, depth: int = 0) -> Iterator[str]:
 
 def _variables(
     report: ServerReport,
-    raw: Mapping[str, Any],
+    raw: Mapping[str, object],
     environ: Mapping[str, str],
     dotenv: Mapping[str, str],
 ) -> None:
@@ -144,7 +143,7 @@ def _runner(report: ServerReport, command: str, environ: Mapping[str, str]) -> N
     report.add("runner", Severity.OK, f"{command} found ({found})")
 
 
-def _oauth(report: ServerReport, home: Path, url: Any) -> None:
+def _oauth(report: ServerReport, home: Path, url: object) -> None:
     name = report.server
     login = f"hermes mcp login {name}"
     try:

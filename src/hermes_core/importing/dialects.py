@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any
 
 from hermes_core.config.models import SERVER_NAME, kind_of
 from hermes_core.importing.model import ForeignServer, InputSpec, Skip, Translated
@@ -105,10 +104,11 @@ def translate(server: ForeignServer) -> Translated:
 class _Builder:
     def __init__(self, server: ForeignServer, result: Translated) -> None:
         self.server = server
-        self.raw: dict[str, Any] = server.raw
+        raw = server.raw
+        self.raw: dict[str, object] = raw if isinstance(raw, dict) else {}  # translate checks
         self.result = result
         self.variables: VariableDialect = DIALECTS[server.dialect]
-        self.entry: dict[str, Any] = {}
+        self.entry: dict[str, object] = {}
         self.inputs = {spec.id: spec for spec in server.inputs}
         self.done: set[str] = set()
 
@@ -126,13 +126,22 @@ class _Builder:
         self.result.inputs[variable] = self.inputs.get(input_id, InputSpec(input_id))
         return variable
 
-    def text(self, value: Any, key: str) -> str:
+    def text(self, value: object, key: str) -> str:
         """A string setting in Hermes' form; raises :class:`Untranslatable`."""
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             raise Untranslatable(f"must be text (got {kind_of(value)})")
         return to_hermes(str(value), self.variables, self._on_input)
 
-    def take(self, key: str) -> Any:
+    def block(self, key: str) -> dict[str, str]:
+        """The entry's ``env`` or ``headers`` table, added (empty) where it is not there yet."""
+        found = self.entry.get(key)
+        if isinstance(found, dict):
+            return found
+        block: dict[str, str] = {}
+        self.entry[key] = block
+        return block
+
+    def take(self, key: str) -> object:
         self.done.add(key)
         return self.raw.get(key)
 
@@ -162,7 +171,7 @@ class _Builder:
             except Untranslatable as exc:
                 self.skip(f"{key}.{name}", str(exc))
         if out:
-            self.entry.setdefault(target, {}).update(out)
+            self.block(target).update(out)
 
     def seconds(self, key: str, target: str, *, scale: float = 1.0) -> None:
         value = self.take(key)
@@ -189,7 +198,7 @@ class _Builder:
     def tools(self, include: list[str] | None, exclude: list[str] | None, exclude_key: str) -> None:
         """Allow and deny lists where the deny list wins (Codex, Gemini), in Hermes' terms
         (where ``include`` wins): the denied names are taken out of ``include``."""
-        tools: dict[str, Any] = {}
+        tools: dict[str, object] = {}
         if include is not None:
             tools["include"] = [name for name in include if name not in (exclude or [])]
             if exclude:
@@ -210,7 +219,7 @@ class _Builder:
             self.result.notes.append(f"{key}: relative folder taken from {self.server.base_dir}")
         self.entry["cwd"] = value
 
-    def oauth(self, settings: dict[str, Any]) -> None:
+    def oauth(self, settings: dict[str, object]) -> None:
         self.entry["auth"] = "oauth"
         if settings:
             self.entry["oauth"] = settings
@@ -218,7 +227,7 @@ class _Builder:
             f"uses OAuth: log in once with `hermes mcp login {self.result.name}`"
         )
 
-    def oauth_text(self, raw: dict[str, Any], key: str, where: str) -> str | None:
+    def oauth_text(self, raw: dict[str, object], key: str, where: str) -> str | None:
         value = raw.get(key)
         if value is None:
             return None
@@ -322,7 +331,7 @@ class _Builder:
         if not isinstance(raw, dict):
             self.skip("oauth", f"must be an object (got {kind_of(raw)})")
             return
-        settings: dict[str, Any] = {}
+        settings: dict[str, object] = {}
         client_id = self.oauth_text(raw, "clientId", "oauth")
         if client_id is not None:
             settings["client_id"] = client_id
@@ -343,7 +352,7 @@ class _Builder:
         if not isinstance(raw, dict):
             self.skip("auth", f"must be an object (got {kind_of(raw)})")
             return
-        settings: dict[str, Any] = {}
+        settings: dict[str, object] = {}
         for key, target in (("CLIENT_ID", "client_id"), ("CLIENT_SECRET", "client_secret")):
             value = self.oauth_text(raw, key, "auth")
             if value is not None:
@@ -354,7 +363,7 @@ class _Builder:
                 self.skip(f"auth.{key}", "not an OAuth setting Hermes knows")
         self.oauth(settings)
 
-    def _scopes(self, scopes: Any, key: str, settings: dict[str, Any]) -> None:
+    def _scopes(self, scopes: object, key: str, settings: dict[str, object]) -> None:
         if scopes is None:
             return
         if isinstance(scopes, list) and all(isinstance(s, str) for s in scopes):
@@ -378,7 +387,7 @@ class _Builder:
         if raw is not None and not isinstance(raw, dict):
             self.skip("oauth", f"must be an object (got {kind_of(raw)})")
             raw = None
-        settings: dict[str, Any] = {}
+        settings: dict[str, object] = {}
         if raw is not None and provider not in (None, "dynamic_discovery"):
             self.skip("oauth", f"belongs to authProviderType {provider!r}")
             raw = None
@@ -428,7 +437,7 @@ class _Builder:
         self._env_headers()
         bearer = self.take("bearer_token_env_var")
         if isinstance(bearer, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", bearer):
-            self.entry.setdefault("headers", {})["Authorization"] = "Bearer ${" + bearer + "}"
+            self.block("headers")["Authorization"] = "Bearer ${" + bearer + "}"
         elif bearer is not None:
             self.skip("bearer_token_env_var", "must be the name of an environment variable")
         self.seconds("startup_timeout_sec", "connect_timeout")
@@ -451,7 +460,7 @@ class _Builder:
         self.tools(include, exclude, "disabled_tools")
         scopes = self.take("scopes")
         if scopes is not None:
-            settings: dict[str, Any] = {}
+            settings: dict[str, object] = {}
             self._scopes(scopes, "scopes", settings)
             self.oauth(settings)
         if self.take("oauth_resource") is not None:
@@ -459,11 +468,11 @@ class _Builder:
         self.leftovers()
         self.login_hint()
 
-    def _env_vars(self, value: Any) -> None:
+    def _env_vars(self, value: object) -> None:
         if not isinstance(value, list):
             self.skip("env_vars", f"must be a list of variable names (got {kind_of(value)})")
             return
-        env = self.entry.setdefault("env", {})
+        env = self.block("env")
         for index, item in enumerate(value):
             name = item.get("name") if isinstance(item, dict) else item
             if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
@@ -481,7 +490,7 @@ class _Builder:
         if not isinstance(value, dict):
             self.skip("env_http_headers", f"must be a table (got {kind_of(value)})")
             return
-        headers = self.entry.setdefault("headers", {})
+        headers = self.block("headers")
         for header, variable in value.items():
             if isinstance(variable, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", variable):
                 headers[str(header)] = "${" + variable + "}"

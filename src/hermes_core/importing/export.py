@@ -12,7 +12,6 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.config.models import ServerConfig
 from hermes_core.config.secret_lift import is_literal_secret, lift_args, lift_urls
@@ -59,8 +58,8 @@ def export_servers(
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})")
     result = Exported("")
-    inputs: list[dict[str, Any]] = []
-    out: dict[str, Any] = {}
+    inputs: list[dict[str, object]] = []
+    out: dict[str, object] = {}
     for name, cfg in servers.items():
         writer = _Writer(name, cfg, fmt, result, home or os.path.expanduser("~"))
         try:
@@ -74,7 +73,7 @@ def export_servers(
 
         result.text = tomli_w.dumps({"mcp_servers": out}) if out else ""
     elif fmt == "vscode":
-        document: dict[str, Any] = {"servers": out}
+        document: dict[str, object] = {"servers": out}
         if inputs:
             document["inputs"] = inputs
         result.text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -90,7 +89,7 @@ class _Writer:
         self.fmt = fmt
         self.result = result
         self.home = home
-        self.inputs: list[dict[str, Any]] = []
+        self.inputs: list[dict[str, object]] = []
         self.set = cfg.model_fields_set
         self.claimed: dict[str, str] = {}
 
@@ -177,9 +176,9 @@ class _Writer:
 
     # ----------------------------------------------------------------- the entry
 
-    def entry(self) -> dict[str, Any]:
+    def entry(self) -> dict[str, object]:
         cfg = self.cfg
-        entry: dict[str, Any] = {}
+        entry: dict[str, object] = {}
         if not cfg.enabled and self.fmt != "codex":
             raise self.leave("enabled", f"disabled, and {self.fmt} has no switch for it")
         if cfg.transport not in ("stdio", "streamable_http", "sse"):
@@ -232,7 +231,7 @@ class _Writer:
             return "url" if self.cfg.transport == "sse" else "httpUrl"
         return "serverUrl" if self.fmt == "windsurf" else "url"
 
-    def env(self, entry: dict[str, Any]) -> None:
+    def env(self, entry: dict[str, object]) -> None:
         env: dict[str, str] = {}
         passthrough: list[str] = []
         for key, raw in self.cfg.env.items():
@@ -257,7 +256,7 @@ class _Writer:
         if passthrough:
             entry["env_vars"] = passthrough
 
-    def headers(self, entry: dict[str, Any]) -> None:
+    def headers(self, entry: dict[str, object]) -> None:
         headers: dict[str, str] = {}
         from_env: dict[str, str] = {}
         for key, raw in self.cfg.headers.items():
@@ -285,7 +284,7 @@ class _Writer:
         if from_env:
             entry["env_http_headers"] = from_env
 
-    def auth(self, entry: dict[str, Any]) -> None:
+    def auth(self, entry: dict[str, object]) -> None:
         cfg = self.cfg
         if (cfg.auth or "").lower() != "oauth":
             if cfg.auth:
@@ -300,7 +299,7 @@ class _Writer:
         secret = oauth.pop("client_secret", None)
         port = oauth.pop("redirect_port", None)
         if self.fmt == "claude-code":
-            block: dict[str, Any] = {}
+            block: dict[str, object] = {}
             if client_id:
                 block["clientId"] = self.text(str(client_id), "oauth.client_id")
             if port:
@@ -345,7 +344,7 @@ class _Writer:
         for key in oauth:
             self.warn(f"oauth.{key}", f"{self.fmt} has no equivalent; left out")
 
-    def tools(self, entry: dict[str, Any]) -> None:
+    def tools(self, entry: dict[str, object]) -> None:
         tools = self.cfg.tools
         if tools.include is None and not tools.exclude:
             return
@@ -371,7 +370,7 @@ class _Writer:
                 continue
             self._names(entry, key, target, names)
 
-    def _names(self, entry: dict[str, Any], key: str, target: str, names: list[str]) -> None:
+    def _names(self, entry: dict[str, object], key: str, target: str, names: list[str]) -> None:
         plain = [n for n in names if _PLAIN_NAME.fullmatch(n)]
         if len(plain) != len(names):
             effect = (
@@ -385,7 +384,7 @@ class _Writer:
             )
         entry[target] = plain
 
-    def timeouts(self, entry: dict[str, Any]) -> None:
+    def timeouts(self, entry: dict[str, object]) -> None:
         for key, target in (
             ("connect_timeout", "startup_timeout_sec"),
             ("timeout", "tool_timeout_sec"),

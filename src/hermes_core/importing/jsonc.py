@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 __all__ = ["JsoncError", "loads_jsonc", "strip_jsonc"]
 
@@ -81,7 +80,7 @@ def strip_jsonc(text: str) -> str:
     return "".join(out)
 
 
-def loads_jsonc(text: str) -> Any:
+def loads_jsonc(text: str) -> object:
     """The value of JSON-with-comments *text*; :class:`JsoncError` names the line."""
     try:
         return json.loads(strip_jsonc(text))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.importing.names import EXPORT_FORMATS
 
@@ -29,7 +28,8 @@ class ForeignServer:
     """One server entry as another client wrote it."""
 
     name: str
-    raw: Any
+    raw: object
+    """The entry as the file holds it (checked when it is translated)."""
     file: str
     key: str
     """Where in the file, e.g. ``mcpServers.github`` or ``projects./src/app.mcpServers.db``."""
@@ -67,7 +67,7 @@ class Translated:
 
     source: ForeignServer
     name: str
-    entry: dict[str, Any] | None
+    entry: dict[str, object] | None
     skipped: list[Skip] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     inputs: dict[str, InputSpec] = field(default_factory=dict)

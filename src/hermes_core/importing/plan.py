@@ -6,7 +6,6 @@ import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from hermes_core.config.loader import validate_server
 from hermes_core.host.tools.naming import sanitize_component
@@ -61,7 +60,7 @@ class ImportPlan:
 def build_plan(
     servers: Iterable[ForeignServer],
     *,
-    existing: Mapping[str, Any],
+    existing: Mapping[str, object],
     only: list[str] | None = None,
     overwrite: bool = False,
     environ: Mapping[str, str],
@@ -96,7 +95,7 @@ def build_plan(
     return plan
 
 
-def _decide(item: Translated, existing: Mapping[str, Any], overwrite: bool) -> PlanItem:
+def _decide(item: Translated, existing: Mapping[str, object], overwrite: bool) -> PlanItem:
     if item.entry is None:
         reasons = "; ".join(str(skip) for skip in item.skipped) or "nothing to import"
         return PlanItem(item, Action.SKIP, reasons)
@@ -116,7 +115,7 @@ def _decide(item: Translated, existing: Mapping[str, Any], overwrite: bool) -> P
     return PlanItem(item, Action.ADD)
 
 
-def _clashes(plan: ImportPlan, existing: Mapping[str, Any]) -> list[str]:
+def _clashes(plan: ImportPlan, existing: Mapping[str, object]) -> list[str]:
     """Names whose tools would share an ``mcp_<server>_`` prefix with another server's."""
     owners: dict[str, list[str]] = {}
     for name in existing:

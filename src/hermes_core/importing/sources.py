@@ -16,10 +16,9 @@ import json
 import os
 import sys
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from hermes_core.importing.jsonc import JsoncError, loads_jsonc
 from hermes_core.importing.model import ForeignServer, InputSpec, SourceError
@@ -46,12 +45,12 @@ class Source:
     label: str
     files: Callable[[Mapping[str, str], Path, str], list[SourceFile]]
     """``(environ, cwd, platform)`` → the files to read, lowest precedence first."""
-    parse: Callable[[Path, Any, Path], list[ForeignServer]]
+    parse: Callable[[Path, object, Path], list[ForeignServer]]
     """``(file, its parsed data, cwd)`` → the server entries in it."""
     comments: bool
     """Whether the client accepts JSON with comments and trailing commas."""
     toml: bool = False
-    finish: Callable[[list[ForeignServer], list[Any], Path], list[ForeignServer]] | None = None
+    finish: Callable[[list[ForeignServer], list[object], Path], list[ForeignServer]] | None = None
     """``(servers, the files' data, cwd)`` → the servers in precedence order, adjusted."""
 
 
@@ -123,7 +122,14 @@ def _windsurf_files(environ: Mapping[str, str], cwd: Path, platform: str) -> lis
 
 
 def _servers_in(
-    container: Any, key: str, *, file: Path, where: str, dialect: str, base: Path, inputs: Any = ()
+    container: object,
+    key: str,
+    *,
+    file: Path,
+    where: str,
+    dialect: str,
+    base: Path,
+    inputs: object = (),
 ) -> list[ForeignServer]:
     servers = container.get(key) if isinstance(container, dict) else None
     if servers is None:
@@ -146,7 +152,7 @@ def _servers_in(
     ]
 
 
-def _inputs(raw: Any, file: Path, where: str) -> tuple[InputSpec, ...]:
+def _inputs(raw: object, file: Path, where: str) -> tuple[InputSpec, ...]:
     if not raw:
         return ()
     if not isinstance(raw, list):
@@ -174,7 +180,7 @@ def _base(file: Path) -> Path:
     return folder.parent if folder.name.startswith(".") else folder
 
 
-def _parse_claude_code(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+def _parse_claude_code(file: Path, data: object, cwd: Path) -> list[ForeignServer]:
     base = _base(file)
     found = _servers_in(data, "mcpServers", file=file, where="", dialect="claude-code", base=base)
     projects = data.get("projects") if isinstance(data, dict) else None
@@ -194,7 +200,7 @@ def _parse_claude_code(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
 
 
 def _finish_claude_code(
-    servers: list[ForeignServer], datas: list[Any], cwd: Path
+    servers: list[ForeignServer], datas: list[object], cwd: Path
 ) -> list[ForeignServer]:
     """Claude Code's precedence (local > project > user) and its per-project switches:
     servers named in ``disabledMcpServers``, and ``.mcp.json`` servers named in
@@ -238,11 +244,11 @@ def _finish_claude_code(
     return adjusted
 
 
-def _names(value: Any) -> set[str]:
+def _names(value: object) -> set[str]:
     return {item for item in value if isinstance(item, str)} if isinstance(value, list) else set()
 
 
-def _project_key(projects: dict[str, Any], cwd: Path) -> str | None:
+def _project_key(projects: dict[str, object], cwd: Path) -> str | None:
     """The ``projects`` key for *cwd*: the folder itself or the nearest one above it."""
     candidates = {os.path.normcase(os.path.normpath(key)): key for key in projects}
     for folder in (cwd, *cwd.parents):
@@ -252,8 +258,8 @@ def _project_key(projects: dict[str, Any], cwd: Path) -> str | None:
     return None
 
 
-def _mcp_servers_parser(dialect: str) -> Callable[[Path, Any, Path], list[ForeignServer]]:
-    def parse(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+def _mcp_servers_parser(dialect: str) -> Callable[[Path, object, Path], list[ForeignServer]]:
+    def parse(file: Path, data: object, cwd: Path) -> list[ForeignServer]:
         return _servers_in(
             data, "mcpServers", file=file, where="", dialect=dialect, base=_base(file)
         )
@@ -261,7 +267,7 @@ def _mcp_servers_parser(dialect: str) -> Callable[[Path, Any, Path], list[Foreig
     return parse
 
 
-def _parse_vscode(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+def _parse_vscode(file: Path, data: object, cwd: Path) -> list[ForeignServer]:
     base = _base(file)
     if file.name == "settings.json":
         # The user settings keep servers under "mcp": {"servers": …, "inputs": …}.
@@ -278,7 +284,7 @@ def _parse_vscode(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
     return found + _servers_in(data, "mcpServers", file=file, where="", dialect="vscode", base=base)
 
 
-def _parse_codex(file: Path, data: Any, cwd: Path) -> list[ForeignServer]:
+def _parse_codex(file: Path, data: object, cwd: Path) -> list[ForeignServer]:
     base = _base(file)
     return _servers_in(data, "mcp_servers", file=file, where="", dialect="codex", base=base)
 
@@ -317,7 +323,7 @@ if tuple(sorted(SOURCES)) != SOURCE_NAMES:  # pragma: no cover - caught by any i
 # --------------------------------------------------------------------------- reading
 
 
-def read_file(path: Path, source: Source) -> Any:
+def read_file(path: Path, source: Source) -> object:
     """The parsed content of *path*; :class:`SourceError` names the file and the problem."""
     try:
         if path.stat().st_size > _MAX_BYTES:
@@ -355,14 +361,14 @@ MAX_DEPTH = 100
 """The deepest nesting of arrays and objects an imported file may have."""
 
 
-def _deeper_than(data: Any, limit: int) -> bool:
+def _deeper_than(data: object, limit: int) -> bool:
     """Whether *data* nests lists and dicts more than *limit* deep (walked without
     recursion: the walk itself must not fail on what it checks)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+    stack: list[tuple[object, int]] = [(data, 1)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
-            children: Any = value.values()
+            children: Iterable[object] = value.values()
         elif isinstance(value, list):
             children = value
         else:
@@ -393,7 +399,7 @@ def read_servers(
     else:
         files = [f for f in source.files(env, here, platform or sys.platform) if f.path.is_file()]
     servers: list[ForeignServer] = []
-    datas: list[Any] = []
+    datas: list[object] = []
     for file in files:
         try:
             data = read_file(file.path, source)

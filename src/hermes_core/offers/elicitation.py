@@ -24,12 +24,16 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from pydantic import ValidationError
 
 from hermes_core.config.elicitation import DEFAULT_ELICITATION_TIMEOUT, ElicitationConfig
 from hermes_core.sanitize import clean_text
+
+if TYPE_CHECKING:
+    from mcp.client.context import ClientRequestContext
+    from mcp_types import ElicitRequestParams, ElicitResult
 
 __all__ = [
     "ElicitationAnswer",
@@ -46,6 +50,8 @@ __all__ = [
 log = logging.getLogger("hermes_core.host.elicitation")  # its name before the move
 DEFAULT_TIMEOUT = DEFAULT_ELICITATION_TIMEOUT
 Action = Literal["accept", "decline", "cancel"]
+FormValue: TypeAlias = str | int | float | bool | list[str]
+"""A checked answer to one field of a form (what ``elicitation/create`` sends back)."""
 
 
 ElicitationSettings = ElicitationConfig
@@ -53,7 +59,7 @@ ElicitationSettings = ElicitationConfig
 
 
 def elicitation_settings(
-    server: str, cfg: ElicitationConfig | Mapping[str, Any] | None
+    server: str, cfg: ElicitationConfig | Mapping[str, object] | None
 ) -> ElicitationSettings:
     """*cfg* as settings (``None``: the defaults); ``ValueError`` names the server and the
     key that is wrong in a mapping (``config.yaml`` is checked when it is read)."""
@@ -79,7 +85,8 @@ class ElicitationField:
     title: str | None = None
     description: str | None = None
     required: bool = False
-    default: Any = None
+    default: object = None
+    """The schema's ``default``, as the server sent it (checked when it is used)."""
     choices: tuple[str, ...] = ()
     """The allowed values of an enum field (empty otherwise)."""
     multiple: bool = False
@@ -109,7 +116,7 @@ class ElicitationRequest:
     server: str
     message: str
     fields: tuple[ElicitationField, ...]
-    schema: Mapping[str, Any] = field(repr=False)
+    schema: Mapping[str, object] = field(repr=False)
     kind: Literal["form", "approval"] = "form"
     """``approval``: the host itself asks whether to go ahead (no fields; accept means yes),
     e.g. before a write-capable tool of an untrusted server runs."""
@@ -126,14 +133,14 @@ class ElicitationAnswer:
     """The user's answer; with ``accept``, *content* holds the fields the user gave."""
 
     action: Action
-    content: Mapping[str, Any] | None = field(default=None, repr=False)
+    content: Mapping[str, object] | None = field(default=None, repr=False)
 
 
 Elicitor = Callable[[ElicitationRequest], Awaitable[ElicitationAnswer]]
 """The user-facing side: show the request, return the answer."""
 
 
-def request_fields(schema: Mapping[str, Any]) -> tuple[ElicitationField, ...]:
+def request_fields(schema: Mapping[str, object]) -> tuple[ElicitationField, ...]:
     """The fields of a form's ``requestedSchema`` (flat objects of primitives, per the spec)."""
     properties = schema.get("properties")
     required = schema.get("required")
@@ -166,30 +173,32 @@ def request_fields(schema: Mapping[str, Any]) -> tuple[ElicitationField, ...]:
     return tuple(fields)
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value)
 
 
-def _count(value: Any) -> int | None:
+def _count(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         return None
     return value
 
 
-def _text(value: Any) -> str | None:
+def _text(value: object) -> str | None:
     return clean_text(value) if isinstance(value, str) and value else None
 
 
-def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
+def _choices(spec: Mapping[str, object]) -> tuple[tuple[str, ...], bool, tuple[str, ...]]:
     """``(choices, multiple, labels)``: the allowed values, whether a list of them is asked
     for, and their titles (``oneOf``/``anyOf`` with ``const``/``title``, or ``enumNames``)."""
-    if spec.get("type") == "array" and isinstance(spec.get("items"), Mapping):
-        items = _choices(spec["items"])
-        return items[0], True, items[2]
-    if isinstance(spec.get("enum"), list):
-        choices = tuple(str(v) for v in spec["enum"])
+    items = spec.get("items")
+    if spec.get("type") == "array" and isinstance(items, Mapping):
+        inner = _choices(items)
+        return inner[0], True, inner[2]
+    enum = spec.get("enum")
+    if isinstance(enum, list):
+        choices = tuple(str(v) for v in enum)
         names = spec.get("enumNames")
         if isinstance(names, list) and len(names) == len(choices):
             return choices, False, tuple(str(n) for n in names)
@@ -208,7 +217,9 @@ def _choices(spec: Mapping[str, Any]) -> tuple[tuple[str, ...], bool, tuple[str,
     return (), False, ()
 
 
-def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) -> dict[str, Any]:
+def fill_answer(
+    fields: tuple[ElicitationField, ...], given: Mapping[str, object]
+) -> dict[str, FormValue]:
     """The content to send: *given* plus defaults for what it leaves out, checked.
 
     ``ValueError`` says which field does not fit (a wrong type, a value outside the enum,
@@ -218,7 +229,7 @@ def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) 
     unknown = sorted(set(given) - set(known))
     if unknown:
         raise ValueError(f"the form has no field {unknown[0]!r}")
-    content: dict[str, Any] = {}
+    content: dict[str, FormValue] = {}
     for item in fields:
         if item.name in given and given[item.name] is not None:
             value = given[item.name]
@@ -232,7 +243,7 @@ def fill_answer(fields: tuple[ElicitationField, ...], given: Mapping[str, Any]) 
     return content
 
 
-def check_value(item: ElicitationField, value: Any) -> Any:
+def check_value(item: ElicitationField, value: object) -> FormValue:
     """*value* if it fits *item* (type, choices, ``format``, ``minimum``/``maximum``,
     ``minLength``/``maxLength``); ``ValueError`` says what does not."""
 
@@ -340,7 +351,9 @@ class ElicitationHandler:
     def __repr__(self) -> str:
         return f"ElicitationHandler({self.server!r})"
 
-    async def __call__(self, context: Any, params: Any) -> Any:
+    async def __call__(
+        self, context: ClientRequestContext, params: ElicitRequestParams
+    ) -> ElicitResult:
         from mcp import types
 
         self.counters.requests += 1
@@ -351,9 +364,11 @@ class ElicitationHandler:
             self.counters.cancelled += 1
         else:
             self.counters.declined += 1
-        return types.ElicitResult(action=action, content=content)
+        return types.ElicitResult(action=action, content=None if content is None else {**content})
 
-    async def _answer(self, params: Any) -> tuple[Action, dict[str, Any] | None]:
+    async def _answer(
+        self, params: ElicitRequestParams
+    ) -> tuple[Action, dict[str, FormValue] | None]:
         if getattr(params, "mode", "form") == "url":
             log.info("MCP server '%s': a URL elicitation was declined", self.server)
             return "decline", None

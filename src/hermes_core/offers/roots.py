@@ -11,9 +11,16 @@ receives the new list), so no ``notifications/roots/list_changed`` is ever neede
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcp.client.context import ClientRequestContext
+    from mcp_types import ListRootsResult
+
+    from hermes_core.config.roots import RootConfig
 
 __all__ = ["Root", "RootsHandler", "roots_of"]
 
@@ -29,7 +36,7 @@ class Root:
     name: str | None = None
 
 
-def roots_of(configured: Any) -> tuple[Root, ...]:
+def roots_of(configured: Iterable[RootConfig] | None) -> tuple[Root, ...]:
     """The :class:`Root` list of a resolved entry's ``roots:`` (absolute paths)."""
     return tuple(
         Root(path=item.path, uri=Path(item.path).as_uri(), name=item.name)
@@ -45,7 +52,7 @@ class RootsHandler:
         self.server = server
         self.roots = roots
 
-    async def __call__(self, context: Any) -> Any:
+    async def __call__(self, context: ClientRequestContext) -> ListRootsResult:
         from mcp_types import ListRootsResult
         from mcp_types import Root as WireRoot
 

@@ -39,6 +39,7 @@ psycopg is an optional dependency (``pip install 'hermes-core[fleet]'``); a conf
 from __future__ import annotations
 
 from hermes_core.pgstate.database import (
+    Connection,
     Database,
     database_at,
     database_for,
@@ -49,6 +50,7 @@ from hermes_core.pgstate.database import (
 from hermes_core.pgstate.errors import StateUnavailable
 
 __all__ = [
+    "Connection",
     "Database",
     "StateUnavailable",
     "database_at",

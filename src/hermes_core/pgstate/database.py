@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from hermes_core.config.interpolate import expand, load_dotenv
@@ -27,10 +27,12 @@ from hermes_core.sanitize.urls import redact_url
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg.rows import TupleRow
 
 __all__ = [
     "CONNECT_SECONDS",
     "RETRY_AFTER",
+    "Connection",
     "Database",
     "database_at",
     "database_for",
@@ -40,6 +42,9 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+Connection: TypeAlias = "psycopg.Connection[TupleRow]"
+"""A connection of the pool: rows come back as tuples (psycopg's default row factory)."""
 
 #: How long a connect may take before the database counts as unreachable.
 CONNECT_SECONDS = 3
@@ -72,7 +77,7 @@ class Database:
         self._schema_ready = False
         self._schema_lock = threading.Lock()
         self._failed_at: float | None = None
-        self._all: list[psycopg.Connection[Any]] = []
+        self._all: list[Connection] = []
         self._all_lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -88,12 +93,12 @@ class Database:
         return StateUnavailable(f"the state database {self.shown} {doing}: {text}")
 
     # -- connections -------------------------------------------------------------------
-    def dedicated(self) -> psycopg.Connection[Any]:
+    def dedicated(self) -> Connection:
         """A connection of its own, outside the per-thread ones (the caller closes it):
         for a session-level advisory lock held across awaits."""
         return self._connect(track=False)
 
-    def _connect(self, *, track: bool = True) -> psycopg.Connection[Any]:
+    def _connect(self, *, track: bool = True) -> Connection:
         try:
             import psycopg
         except ImportError:
@@ -126,7 +131,7 @@ class Database:
                 self._all.append(conn)
         return conn
 
-    def _ensure_schema(self, conn: psycopg.Connection[Any]) -> None:
+    def _ensure_schema(self, conn: Connection) -> None:
         import psycopg
 
         if self._schema_ready:
@@ -140,8 +145,8 @@ class Database:
                 raise self.unavailable(exc, "cannot be prepared") from None
             self._schema_ready = True
 
-    def _connection(self) -> psycopg.Connection[Any]:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+    def _connection(self) -> Connection:
+        conn: Connection | None = getattr(self._local, "conn", None)
         if conn is not None and conn.closed:
             conn = None
         if conn is None:
@@ -150,7 +155,7 @@ class Database:
         return conn
 
     def _drop(self) -> None:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn: Connection | None = getattr(self._local, "conn", None)
         self._local.conn = None
         if conn is not None:
             with self._all_lock:
@@ -159,9 +164,9 @@ class Database:
             with suppress(Exception):  # a broken connection may fail to close
                 conn.close()
 
-    def run(self, work: Callable[[psycopg.Connection[Any]], T], *, write: bool = False) -> T:
+    def run(self, work: Callable[[Connection], T], *, write: bool = False) -> T:
         """``work(connection)`` (in one transaction when *write*); a connection found broken
-        is replaced and *work* run once more.  Any database error is :class:`StateUnavailable`."""
+        is replaced and *work* run once more.  Every database error is :class:`StateUnavailable`."""
         import psycopg
 
         for attempt in (1, 2):
@@ -190,7 +195,7 @@ class Database:
         raise AssertionError("unreachable")
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection[Any]]:
+    def transaction(self) -> Iterator[Connection]:
         """One transaction on this thread's connection (not retried: see :meth:`run`)."""
         import psycopg
 

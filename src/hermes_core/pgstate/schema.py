@@ -10,12 +10,12 @@ a newer Hermes (a higher version) is refused rather than misread.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.pgstate.errors import StateUnavailable
 
 if TYPE_CHECKING:
-    import psycopg
+    from hermes_core.pgstate.database import Connection
 
 __all__ = ["SCHEMA_LOCK", "SCHEMA_VERSION", "ensure_schema"]
 
@@ -59,7 +59,7 @@ CREATE TABLE oauth_tokens (
 STEPS: tuple[str, ...] = (_V1,)
 
 
-def ensure_schema(conn: psycopg.Connection[Any]) -> None:
+def ensure_schema(conn: Connection) -> None:
     """Create the tables or bring them to :data:`SCHEMA_VERSION`, under the advisory lock."""
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))

@@ -26,7 +26,7 @@ the fixtures of the ``hermes`` pytest plugin (:mod:`hermes_core.testing`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core._lazy import LazyExports
 
@@ -70,7 +70,7 @@ _HOME = {
 _LAZY = LazyExports(__name__, _HOME)
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     return _LAZY.get(name)
 
 

@@ -31,7 +31,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from hermes_core import __version__
 from hermes_core.config.kinds import ServerKinds, settings_of
@@ -74,7 +74,7 @@ class PluginRegistrations(Protocol):
 
     def auth_providers(self) -> Mapping[str, object]: ...
 
-    def sampling_providers(self) -> Mapping[str, Any]: ...
+    def sampling_providers(self) -> Mapping[str, object]: ...
 
     def call_interceptors(self) -> Mapping[str, object]: ...
 
@@ -107,7 +107,7 @@ class PluginConfigKeys:
             tuple(interceptors),
         )
 
-    def names(self) -> dict[str, Any]:
+    def names(self) -> dict[str, object]:
         """The names as plain JSON (part of ``mcp list``'s record key)."""
         return {
             "transports": [list(t) for t in self.transports],
@@ -228,9 +228,9 @@ def fingerprint(
     :mod:`hermes_core.plugins.entry_points`)."""
     if entries is None:
         entries = hermes_entry_points(home, strict=env_flag("HERMES_STRICT_PLUGINS"))
-    rows: list[Any] = []
+    rows: list[object] = []
     for entry in entries:
-        where: Any = None
+        where: object = None
         if entry.dist_path is not None:
             with contextlib.suppress(OSError):
                 stat = os.stat(entry.dist_path)
@@ -256,23 +256,38 @@ def read(path: Path, expected: str) -> PluginConfigKeys | None:
     if data is None:
         return None
     try:
-        transports = tuple((str(n), str(k)) for n, k in data["transports"])
-        auth = tuple(str(n) for n in data["auth"])
-        sampling = tuple(str(n) for n in data["sampling"])
+        transports = tuple(_pair(item) for item in _listed(data["transports"]))
+        auth = tuple(str(n) for n in _listed(data["auth"]))
+        sampling = tuple(str(n) for n in _listed(data["sampling"]))
+        shapes = data.get("settings") or {}
+        if not isinstance(shapes, dict):
+            raise TypeError("settings is not an object")
         settings = tuple(
-            (str(key), SettingsShape.from_record(shape))
-            for key, shape in dict(data.get("settings") or {}).items()
+            (str(key), SettingsShape.from_record(shape)) for key, shape in shapes.items()
         )
-        auth_stdio = tuple(str(n) for n in data.get("auth_stdio") or ())
-        interceptors = tuple(str(n) for n in data["interceptors"])
+        auth_stdio = tuple(str(n) for n in _listed(data.get("auth_stdio") or []))
+        interceptors = tuple(str(n) for n in _listed(data["interceptors"]))
     except (KeyError, TypeError, ValueError):
         return None
     return PluginConfigKeys(transports, auth, sampling, settings, auth_stdio, interceptors)
 
 
+def _listed(value: object) -> list[object]:
+    """*value*, a JSON array of the record; ``TypeError`` when it is something else."""
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _pair(item: object) -> tuple[str, str]:
+    """A ``[name, key]`` entry of the record's transports."""
+    name, key = _listed(item)
+    return str(name), str(key)
+
+
 def remember(path: Path, expected: str, keys: PluginConfigKeys) -> None:
     """Write the names for *expected* atomically; a failure only costs the next run a load."""
-    payload: Mapping[str, Any] = {
+    payload: Mapping[str, object] = {
         "format": FORMAT,
         "fingerprint": expected,
         "transports": [list(t) for t in keys.transports],

@@ -13,7 +13,7 @@ in ``$HERMES_HOME/cache/entry-points.json`` under a digest of everything the sca
   removes such a folder; editing one of those files in place changes its time and size); for
   a zip file, its own time, size and inode.
 
-Any difference is a miss: the entry points are scanned again with ``importlib_metadata`` and
+Every difference is a miss: the entry points are scanned again with ``importlib_metadata`` and
 the record rewritten.  Nothing is remembered when a ``sys.meta_path`` finder other than the
 standard path finder can provide distributions (their state cannot be stamped), and in strict
 mode (``HERMES_STRICT_PLUGINS=1``), which exists to check the plugins.  A missing, unreadable,
@@ -34,7 +34,6 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from hermes_core import __version__
 from hermes_core.json_records import read_record, write_record
@@ -68,7 +67,7 @@ class PluginEntryPoint:
     dist_path: str | None
     """The distribution's metadata folder (``*.dist-info``), when it has one."""
 
-    def load(self) -> Any:
+    def load(self) -> object:
         """The object the entry point names, as ``importlib_metadata.EntryPoint.load`` finds it."""
         match = _PATTERN.match(self.value)
         if match is None:  # let importlib_metadata raise its own error for a bad reference
@@ -119,7 +118,7 @@ def installed_state() -> str | None:
             continue
         if getattr(finder, "find_distributions", None) is not None:
             return None
-    state: list[Any] = [__version__, FORMAT]
+    state: list[object] = [__version__, FORMAT]
     for entry in sys.path:
         root = os.path.abspath(entry or ".")
         try:
@@ -132,7 +131,7 @@ def installed_state() -> str | None:
             continue
         # A folder's own time is left out: it changes with every module and __pycache__
         # written there; the metadata folders it holds are listed by name instead.
-        item: list[Any] = [entry, root]
+        item: list[object] = [entry, root]
         try:
             names = sorted(os.listdir(root))
         except OSError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import islice
-from typing import Any
 
 from hermes_core.plugins.guard import call_plugin, code_origin, describe
 from hermes_core.plugins.types import (
@@ -62,11 +61,13 @@ def fake_host(os_name: str) -> FakeHost:
 
 
 def _kind_oses(kind: LocationKind) -> list[str]:
-    oses: Any = getattr(kind, "os", None)
+    oses: object = getattr(kind, "os", None)
     if oses is None:
         return list(FAKE_OSES)
     if isinstance(oses, str):
         return [oses]
+    if not isinstance(oses, Iterable):
+        raise TypeError(f"os must be an OS name or a list of them, not {type(oses).__name__}")
     return [str(o) for o in oses]
 
 

@@ -26,7 +26,12 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Span
+
+    from hermes_core.plugins.types import SettingsModel
 
 __all__ = [
     "AfterCall",
@@ -67,14 +72,14 @@ class Decision:
 
     verdict: Verdict
     reason: str = ""
-    arguments: Mapping[str, Any] | None = field(default=None, repr=False)
+    arguments: Mapping[str, object] | None = field(default=None, repr=False)
 
     @classmethod
     def allow(cls) -> Decision:
         return _ALLOW
 
     @classmethod
-    def rewrite(cls, arguments: Mapping[str, Any], reason: str = "") -> Decision:
+    def rewrite(cls, arguments: Mapping[str, object], reason: str = "") -> Decision:
         """Send *arguments* instead (a mapping of the tool's argument names to values)."""
         if not isinstance(arguments, Mapping):
             raise TypeError(f"Decision.rewrite needs a mapping (got {type(arguments).__name__})")
@@ -116,10 +121,10 @@ class InterceptedCall:
     """The server's key under ``mcp_servers``."""
     tool: str
     """The tool's own name on the server (what ``tools/call`` sends)."""
-    arguments: Mapping[str, Any]
+    arguments: Mapping[str, object]
     """The arguments as they will be sent (after the earlier interceptors' rewrites).  May
     hold secrets: never log values."""
-    annotations: Mapping[str, Any]
+    annotations: Mapping[str, object]
     """The tool's MCP annotations as the server sent them, sanitised (``readOnlyHint``,
     ``destructiveHint``, ``idempotentHint``, ``openWorldHint``, ``title``); untrusted hints."""
     trust: str
@@ -138,11 +143,11 @@ class InterceptedCall:
     """What the interceptors decided so far, in the order they ran."""
     approved_by: str | None = None
     """Who approved the call (``user`` after an untrusted server's approval), once known."""
-    span: Any = None
+    span: Span | None = None
     """The call's OpenTelemetry span (``execute_tool <name>``) when telemetry is on, else
     ``None``: add attributes with ``call.span.set_attribute(...)``.  It is the current span
     while interceptors run, so a span an interceptor starts is its child."""
-    fixed_arguments: Mapping[str, Any] = field(default_factory=dict)
+    fixed_arguments: Mapping[str, object] = field(default_factory=dict)
     """The arguments the tool's override fixes (``tools.overrides``: configuration, not the
     caller's), already in :attr:`arguments`; empty for a tool without one."""
 
@@ -182,7 +187,7 @@ class InterceptorSetup:
     settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """The top-level ``config.yaml`` block named after the interceptor (``audit:`` for
     ``audit``), ``${VAR}`` not resolved; empty when there is none."""
-    validated: Any = field(default=None, repr=False)
+    validated: object = field(default=None, repr=False)
     """That block validated by :attr:`CallInterceptor.settings` (an instance of the model), or
     ``None`` when the interceptor carries no settings model."""
 
@@ -212,7 +217,7 @@ class CallInterceptor:
     create: CreateInterceptor | None = None
     description: str = ""
     provider: str = "hermes_core"
-    settings: Any = None
+    settings: type[SettingsModel] | None = None
     """A pydantic model class of the interceptor's settings block (the top-level block of
     ``config.yaml`` named after it).  When given, the block is checked against it whenever
     ``config.yaml`` is read, by every command (an unknown key with a did-you-mean, a wrong

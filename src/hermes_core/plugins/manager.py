@@ -11,9 +11,9 @@ import dataclasses
 import functools
 import importlib
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TypeVar, cast
 
 import pluggy
 
@@ -54,6 +54,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = GROUP
+_T = TypeVar("_T")
 HOOK_TYPES: Mapping[str, type] = {
     "declare_app": AppDeclaration,
     "location_kind": LocationKind,
@@ -133,7 +134,7 @@ class HermesPluginManager:
         self._pm = pluggy.PluginManager(PROJECT)
         self._pm.add_hookspecs(HermesSpecs)
         self._records: dict[str, PluginRecord] = {}
-        self._collected: dict[str, list[Registered[Any]]] = {}
+        self._collected: dict[str, list[Registered[object]]] = {}
         self._platform = PlatformApplication(self.report)
         self._checked = False
         self.display_names: dict[str, str] = self._platform.display_names
@@ -267,13 +268,13 @@ class HermesPluginManager:
             self.register_plugin(plugin, entry.name, distribution=dist_name, version=version)
 
     # -- collecting ---------------------------------------------------------------
-    def _collect(self, hook: str) -> list[Registered[Any]]:
+    def _collect(self, hook: str) -> list[Registered[object]]:
         if hook in self._collected:
             return self._collected[hook]
         expected = HOOK_TYPES[hook]
         caller = getattr(self._pm.hook, hook)
-        results: list[Registered[Any]] = []
-        seen: dict[str, Registered[Any]] = {}
+        results: list[Registered[object]] = []
+        seen: dict[str, Registered[object]] = {}
         # pluggy calls the last registered first; we want load order (built-ins first).
         for impl in caller.get_hookimpls():
             record = self._records.get(impl.plugin_name) or PluginRecord(impl.plugin_name)
@@ -332,34 +333,42 @@ class HermesPluginManager:
         self._collected[hook] = results
         return results
 
+    def _registered(self, hook: str, kind: type[_T]) -> list[Registered[_T]]:
+        """*hook*'s registrations, typed: :meth:`_collect` keeps only instances of the hook's
+        type (``HOOK_TYPES``), which *kind* must be."""
+        if HOOK_TYPES[hook] is not kind:
+            raise TypeError(f"{hook} registers {HOOK_TYPES[hook].__name__}, not {kind.__name__}")
+        return cast("list[Registered[_T]]", self._collect(hook))
+
     def app_declarations(self) -> list[Registered[AppDeclaration]]:
-        return self._collect("declare_app")
+        return self._registered("declare_app", AppDeclaration)
 
     def location_kinds(self) -> list[LocationKind]:
-        return [r.item for r in self._collect("location_kind")]
+        return [r.item for r in self._registered("location_kind", LocationKind)]
 
     def gpu_probes(self) -> list[GpuProbe]:
-        return [r.item for r in self._collect("gpu_probe")]
+        return [r.item for r in self._registered("gpu_probe", GpuProbe)]
 
     def version_sources(self) -> list[VersionSource]:
         """Every version source, built-ins first (what ``version.kind`` may name)."""
-        return [r.item for r in self._collect("version_source")]
+        return [r.item for r in self._registered("version_source", VersionSource)]
 
     def transports(self) -> dict[str, TransportSpec]:
-        return {r.item.name: r.item for r in self._collect("transport")}
+        return {r.item.name: r.item for r in self._registered("transport", TransportSpec)}
 
     def auth_providers(self) -> dict[str, AuthProviderSpec]:
-        return {r.item.name: r.item for r in self._collect("auth_provider")}
+        return {r.item.name: r.item for r in self._registered("auth_provider", AuthProviderSpec)}
 
     def messaging_platforms(self) -> dict[str, MessagingPlatform]:
         """The registered messaging adapters by name (``adapter:`` under ``messaging:``)."""
-        return {r.item.name: r.item for r in self._collect("messaging_platform")}
+        found = self._registered("messaging_platform", MessagingPlatform)
+        return {r.item.name: r.item for r in found}
 
     def catalog_manifests(self) -> list[Registered[CatalogManifest]]:
         """Every catalog entry's manifest text, built-ins first, with its provenance."""
-        return self._collect("catalog_entry")
+        return self._registered("catalog_entry", CatalogManifest)
 
-    def report(self, registered: Registered[Any], hook: str, reason: str) -> None:
+    def report(self, registered: Registered[object], hook: str, reason: str) -> None:
         """Record a problem found later in what *registered* contributed (strict: raise)."""
         record = self._records.get(registered.plugin) or PluginRecord(registered.plugin)
         self._problem(
@@ -374,11 +383,13 @@ class HermesPluginManager:
 
     def sampling_providers(self) -> dict[str, SamplingProvider]:
         """The LLM backends for sampling, by name, in load order."""
-        return {r.item.name: r.item for r in self._collect("sampling_provider")}
+        found = self._registered("sampling_provider", SamplingProvider)
+        return {r.item.name: r.item for r in found}
 
     def call_interceptors(self) -> dict[str, CallInterceptor]:
         """The call interceptors by name, built-ins first (what ``interceptors:`` may name)."""
-        return {r.item.name: r.item for r in self._collect("call_interceptor")}
+        found = self._registered("call_interceptor", CallInterceptor)
+        return {r.item.name: r.item for r in found}
 
     def collect_all(self) -> None:
         for hook in HOOK_TYPES:
@@ -389,9 +400,9 @@ class HermesPluginManager:
         """Register kinds and probes with ``hermes_platform``, then parse and register
         the declarations (after the kinds, so declarations may use plugin kinds)."""
         self._platform.apply(
-            self._collect("location_kind"),
-            self._collect("version_source"),
-            self._collect("gpu_probe"),
+            self._registered("location_kind", LocationKind),
+            self._registered("version_source", VersionSource),
+            self._registered("gpu_probe", GpuProbe),
             self.app_declarations(),
         )
 
@@ -415,16 +426,16 @@ class HermesPluginManager:
         from hermes_core.plugins.exercise import kind_problem, probe_problem, source_problem
 
         declarations = [r.item for r in self.app_declarations()]
-        checks: list[tuple[Registered[Any], str, str | None]] = []
-        for registered in self._collect("location_kind"):
-            problem = kind_problem(registered.plugin, registered.item, declarations)
-            checks.append((registered, "location_kind", problem))
-        for registered in self._collect("version_source"):
-            problem = source_problem(registered.plugin, registered.item)
-            checks.append((registered, "version_source", problem))
-        for registered in self._collect("gpu_probe"):
-            problem = probe_problem(registered.plugin, registered.item)
-            checks.append((registered, "gpu_probe", problem))
+        checks: list[tuple[Registered[object], str, str | None]] = []
+        for kind in self._registered("location_kind", LocationKind):
+            problem = kind_problem(kind.plugin, kind.item, declarations)
+            checks.append((kind, "location_kind", problem))
+        for source in self._registered("version_source", VersionSource):
+            problem = source_problem(source.plugin, source.item)
+            checks.append((source, "version_source", problem))
+        for probe in self._registered("gpu_probe", GpuProbe):
+            problem = probe_problem(probe.plugin, probe.item)
+            checks.append((probe, "gpu_probe", problem))
         for registered, hook, problem in checks:
             if problem is None:
                 continue
@@ -452,12 +463,12 @@ class HermesPluginManager:
         return {name: plugin for name, plugin in objects.items() if plugin is not None}
 
     @property
-    def hook(self) -> Any:
+    def hook(self) -> object:
         """pluggy's hook relay, for the plugin machinery and its tests only."""
         return self._pm.hook
 
 
-def _call_hook(function: Any, expected: type) -> list[Any] | str:
+def _call_hook(function: Callable[[], object], expected: type) -> list[object] | str:
     """The hook's registrations as a list, or why what it returned is not an iterable of them."""
     returned = function()
     if returned is None:
@@ -526,7 +537,7 @@ def _item_problem(hook: str, item: object, expected: type) -> str | None:
     return None
 
 
-def _credited(item: Any, plugin_name: str, record: PluginRecord) -> Any:
+def _credited(item: object, plugin_name: str, record: PluginRecord) -> object:
     """A third-party *item* that left the built-in provider name in place, named after the plugin
     that returned it (its failures then name the plugin, not Hermes)."""
     if (

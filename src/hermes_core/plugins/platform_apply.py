@@ -3,8 +3,8 @@ sources, GPU probes, app declarations), and undoing exactly that."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Container, Iterable
+from typing import TypeVar
 
 from hermes_core.plugins.records import Registered
 from hermes_core.plugins.types import AppDeclaration, GpuProbe, LocationKind, VersionSource
@@ -16,7 +16,9 @@ from hermes_platform.resolver.versions import VERSION_KINDS
 
 __all__ = ["PlatformApplication"]
 
-Report = Callable[[Registered[Any], str, str], None]
+_Item = TypeVar("_Item", LocationKind, VersionSource, GpuProbe)
+
+Report = Callable[[Registered[object], str, str], None]
 """Records a problem of a registration: (registration, hook, reason)."""
 
 
@@ -57,10 +59,14 @@ class PlatformApplication:
             self._apply_declaration(declared)
 
     def _apply_one(
-        self, registered: Registered[Any], register: Any, applied: list[str], hook: str
+        self,
+        registered: Registered[_Item],
+        register: Callable[[_Item], None],
+        applied: list[str],
+        hook: str,
     ) -> None:
         item = registered.item
-        tables: dict[str, Any] = {
+        tables: dict[str, Container[str]] = {
             "location_kind": LOCATION_KINDS,
             "version_source": VERSION_KINDS,
             "gpu_probe": GPU_PROBES,

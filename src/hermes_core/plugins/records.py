@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 __all__ = ["PluginRecord", "PluginStatus", "Registered"]
 
-T = TypeVar("T")
+T = TypeVar("T", covariant=True)
 
 
 class PluginStatus(StrEnum):
@@ -51,5 +51,5 @@ class PluginRecord:
             return f"{self.distribution} {self.version or ''}".strip()
         return "built-in" if self.builtin else "-"
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         return dataclasses.asdict(self)

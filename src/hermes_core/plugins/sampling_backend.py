@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 __all__ = [
     "ChatMessage",
@@ -51,7 +51,7 @@ class ToolUsePart:
 
     id: str
     name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    arguments: Mapping[str, object] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class SamplingTool:
 
     name: str
     description: str = ""
-    input_schema: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    input_schema: Mapping[str, object] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class CompletionRequest:
     stop_sequences: tuple[str, ...] = ()
     tools: tuple[SamplingTool, ...] = ()
     tool_choice: Literal["auto", "required"] = "auto"
-    settings: Any = field(default=None, compare=False, repr=False)
+    settings: object = field(default=None, compare=False, repr=False)
     """The backend's settings from ``sampling_backends.<name>`` in ``config.yaml``: an instance
     of its ``SamplingProvider.settings`` model (the plain mapping for a backend without one),
     ``None`` when the file has none.  May hold secrets: never log it."""

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
+from typing import IO, TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 from hermes_core.plugins.interceptors import (
     AfterCall,
@@ -53,7 +53,7 @@ _PLATFORM = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _PLATFORM.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -117,8 +117,10 @@ class AppDeclaration:
     """
 
     server: str
-    app: Mapping[str, Any] | None = field(default=None, hash=False)
-    requires: Mapping[str, Any] | None = field(default=None, hash=False)
+    app: object = field(default=None, hash=False)
+    """The ``app:`` mapping (or ``None``), as written: the parser checks its shape."""
+    requires: object = field(default=None, hash=False)
+    """The ``requires:`` mapping (or ``None``), as written."""
     where: str = ""
     display_name: str | None = None
     key_line: Callable[[str], int | None] | None = field(default=None, compare=False, repr=False)
@@ -137,10 +139,10 @@ class SettingsModel(Protocol):
     """
 
     @classmethod
-    def model_validate(cls, obj: Any) -> Any: ...
+    def model_validate(cls, obj: object) -> object: ...
 
     @classmethod
-    def model_json_schema(cls) -> dict[str, Any]: ...
+    def model_json_schema(cls) -> dict[str, object]: ...
 
 
 # --------------------------------------------------------------------------- transports
@@ -192,7 +194,10 @@ class ServerSpec(Protocol):
         ...
 
     @property
-    def auth(self) -> Any: ...
+    def auth(self) -> httpx2.Auth | None:
+        """An ``httpx2.Auth`` for an HTTP server (``auth: oauth``, an auth provider's), or None."""
+        ...
+
     @property
     def max_message_bytes(self) -> int:
         """The largest message to accept from the server (a stdio line, an SSE event, an
@@ -205,7 +210,7 @@ class ServerSpec(Protocol):
         ...
 
     @property
-    def options(self) -> Mapping[str, Any]: ...
+    def options(self) -> Mapping[str, object]: ...
 
 
 class Connect(Protocol):
@@ -263,7 +268,7 @@ class AuthContext:
     url: str
     """The server's URL (``${VAR}`` resolved); empty for a server without one (a provider
     declaring ``stdio``)."""
-    settings: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    settings: Mapping[str, object] = field(default_factory=dict, repr=False)
     """The entry's mapping under the provider's name (``vault_token: {...}`` for
     ``auth: vault_token``; ``oauth: {...}`` for ``auth: oauth``), every string in it
     ``${VAR}``-resolved; empty when the entry has none.  May hold secrets: never log it."""
@@ -367,7 +372,7 @@ class MessagingAdapterFactory(Protocol):
     ``config.yaml``) or :class:`ValueError`.
     """
 
-    def __call__(self, name: str, settings: Mapping[str, Any]) -> MessagingAdapter: ...
+    def __call__(self, name: str, settings: Mapping[str, object]) -> MessagingAdapter: ...
 
 
 @dataclass(frozen=True)

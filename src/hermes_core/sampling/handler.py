@@ -29,9 +29,9 @@ import logging
 import re
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 from hermes_core.plugins.types import SamplingProvider
@@ -51,6 +51,17 @@ from hermes_core.sampling.catalog import ModelCatalog, OfferedModel, SamplingPla
 from hermes_core.sampling.limiter import SlidingWindowLimiter, fleet_allows
 from hermes_core.sampling.settings import SamplingSettings
 from hermes_core.sanitize import strip_tags
+
+if TYPE_CHECKING:
+    from mcp.client.context import ClientRequestContext
+    from mcp_types import (
+        CreateMessageRequestParams,
+        CreateMessageResult,
+        CreateMessageResultWithTools,
+        ErrorData,
+        SamplingCapability,
+        SamplingMessageContentBlock,
+    )
 
 __all__ = ["REFUSED", "SamplingCounters", "SamplingHandler", "SamplingRefused"]
 
@@ -101,19 +112,19 @@ def _redacted(text: str) -> str:
     return _SECRETISH.sub("***", text)
 
 
-def _text_of(content: Any) -> str:
+def _text_of(content: Iterable[object] | None) -> str:
     """The text blocks of a tool result's content, joined (other blocks summarised)."""
     parts = []
     for block in content or []:
         kind = getattr(block, "type", "")
         if kind == "text":
-            parts.append(block.text)
+            parts.append(str(getattr(block, "text", "")))
         else:
             parts.append(f"[{kind} content]")
     return "\n".join(parts)
 
 
-def convert_messages(params: Any) -> tuple[ChatMessage, ...]:
+def convert_messages(params: CreateMessageRequestParams) -> tuple[ChatMessage, ...]:
     """The request's messages as backend-neutral :class:`ChatMessage` objects."""
     names: dict[str, str] = {}
     messages = []
@@ -121,14 +132,14 @@ def convert_messages(params: Any) -> tuple[ChatMessage, ...]:
         parts: list[Part] = []
         for block in message.content_as_list:
             kind = block.type
-            if kind == "text":
+            if block.type == "text":
                 parts.append(TextPart(block.text))
-            elif kind == "image":
+            elif block.type == "image":
                 parts.append(ImagePart(block.data, block.mime_type))
-            elif kind == "tool_use":
+            elif block.type == "tool_use":
                 names[block.id] = block.name
                 parts.append(ToolUsePart(block.id, block.name, dict(block.input)))
-            elif kind == "tool_result":
+            elif block.type == "tool_result":
                 output = _text_of(block.content)
                 if block.structured_content is not None and not output:
                     output = json.dumps(block.structured_content, ensure_ascii=False)
@@ -182,14 +193,16 @@ class SamplingHandler:
         return f"SamplingHandler({self.server!r})"
 
     @property
-    def capabilities(self) -> Any:
+    def capabilities(self) -> SamplingCapability:
         """The ``sampling`` capability to advertise (``tools`` unless tool rounds are off)."""
         from mcp import types
 
         tools = types.SamplingToolsCapability() if self.settings.max_tool_rounds > 0 else None
         return types.SamplingCapability(tools=tools)
 
-    async def __call__(self, context: Any, params: Any) -> Any:
+    async def __call__(
+        self, context: ClientRequestContext, params: CreateMessageRequestParams
+    ) -> CreateMessageResult | CreateMessageResultWithTools | ErrorData:
         from mcp import types
 
         self.counters.requests += 1
@@ -220,7 +233,9 @@ class SamplingHandler:
         return result
 
     # -- the steps ----------------------------------------------------------------------------
-    async def _answer(self, params: Any) -> tuple[Any, str, Completion]:
+    async def _answer(
+        self, params: CreateMessageRequestParams
+    ) -> tuple[CreateMessageResult | CreateMessageResultWithTools, str, Completion]:
 
         s = self.settings
         if not self.limiter.acquire():
@@ -264,7 +279,10 @@ class SamplingHandler:
         return self._reply(completion, model, request, messages, with_tools), model, completion
 
     def _request(
-        self, params: Any, picked: OfferedModel, messages: tuple[ChatMessage, ...]
+        self,
+        params: CreateMessageRequestParams,
+        picked: OfferedModel,
+        messages: tuple[ChatMessage, ...],
     ) -> CompletionRequest:
         """The completion request for *params*: the tokens cut to the cap, the server's tools
         offered unless ``toolChoice`` is ``none`` (refused when tool rounds are off)."""
@@ -301,7 +319,7 @@ class SamplingHandler:
         request: CompletionRequest,
         messages: tuple[ChatMessage, ...],
         with_tools: bool,
-    ) -> Any:
+    ) -> CreateMessageResult | CreateMessageResultWithTools:
         """The ``sampling/createMessage`` result for *completion*: tool uses within the round
         limit, or the text (with the tools shape when the request carried tools)."""
         from mcp import types
@@ -319,7 +337,7 @@ class SamplingHandler:
                     f"Tool loop limit exceeded for server '{self.server}' "
                     f"(max_tool_rounds: {s.max_tool_rounds})",
                 )
-            blocks: list[Any] = []
+            blocks: list[SamplingMessageContentBlock] = []
             if completion.text:
                 blocks.append(types.TextContent(text=completion.text))
             blocks.extend(
@@ -394,7 +412,7 @@ class SamplingHandler:
     # -- audit ----------------------------------------------------------------------------------
     def _audit(
         self,
-        params: Any,
+        params: CreateMessageRequestParams,
         model: str | None,
         completion: Completion | None,
         outcome: str,

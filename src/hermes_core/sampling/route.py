@@ -11,9 +11,11 @@ else a refusal).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from mcp.client.session import SamplingFnT
+
     from hermes_core.sampling.handler import SamplingHandler
     from hermes_core.sampling.settings import SamplingSettings
 
@@ -25,4 +27,4 @@ class SamplingRouter(Protocol):
 
     def callback(
         self, server: str, own: SamplingHandler | None, settings: SamplingSettings
-    ) -> Any: ...
+    ) -> SamplingFnT: ...

@@ -12,7 +12,6 @@ Labels compare case-insensitively.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.sanitize.values import sanitize_value
 
@@ -32,7 +31,7 @@ def is_reserved_meta_key(key: str) -> bool:
     return any(label in _RESERVED_LABELS for label in labels[:-1])  # 2025-06-18
 
 
-def clean_meta(meta: Mapping[Any, Any] | None) -> dict[str, Any] | None:
+def clean_meta(meta: object) -> dict[str, object] | None:
     """The ``_meta`` to pass on to the model, or ``None`` to omit it.
 
     Non-string keys and reserved keys are dropped; TAG characters are stripped from keys and

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.sanitize.schema_repair import (
     MEANING_KEYWORDS as _MEANING_KEYWORDS,
+)
+from hermes_core.sanitize.schema_repair import (
+    Node,
 )
 from hermes_core.sanitize.schema_repair import (
     Unusual as _Unusual,
@@ -52,7 +54,7 @@ def check_input_schema(schema: object) -> str | None:
     return None
 
 
-def prepare_input_schema(schema: object) -> tuple[dict[str, Any] | None, str | None]:
+def prepare_input_schema(schema: object) -> tuple[Node | None, str | None]:
     """``(normalised copy, None)``, or ``(None, why it is malformed)`` — in one pass.
 
     The same result as :func:`check_input_schema` then :func:`normalise_input_schema`, with
@@ -75,7 +77,7 @@ def prepare_input_schema(schema: object) -> tuple[dict[str, Any] | None, str | N
         except (_Unusual, RecursionError):
             pass  # keys to convert, odd types, NaN, cycles...: json's rules and its messages
     try:
-        copy: dict[str, Any] = json.loads(json.dumps(dict(schema), allow_nan=False))
+        copy: Node = json.loads(json.dumps(dict(schema), allow_nan=False))
     except (TypeError, ValueError) as exc:
         return None, f"input schema is not JSON-serialisable: {exc}"
     except RecursionError:
@@ -102,7 +104,7 @@ def _structure_problem(schema: object) -> str | None:
     return None
 
 
-def normalise_input_schema(schema: object) -> dict[str, Any]:
+def normalise_input_schema(schema: object) -> Node:
     """A repaired deep copy of *schema*, or ``{"type": "object", "properties": {}}``.
 
     An empty, missing or malformed (:func:`check_input_schema`) schema becomes the empty object
@@ -120,21 +122,21 @@ def normalise_input_schema(schema: object) -> dict[str, Any]:
     return prepared if prepared is not None else {"type": "object", "properties": {}}
 
 
-def _repaired(copy: dict[str, Any]) -> dict[str, Any]:
+def _repaired(copy: Node) -> Node:
     """Repair a private JSON copy in place (see :func:`normalise_input_schema`)."""
     copy.setdefault("type", "object")
     if copy["type"] is None:
         copy["type"] = "object"
     keep_meaning = _uses_meaning_keywords(copy)
-    pending: list[dict[str, Any]] = [copy]
+    pending: list[Node] = [copy]
     while pending:
         pending.extend(_repair(pending.pop(), keep_meaning))
     return copy
 
 
-def _uses_meaning_keywords(schema: dict[str, Any]) -> bool:
+def _uses_meaning_keywords(schema: Node) -> bool:
     """Whether any schema node under *schema* uses a keyword of :data:`_MEANING_KEYWORDS`."""
-    pending: list[dict[str, Any]] = [schema]
+    pending: list[Node] = [schema]
     while pending:
         node = pending.pop()
         if not _MEANING_KEYWORDS.isdisjoint(node):

@@ -3,9 +3,12 @@ that most schemas need none (see :func:`hermes_core.sanitize.schema.normalise_in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeAlias
 
 from hermes_core.sanitize.text import clean_text
+
+#: A schema node: a JSON object, its values checked where they are read.
+Node: TypeAlias = dict[str, object]
 
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
@@ -61,13 +64,13 @@ _SUBSCHEMA_KEYS: dict[str, str] = {
 }
 
 
-def repair(node: dict[str, Any], keep_meaning: bool = False) -> list[Any]:
+def repair(node: Node, keep_meaning: bool = False) -> list[Node]:
     """Repair one schema node in place; return its sub-schemas."""
     _repair_node(node, keep_meaning)
     return subschemas(node)
 
 
-def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
+def _repair_node(node: Node, keep_meaning: bool = False) -> None:
     """The repairs of one node, its sub-schemas left alone (*keep_meaning*: only those that
     keep what the schema accepts, see :data:`MEANING_KEYWORDS`)."""
     for text_key in ("description", "title"):
@@ -84,11 +87,11 @@ def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
         node["type"] = "object"
     kind = node.get("type")
     if kind == "object":
-        if not isinstance(node.get("properties"), dict):
-            node["properties"] = {}
+        names = node.get("properties")
+        if not isinstance(names, dict):
+            names = node["properties"] = {}
         if "required" in node:
             required = node["required"]
-            names = node["properties"]
             pruned = (
                 [n for n in dict.fromkeys(r for r in required if isinstance(r, str)) if n in names]
                 if isinstance(required, list)
@@ -102,9 +105,9 @@ def _repair_node(node: dict[str, Any], keep_meaning: bool = False) -> None:
         node["items"] = {}
 
 
-def subschemas(node: dict[str, Any]) -> list[Any]:
+def subschemas(node: Node) -> list[Node]:
     # Walk the node's own keys (usually a handful), not every keyword there is.
-    subs: list[Any] = []
+    subs: list[Node] = []
     for key, value in node.items():
         kind_of_key = _SUBSCHEMA_KEYS.get(key)
         if kind_of_key is None:
@@ -124,34 +127,34 @@ class Unusual(Exception):
     """Not plain JSON (exact dict/list/str/int/bool/None, finite floats, str keys)."""
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """A copy of a non-schema JSON value (``default``, ``enum``, ``const``...)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return value
-    if kind is float:
+    if type(value) is float:
         if value - value != 0.0:  # inf or nan
             raise Unusual
         return value
-    if kind is dict:
-        copy = {}
+    if type(value) is dict:
+        copy: Node = {}
         for key, item in value.items():
             if type(key) is not str:
                 raise Unusual
             copy[key] = _plain(item)
         return copy
-    if kind is list:
+    if type(value) is list:
         return [_plain(item) for item in value]
     raise Unusual
 
 
 def _copied(
-    node: dict[Any, Any], keep_meaning: bool = False, marks: list[str] | None = None
-) -> dict[str, Any]:
+    node: dict[object, object], keep_meaning: bool = False, marks: list[str] | None = None
+) -> Node:
     """A repaired copy of one schema node and, through :data:`_SUBSCHEMA_KEYS`, its
     sub-schemas: the result of a JSON round trip then :func:`repair` at every level.
     Keywords of :data:`MEANING_KEYWORDS` met on the way are appended to *marks*."""
-    copy: dict[str, Any] = {}
+    copy: Node = {}
     for key, value in node.items():
         if type(key) is not str:
             raise Unusual
@@ -162,7 +165,7 @@ def _copied(
             copy[key] = _plain(value)
         elif type(value) is dict:
             if role == "map":
-                inner = {}
+                inner: Node = {}
                 for name, sub in value.items():
                     if type(name) is not str:
                         raise Unusual
@@ -183,7 +186,7 @@ def _copied(
     return copy
 
 
-def copied_root(schema: dict[Any, Any]) -> dict[str, Any]:
+def copied_root(schema: dict[object, object]) -> Node:
     kind = schema.get("type", "object")
     if kind is None or "type" not in schema:
         schema = {**schema, "type": "object"}
@@ -198,7 +201,7 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 _NO_REPAIR_MAX_DEPTH = 64
 
 
-def needs_no_repair(schema: dict[Any, Any]) -> bool:
+def needs_no_repair(schema: dict[object, object]) -> bool:
     """Whether :func:`copied_root` would return an equal copy of *schema*: plain JSON at
     every level, a root ``type: object``, and no node that :func:`_repair_node` would change
     under either rule set (see :data:`MEANING_KEYWORDS`).  Raises :class:`Unusual` where
@@ -209,7 +212,7 @@ def needs_no_repair(schema: dict[Any, Any]) -> bool:
     schema's meaning keywords would have kept it as it is (rare: such schemas are copied)."""
     if schema.get("type") != "object":
         return False
-    pending: list[tuple[dict[Any, Any], int]] = [(schema, 0)]
+    pending: list[tuple[dict[object, object], int]] = [(schema, 0)]
     while pending:
         node, depth = pending.pop()
         if depth > _NO_REPAIR_MAX_DEPTH:
@@ -260,7 +263,7 @@ def needs_no_repair(schema: dict[Any, Any]) -> bool:
     return True
 
 
-def _required_is_clean(required: Any, names: dict[Any, Any]) -> bool:
+def _required_is_clean(required: object, names: dict[object, object]) -> bool:
     """Whether ``required`` survives pruning as it is: a non-empty list of distinct strings,
     each a property name."""
     if type(required) is not list or not required:
@@ -273,22 +276,22 @@ def _required_is_clean(required: Any, names: dict[Any, Any]) -> bool:
     return True
 
 
-def _check_plain(value: Any) -> None:
+def _check_plain(value: object) -> None:
     """Raise :class:`Unusual` where :func:`_plain` would (read only, nothing copied)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return
-    if kind is float:
+    if type(value) is float:
         if value - value != 0.0:  # inf or nan
             raise Unusual
         return
-    if kind is dict:
+    if type(value) is dict:
         for key, item in value.items():
             if type(key) is not str:
                 raise Unusual
             _check_plain(item)
         return
-    if kind is list:
+    if type(value) is list:
         for item in value:
             _check_plain(item)
         return

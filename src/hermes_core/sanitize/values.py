@@ -6,7 +6,7 @@ and in linear time."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import TypeAlias, TypeVar, cast
 
 from hermes_core.sanitize.text import ASCII_CONTROL as _ASCII_CONTROL
 from hermes_core.sanitize.text import LONG_ASCII as _LONG_ASCII
@@ -17,10 +17,10 @@ __all__ = ["sanitize_value"]
 
 _T = TypeVar("_T")
 
-_Container: TypeAlias = dict[Any, Any] | list[Any] | tuple[Any, ...]
+_Container: TypeAlias = dict[object, object] | list[object] | tuple[object, ...]
 
 
-def _children(node: _Container) -> list[Any]:
+def _children(node: _Container) -> list[object]:
     if isinstance(node, dict):
         return [*node.keys(), *node.values()]
     return list(node)
@@ -49,7 +49,8 @@ def _contains_tags(root: _Container) -> bool:
 _NEST_LIMIT = 24
 
 
-def _walk(node: _Container, seen: set[int], depth: int) -> bool:
+def _walk(node: object, seen: set[int], depth: int) -> bool:
+    """The recursive walk of :func:`_contains_tags` over *node*, an exact dict, list or tuple."""
     if type(node) is dict:
         for key in node:
             if key in _CLEAN_WORDS:  # a field name of a result
@@ -62,12 +63,11 @@ def _walk(node: _Container, seen: set[int], depth: int) -> bool:
                     return True
             elif _scan(key, seen):  # a number, a tuple, a str subclass...
                 return True
-        children: Iterable[Any] = node.values()
+        children: Iterable[object] = node.values()
     else:
-        children = node
+        children = cast("list[object] | tuple[object, ...]", node)  # what _walk is given
     for item in children:
-        kind = type(item)
-        if kind is str:
+        if type(item) is str:
             if item in _CLEAN_WORDS:  # a content type, a role...
                 continue
             if item.isascii():  # only C0 controls and DEL to look for
@@ -78,9 +78,11 @@ def _walk(node: _Container, seen: set[int], depth: int) -> bool:
                     return True
             elif clean_text(item) is not item:
                 return True
-        elif kind in _LEAVES:
             continue
-        elif kind is dict or kind is list or kind is tuple:
+        kind = type(item)
+        if kind in _LEAVES:
+            continue
+        if kind is dict or kind is list or kind is tuple:
             if id(item) in seen:
                 continue
             if depth < _NEST_LIMIT:
@@ -94,14 +96,13 @@ def _walk(node: _Container, seen: set[int], depth: int) -> bool:
     return False
 
 
-def _scan(root: Any, seen: set[int]) -> bool:
+def _scan(root: object, seen: set[int]) -> bool:
     """:func:`_contains_tags` without recursion (any depth), sharing *seen* with :func:`_walk`."""
-    stack: list[Any] = [root]
+    stack: list[object] = [root]
     pop, push = stack.pop, stack.extend
     while stack:
         item = pop()
-        kind = type(item)
-        if kind is str:
+        if type(item) is str:
             if item.isascii():  # only C0 controls and DEL to look for
                 if len(item) < _LONG_ASCII:
                     if _ASCII_CONTROL.search(item) is not None:
@@ -110,14 +111,14 @@ def _scan(root: Any, seen: set[int]) -> bool:
                     return True
             elif clean_text(item) is not item:
                 return True
-        elif kind in _LEAVES:
+        elif type(item) in _LEAVES:
             continue
-        elif kind is dict:
+        elif type(item) is dict:
             if id(item) not in seen:
                 seen.add(id(item))
                 push(item)  # the keys
                 push(item.values())
-        elif kind is list or kind is tuple:
+        elif type(item) is list or type(item) is tuple:
             if id(item) not in seen:
                 seen.add(id(item))
                 push(item)
@@ -148,12 +149,12 @@ _CLEAN_WORDS = frozenset(
 )
 
 
-def _rebuild(root: _Container) -> Any:
-    done: dict[int, Any] = {}
+def _rebuild(root: _Container) -> _Container:
+    done: dict[int, _Container] = {}
     on_path: set[int] = set()
     stack: list[tuple[_Container, bool]] = [(root, False)]
 
-    def resolve(value: Any) -> Any:
+    def resolve(value: object) -> object:
         if isinstance(value, str):
             return clean_text(value)
         if isinstance(value, dict | list | tuple):
@@ -186,11 +187,13 @@ def _rebuild(root: _Container) -> Any:
     return done[id(root)]
 
 
-def _rebuild_dict(node: dict[Any, Any], resolve: Callable[[Any], Any]) -> dict[Any, Any]:
+def _rebuild_dict(
+    node: dict[object, object], resolve: Callable[[object], object]
+) -> dict[object, object]:
     # Stripping can make two keys equal ("role" and "role" + hidden tags).  The key that arrived
     # clean wins, so hidden text cannot override a visible field; among tagged ones the first wins.
-    out: dict[Any, Any] = {}
-    from_tagged: set[Any] = set()
+    out: dict[object, object] = {}
+    from_tagged: set[object] = set()
     for raw_key, raw_value in node.items():
         new_key = resolve(raw_key) if isinstance(raw_key, str) else raw_key
         value = resolve(raw_value)

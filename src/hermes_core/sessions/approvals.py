@@ -24,7 +24,6 @@ import contextlib
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 from hermes_core.sessions.models import Approval
@@ -48,7 +47,7 @@ async def ask(
     *,
     server: str = "",
     summary: str = "",
-    payload: Mapping[str, Any] | None = None,
+    payload: Mapping[str, object] | None = None,
     timeout: float | None = None,
 ) -> Approval:
     """Record a pending approval and wait for its answer; returns the resolved approval.

@@ -13,7 +13,6 @@ import json
 import logging
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from hermes_core.nesting import json_text_depth
 from hermes_core.regular_files import read_regular
@@ -65,7 +64,7 @@ def read_legacy_index(path: Path) -> list[Conversation]:
     return found
 
 
-def _conversation(key: str, entry: dict[str, Any]) -> Conversation:
+def _conversation(key: str, entry: dict[str, object]) -> Conversation:
     updated = _time(entry.get("updated_at"))
     return Conversation(
         session_key=key,
@@ -82,7 +81,7 @@ def _conversation(key: str, entry: dict[str, Any]) -> Conversation:
     )
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     """A text field: a string, or a number written as one; anything else (a list nested a
     thousand deep, whose ``str()`` would recurse) is no text."""
     if isinstance(value, str):
@@ -92,11 +91,11 @@ def _text(value: Any) -> str:
     return ""
 
 
-def _count(value: Any) -> int:
+def _count(value: object) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def _time(value: Any) -> float:
+def _time(value: object) -> float:
     try:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)

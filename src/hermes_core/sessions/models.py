@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 __all__ = [
     "APPROVAL_DECISIONS",
@@ -84,10 +84,10 @@ class Approval:
     kind: str
     server: str
     summary: str
-    payload: Mapping[str, Any] = field(hash=False)
+    payload: Mapping[str, object] = field(hash=False)
     state: ApprovalState
     decision: str | None
-    answer: Mapping[str, Any] | None = field(hash=False)
+    answer: Mapping[str, object] | None = field(hash=False)
     requested_at: float
     resolved_at: float | None
     resolved_by: str | None

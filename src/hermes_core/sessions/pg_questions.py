@@ -19,16 +19,18 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
-from hermes_core.pgstate import Database, StateUnavailable
+from hermes_core.pgstate import Connection, Database, StateUnavailable
 from hermes_core.sessions.models import APPROVAL_DECISIONS, Approval
 
 if TYPE_CHECKING:
-    import psycopg
+    from psycopg.rows import TupleRow
 
 __all__ = ["PgChangeProbe", "PgQuestions", "QuestionsError"]
+
+_T = TypeVar("_T")
 
 APPROVALS_KEPT = 1000
 APPROVAL_KEEP_SECONDS = 7 * 86400
@@ -80,8 +82,8 @@ class PgQuestions:
     def where(self) -> str:
         return self.db.shown
 
-    def _write(self, work: Any) -> Any:
-        def bumped(conn: psycopg.Connection[Any]) -> Any:
+    def _write(self, work: Callable[[Connection], _T]) -> _T:
+        def bumped(conn: Connection) -> _T:
             conn.execute("UPDATE revisions SET n = n + 1 WHERE name = 'questions'")
             return work(conn)
 
@@ -96,11 +98,11 @@ class PgQuestions:
         *,
         server: str = "",
         summary: str = "",
-        payload: Mapping[str, Any] | None = None,
+        payload: Mapping[str, object] | None = None,
     ) -> Approval:
         stamp = time.time()
 
-        def work(conn: psycopg.Connection[Any]) -> int:
+        def work(conn: Connection) -> int:
             _prune(conn, stamp)
             row = conn.execute(
                 "INSERT INTO approvals (kind, server, summary, payload, requested_at) "
@@ -144,7 +146,7 @@ class PgQuestions:
         approval_id: int,
         decision: str,
         *,
-        answer: Mapping[str, Any] | None = None,
+        answer: Mapping[str, object] | None = None,
         by: str = "",
     ) -> Approval:
         """As ``SessionStore.resolve_approval``: only a pending question is answered, once
@@ -155,7 +157,7 @@ class PgQuestions:
             )
         state = "denied" if decision == "deny" else "allowed"
 
-        def work(conn: psycopg.Connection[Any]) -> str | None:
+        def work(conn: Connection) -> str | None:
             row = conn.execute(
                 "SELECT state FROM approvals WHERE id = %s FOR UPDATE", (approval_id,)
             ).fetchone()
@@ -188,7 +190,7 @@ class PgQuestions:
         return found
 
     def expire_approval(self, approval_id: int, *, by: str = "timeout") -> bool:
-        def work(conn: psycopg.Connection[Any]) -> bool:
+        def work(conn: Connection) -> bool:
             done = conn.execute(
                 "UPDATE approvals SET state = 'expired', resolved_at = %s, resolved_by = %s "
                 "WHERE id = %s AND state = 'pending'",
@@ -200,7 +202,7 @@ class PgQuestions:
         return expired
 
 
-def _prune(conn: psycopg.Connection[Any], now: float) -> None:
+def _prune(conn: Connection, now: float) -> None:
     conn.execute(
         "UPDATE approvals SET state = 'expired', resolved_at = %s, resolved_by = 'stale' "
         "WHERE state = 'pending' AND requested_at < %s",
@@ -213,7 +215,7 @@ def _prune(conn: psycopg.Connection[Any], now: float) -> None:
     )
 
 
-def _loads(text: Any) -> Any:
+def _loads(text: object) -> object:
     if not isinstance(text, str):
         return None
     try:
@@ -222,7 +224,7 @@ def _loads(text: Any) -> Any:
         return None
 
 
-def _approval(row: Sequence[Any]) -> Approval:
+def _approval(row: TupleRow) -> Approval:
     payload = _loads(row[4])
     answer = _loads(row[7])
     return Approval(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from typing import Any
 
 from hermes_core.sessions.models import Approval, Conversation, Message
 
@@ -47,7 +46,7 @@ def message_of(row: sqlite3.Row) -> Message:
     )
 
 
-def _loads(text: str | None) -> dict[str, Any] | None:
+def _loads(text: str | None) -> dict[str, object] | None:
     if text is None:
         return None
     try:

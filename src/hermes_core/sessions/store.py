@@ -14,7 +14,6 @@ import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from hermes_core.home import hermes_home
 from hermes_core.pgstate import StateUnavailable
@@ -308,7 +307,7 @@ class SessionStore:
             "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
             "WHERE c.session_key = ?"
         )
-        params: list[Any] = [session_key]
+        params: list[object] = [session_key]
         if before_id is not None:
             sql += " AND m.id < ?"
             params.append(before_id)
@@ -420,7 +419,7 @@ class SessionStore:
         *,
         server: str = "",
         summary: str = "",
-        payload: Mapping[str, Any] | None = None,
+        payload: Mapping[str, object] | None = None,
     ) -> Approval:
         """Record a pending question for a person; its answer arrives through
         :meth:`resolve_approval` (possibly from another process)."""
@@ -478,7 +477,7 @@ class SessionStore:
         approval_id: int,
         decision: str,
         *,
-        answer: Mapping[str, Any] | None = None,
+        answer: Mapping[str, object] | None = None,
         by: str = "",
     ) -> Approval:
         """Answer a pending approval: ``allow-once``, ``allow-always`` or ``deny``.

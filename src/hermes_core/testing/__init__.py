@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from hermes_core.plugins.manager import HOOK_TYPES, HermesPluginManager
 from hermes_core.testing.calls import make_call
 from hermes_core.testing.runner import HermesResult, HermesRunner
@@ -20,7 +18,7 @@ from hermes_platform.testing import FakeHost
 __all__ = ["FakeHost", "HermesResult", "HermesRunner", "check_plugin", "make_call"]
 
 
-def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, list[Any]]:
+def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, list[object]]:
     """Register *plugin* alone in a strict manager, apply it, and return what each hook gave.
 
     Raises :class:`hermes_core.plugins.PluginError` for anything Hermes would
@@ -36,7 +34,7 @@ def check_plugin(plugin: object, name: str = "plugin-under-test") -> dict[str, l
     try:
         manager.apply()
         manager.check_contributions()
-        contributed: dict[str, list[Any]] = {}
+        contributed: dict[str, list[object]] = {}
         for hook in HOOK_TYPES:
             contributed[hook] = [r.item for r in manager._collect(hook) if r.plugin == name]
         return contributed

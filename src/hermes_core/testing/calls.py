@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
 
 from hermes_core.plugins.interceptors import InterceptedCall
 
@@ -14,10 +13,10 @@ __all__ = ["make_call"]
 
 def make_call(
     tool: str = "echo",
-    arguments: Mapping[str, Any] | None = None,
+    arguments: Mapping[str, object] | None = None,
     *,
     server: str = "demo",
-    annotations: Mapping[str, Any] | None = None,
+    annotations: Mapping[str, object] | None = None,
     trust: str = "full",
     transport: str = "stdio",
     url: str | None = None,

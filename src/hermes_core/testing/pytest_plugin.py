@@ -21,10 +21,10 @@ suite gets:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
@@ -33,6 +33,32 @@ from hermes_core.testing.runner import HermesRunner
 from hermes_platform import declaration
 from hermes_platform.host import clear_caches, use_host
 from hermes_platform.testing import FakeHost
+
+if TYPE_CHECKING:
+    from hermes_core.host.setup.factory import HostFactory
+    from hermes_platform.host import Host
+
+
+class InstallFakeHost(Protocol):
+    """The ``hermes_fake_host`` fixture: installs a :class:`FakeHost` (its arguments) until the
+    test ends, and returns it."""
+
+    def __call__(
+        self,
+        platform: str = "linux",
+        *,
+        env: Mapping[str, str] | None = None,
+        home: str | None = None,
+        machine: str = "x86_64",
+        sysctl: Mapping[str, int] | None = None,
+        live_pids: Iterable[int] = (),
+    ) -> FakeHost: ...
+
+
+class MakeHostFactory(Protocol):
+    """The ``hermes_factory`` fixture: a host factory with the built-ins and *plugin*."""
+
+    def __call__(self, plugin: object, name: str = "plugin-under-test") -> HostFactory: ...
 
 
 @pytest.fixture
@@ -55,12 +81,22 @@ def hermes_pm(hermes_declarations: None) -> Iterator[HermesPluginManager]:
 
 
 @pytest.fixture
-def hermes_fake_host() -> Iterator[Callable[..., FakeHost]]:
+def hermes_fake_host() -> Iterator[InstallFakeHost]:
     """A factory installing a FakeHost (``platform``, ``env=``, ``home=``, ``machine=``)."""
-    active: list[AbstractContextManager[Any]] = []
+    active: list[AbstractContextManager[Host]] = []
 
-    def install(platform: str = "linux", **kwargs: Any) -> FakeHost:
-        host = FakeHost(platform, **kwargs)
+    def install(
+        platform: str = "linux",
+        *,
+        env: Mapping[str, str] | None = None,
+        home: str | None = None,
+        machine: str = "x86_64",
+        sysctl: Mapping[str, int] | None = None,
+        live_pids: Iterable[int] = (),
+    ) -> FakeHost:
+        host = FakeHost(
+            platform, env=env, home=home, machine=machine, sysctl=sysctl, live_pids=live_pids
+        )
         context = use_host(host)
         context.__enter__()
         active.append(context)
@@ -87,7 +123,7 @@ def hermes(hermes_home: Path) -> HermesRunner:
 
 
 @pytest.fixture
-def hermes_factory(hermes_pm: HermesPluginManager, hermes_home: Path) -> Callable[..., Any]:
+def hermes_factory(hermes_pm: HermesPluginManager, hermes_home: Path) -> MakeHostFactory:
     """``hermes_factory(plugin, name="plugin-under-test")``: a host factory with the built-ins
     and *plugin* (a module or object of ``@hookimpl`` functions), reading ``hermes_home``."""
 

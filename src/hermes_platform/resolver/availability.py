@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from hermes_platform.host import facts, gpu
 from hermes_platform.resolver.app import AppDef, Candidate, Resolution, locate
@@ -142,7 +142,7 @@ class Explanation:
     def state(self) -> str:
         return self.availability.state
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, object]:
         data = asdict(self)
         data["availability"] = self.availability.as_dict()
         data["state"] = self.state

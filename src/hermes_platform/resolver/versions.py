@@ -67,7 +67,7 @@ class VersionSource:
     ``os`` is ``None`` (valid under every OS block), one OS key or a tuple of
     them.  ``read`` is a :class:`VersionReader`.  ``arg_key`` names the one
     extra key the version mapping may hold (its text reaches ``read`` as
-    ``arg``); ``needs_arg`` makes it required.  Any other key in the mapping
+    ``arg``); ``needs_arg`` makes it required.  Every other key in the mapping
     is a declaration error.  Bad values raise ``ValueError`` when the object
     is built, naming the source.
     """
