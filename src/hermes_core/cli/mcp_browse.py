@@ -9,7 +9,7 @@ import base64
 import binascii
 import json
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -54,7 +54,7 @@ def _on_host(
 # ----------------------------------------------------------------------------- listings
 
 
-def item_line(family: browse.Family, item: dict[str, object]) -> str:
+def item_line(family: browse.Family, item: Mapping[str, object]) -> str:
     """One listed item as a line: a resource's URI, name and type; a template's pattern; a
     prompt's signature (``?``: optional); then its description."""
     if family is browse.Family.PROMPTS:

@@ -8,6 +8,7 @@ A server whose utility tools are not registered (it advertised no resources or p
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hermes_core.host.browse import Family, list_family
@@ -29,7 +30,7 @@ class Listing:
     """One server's listing of one kind: its items, or why there are none."""
 
     server: str
-    items: list[dict[str, object]]
+    items: Sequence[Mapping[str, object]]
     problem: str | None = None
     note: str | None = None
 

@@ -107,7 +107,9 @@ def _seen(
     else:
         report.connection = "failed"
         failure = (row.failure if row is not None else None) or {}
-        lines = stderr or list(failure.get("stderr_tail") or []) or error.splitlines()
+        tail = failure.get("stderr_tail")
+        tail_lines = [str(t) for t in tail] if isinstance(tail, list) else []
+        lines = stderr or tail_lines or error.splitlines()
         line = error_line(lines) or error.splitlines()[0]
         first = error.splitlines()[0] if error.strip() else "failed"
         first = clean_line(first.partition("; its stderr ended with:")[0])
@@ -115,7 +117,7 @@ def _seen(
             "connection",
             Severity.PROBLEM,
             f"failed after {seconds:.2f} s: {first}",
-            _fix(failure.get("cause"), report.server),
+            _fix(cause if isinstance(cause := failure.get("cause"), str) else None, report.server),
         )
         report.add("error", Severity.PROBLEM, clean_line(line))
     for problem in (row.override_problems if row is not None else None) or ():

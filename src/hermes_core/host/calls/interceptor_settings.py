@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.plugin_settings import SettingsShape
@@ -47,7 +49,7 @@ def settings_shapes(specs: Mapping[str, CallInterceptor]) -> dict[str, SettingsS
     return {
         name: SettingsShape.of_model(spec.settings)
         for name, spec in specs.items()
-        if spec.settings is not None
+        if isinstance(spec.settings, type) and issubclass(spec.settings, BaseModel)
     }
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from hermes_core.host.connection.waits import until_stopped
+from hermes_core.json_types import JsonObject
 
 if TYPE_CHECKING:
     from mcp import ClientSession
@@ -129,7 +130,7 @@ class Keepalive:
         self.stats.failures += 1
         self.stats.last_failure = failure
 
-    def status(self) -> dict[str, object] | None:
+    def status(self) -> JsonObject | None:
         """``hermes mcp status --json``'s record; ``None`` when keepalive is off."""
         if self.stats.interval <= 0:
             return None

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from mcp.types import (
         ErrorData,
         InputRequest,
+        InputRequiredResult,
         InputResponse,
         InputResponses,
     )
@@ -86,7 +87,7 @@ class RequestRunner:
         self,
         session: ClientSession,
         what: str,
-        send: Callable[[InputResponses | None, str | None], Awaitable[T]],
+        send: Callable[[InputResponses | None, str | None], Awaitable[T | InputRequiredResult]],
         *,
         first: object = None,
     ) -> T:

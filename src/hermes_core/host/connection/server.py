@@ -40,6 +40,7 @@ from hermes_core.host.supervisor import TaskSupervisor
 from hermes_core.host.tasks.log import TaskLog
 from hermes_core.host.transports import Opener
 from hermes_core.host.transports.raw_calls import RawCalls
+from hermes_core.json_types import JsonObject
 from hermes_core.plugins.types import ServerSpec
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class ServerConnection:
     def keepalive(self) -> KeepaliveStats:
         return self._keepalive.stats
 
-    def keepalive_status(self) -> dict[str, object] | None:
+    def keepalive_status(self) -> JsonObject | None:
         return self._keepalive.status()
 
     def stderr_lines(self) -> list[str]:

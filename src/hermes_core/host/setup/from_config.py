@@ -28,6 +28,7 @@ from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.builtin_plugins import builtin_auth_providers
 from hermes_core.host.tools.overrides import ToolOverride
 from hermes_core.host.tools.schema_cache import cache_path, fingerprint
+from hermes_core.json_types import json_object
 from hermes_core.offers.elicitation import ElicitationSettings, elicitation_settings
 from hermes_core.offers.roots import roots_of
 from hermes_core.plugins.types import AuthContext, AuthProviderSpec
@@ -291,8 +292,8 @@ def overrides_of(name: str, cfg: ServerConfig) -> dict[str, ToolOverride]:
             name=given.name,
             title=given.title,
             description=given.description,
-            fixed=dict(given.arguments),
-            defaults=dict(given.defaults),
+            fixed=json_object(given.arguments),
+            defaults=json_object(given.defaults),
             annotations=dict(given.annotations),
             max_result_tokens=given.max_result_tokens,
             key=f"mcp_servers.{name}.{base}",

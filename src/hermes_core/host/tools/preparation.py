@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tasks.support import runs_tool_tasks
@@ -62,7 +62,7 @@ def prepare_tool(tool: JsonObject) -> _Prepared:
     execution = tool.get("execution")
     if isinstance(execution, dict) and execution.get("taskSupport") == "required":
         return _TASK_REQUIRED
-    return _usable(tool, schema)
+    return _usable(tool, cast(JsonObject, schema))  # (a normalised copy of JSON: JSON)
 
 
 def _usable(tool: JsonObject, schema: JsonObject) -> Usable:
@@ -174,7 +174,7 @@ class ToolPreparation:
                 if runs_tool_tasks(caps):  # called as a task (hermes_core.host.tasks)
                     schema, _problem = prepare_input_schema(tool["inputSchema"])
                     assert schema is not None  # (validated by prepare_tool)
-                    task_tool = _usable(tool, schema)
+                    task_tool = _usable(tool, cast(JsonObject, schema))  # (JSON: see above)
                     shaped = overridden(override, task_tool) if override else task_tool
                     if isinstance(shaped, OverrideProblem):
                         unoffered[name] = f"not offered: its override does not fit: {shaped}"

@@ -167,8 +167,8 @@ async def call_utility(
                 allow_input_required=True,
             )
 
-        answered: ReadResourceResult | GetPromptResult = (
-            await connection.requests.until_answered(session, tool, send)
+        answered: ReadResourceResult | GetPromptResult = await connection.requests.until_answered(
+            session, tool, send
         )
         return answered
 
