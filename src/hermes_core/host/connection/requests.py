@@ -64,7 +64,20 @@ def _input_required_type() -> type:
 
 class RequestRunner:
     """Runs requests on one connection's live session: each in its turn, within its deadline,
-    on a session renewed when the server forgot it, failing at once when the server went away."""
+    on a session renewed when the server forgot it, failing at once when the server went away.
+
+    A server that does not allow parallel calls gets one at a time, in arrival order.  The
+    deadline starts when the request is sent: an entry in the connection's deadline queue (one
+    loop timer per connection) that cancels the request's task when it passes; the server is
+    then told (``notifications/cancelled``).  When a ``tools/call`` (:class:`ToolCallRequest`)
+    is answered with a 2026-07-28 ``InputRequiredResult``, its rounds are answered within the
+    same deadline and turn (:meth:`until_answered`), the call being sent again with the
+    answers; a task handle is followed to the task's result.
+
+    :meth:`request` is the whole of a tool call's path through the connection: one coroutine
+    frame, no closure, no copied context (objects a call keeps alive while it waits are what
+    the garbage collector has to walk when many calls are in flight).
+    """
 
     def __init__(self, connection: ServerConnection) -> None:
         self._connection = connection
@@ -115,21 +128,7 @@ class RequestRunner:
 
     async def request(self, what: str, call: SessionRequest[T], timeout: float) -> T:
         """Send *call* on the live session, bounded by *timeout*; a dead server fails fast,
-        never hangs.
-
-        A server that does not allow parallel calls gets one at a time, in arrival order.  The
-        deadline starts when the request is sent: an entry in the connection's deadline queue
-        (one loop timer per connection) that cancels this task when it passes; the SDK then
-        tells the server (``notifications/cancelled``).
-        When a ``tools/call`` (:class:`ToolCallRequest`) is answered with a 2026-07-28
-        ``InputRequiredResult``, its rounds are answered within the same deadline and turn
-        (:meth:`until_answered`), the call being sent again with the answers; a task handle is
-        followed to the task's result.
-
-        This is the whole of a tool call's path through the connection: one coroutine frame,
-        no closure, no copied context (objects a call keeps alive while it waits are what the
-        garbage collector has to walk when many calls are in flight).
-        """
+        never hangs (see the class's docstring)."""
         conn = self._connection
         session = conn.session
         if session is None or conn._gone.is_set():

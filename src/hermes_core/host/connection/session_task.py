@@ -60,7 +60,6 @@ class SessionTask:
     async def run(self, ready: asyncio.Future[None]) -> None:
         """One attempt's session: open, negotiate, hand it over (*ready*), then serve it."""
         from mcp import ClientSession
-        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
         conn = self._connection
         quiet_sdk_spans()  # no tracing work per request while telemetry is off
@@ -94,24 +93,7 @@ class SessionTask:
                 except Exception:
                     conn._exit = await process_exit(spawned)
                     raise
-                conn.capabilities = session.server_capabilities
-                conn.server_info = session.server_info
-                conn.protocol = session.protocol_version
-                if conn.protocol in MODERN_PROTOCOL_VERSIONS:
-                    conn._keepalive.modern()  # ping is gone in the modern revision
-                    if conn._tools.wanted:
-                        await listen_for_changes(
-                            stack,
-                            session,
-                            conn.capabilities,
-                            conn._tools.notice,
-                            conn._tasks,
-                            conn.name,
-                        )
-                conn.session = session
-                raw = getattr(write, "raw_calls", None)
-                if isinstance(raw, RawCalls) and conn.protocol not in MODERN_PROTOCOL_VERSIONS:
-                    conn.raw_calls = raw
+                await self._adopt(session, write, stack)
                 ready.set_result(None)
                 await self._serve(session, read)
         except asyncio.CancelledError:
@@ -142,6 +124,29 @@ class SessionTask:
                     conn.schedule_reconnect()  # stdio too: the wedged child was stopped
                 elif conn.spec.transport != "stdio" and not conn._stop.is_set():
                     conn.schedule_reconnect()
+
+    async def _adopt(
+        self, session: ClientSession, write: object, stack: contextlib.AsyncExitStack
+    ) -> None:
+        """The negotiated session becomes the connection's: what the server said of itself,
+        the modern revision's change stream, and the pipe lane of a handshake-era stdio server."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        conn = self._connection
+        conn.capabilities = session.server_capabilities
+        conn.server_info = session.server_info
+        conn.protocol = session.protocol_version
+        modern = conn.protocol in MODERN_PROTOCOL_VERSIONS
+        if modern:
+            conn._keepalive.modern()  # ping is gone in the modern revision
+            if conn._tools.wanted:
+                await listen_for_changes(
+                    stack, session, conn.capabilities, conn._tools.notice, conn._tasks, conn.name
+                )
+        conn.session = session
+        raw = getattr(write, "raw_calls", None)
+        if isinstance(raw, RawCalls) and not modern:
+            conn.raw_calls = raw
 
     async def _serve(self, session: ClientSession, read: EndWatch) -> None:
         """The session is up: wait for a close, for the server's side of the transport to close
