@@ -4,7 +4,10 @@ telemetry step records as ``mcp.session.id`` (read from the responses, never sen
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import httpx2
 
 __all__ = ["SESSION_HEADER", "session_hook", "session_id"]
 
@@ -14,10 +17,10 @@ MAX_SESSION_ID = 256
 _IDS: dict[str, str] = {}
 
 
-def session_hook(server: str) -> Callable[[Any], Coroutine[object, object, None]]:
+def session_hook(server: str) -> Callable[[httpx2.Response], Coroutine[object, object, None]]:
     """An ``httpx2`` response hook noting *server*'s session id."""
 
-    async def noted(response: Any) -> None:
+    async def noted(response: httpx2.Response) -> None:
         value = response.headers.get(SESSION_HEADER)
         if (
             isinstance(value, str)

@@ -18,7 +18,7 @@ from hermes_core.sanitize import clean_line
 __all__ = [
     "MAX_DEFINITION_BYTES",
     "SHOWN_DIGEST",
-    "Listing",
+    "DigestedTool",
     "Stored",
     "changes",
     "definition_of",
@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: (a tool's name, its digest, the listed tool) as a store pins or records it.
-Listing = tuple[str, str, Mapping[str, object]]
+DigestedTool = tuple[str, str, Mapping[str, object]]
 #: The parts of a listed tool that are pinned (camelCase, as on the wire).
 PINNED_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
 #: A definition larger than this is pinned by its digest alone (no diff can be shown).

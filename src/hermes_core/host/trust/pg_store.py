@@ -22,7 +22,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, Listing, stored_definition, stored_form
+from hermes_core.host.trust.definitions import (
+    SHOWN_DIGEST,
+    DigestedTool,
+    stored_definition,
+    stored_form,
+)
 from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.store import (
     MAX_CHANGES_PER_SERVER,
@@ -129,7 +134,7 @@ class PgTrustStore:
         rows = self._read("SELECT tool, digest FROM trust_pins WHERE server = %s", (server,))
         return {row[0]: row[1] for row in rows}
 
-    def pin(self, server: str, identity: str, tools: Iterable[Listing]) -> None:
+    def pin(self, server: str, identity: str, tools: Iterable[DigestedTool]) -> None:
         """As :meth:`TrustStore.pin`: only names not pinned yet; another identity starts
         afresh."""
         listed = list(tools)
@@ -169,7 +174,7 @@ class PgTrustStore:
 
         self._write(work)
 
-    def record_changes(self, server: str, tools: Iterable[Listing]) -> None:
+    def record_changes(self, server: str, tools: Iterable[DigestedTool]) -> None:
         listed = list(tools)
         now = time.time()
 

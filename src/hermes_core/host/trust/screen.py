@@ -20,7 +20,13 @@ from enum import StrEnum
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.listing import tool_name
 from hermes_core.host.trust.decisions import Decision
-from hermes_core.host.trust.definitions import SHOWN_DIGEST, Listing, changes, digest_of, stored
+from hermes_core.host.trust.definitions import (
+    SHOWN_DIGEST,
+    DigestedTool,
+    changes,
+    digest_of,
+    stored,
+)
 from hermes_core.host.trust.identity import PinnedNames, name_key
 from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import TrustStore, TrustStoreError
@@ -200,7 +206,7 @@ class TrustScreen:
         pins = self.store.digests(server) if known == identity else {}
         names = PinnedNames(pins)
         digests = self._digests.setdefault(server, {})
-        fresh: list[Listing] = []
+        fresh: list[DigestedTool] = []
         # (tool, its digest, the listed tool, the pinned tool it is compared with)
         changed: list[tuple[str, str, Mapping[str, object], str]] = []
         matching: list[str] = []

@@ -25,7 +25,7 @@ from typing import Any
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import (
     SHOWN_DIGEST,
-    Listing,
+    DigestedTool,
     Stored,
     stored_definition,
     stored_form,
@@ -216,7 +216,7 @@ class TrustStore:
         rows = self._query("SELECT tool, digest FROM pins WHERE server = ?", (server,))
         return {row[0]: row[1] for row in rows}
 
-    def pin(self, server: str, identity: str, tools: Iterable[Listing]) -> None:
+    def pin(self, server: str, identity: str, tools: Iterable[DigestedTool]) -> None:
         """Pin each (tool, digest, listed tool) whose name the agent sees is not pinned yet
         (another process may have pinned it meanwhile, perhaps as another tool: that one stays);
         a server pinned for another *identity* (its config points elsewhere now) starts afresh."""
@@ -240,7 +240,7 @@ class TrustStore:
                 rows.append((server, tool, digest, text, now, size))
             db.executemany("INSERT OR IGNORE INTO pins VALUES (?, ?, ?, ?, ?, ?)", rows)
 
-    def record_changes(self, server: str, tools: Iterable[Listing]) -> None:
+    def record_changes(self, server: str, tools: Iterable[DigestedTool]) -> None:
         """Keep each (tool, digest, listed tool) that differs from its pin, for
         ``hermes mcp trust`` to show and accept."""
         now = time.time()
