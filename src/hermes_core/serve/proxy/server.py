@@ -76,6 +76,8 @@ class ProxyServer:
         self.bus = InMemorySubscriptionBus()
         self._sessions: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
         """id(connection) -> (connection, a session of it): who hears list_changed."""
+        self._by_session_id: dict[str, int] = {}
+        """A Streamable HTTP connection's ``Mcp-Session-Id`` -> its key in ``_sessions``."""
         self._pending: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prompts: dict[str, tuple[str, str]] = {}
@@ -156,8 +158,14 @@ class ProxyServer:
         self._sessions[key] = (connection, session)  # its newest request's session
         if known:
             self._sessions.move_to_end(key)
+        session_id = getattr(connection, "session_id", None)
+        if isinstance(session_id, str):
+            self._by_session_id[session_id] = key
         while len(self._sessions) > MAX_LISTENERS:
-            self._sessions.popitem(last=False)
+            _, (gone, _) = self._sessions.popitem(last=False)
+            forgotten = getattr(gone, "session_id", None)
+            if isinstance(forgotten, str):
+                self._by_session_id.pop(forgotten, None)
 
     async def _remember_initialize(self, ctx: Any, call_next: Any) -> Any:
         """Middleware: a connection is remembered from its handshake on, so one that calls
@@ -267,6 +275,16 @@ class ProxyServer:
             if isinstance(server, str) and self.profile.keeps(server, name):
                 return result
         return unknown_tool(name, (e.name for e in self.entries()))
+
+    def http_session(self, session_id: str) -> Any:
+        """The session of the Streamable HTTP connection *session_id* once its handshake is
+        done (``None``: unknown, or not yet initialized); it hears list changes anew."""
+        key = self._by_session_id.get(session_id)
+        found = self._sessions.get(key) if key is not None else None
+        if found is None or not found[0].initialize_accepted:
+            return None
+        self._sessions.move_to_end(key)
+        return found[1]
 
     def latest_session(self) -> Any:
         """The session of the connection heard from last (``None``: none yet)."""

@@ -23,6 +23,7 @@ from hermes_core.serve.http_auth import Receive, Scope, Send
 from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security
 from hermes_core.serve.proxy.disconnects import CancelOnDisconnect
 from hermes_core.serve.proxy.fast_calls import FastCalls
+from hermes_core.serve.proxy.http_calls import HttpFastCalls
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.stdio_pipes import stdio_pipes
 
@@ -141,9 +142,8 @@ async def serve_http(
     security = transport_security(host)
     apps = {}
     for token, proxy in proxies.items():
-        app: Any = CancelOnDisconnect(
-            proxy.server.streamable_http_app(host=host, transport_security=security)
-        )
+        sdk = proxy.server.streamable_http_app(host=host, transport_security=security)
+        app: Any = HttpFastCalls(CancelOnDisconnect(sdk), proxy, security)
         apps[token] = wrap(app, proxy) if wrap is not None else app
     config = uvicorn.Config(
         TokenRouter(apps, health=health),
