@@ -358,5 +358,3 @@ async def _respond(send: Send, body: bytes, session_id: str) -> None:
         await send({"type": "http.response.body", "body": body})
     except OSError:  # the client is gone: nobody to answer
         log.debug("tools/call answer not delivered", exc_info=True)
-
-
