@@ -221,7 +221,7 @@ class HttpFastCalls:
             return None
         manager = self.proxy.server.session_manager
         # The SDK keeps its sessions privately (a pinned minor version): id -> transport.
-        transport = manager._server_instances.get(head.session)  # noqa: SLF001
+        transport = manager._server_instances.get(head.session)
         if transport is None or transport.is_terminated:
             return None
         idle = transport.idle_scope
@@ -308,19 +308,19 @@ class _Held:
     def __init__(self, transport: StreamableHTTPServerTransport) -> None:
         self._transport = transport
         # The SDK's own bookkeeping of requests in flight (private, a pinned minor version).
-        self._timeout = transport._idle_timeout  # noqa: SLF001
+        self._timeout = transport._idle_timeout
 
     def __enter__(self) -> None:
         transport, idle = self._transport, self._transport.idle_scope
         if idle is not None and self._timeout is not None:
-            transport._requests_in_flight += 1  # noqa: SLF001
+            transport._requests_in_flight += 1
             idle.deadline = math.inf
 
     def __exit__(self, *exc: object) -> None:
         transport, idle = self._transport, self._transport.idle_scope
         if idle is not None and self._timeout is not None:
-            transport._requests_in_flight -= 1  # noqa: SLF001
-            if not transport._requests_in_flight:  # noqa: SLF001
+            transport._requests_in_flight -= 1
+            if not transport._requests_in_flight:
                 idle.deadline = anyio.current_time() + self._timeout
 
 
