@@ -173,3 +173,13 @@ def test_a_plain_call_cancelled_or_dropped_by_its_client_cancels_the_upstream_ca
             assert await cancelled(session, 2) == "cancelled 2"
 
     asyncio.run(asyncio.wait_for(scenario(), 180))
+
+
+def test_a_head_that_never_ends_is_cut_at_its_size_limit(proxy: tuple[str, str]) -> None:
+    port = urllib.parse.urlsplit(proxy[0]).port
+    with socket.create_connection(("127.0.0.1", port or 0), timeout=60) as sock:
+        sock.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+        line = b"X-Pad: " + b"a" * 1000 + b"\r\n"
+        with pytest.raises(OSError):  # closed at 16 KiB, long before the header timeout
+            for _ in range(100 * 1024):  # 100 MiB, if nothing stopped it
+                sock.sendall(line)
