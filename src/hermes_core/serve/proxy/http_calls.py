@@ -36,13 +36,21 @@ import enum
 import json
 import logging
 import math
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import anyio
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
-from hermes_core.serve.http_auth import Receive, Scope, Send, replayed_body
+from hermes_core.serve.http_auth import (
+    App,
+    Receive,
+    Scope,
+    Send,
+    body_of,
+    header_pairs,
+    replayed_body,
+)
 from hermes_core.serve.proxy.downstream import Downstream, declares
 from hermes_core.serve.proxy.server import call_result, plain_result_json
 
@@ -55,7 +63,6 @@ if TYPE_CHECKING:
 __all__ = ["MAX_BODY", "HttpFastCalls", "plain_call"]
 
 log = logging.getLogger(__name__)
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: A POST declaring a longer body goes to the SDK unread (its own limit applies).
 MAX_BODY = 1024 * 1024
 _PATH = "/mcp"
@@ -180,7 +187,7 @@ class HttpFastCalls:
         ):
             await self.app(scope, receive, send)
             return
-        head = _Head(scope.get("headers", ()))
+        head = _Head(header_pairs(scope))
         transport = self._transport(head)
         if transport is None or not head.length.isdigit():
             await self.app(scope, receive, send)
@@ -332,9 +339,7 @@ async def _read(receive: Receive, length: int) -> bytes | None:
         message = await receive()
         if message.get("type") != "http.request":
             return None
-        chunk = message.get("body", b"")
-        if isinstance(chunk, bytes | bytearray):
-            chunks.extend(chunk)
+        chunks.extend(body_of(message))
         if len(chunks) > length or not message.get("more_body"):
             return bytes(chunks)
 
