@@ -18,7 +18,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import anyio
 
@@ -43,7 +43,7 @@ class Event:
     kind: EventKind
     session_key: str | None
     time: float
-    data: dict[str, Any] = field(hash=False)
+    data: dict[str, object] = field(hash=False)
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ class EventQueue:
     def last_cursor(self) -> int:
         return self._last
 
-    def push(self, kind: EventKind, session_key: str | None, data: dict[str, Any]) -> Event:
+    def push(self, kind: EventKind, session_key: str | None, data: dict[str, object]) -> Event:
         self._last += 1
         event = Event(self._last, kind, session_key, time.time(), data)
         self._events.append(event)
@@ -164,7 +164,7 @@ class StoreWatcher:
                 self._probe = None
 
 
-def _message_data(message: Message) -> dict[str, Any]:
+def _message_data(message: Message) -> dict[str, object]:
     return {
         "message_id": message.id,
         "role": message.role,
@@ -176,7 +176,7 @@ def _message_data(message: Message) -> dict[str, Any]:
     }
 
 
-def _approval_data(approval: Approval) -> dict[str, Any]:
+def _approval_data(approval: Approval) -> dict[str, object]:
     return {
         "id": approval.id,
         "kind": approval.kind,

@@ -14,22 +14,46 @@ import hmac
 import os
 import secrets
 import stat
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
-from typing import Any
 
 __all__ = [
     "TOKEN_FILE",
     "BearerGate",
     "TokenFileError",
+    "body_of",
+    "header_pairs",
     "load_or_create_token",
     "replayed_body",
+    "scope_text",
 ]
 
 TOKEN_FILE = "serve-token"
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
-Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+Scope = MutableMapping[str, object]
+"""An ASGI connection's scope (values narrowed where read)."""
+Message = MutableMapping[str, object]
+"""An ASGI event, received or sent."""
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def header_pairs(scope: Scope) -> Iterable[tuple[bytes, bytes]]:
+    """The request's headers (ASGI: a list of ``(name, value)`` byte pairs, names lower-case)."""
+    headers = scope.get("headers")
+    return headers if isinstance(headers, list | tuple) else ()
+
+
+def scope_text(scope: Scope, key: str, default: str = "") -> str:
+    """The text at *key* of *scope* (``method``, ``path``, ``type``), else *default*."""
+    value = scope.get(key)
+    return value if isinstance(value, str) else default
+
+
+def body_of(message: Message) -> bytes:
+    """The body bytes of an ``http.request`` event (none: empty)."""
+    body = message.get("body")
+    return bytes(body) if isinstance(body, bytes | bytearray) else b""
 
 
 class TokenFileError(Exception):
@@ -117,7 +141,7 @@ class BearerGate:
     """ASGI middleware: HTTP requests without the right bearer token get 401 (a websocket is
     closed); only the server's own lifespan events pass without one."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], token: str) -> None:
+    def __init__(self, app: App, token: str) -> None:
         self.app = app
         self._expected = f"Bearer {token}".encode()
 
@@ -148,7 +172,7 @@ class BearerGate:
         await self.app(scope, receive, send)
 
     def _allowed(self, scope: Scope) -> bool:
-        given = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
+        given = [v for k, v in header_pairs(scope) if k.lower() == b"authorization"]
         return len(given) == 1 and hmac.compare_digest(given[0], self._expected)
 
 
@@ -157,7 +181,7 @@ def replayed_body(body: bytes, then: Receive | None = None) -> Receive:
     own: its disconnect); without *then*, a disconnect (a request made up in the server)."""
     sent = False
 
-    async def receive() -> MutableMapping[str, Any]:
+    async def receive() -> Message:
         nonlocal sent
         if not sent:
             sent = True

@@ -21,9 +21,12 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
@@ -192,7 +195,7 @@ def load_messaging(
                 f"unknown adapter {str(adapter_name)!r}; registered adapters: {_listing(names)}",
             )
 
-        def expanded(value: Any, where: str) -> Any:
+        def expanded(value: object, where: str) -> object:
             if isinstance(value, str):
                 try:
                     return expand(value, env=environ, dotenv=values)
@@ -223,7 +226,7 @@ def _listing(names: tuple[str, ...]) -> str:
     return ", ".join(names) if names else "none (pip install hermes-webhooks for webhook adapters)"
 
 
-def _sentence(error: Any) -> str:
+def _sentence(error: ErrorDetails) -> str:
     kind = str(error.get("type", ""))
     if kind == "missing":
         return "is required"

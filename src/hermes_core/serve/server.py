@@ -10,8 +10,9 @@ import errno
 import logging
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -24,6 +25,9 @@ from hermes_core.serve.http_guard import guarded_protocol, is_loopback, transpor
 from hermes_core.serve.messaging import Messaging
 from hermes_core.serve.tools import Bridge, register_tools
 from hermes_core.sessions.shared import session_store
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 __all__ = ["INSTRUCTIONS", "build_server", "is_loopback", "run_http", "run_stdio"]
 
@@ -38,7 +42,7 @@ INSTRUCTIONS = (
 )
 
 
-def build_server(bridge: Bridge, *, verbose: bool = False) -> Any:
+def build_server(bridge: Bridge, *, verbose: bool = False) -> MCPServer:
     """The ``MCPServer`` named ``hermes`` with the ten tools."""
     from mcp.server.mcpserver import MCPServer
 
@@ -62,7 +66,7 @@ _NOT_SERVED = (
 )
 
 
-def _tools_only(server: Any) -> None:
+def _tools_only(server: MCPServer) -> None:
     """Advertise tools only: ``MCPServer`` always installs resource and prompt handlers, so
     clients would see (and hosts list) empty resource and prompt capabilities.  The SDK derives
     capabilities from its handler table; removing these entries is the only way it offers."""
@@ -99,7 +103,7 @@ def listen_problem(host: str, port: int) -> str | None:
     return None
 
 
-async def _with_watcher(bridge: Bridge, body: Any) -> None:
+async def _with_watcher(bridge: Bridge, body: Callable[[], Awaitable[None]]) -> None:
     watcher = StoreWatcher(bridge.store, bridge.queue)
     async with anyio.create_task_group() as group:
         group.start_soon(watcher.run)

@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import (
     BlobResourceContents,
     CallToolResult,
+    ContentBlock,
     EmbeddedResource,
     ImageContent,
     TextContent,
@@ -153,14 +154,14 @@ class Bridge:
         )
 
 
-_Tool = TypeVar("_Tool", bound=Callable[..., Any])
+_Tool = TypeVar("_Tool", bound=Callable[..., object])
 
 
 def _error(message: str) -> Exception:
     return ToolError(message)
 
 
-def _dedented_tool(server: MCPServer[Any]) -> Callable[[_Tool], _Tool]:
+def _dedented_tool(server: MCPServer) -> Callable[[_Tool], _Tool]:
     """``server.tool()`` with the function's docstring dedented as its description (the SDK
     sends ``__doc__`` as written, with the source's indentation)."""
 
@@ -171,7 +172,7 @@ def _dedented_tool(server: MCPServer[Any]) -> Callable[[_Tool], _Tool]:
     return register
 
 
-def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
+def register_tools(server: MCPServer, bridge: Bridge) -> None:
     """Add the ten tools to *server* (an ``mcp.server.mcpserver.MCPServer``)."""
     store = bridge.store
     sent: SentMessages[SendResult] = SentMessages()
@@ -255,7 +256,7 @@ def register_tools(server: MCPServer[Any], bridge: Bridge) -> None:
         message = store.message(message_id)
         if message is None or message.session_key != session_key:
             raise _error(f"Message not found: {message_id}")
-        content: list[Any] = []
+        content: list[ContentBlock] = []
         infos: list[AttachmentInfo] = []
         budget = MAX_FETCH_BYTES
         for item in store.attachments(message_id):

@@ -15,7 +15,7 @@ import enum
 import logging
 from typing import TYPE_CHECKING
 
-from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.http_auth import Receive, Scope, Send, header_pairs, scope_text
 
 if TYPE_CHECKING:
     import httpx2
@@ -81,16 +81,17 @@ class Forwarder:
         """Send the request to *address* and its answer to *send*."""
         import httpx2
 
-        path = scope.get("raw_path") or scope.get("path", "/").encode()
-        query = scope.get("query_string") or b""
+        raw_path, query = scope.get("raw_path"), scope.get("query_string")
+        path = raw_path if isinstance(raw_path, bytes) else scope_text(scope, "path", "/").encode()
+        query = query if isinstance(query, bytes) else b""
         url = f"http://{address}{path.decode('latin-1')}" + (
             f"?{query.decode('latin-1')}" if query else ""
         )
-        headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in _HOP]
+        headers = [(k, v) for k, v in header_pairs(scope) if k.lower() not in _HOP]
         headers.append((FORWARDED_HEADER, self.replica.encode()))
         client = self._http()
         request = client.build_request(
-            scope.get("method", "GET"), url, headers=headers, content=body
+            scope_text(scope, "method", "GET"), url, headers=headers, content=body
         )
         try:
             response = await client.send(request, stream=True)

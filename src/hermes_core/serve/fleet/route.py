@@ -17,17 +17,25 @@ from __future__ import annotations
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from hermes_core.host.fleet.bus import SESSION_SECONDS, FleetBus, Ownership
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.serve.fleet.forward import FORWARDED_HEADER, Forwarded, Forwarder
-from hermes_core.serve.http_auth import Receive, Scope, Send, replayed_body
+from hermes_core.serve.http_auth import (
+    App,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    body_of,
+    header_pairs,
+    replayed_body,
+)
 
 __all__ = ["MAX_BODY", "FleetRoute", "request_state"]
 
 log = logging.getLogger(__name__)
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: A POST body read to find its ``requestState`` (a larger one is refused: 413).
 MAX_BODY = 4 * 1024 * 1024
 _SESSION = b"mcp-session-id"
@@ -36,7 +44,7 @@ INVALID_PARAMS = -32602
 _BUSY = "the replica that owns this request is busy; try again"
 
 
-def request_state(body: bytes) -> tuple[Any, str] | None:
+def request_state(body: bytes) -> tuple[JsonValue, str] | None:
     """``(id, requestState)`` of a ``tools/call`` request in a JSON-RPC POST *body*."""
     if b"requestState" not in body:
         return None
@@ -75,7 +83,7 @@ class FleetRoute:
         if scope.get("type") != "http":
             await self.app(scope, receive, send)
             return
-        headers = scope.get("headers", [])
+        headers = list(header_pairs(scope))
         sessions = [v for k, v in headers if k.lower() == _SESSION]
         session = sessions[0].decode("latin-1") if len(sessions) == 1 else None
         if any(k.lower() == FORWARDED_HEADER for k, _ in headers):
@@ -108,9 +116,9 @@ class FleetRoute:
             await self.app(scope, receive, send)
             return
 
-        async def claiming(message: MutableMapping[str, Any]) -> None:
+        async def claiming(message: Message) -> None:
             if message.get("type") == "http.response.start":
-                for key, value in message.get("headers", []):
+                for key, value in header_pairs(message):
                     if key.lower() == _SESSION:
                         created = value.decode("latin-1")
                         self._remember(created)
@@ -158,7 +166,7 @@ class FleetRoute:
         await self.app(scope, receive, send)  # ours, or unknown: the local app answers
 
     async def _held_elsewhere(
-        self, found: tuple[Any, str], body: bytes, scope: Scope, receive: Receive, send: Send
+        self, found: tuple[JsonValue, str], body: bytes, scope: Scope, receive: Receive, send: Send
     ) -> None:
         request_id, state = found
         owner = await self.bus.owner("held", state, self.profile)
@@ -182,7 +190,7 @@ class FleetRoute:
         await _answer(send, 200, _error(request_id, INVALID_PARAMS, text))
 
 
-def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+def _error(request_id: JsonValue, code: int, message: str) -> JsonObject:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
@@ -202,7 +210,7 @@ async def _body(receive: Receive) -> bytes | None:
         message = await receive()
         if message.get("type") != "http.request":
             break
-        chunk = message.get("body", b"")
+        chunk = body_of(message)
         size += len(chunk)
         if size > MAX_BODY:
             return None
@@ -212,7 +220,7 @@ async def _body(receive: Receive) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _answer(send: Send, status: int, payload: dict[str, Any]) -> None:
+async def _answer(send: Send, status: int, payload: JsonObject) -> None:
     body = json.dumps(payload).encode()
     await send(
         {

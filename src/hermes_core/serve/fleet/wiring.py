@@ -21,8 +21,8 @@ import os
 import re
 import socket
 import urllib.parse
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Mapping
+from typing import TYPE_CHECKING
 
 from hermes_core.host.fleet.bus import (
     HOLD_CLAIM_SECONDS,
@@ -34,7 +34,8 @@ from hermes_core.host.fleet.bus import (
 from hermes_core.host.fleet.follow import FOLLOWER
 from hermes_core.sampling.limiter import set_fleet_limit
 from hermes_core.serve.fleet.forward import Forwarder
-from hermes_core.serve.fleet.route import App, FleetRoute
+from hermes_core.serve.fleet.route import FleetRoute
+from hermes_core.serve.http_auth import App
 from hermes_core.serve.proxy.server import ProxyServer
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class Fleet:
             if all(proxy.host is not h for h in self._hosts):
                 self._hosts.append(proxy.host)
         self._unlisten = bus.on_notice(self._heard)
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self._routes: list[FleetRoute] = []
 
     async def start(self) -> None:
@@ -169,7 +170,7 @@ class Fleet:
         for host in self._hosts:
             self._spawn(host.catch_up())
 
-    def _spawn(self, step: Any) -> None:
+    def _spawn(self, step: Awaitable[object]) -> None:
         async def quietly() -> None:
             try:
                 await step

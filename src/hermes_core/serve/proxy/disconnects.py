@@ -15,10 +15,18 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
 
-from hermes_core.serve.http_auth import Receive, Scope, Send, replayed_body
+from hermes_core.json_types import JsonObject
+from hermes_core.serve.http_auth import (
+    App,
+    Message,
+    Receive,
+    Scope,
+    Send,
+    body_of,
+    header_pairs,
+    replayed_body,
+)
 
 __all__ = ["MAX_WATCHED_BYTES", "CancelOnDisconnect", "request_ids"]
 
@@ -26,10 +34,9 @@ log = logging.getLogger(__name__)
 #: A POST body longer than this is passed on unread (its requests are not cancelled on a
 #: disconnect); the SDK's own body limit applies to it as always.
 MAX_WATCHED_BYTES = 1024 * 1024
-App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
-def request_ids(body: bytes) -> list[tuple[Any, dict[str, Any] | None]]:
+def request_ids(body: bytes) -> list[tuple[int | str, JsonObject | None]]:
     """The ``(id, _meta)`` of each request in a JSON-RPC POST body (one message or a batch)."""
     try:
         parsed = json.loads(body)
@@ -62,16 +69,16 @@ class CancelOnDisconnect:
         body = bytearray()
         state = {"answered": False, "gone": False}
 
-        async def watched_receive() -> Any:
+        async def watched_receive() -> Message:
             message = await receive()
             kind = message.get("type")
             if kind == "http.request" and len(body) <= MAX_WATCHED_BYTES:
-                body.extend(message.get("body", b""))
+                body.extend(body_of(message))
             elif kind == "http.disconnect" and not state["answered"]:
                 state["gone"] = True
             return message
 
-        async def watched_send(message: Any) -> None:
+        async def watched_send(message: Message) -> None:
             if message.get("type") == "http.response.body" and not message.get("more_body"):
                 state["answered"] = True
             await send(message)
@@ -84,7 +91,7 @@ class CancelOnDisconnect:
 
     async def _cancel(self, scope: Scope, body: bytes) -> None:
         for request_id, meta in request_ids(body):
-            params: dict[str, Any] = {"requestId": request_id, "reason": "client disconnected"}
+            params: JsonObject = {"requestId": request_id, "reason": "client disconnected"}
             if meta is not None and any(key.startswith("io.modelcontextprotocol/") for key in meta):
                 params["_meta"] = meta  # a 2026-07-28 request's envelope goes with its cancel
             notice = json.dumps(
@@ -97,10 +104,10 @@ class CancelOnDisconnect:
 
 
 def _scope_for(scope: Scope, length: int) -> Scope:
-    headers = [(k, v) for k, v in scope.get("headers", []) if k.lower() != b"content-length"]
+    headers = [(k, v) for k, v in header_pairs(scope) if k.lower() != b"content-length"]
     headers.append((b"content-length", str(length).encode()))
     return {**scope, "headers": headers}
 
 
-async def _discard(message: Any) -> None:
+async def _discard(message: Message) -> None:
     return None

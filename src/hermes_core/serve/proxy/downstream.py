@@ -18,18 +18,22 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Iterator
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 import mcp_types as types
 from mcp.shared.message import ServerMessageMetadata
 
 from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
 
+if TYPE_CHECKING:
+    from mcp.server.session import ServerSession
+
 __all__ = [
     "Asker",
     "Downstream",
     "DownstreamElicitor",
     "Sampler",
+    "SamplingAnswer",
     "answer_of",
     "current_downstream",
     "declares",
@@ -37,6 +41,8 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+SamplingAnswer: TypeAlias = "types.CreateMessageResult | types.CreateMessageResultWithTools"
+"""A client's answer to a sampling request."""
 
 
 class Asker(Protocol):
@@ -55,7 +61,9 @@ class Sampler(Protocol):
     @property
     def can_sample(self) -> bool: ...
 
-    async def sample(self, params: Any, timeout: float) -> Any: ...
+    async def sample(
+        self, params: types.CreateMessageRequestParams, timeout: float
+    ) -> SamplingAnswer: ...
 
 
 class Downstream:
@@ -63,7 +71,7 @@ class Downstream:
     the request's own id, so that a question rides that request's stream (Streamable HTTP);
     ``None``: the connection's own channel (stdio)."""
 
-    def __init__(self, session: Any, request_id: Any = None) -> None:
+    def __init__(self, session: ServerSession, request_id: types.RequestId | None = None) -> None:
         self.session = session
         self.request_id = request_id
 
@@ -75,21 +83,29 @@ class Downstream:
     def can_sample(self) -> bool:
         return declares(self.session.client_capabilities, "sampling")
 
-    def _metadata(self) -> Any:
+    def _metadata(self) -> ServerMessageMetadata | None:
         if self.request_id is None:
             return None
         return ServerMessageMetadata(related_request_id=self.request_id)
 
-    async def sample(self, params: Any, timeout: float) -> Any:
-        """Send *params* (``CreateMessageRequestParams``) to the client; its result."""
-        result_type = (
-            types.CreateMessageResultWithTools if params.tools else types.CreateMessageResult
-        )
+    async def sample(
+        self, params: types.CreateMessageRequestParams, timeout: float
+    ) -> SamplingAnswer:
+        """Send *params* to the client; its result."""
+        request = types.CreateMessageRequest(params=params)
+        metadata = self._metadata()
+        if params.tools:
+            return await self.session.send_request(
+                request,
+                types.CreateMessageResultWithTools,
+                request_read_timeout_seconds=timeout,
+                metadata=metadata,
+            )
         return await self.session.send_request(
-            types.CreateMessageRequest(params=params),
-            result_type,
+            request,
+            types.CreateMessageResult,
             request_read_timeout_seconds=timeout,
-            metadata=self._metadata(),
+            metadata=metadata,
         )
 
     async def elicit(self, request: ElicitationRequest) -> ElicitationAnswer:
@@ -99,20 +115,22 @@ class Downstream:
         return answer_of(answer)
 
 
-def declares(capabilities: Any, name: str) -> bool:
+def declares(capabilities: types.ClientCapabilities | None, name: str) -> bool:
     """Whether a client's *capabilities* (``ClientCapabilities`` or ``None``) declare *name*."""
     return capabilities is not None and getattr(capabilities, name, None) is not None
 
 
-def form_schema(request: ElicitationRequest) -> dict[str, Any]:
+def form_schema(request: ElicitationRequest) -> dict[str, object]:
     """The ``requestedSchema`` of a form question to a downstream client."""
-    schema = dict(request.schema) if request.schema else {"type": "object", "properties": {}}
+    schema: dict[str, object] = (
+        dict(request.schema) if request.schema else {"type": "object", "properties": {}}
+    )
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})
     return schema
 
 
-def answer_of(result: Any) -> ElicitationAnswer:
+def answer_of(result: types.ElicitResult) -> ElicitationAnswer:
     """A downstream client's ``ElicitResult`` as the host's answer."""
     if result.action == "accept":
         return ElicitationAnswer("accept", dict(result.content or {}))

@@ -24,15 +24,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias, TypeVar
 
 import mcp_types as types
 from mcp.shared.exceptions import MCPError
 
 from hermes_core.offers.elicitation import DEFAULT_TIMEOUT, ElicitationAnswer, ElicitationRequest
-from hermes_core.serve.proxy.downstream import answer_of, declares, form_schema
+from hermes_core.serve.proxy.downstream import SamplingAnswer, answer_of, declares, form_schema
 
 __all__ = ["HOLD_SECONDS", "MAX_HELD", "HeldCalls", "RoundAsker"]
 
@@ -42,19 +42,22 @@ INVALID_PARAMS = -32602
 HOLD_SECONDS = DEFAULT_TIMEOUT
 #: How many calls one proxy holds at once.
 MAX_HELD = 64
+_Request: TypeAlias = "types.ElicitRequest | types.CreateMessageRequest | types.ListRootsRequest"
+_Answer: TypeAlias = "types.ElicitResult | SamplingAnswer | types.ListRootsResult"
+_T = TypeVar("_T")
 
 
 @dataclass
 class _Question:
-    request: Any  # types.ElicitRequest | types.CreateMessageRequest
+    request: _Request
     expects: tuple[type, ...]
-    answer: asyncio.Future[Any]
+    answer: asyncio.Future[_Answer | None]
 
 
 class RoundAsker:
     """One modern call's caller: its questions wait for the client's next retry."""
 
-    def __init__(self, capabilities: Any) -> None:
+    def __init__(self, capabilities: types.ClientCapabilities | None) -> None:
         self.capabilities = capabilities
         self.unsent: dict[str, _Question] = {}
         self.sent: dict[str, _Question] = {}
@@ -74,23 +77,27 @@ class RoundAsker:
             message=request.message, requested_schema=form_schema(request)
         )
         answer = await self._ask(types.ElicitRequest(params=params), (types.ElicitResult,))
-        return ElicitationAnswer("decline") if answer is None else answer_of(answer)
+        if not isinstance(answer, types.ElicitResult):
+            return ElicitationAnswer("decline")
+        return answer_of(answer)
 
-    async def sample(self, params: Any, timeout: float) -> Any:
+    async def sample(
+        self, params: types.CreateMessageRequestParams, timeout: float
+    ) -> SamplingAnswer:
         expects = (types.CreateMessageResult, types.CreateMessageResultWithTools)
         answer = await self._ask(types.CreateMessageRequest(params=params), expects)
-        if answer is None:
+        if not isinstance(answer, expects):
             raise RuntimeError("the client sent no answer that fits the sampling request")
         return answer
 
-    async def _ask(self, request: Any, expects: tuple[type, ...]) -> Any:
+    async def _ask(self, request: _Request, expects: tuple[type, ...]) -> _Answer | None:
         self._count += 1
         question = _Question(request, expects, asyncio.get_running_loop().create_future())
         self.unsent[f"q{self._count}"] = question
         self.asked.set()
         return await question.answer
 
-    def answer(self, responses: dict[str, Any] | None) -> None:
+    def answer(self, responses: Mapping[str, _Answer] | None) -> None:
         """Hand the retry's *responses* to the questions sent; one left unanswered is asked
         again in the next round."""
         for key, response in (responses or {}).items():
@@ -111,13 +118,13 @@ class RoundAsker:
 @dataclass
 class _Held:
     name: str
-    arguments: dict[str, Any]
+    arguments: Mapping[str, object]
     asker: RoundAsker
-    task: asyncio.Task[Any]
+    task: asyncio.Task[types.CallToolResult]
     expiry: asyncio.TimerHandle | None = field(default=None)
 
 
-def _retrieve(task: asyncio.Task[Any]) -> None:
+def _retrieve(task: asyncio.Task[_T]) -> None:
     """A held call that ends with nobody waiting (expired) leaves no unretrieved error."""
     if not task.cancelled():
         task.exception()
@@ -144,16 +151,24 @@ class HeldCalls:
         return list(self._held)
 
     async def start(
-        self, name: str, arguments: dict[str, Any], asker: RoundAsker, run: Coroutine[Any, Any, Any]
-    ) -> Any:
+        self,
+        name: str,
+        arguments: Mapping[str, object],
+        asker: RoundAsker,
+        run: Coroutine[object, object, types.CallToolResult],
+    ) -> types.CallToolResult | types.InputRequiredResult:
         """Run *run* (the call, asking *asker*); its result, or the first questions."""
         task = asyncio.get_running_loop().create_task(run)
         task.add_done_callback(_retrieve)
         return await self._settle(_Held(name, arguments, asker, task))
 
     async def resume(
-        self, name: str, arguments: dict[str, Any], state: str, responses: dict[str, Any] | None
-    ) -> Any:
+        self,
+        name: str,
+        arguments: Mapping[str, object],
+        state: str,
+        responses: Mapping[str, _Answer] | None,
+    ) -> types.CallToolResult | types.InputRequiredResult:
         """The retry of a held call: its answers given, its result or the next questions."""
         held = self._held.get(state)
         if held is None or held.name != name or held.arguments != arguments:
@@ -165,7 +180,7 @@ class HeldCalls:
         held.asker.answer(responses)
         return await self._settle(held)
 
-    async def _settle(self, held: _Held) -> Any:
+    async def _settle(self, held: _Held) -> types.CallToolResult | types.InputRequiredResult:
         asker, task = held.asker, held.task
         try:
             while True:

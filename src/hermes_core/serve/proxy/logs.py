@@ -15,11 +15,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
+
+from mcp_types import LoggingLevel
+
+if TYPE_CHECKING:
+    from mcp.server.session import ServerSession
 
 __all__ = ["LogForwarder"]
 
-_LEVELS = {
+_LEVELS: dict[int, LoggingLevel] = {
     logging.DEBUG: "debug",
     logging.INFO: "info",
     logging.WARNING: "warning",
@@ -37,14 +42,14 @@ class LogForwarder(logging.Handler):
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        sessions: Callable[[], Iterable[Any]],
+        sessions: Callable[[], Iterable[ServerSession]],
         keeps: Callable[[str], bool] = lambda _server: True,
     ) -> None:
         super().__init__(logging.DEBUG)
         self._loop = loop
         self._sessions = sessions
         self._keeps = keeps
-        self._pending: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue(MAX_PENDING)
+        self._pending: asyncio.Queue[tuple[LoggingLevel, str, str]] = asyncio.Queue(MAX_PENDING)
         self._task = loop.create_task(self._send())
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -61,7 +66,7 @@ class LogForwarder(logging.Handler):
             pass
         self._loop.call_soon_threadsafe(self._offer, item)
 
-    def _offer(self, item: tuple[str, str, str]) -> None:
+    def _offer(self, item: tuple[LoggingLevel, str, str]) -> None:
         if self._pending.full():
             self._pending.get_nowait()
         self._pending.put_nowait(item)

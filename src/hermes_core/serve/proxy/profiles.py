@@ -25,7 +25,6 @@ import functools
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import expand, load_dotenv
@@ -110,7 +109,7 @@ class _Reader:
         line = self.loaded.line_of(key)
         return ConfigError(reason, path=str(self.loaded.path), line=line, key=key)
 
-    def mapping(self, value: Any, key: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+    def mapping(self, value: object, key: str, allowed: tuple[str, ...]) -> dict[str, object]:
         if not isinstance(value, dict):
             raise self.error(key, f"must be a mapping (got {type(value).__name__})")
         for name in value:
@@ -118,7 +117,7 @@ class _Reader:
                 raise self.error(f"{key}.{name}", _unknown(str(name), allowed))
         return {str(k): v for k, v in value.items()}
 
-    def names(self, value: Any, key: str) -> tuple[str, ...]:
+    def names(self, value: object, key: str) -> tuple[str, ...]:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):

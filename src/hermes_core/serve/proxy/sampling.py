@@ -18,7 +18,7 @@ control and invisible characters before the downstream client sees it, and no an
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 import mcp_types as types
 
@@ -28,6 +28,8 @@ from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.proxy.downstream import DownstreamElicitor, Sampler
 
 if TYPE_CHECKING:
+    from mcp.client.session import ClientRequestContext
+
     from hermes_core.sampling.handler import SamplingHandler
     from hermes_core.sampling.settings import SamplingSettings
 
@@ -36,6 +38,9 @@ __all__ = ["DownstreamSampler", "ForwardedSampling"]
 log = logging.getLogger(__name__)
 #: The code of a refused request (the host's own handler refuses with the same).
 REFUSED = -1
+_Answer: TypeAlias = (
+    "types.CreateMessageResult | types.CreateMessageResultWithTools | types.ErrorData"
+)
 
 
 class ForwardedSampling:
@@ -57,12 +62,15 @@ class ForwardedSampling:
     def __repr__(self) -> str:
         return f"ForwardedSampling({self.server!r})"
 
-    async def __call__(self, context: Any, params: Any) -> Any:
+    async def __call__(
+        self, context: ClientRequestContext, params: types.CreateMessageRequestParams
+    ) -> _Answer:
         target = self.callers.caller_for(self.server)
         if isinstance(target, Sampler) and target.can_sample:
             return await self._forward(target, params)
         if self.own is not None:
-            return await self.own(context, params)
+            answer: _Answer = await self.own(context, params)
+            return answer
         why = "no downstream caller" if target is None else "the downstream client cannot sample"
         log.info("MCP server '%s': sampling request refused (%s)", self.server, why)
         return self._refused(
@@ -71,7 +79,7 @@ class ForwardedSampling:
             "no sampling model configured",
         )
 
-    async def _forward(self, target: Sampler, params: Any) -> Any:
+    async def _forward(self, target: Sampler, params: types.CreateMessageRequestParams) -> _Answer:
         if not self.limiter.acquire():
             wait = self.limiter.retry_after()
             return self._refused(

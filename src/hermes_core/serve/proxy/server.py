@@ -24,7 +24,7 @@ import logging
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import mcp_types as types
 from mcp.server._otel import OpenTelemetryMiddleware
@@ -47,6 +47,11 @@ from hermes_core.serve.proxy.logs import LogForwarder
 from hermes_core.serve.proxy.profiles import Profile
 
 if TYPE_CHECKING:
+    from mcp.server.connection import Connection
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+    from mcp.server.models import InitializationOptions
+    from mcp.server.session import ServerSession
+
     from hermes_core.host.host import MCPHost
 
 __all__ = ["RESOURCE_SCHEME", "ProxyServer", "call_result", "plain_result_json"]
@@ -74,8 +79,10 @@ class ProxyServer:
         self.elicitor = elicitor or DownstreamElicitor()
         self.profile = profile
         self.bus = InMemorySubscriptionBus()
-        self._sessions: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
+        self._sessions: OrderedDict[int, tuple[Connection, ServerSession]] = OrderedDict()
         """id(connection) -> (connection, a session of it): who hears list_changed."""
+        self._by_session_id: dict[str, int] = {}
+        """A Streamable HTTP connection's ``Mcp-Session-Id`` -> its key in ``_sessions``."""
         self._pending: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prompts: dict[str, tuple[str, str]] = {}
@@ -85,7 +92,7 @@ class ProxyServer:
         self.on_told: Callable[[], Awaitable[None]] | None = None
         """Awaited after this proxy's clients were told its offer changed (a fleet tells
         the other replicas' listeners)."""
-        self.server: Server[Any] = Server(
+        self.server: Server = Server(
             "hermes-proxy",
             version=__version__,
             instructions=INSTRUCTIONS,
@@ -120,7 +127,7 @@ class ProxyServer:
             root.setLevel(logging.INFO)
         self._logs = forwarder
 
-    def options(self) -> Any:
+    def options(self) -> InitializationOptions:
         return self.server.create_initialization_options(NotificationOptions(tools_changed=True))
 
     def close(self) -> None:
@@ -144,22 +151,30 @@ class ProxyServer:
         return entry if self.host.gate.check(entry.server) else None
 
     # -- list_changed ------------------------------------------------------------------
-    def _remember(self, ctx: Any) -> None:
+    def _remember(self, ctx: ServerRequestContext) -> None:
         if self._loop is None:
             self._loop = asyncio.get_running_loop()
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             return  # a connection per request: its client listens on subscriptions/listen
         session = ctx.session
-        connection = getattr(session, "_connection", session)  # the SDK keeps it private
+        connection = session._connection  # the SDK keeps it private
         key = id(connection)
         known = key in self._sessions
         self._sessions[key] = (connection, session)  # its newest request's session
         if known:
             self._sessions.move_to_end(key)
+        session_id = getattr(connection, "session_id", None)
+        if isinstance(session_id, str):
+            self._by_session_id[session_id] = key
         while len(self._sessions) > MAX_LISTENERS:
-            self._sessions.popitem(last=False)
+            _, (gone, _) = self._sessions.popitem(last=False)
+            forgotten = getattr(gone, "session_id", None)
+            if isinstance(forgotten, str):
+                self._by_session_id.pop(forgotten, None)
 
-    async def _remember_initialize(self, ctx: Any, call_next: Any) -> Any:
+    async def _remember_initialize(
+        self, ctx: ServerRequestContext, call_next: CallNext
+    ) -> HandlerResult:
         """Middleware: a connection is remembered from its handshake on, so one that calls
         tools without listing them hears of list changes too."""
         result = await call_next(ctx)
@@ -210,11 +225,15 @@ class ProxyServer:
                 self._sessions.pop(key, None)
 
     # -- tools -------------------------------------------------------------------------
-    async def _list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+    async def _list_tools(
+        self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
         self._remember(ctx)
         return types.ListToolsResult(tools=[_tool(e) for e in self.entries()])
 
-    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> Any:
+    async def _call_tool(
+        self, ctx: ServerRequestContext, params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
         self._remember(ctx)
         progress = ctx if _wants_progress(ctx) else None
         arguments = params.arguments or {}
@@ -231,7 +250,11 @@ class ProxyServer:
         return await self.held.start(params.name, arguments, asker, run)
 
     async def answer(
-        self, name: str, arguments: dict[str, Any], caller: Asker, progress: Any = None
+        self,
+        name: str,
+        arguments: Mapping[str, object],
+        caller: Asker,
+        progress: ServerRequestContext | None = None,
     ) -> types.CallToolResult:
         """The downstream call of tool *name*, through the host's call pipeline; *caller* is
         asked the call's questions; *progress*: the request context whose progress token
@@ -239,8 +262,12 @@ class ProxyServer:
         return call_result(await self.answer_data(name, arguments, caller, progress))
 
     async def answer_data(
-        self, name: str, arguments: dict[str, Any], caller: Asker, progress: Any = None
-    ) -> dict[str, Any]:
+        self,
+        name: str,
+        arguments: Mapping[str, object],
+        caller: Asker,
+        progress: ServerRequestContext | None = None,
+    ) -> Mapping[str, object]:
         """What :meth:`answer` answers, as the host's result (data, not validated yet)."""
         entry = self.find(name)
         if entry is None:
@@ -255,7 +282,9 @@ class ProxyServer:
                 return await self.host.call_tool(entry.name, arguments)
             return await self._with_progress(progress, entry, arguments)
 
-    async def _not_offered(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def _not_offered(
+        self, name: str, arguments: Mapping[str, object]
+    ) -> Mapping[str, object]:
         """Why *name* is not called: the host's refusal (its gate, policy, a pin, a decision),
         the words every door uses, when the profile keeps the tool; else an unknown tool."""
         known = self.host.registry.get(name)
@@ -268,15 +297,25 @@ class ProxyServer:
                 return result
         return unknown_tool(name, (e.name for e in self.entries()))
 
-    def latest_session(self) -> Any:
+    def http_session(self, session_id: str) -> ServerSession | None:
+        """The session of the Streamable HTTP connection *session_id* once its handshake is
+        done (``None``: unknown, or not yet initialized); it hears list changes anew."""
+        key = self._by_session_id.get(session_id)
+        found = self._sessions.get(key) if key is not None else None
+        if key is None or found is None or not found[0].initialize_accepted:
+            return None
+        self._sessions.move_to_end(key)
+        return found[1]
+
+    def latest_session(self) -> ServerSession | None:
         """The session of the connection heard from last (``None``: none yet)."""
         if not self._sessions:
             return None
         return next(reversed(self._sessions.values()))[1]
 
     async def _with_progress(
-        self, ctx: Any, entry: ToolEntry, arguments: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, ctx: ServerRequestContext, entry: ToolEntry, arguments: Mapping[str, object]
+    ) -> Mapping[str, object]:
         """The call, its progress reports sent to the caller in order as they come."""
         reports: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
 
@@ -305,7 +344,9 @@ class ProxyServer:
     def _utility(self, tool: str) -> list[ToolEntry]:
         return [e for e in self.entries() if e.utility and e.tool == tool]
 
-    async def _list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
+    async def _list_resources(
+        self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
         self._remember(ctx)
         resources = []
         for entry in self._utility("list_resources"):
@@ -324,7 +365,9 @@ class ProxyServer:
                 )
         return types.ListResourcesResult.model_validate({"resources": resources})
 
-    async def _read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+    async def _read_resource(
+        self, ctx: ServerRequestContext, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
         self._remember(ctx)
         parsed = urllib.parse.urlsplit(str(params.uri))
         server = urllib.parse.unquote(parsed.netloc)
@@ -333,12 +376,15 @@ class ProxyServer:
         if parsed.scheme != RESOURCE_SCHEME or not reader or not original:
             raise MCPError(INVALID_PARAMS, f"unknown resource {str(params.uri)!r}")
         result = await self._utility_answer(reader[0], {"uri": original})
-        for item in result.get("contents", ()):
+        contents = result.get("contents")
+        for item in contents if isinstance(contents, list) else ():
             if isinstance(item, dict):
                 item["uri"] = str(params.uri)
         return types.ReadResourceResult.model_validate(result)
 
-    async def _list_prompts(self, ctx: Any, params: Any) -> types.ListPromptsResult:
+    async def _list_prompts(
+        self, ctx: ServerRequestContext, params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
         self._remember(ctx)
         prompts = []
         names: dict[str, tuple[str, str]] = {}
@@ -353,7 +399,9 @@ class ProxyServer:
         self._prompts = names
         return types.ListPromptsResult.model_validate({"prompts": prompts})
 
-    async def _get_prompt(self, ctx: Any, params: types.GetPromptRequestParams) -> Any:
+    async def _get_prompt(
+        self, ctx: ServerRequestContext, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
         self._remember(ctx)
         if params.name not in self._prompts:
             await self._list_prompts(ctx, None)
@@ -361,13 +409,15 @@ class ProxyServer:
         getter = [e for e in self._utility("get_prompt") if found and e.server == found[0]]
         if found is None or not getter:
             raise MCPError(INVALID_PARAMS, f"unknown prompt {params.name!r}")
-        arguments: dict[str, Any] = {"name": found[1]}
+        arguments: dict[str, object] = {"name": found[1]}
         if params.arguments:
             arguments["arguments"] = dict(params.arguments)
         result = await self._utility_answer(getter[0], arguments)
         return types.GetPromptResult.model_validate(result)
 
-    async def _utility_answer(self, entry: ToolEntry, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def _utility_answer(
+        self, entry: ToolEntry, arguments: Mapping[str, object]
+    ) -> dict[str, object]:
         """What utility *entry*'s MCP request answered; its failure as the request's error."""
         result = await self.host.call_tool(entry.name, arguments)
         data = utility_data(entry.tool, result)
@@ -376,7 +426,7 @@ class ProxyServer:
         return data
 
 
-def _wants_progress(ctx: Any) -> bool:
+def _wants_progress(ctx: ServerRequestContext) -> bool:
     meta = ctx.meta
     if not meta:
         return False
@@ -384,7 +434,7 @@ def _wants_progress(ctx: Any) -> bool:
 
 
 def _tool(entry: ToolEntry) -> types.Tool:
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "name": entry.name,
         "description": entry.description,
         "inputSchema": entry.input_schema,
@@ -402,7 +452,7 @@ def _error_result(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
 
 
-def plain_result_json(result: Mapping[str, Any]) -> str | None:
+def plain_result_json(result: Mapping[str, object]) -> str | None:
     """The JSON of the usual result, ASCII text content and nothing else: the same JSON
     :func:`call_result`'s model would dump, without validating it again (the host built
     it: :func:`~hermes_core.host.calls.render.plain_text_result`); ``None`` for any other
@@ -423,7 +473,7 @@ def plain_result_json(result: Mapping[str, Any]) -> str | None:
     return f'{{"content":{text},"isError":{error},"resultType":"complete"}}'
 
 
-def call_result(result: dict[str, Any]) -> types.CallToolResult:
+def call_result(result: Mapping[str, object]) -> types.CallToolResult:
     """The host's result as a ``CallToolResult``; the host's own failures (``{"error": ...}``:
     not connected, breaker open, not approved) as an error result saying so."""
     if "error" in result and "content" not in result:  # the sentence every door shows

@@ -15,14 +15,14 @@ from __future__ import annotations
 import contextlib
 import hmac
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from hermes_core.host.transports.stdio import PipeSender
 from hermes_core.serve.fleet.health import Health
-from hermes_core.serve.http_auth import Receive, Scope, Send
+from hermes_core.serve.http_auth import App, Receive, Scope, Send, header_pairs
 from hermes_core.serve.http_guard import HEADER_TIMEOUT, guarded_protocol, transport_security
 from hermes_core.serve.proxy.disconnects import CancelOnDisconnect
 from hermes_core.serve.proxy.fast_calls import FastCalls
+from hermes_core.serve.proxy.http_calls import HttpFastCalls
 from hermes_core.serve.proxy.server import ProxyServer
 from hermes_core.serve.stdio_pipes import stdio_pipes
 
@@ -62,7 +62,7 @@ class TokenRouter:
     """ASGI app: the bearer token picks the profile's app; no match is 401."""
 
     def __init__(
-        self, apps: Mapping[str, Any], limit: int = MAX_CONNECTIONS, health: Health | None = None
+        self, apps: Mapping[str, App], limit: int = MAX_CONNECTIONS, health: Health | None = None
     ) -> None:
         self._apps = [(f"Bearer {token}".encode(), app) for token, app in apps.items()]
         self._limit = limit
@@ -73,8 +73,8 @@ class TokenRouter:
     def __repr__(self) -> str:
         return f"TokenRouter({len(self._apps)} profiles, tokens ***)"
 
-    def _app(self, scope: Scope) -> Any:
-        given = [v for k, v in scope.get("headers", []) if k.lower() == b"authorization"]
+    def _app(self, scope: Scope) -> App | None:
+        given = [v for k, v in header_pairs(scope) if k.lower() == b"authorization"]
         if len(given) != 1:
             return None
         found = None
@@ -131,7 +131,7 @@ async def serve_http(
     verbose: bool = False,
     header_timeout: float = HEADER_TIMEOUT,
     health: Health | None = None,
-    wrap: Callable[[Any, ProxyServer], Any] | None = None,
+    wrap: Callable[[App, ProxyServer], App] | None = None,
 ) -> None:
     """Serve each of *proxies* (token -> proxy) on ``http://host:port/mcp``; a connection
     has *header_timeout* seconds to send each request's head.  *health*: the probes of
@@ -141,9 +141,8 @@ async def serve_http(
     security = transport_security(host)
     apps = {}
     for token, proxy in proxies.items():
-        app: Any = CancelOnDisconnect(
-            proxy.server.streamable_http_app(host=host, transport_security=security)
-        )
+        sdk = proxy.server.streamable_http_app(host=host, transport_security=security)
+        app: App = HttpFastCalls(CancelOnDisconnect(sdk), proxy, security)
         apps[token] = wrap(app, proxy) if wrap is not None else app
     config = uvicorn.Config(
         TokenRouter(apps, health=health),

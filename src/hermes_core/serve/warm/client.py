@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.host.tasks.record import task_record_from
 from hermes_core.host.tools.search import ToolSearchIndex
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.serve.warm.address import connect_unix
 from hermes_core.serve.warm.paths import HELLO_TIMEOUT, WarmPaths
 from hermes_core.serve.warm.protocol import (
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry
     from hermes_core.serve.warm.questions import Asker
+
+_T = TypeVar("_T")
 
 __all__ = [
     "SNAPSHOT_TIMEOUT",
@@ -83,7 +86,7 @@ class _TaskTarget:
     def on_change(self, persist: Callable[[list[TaskRecord]], None]) -> None:
         self.persist = persist
 
-    def record(self, rows: Any) -> None:
+    def record(self, rows: JsonValue) -> None:
         if self.persist is None or not isinstance(rows, list):
             return
         records = [record for row in rows if (record := task_record_from(row)) is not None]
@@ -97,7 +100,7 @@ async def _open(paths: WarmPaths) -> tuple[asyncio.StreamReader, asyncio.StreamW
     return await asyncio.open_unix_connection(sock=sock, limit=MAX_LINE)
 
 
-async def _one(paths: WarmPaths, message: dict[str, Any], timeout: float) -> dict[str, Any]:
+async def _one(paths: WarmPaths, message: Mapping[str, object], timeout: float) -> JsonObject:
     """Send *message*, return the one answer; :class:`WarmHostGone` when none comes in time."""
     try:
         reader, writer = await asyncio.wait_for(_open(paths), timeout)
@@ -121,35 +124,48 @@ class RemoteHost:
     def __init__(
         self,
         paths: WarmPaths,
-        snapshot: dict[str, Any],
+        snapshot: JsonObject,
         only: Iterable[str] | None,
         ask: Asker | None,
     ) -> None:
         self.paths = paths
         self.pid = snapshot.get("pid")
         self._keep = set(only) if only is not None else None
-        self._refusals: dict[str, Any] = snapshot.get("refusals") or {}
-        self._why_not: dict[str, Any] = snapshot.get("why_not") or {}
+        refusals, why_not = snapshot.get("refusals"), snapshot.get("why_not")
+        self._refusals: JsonObject = refusals if isinstance(refusals, dict) else {}
+        self._why_not: JsonObject = why_not if isinstance(why_not, dict) else {}
         self._tasks = _TaskTarget()
         self._search = ToolSearchIndex()
         self._ask = ask
         self._take(snapshot)
 
-    def _take(self, snapshot: dict[str, Any]) -> None:
+    def _take(self, snapshot: JsonObject) -> None:
         """Read the servers and tools of *snapshot* (at connect, and after a wake)."""
         self._snapshot = snapshot
         self._rows = self._mine(snapshot["status"], row_from)
-        self._offered = set(snapshot.get("offered", ()))
+        offered, unoffered = snapshot.get("offered"), snapshot.get("unoffered")
+        self._offered = (
+            {n for n in offered if isinstance(n, str)} if isinstance(offered, list) else set()
+        )
         self._registry = _Registry(self._mine(snapshot["tools"], entry_from))
-        self._unoffered = {
-            k: v for k, v in snapshot.get("unoffered", {}).items() if self._wanted(k)
+        self._unoffered: dict[str, dict[str, str]] = {
+            server: {t: str(why) for t, why in tools.items()}
+            for server, tools in (unoffered.items() if isinstance(unoffered, dict) else ())
+            if self._wanted(server) and isinstance(tools, dict)
         }
 
     def _wanted(self, server: str) -> bool:
         return self._keep is None or server in self._keep
 
-    def _mine(self, rows: list[dict[str, Any]], make: Callable[[dict[str, Any]], Any]) -> list[Any]:
-        return [make(r) for r in rows if self._wanted(r["server"])]
+    def _mine(self, rows: JsonValue, make: Callable[[JsonObject], _T]) -> list[_T]:
+        """*make* of each row of *rows* whose server is wanted."""
+        if not isinstance(rows, list):
+            return []
+        return [
+            make(r)
+            for r in rows
+            if isinstance(r, dict) and isinstance(s := r.get("server"), str) and self._wanted(s)
+        ]
 
     @classmethod
     async def connect(
@@ -195,7 +211,7 @@ class RemoteHost:
         listing = tuple(self._registry.entries())
         return self._search.search(listing, query, limit, hidden_servers=hidden)
 
-    def refusal(self, name: str) -> dict[str, Any] | None:
+    def refusal(self, name: str) -> JsonObject | None:
         found = self._asked(self._refusals, name)
         return found if isinstance(found, dict) else None
 
@@ -203,7 +219,7 @@ class RemoteHost:
         found = self._asked(self._why_not, name)
         return found if isinstance(found, str) else None
 
-    def _asked(self, answers: dict[str, Any], name: str) -> Any:
+    def _asked(self, answers: JsonObject, name: str) -> JsonValue:
         if name not in answers:
             raise LookupError(f"{name!r} was not named to the warm host when connecting")
         return answers[name]
@@ -219,10 +235,10 @@ class RemoteHost:
     async def call_tool(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         message = {
             "op": "call",
             "name": name,
@@ -241,7 +257,11 @@ class RemoteHost:
                 report = answer.get("progress")
                 if isinstance(report, list) and on_progress is not None:
                     done, total, text = [*report, None, None, None][:3]
-                    on_progress(float(done or 0), total, text)
+                    on_progress(
+                        float(done) if isinstance(done, int | float) else 0.0,
+                        float(total) if isinstance(total, int | float) else None,
+                        text if isinstance(text, str) else None,
+                    )
                 elif "ask" in answer:
                     reply = await self._ask(answer["ask"]) if self._ask else {"action": "decline"}
                     await write_message(writer, {"answer": reply})
@@ -249,7 +269,7 @@ class RemoteHost:
             writer.close()
         raise WarmHostGone("closed the connection during the call")
 
-    def _after(self, answer: dict[str, Any]) -> dict[str, Any]:
+    def _after(self, answer: JsonObject) -> JsonObject:
         """The call's result; the status rows and task records it brought are kept."""
         if isinstance(answer.get("status"), list):
             self._rows = self._mine(answer["status"], row_from)

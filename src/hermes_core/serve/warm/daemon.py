@@ -17,11 +17,12 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from hermes_core.offers.elicitation import ElicitationAnswer, ElicitationRequest
+from hermes_core.json_types import JsonObject
+from hermes_core.offers.elicitation import Action, ElicitationAnswer, ElicitationRequest
 from hermes_core.serve.proxy.downstream import DownstreamElicitor
 from hermes_core.serve.warm.address import bind_unix
 from hermes_core.serve.warm.paths import WarmPaths
@@ -39,14 +40,14 @@ if TYPE_CHECKING:
 __all__ = ["WarmHost"]
 
 log = logging.getLogger(__name__)
-_ACTIONS = ("accept", "decline", "cancel")
+_ACTIONS: dict[str, Action] = {"accept": "accept", "decline": "decline", "cancel": "cancel"}
 
 
 class _SocketCaller:
     """A CLI client with a call in flight: asks its questions over the connection."""
 
     def __init__(
-        self, writer: asyncio.StreamWriter, answers: asyncio.Queue[dict[str, Any] | None], ask: bool
+        self, writer: asyncio.StreamWriter, answers: asyncio.Queue[JsonObject | None], ask: bool
     ) -> None:
         self._writer = writer
         self._answers = answers
@@ -65,9 +66,9 @@ class _SocketCaller:
             answer = await self._answers.get()
         if not answer:
             return ElicitationAnswer("cancel")
-        action = answer.get("action")
-        content = answer.get("content")
-        if action not in _ACTIONS:
+        given, content = answer.get("action"), answer.get("content")
+        action = _ACTIONS.get(given) if isinstance(given, str) else None
+        if action is None:
             return ElicitationAnswer("decline")
         return ElicitationAnswer(action, content if isinstance(content, dict) else None)
 
@@ -134,7 +135,7 @@ class WarmHost:
                 self.stop()
 
     async def _answer(
-        self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, message: JsonObject, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         op = message.get("op")
         if op == "hello":
@@ -151,7 +152,7 @@ class WarmHost:
         else:
             await write_message(writer, {"error": f"unknown op {op!r}"})
 
-    def _snapshot(self, names: list[str]) -> dict[str, Any]:
+    def _snapshot(self, names: list[str]) -> dict[str, object]:
         """What a :class:`~hermes_core.serve.warm.client.RemoteHost` reads: the servers'
         status, the tools, and why each of *names* is held back or not offered."""
         host = self.host
@@ -166,20 +167,20 @@ class WarmHost:
         }
 
     async def _call(
-        self, message: dict[str, Any], reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self, message: JsonObject, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         name = str(message.get("name"))
         arguments = message.get("arguments")
         if not isinstance(arguments, dict):
             arguments = {}
-        answers: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        answers: asyncio.Queue[JsonObject | None] = asyncio.Queue()
         caller = _SocketCaller(writer, answers, bool(message.get("ask")))
-        reports: asyncio.Queue[list[Any] | None] = asyncio.Queue()
+        reports: asyncio.Queue[tuple[float, float | None, str | None] | None] = asyncio.Queue()
 
         def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            reports.put_nowait([progress, total, message])
+            reports.put_nowait((progress, total, message))
 
-        async def run() -> dict[str, Any]:
+        async def run() -> Mapping[str, object]:
             entry = self.host.registry.get(name)
             server = entry.server if entry is not None else ""
             with self.elicitor.calling(server, caller):
@@ -194,7 +195,7 @@ class WarmHost:
 
         async def forward() -> None:
             while (item := await reports.get()) is not None:
-                await write_message(writer, {"progress": item})
+                await write_message(writer, {"progress": list(item)})
 
         before = {(r.server, r.task_id) for r in self.host.task_log.records()}
         call = asyncio.ensure_future(run())

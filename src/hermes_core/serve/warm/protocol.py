@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
 
 from hermes_core.host.server_status import ServerStatus
 from hermes_core.host.tools.overrides import ToolOverride
 from hermes_core.host.tools.registry import ToolEntry
-from hermes_core.serve.warm.wire import MAX_LINE, read_message, write_message
+from hermes_core.json_types import JsonObject
+from hermes_core.serve.warm.wire import MAX_LINE, read_message, rebuilt, write_message
 
 __all__ = [
     "MAX_LINE",
@@ -21,20 +21,20 @@ __all__ = [
 ]
 
 
-def entry_data(entry: ToolEntry) -> dict[str, Any]:
+def entry_data(entry: ToolEntry) -> dict[str, object]:
     return asdict(entry)
 
 
-def entry_from(data: dict[str, Any]) -> ToolEntry:
+def entry_from(data: JsonObject) -> ToolEntry:
     override = data.get("override")
     if isinstance(override, dict):
-        data = {**data, "override": ToolOverride(**override)}
-    return ToolEntry(**data)
+        return rebuilt(ToolEntry, {**data, "override": rebuilt(ToolOverride, override)})
+    return rebuilt(ToolEntry, data)
 
 
-def row_data(row: ServerStatus) -> dict[str, Any]:
+def row_data(row: ServerStatus) -> dict[str, object]:
     return dict(row.__dict__)
 
 
-def row_from(data: dict[str, Any]) -> ServerStatus:
-    return ServerStatus(**data)
+def row_from(data: JsonObject) -> ServerStatus:
+    return rebuilt(ServerStatus, data)

@@ -10,29 +10,32 @@ elicitation forms (``hermes mcp call``'s fast path loads them only when a questi
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.offers.elicitation import ElicitationField, ElicitationRequest, Elicitor
+from hermes_core.serve.warm.wire import rebuilt
 
 __all__ = ["Asker", "answer_question", "asker_for"]
 
 #: The warm host's question (the ``ask`` object) -> the answer to send back.
-Asker = Callable[[Any], Awaitable[dict[str, Any]]]
+Asker = Callable[[JsonValue], Awaitable[JsonObject]]
 
 
-async def answer_question(elicitor: Elicitor | None, question: Any) -> dict[str, Any]:
+async def answer_question(elicitor: Elicitor | None, question: JsonValue) -> JsonObject:
     """The warm host's question (an ``{"ask": ...}``) put to *elicitor*; the reply to send."""
     if elicitor is None or not isinstance(question, dict):
         return {"action": "decline"}
     try:
-        fields = tuple(ElicitationField(**f) for f in question.get("fields", ()))
+        given = question.get("fields")
+        listed = given if isinstance(given, list) else []
+        fields = tuple(rebuilt(ElicitationField, f) for f in listed if isinstance(f, dict))
     except TypeError:
         return {"action": "decline"}
     request = ElicitationRequest(
         server=str(question.get("server", "")),
         message=str(question.get("message", "")),
         fields=fields,
-        schema=question.get("schema") or {},
+        schema=schema if isinstance(schema := question.get("schema"), dict) else {},
         kind="approval" if question.get("kind") == "approval" else "form",
     )
     answer = await elicitor(request)
@@ -44,7 +47,7 @@ def asker_for(elicitor: Elicitor | None) -> Asker | None:
     if elicitor is None:
         return None
 
-    async def ask(question: Any) -> dict[str, Any]:
+    async def ask(question: JsonValue) -> JsonObject:
         return await answer_question(elicitor, question)
 
     return ask

@@ -13,14 +13,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
-__all__ = ["MAX_LINE", "read_message", "write_message"]
+from hermes_core.json_types import JsonObject
+
+__all__ = ["MAX_LINE", "read_message", "rebuilt", "write_message"]
 
 MAX_LINE = 32 * 1024 * 1024
+_T = TypeVar("_T")
 
 
-async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
+def rebuilt(kind: type[_T], data: Mapping[str, Any]) -> _T:
+    """A dataclass *kind* from its fields as ``dataclasses.asdict`` sent them (a field
+    missing, unknown or of the wrong kind: ``TypeError``, as the class's own check says)."""
+    return kind(**data)
+
+
+async def read_message(reader: asyncio.StreamReader) -> JsonObject | None:
     """The next message, ``None`` at the end of the stream (or on a line that is not one)."""
     try:
         line = await reader.readline()
@@ -35,6 +45,6 @@ async def read_message(reader: asyncio.StreamReader) -> dict[str, Any] | None:
     return message if isinstance(message, dict) else None
 
 
-async def write_message(writer: asyncio.StreamWriter, message: dict[str, Any]) -> None:
+async def write_message(writer: asyncio.StreamWriter, message: Mapping[str, object]) -> None:
     writer.write(json.dumps(message, ensure_ascii=False, default=str).encode() + b"\n")
     await writer.drain()
