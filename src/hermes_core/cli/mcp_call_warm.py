@@ -22,7 +22,7 @@ import argparse
 import asyncio
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
 from hermes_core.cli.call_body import call_on, finish, owners, unowned
@@ -30,6 +30,7 @@ from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
 from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
 
 if TYPE_CHECKING:
@@ -86,11 +87,11 @@ def _terminal_asker(pause: Callable[[], None]) -> Asker:
     line paused first); the question modules are loaded only when a question comes, by name
     (like the handlers of :mod:`hermes_core.cli.commands`)."""
 
-    async def ask(question: Any) -> dict[str, object]:
+    async def ask(question: JsonValue) -> JsonObject:
         pause()
         terminal = importlib.import_module("hermes_core.cli.ask").TerminalElicitor()
         questions = importlib.import_module("hermes_core.serve.warm.questions")
-        reply: dict[str, object] = await questions.answer_question(terminal, question)
+        reply: JsonObject = await questions.answer_question(terminal, question)
         return reply
 
     return ask

@@ -35,6 +35,8 @@ from hermes_core.serve.proxy.downstream import Downstream
 from hermes_core.serve.proxy.server import call_result, plain_result_json
 
 if TYPE_CHECKING:
+    from mcp.server.session import ServerSession
+
     from hermes_core.serve.proxy.server import ProxyServer
 
 __all__ = ["MAX_IN_FLIGHT", "FastCalls"]
@@ -124,7 +126,7 @@ class FastCalls:
                 task.cancel()
 
     async def _answer(
-        self, request_id: int | str, name: str, arguments: JsonObject, session: object
+        self, request_id: int | str, name: str, arguments: JsonObject, session: ServerSession
     ) -> None:
         head = f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},'
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from hermes_core.json_types import JsonObject, JsonValue
+from hermes_core.json_types import JsonObject, JsonValue, json_object
 from hermes_core.offers.elicitation import ElicitationField, ElicitationRequest, Elicitor
 from hermes_core.serve.warm.wire import rebuilt
 
@@ -39,7 +39,7 @@ async def answer_question(elicitor: Elicitor | None, question: JsonValue) -> Jso
         kind="approval" if question.get("kind") == "approval" else "form",
     )
     answer = await elicitor(request)
-    return {"action": answer.action, "content": dict(answer.content or {})}
+    return {"action": answer.action, "content": json_object(answer.content or {})}
 
 
 def asker_for(elicitor: Elicitor | None) -> Asker | None:
