@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from hermes_core.json_types import JsonObject
 from hermes_core.serve.proxy.downstream import Downstream
+from hermes_core.serve.proxy.plain_call import plain_params
 from hermes_core.serve.proxy.server import call_result, plain_result_json
 
 if TYPE_CHECKING:
@@ -43,10 +44,6 @@ __all__ = ["MAX_IN_FLIGHT", "FastCalls"]
 
 log = logging.getLogger(__name__)
 
-_CALL_KEYS = frozenset({"name", "arguments", "_meta"})
-#: ``_meta`` keys a plain call may carry (anything else, a progress token or a 2026-07-28
-#: envelope key, is the SDK's to read).
-_PLAIN_META = frozenset({"traceparent", "tracestate", "baggage"})
 #: What a handler's exception becomes (the SDK answers code 0 with its text, too).
 _HANDLER_ERROR = 0
 #: Calls in flight on the hot path at most; one more is answered with an error at once.
@@ -57,16 +54,7 @@ _TOO_MANY = -32000
 
 def _plain_call(raw: Mapping[str, object]) -> tuple[str, JsonObject] | None:
     """``(name, arguments)`` of a plain ``tools/call`` request, else ``None``."""
-    params = raw.get("params")
-    if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
-        return None
-    name, arguments = params.get("name"), params.get("arguments", {})
-    if not isinstance(name, str) or not isinstance(arguments, dict):
-        return None
-    meta = params.get("_meta")
-    if meta is not None and (not isinstance(meta, dict) or not _PLAIN_META.issuperset(meta)):
-        return None
-    return name, arguments
+    return plain_params(raw.get("params"))
 
 
 class FastCalls:

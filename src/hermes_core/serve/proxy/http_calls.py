@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 import anyio
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
+from hermes_core.json_types import JsonObject
 from hermes_core.serve.http_auth import (
     App,
     Receive,
@@ -52,6 +53,7 @@ from hermes_core.serve.http_auth import (
     replayed_body,
 )
 from hermes_core.serve.proxy.downstream import Downstream, declares
+from hermes_core.serve.proxy.plain_call import plain_params
 from hermes_core.serve.proxy.server import call_result, plain_result_json
 
 if TYPE_CHECKING:
@@ -66,10 +68,7 @@ log = logging.getLogger(__name__)
 #: A POST declaring a longer body goes to the SDK unread (its own limit applies).
 MAX_BODY = 1024 * 1024
 _PATH = "/mcp"
-_CALL_KEYS = frozenset({"name", "arguments", "_meta"})
 _MESSAGE_KEYS = frozenset({"jsonrpc", "id", "method", "params"})
-#: ``_meta`` keys a plain call may carry (a progress token or anything else: the SDK's).
-_PLAIN_META = frozenset({"traceparent", "tracestate", "baggage"})
 #: What a handler's exception becomes (the SDK answers code 0 with its text, too).
 _HANDLER_ERROR = 0
 _JSON = b"application/json"
@@ -137,7 +136,7 @@ class _Door:
         return not origin or origin in self._origins or origin.startswith(self._origin_bases)
 
 
-def plain_call(message: object) -> tuple[int | str, str, dict[str, object]] | None:
+def plain_call(message: object) -> tuple[int | str, str, JsonObject] | None:
     """``(id, name, arguments)`` of a plain ``tools/call`` JSON-RPC request, else ``None``."""
     if not isinstance(message, dict) or not _MESSAGE_KEYS.issuperset(message):
         return None
@@ -146,16 +145,8 @@ def plain_call(message: object) -> tuple[int | str, str, dict[str, object]] | No
     request_id = message.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, int | str):
         return None
-    params = message.get("params")
-    if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
-        return None
-    name, arguments = params.get("name"), params.get("arguments", {})
-    if not isinstance(name, str) or not isinstance(arguments, dict):
-        return None
-    meta = params.get("_meta")
-    if meta is not None and (not isinstance(meta, dict) or not _PLAIN_META.issuperset(meta)):
-        return None
-    return request_id, name, arguments
+    call = plain_params(message.get("params"))
+    return None if call is None else (request_id, *call)
 
 
 def _cancelled(message: object) -> int | str | None:
@@ -252,7 +243,7 @@ class HttpFastCalls:
         caller: Downstream,
         request_id: int | str,
         name: str,
-        arguments: dict[str, object],
+        arguments: JsonObject,
         receive: Receive,
         send: Send,
     ) -> None:
