@@ -15,7 +15,7 @@ from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import Stop
 from hermes_core.home import hermes_home
-from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.calls.refusals import CallError, CallState, unknown_tool
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.host.tools.naming import MAX_NAME_LENGTH, sanitize_component
 
@@ -98,9 +98,8 @@ def _failed_server(host: HostSurface, tool: str) -> dict[str, Any] | None:
     if not failed or host.registry.entries():
         return None
     row = failed[0]
-    return {
-        "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
-        f"{row.last_error}",
-        "server": row.server,
-        "state": "not_connected",
-    }
+    return CallError(
+        f"MCP server '{row.server}' failed, so {tool!r} is not available: {row.last_error}",
+        CallState.NOT_CONNECTED,
+        row.server,
+    ).result()

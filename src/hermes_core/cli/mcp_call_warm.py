@@ -30,6 +30,7 @@ from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
 from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
 
 if TYPE_CHECKING:
@@ -74,7 +75,8 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
         try:
             result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
         except WarmHostGone as exc:
-            result = {"error": f"the warm host {exc}; `hermes mcp down` and retry", "state": "warm"}
+            gone = f"the warm host {exc}; `hermes mcp down` and retry"
+            result = CallError(gone, CallState.WARM).result()
             rows = []
         return finish(result, rows, as_json=as_json)
 

@@ -36,6 +36,7 @@ from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
 from hermes_core.host.calls.interceptors import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.recheck import Recheck
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.calls.steps import (
     AdmitStep,
     ApproveStep,
@@ -239,7 +240,7 @@ class MCPHost:
             for tool, reason in reasons.items():
                 if self._registered_as(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
-                    return {"error": error, "server": server, "state": "policy", "retryable": False}
+                    return CallError(error, CallState.POLICY, server, retryable=False).result()
         if self._screen is not None:
             for server, refusals in self._screen.refusals.items():
                 for tool, refusal in refusals.items():
@@ -258,12 +259,12 @@ class MCPHost:
             return self.gate.error_payload(server.name, server.display_name)
         if server.config_error is None or not server.enabled:
             return None
-        return {
-            "error": f"MCP server '{server.name}' failed, so {name!r} is not available: "
+        return CallError(
+            f"MCP server '{server.name}' failed, so {name!r} is not available: "
             f"{server.config_error}",
-            "server": server.name,
-            "state": "not_connected",
-        }
+            CallState.NOT_CONNECTED,
+            server.name,
+        ).result()
 
     def _remember(self, server: str, tool: str, decision: Decision) -> None:
         """A decision the user gave at a prompt ("always", "never"): kept and applied now."""

@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.trust.decisions import Decision
@@ -84,30 +85,26 @@ class Approvals:
                     return None
                 why = "the user declined" if answer.action == "decline" else "the user cancelled"
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
-        return {
-            "error": (
-                f"The write-capable MCP tool {_named(entry)} on untrusted server "
-                f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
-                "direction."
-            ),
-            "server": entry.server,
-            "state": "not_approved",
-            "retryable": False,
-        }
+        return CallError(
+            f"The write-capable MCP tool {_named(entry)} on untrusted server "
+            f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
+            "direction.",
+            CallState.NOT_APPROVED,
+            entry.server,
+            retryable=False,
+        ).result()
 
     def blocked(self, entry: ToolEntry) -> dict[str, Any]:
         """The refusal of a tool the user decided never to run."""
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
-        return {
-            "error": (
-                f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: you "
-                f"decided never to run it (hermes mcp approvals set {entry.server} "
-                f"{entry.tool} ask to allow it again)"
-            ),
-            "server": entry.server,
-            "state": "blocked",
-            "retryable": False,
-        }
+        return CallError(
+            f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: you "
+            f"decided never to run it (hermes mcp approvals set {entry.server} "
+            f"{entry.tool} ask to allow it again)",
+            CallState.BLOCKED,
+            entry.server,
+            retryable=False,
+        ).result()
 
 
 def _named(entry: ToolEntry) -> str:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
 
 __all__ = ["BreakerState", "Breakers", "CircuitBreaker", "Outcome"]
@@ -133,14 +134,13 @@ class CircuitBreaker:
                 f"failures. Calls resume in about {wait} s. Do NOT retry this tool yet: use "
                 "another approach or ask the user to check the server."
             )
-        return {
-            "error": error,
-            "server": self.server,
-            "state": "circuit_open",
-            "reason": reason,
-            "retry_after": wait,
-            "retryable": False,
-        }
+        return CallError(
+            error,
+            CallState.CIRCUIT_OPEN,
+            self.server,
+            retryable=False,
+            details={"reason": reason, "retry_after": wait},
+        ).result()
 
     def snapshot(self) -> dict[str, Any]:
         """The breaker as ``hermes mcp status --json`` shows it."""

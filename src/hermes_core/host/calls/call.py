@@ -10,12 +10,13 @@ from hermes_core.host.calls.breaker import CircuitBreaker, Outcome
 from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.json_types import JsonObject
 from hermes_core.plugins.interceptors import InterceptedCall
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]
 
 #: What a call returns: the tool's result, or ``{"error": ..., ...}``.
-Result = dict[str, Any]
+Result = JsonObject
 #: The rest of the pipeline after a step.
 Proceed = Callable[["ToolCall"], Awaitable[Result]]
 

@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import (
@@ -230,7 +231,9 @@ class InterceptStep:
 
 
 #: What the ``after`` callables see of a call cancelled while it waited (the audit's line).
-CANCELLED: Result = {"error": "the call was cancelled before it answered", "state": "cancelled"}
+CANCELLED: Result = CallError(
+    "the call was cancelled before it answered", CallState.CANCELLED
+).result()
 
 
 def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
@@ -265,16 +268,14 @@ def _apply(
         return None
     if decision.verdict is Verdict.REFUSE:
         view.decisions.append(InterceptorRecord(name, "before", Verdict.REFUSE, reason))
-        return {
-            "error": (
-                f"The call to {view.tool!r} on MCP server '{view.server}' was refused by the "
-                f"interceptor {name!r}: {reason}"
-            ),
-            "server": view.server,
-            "state": "refused",
-            "interceptor": name,
-            "retryable": False,
-        }
+        return CallError(
+            f"The call to {view.tool!r} on MCP server '{view.server}' was refused by the "
+            f"interceptor {name!r}: {reason}",
+            CallState.REFUSED,
+            view.server,
+            retryable=False,
+            details={"interceptor": name},
+        ).result()
     if decision.verdict is Verdict.PASS:
         return None
     why = f"its before returned the verdict {decision.verdict}"
@@ -286,13 +287,11 @@ def _failed(view: InterceptedCall, name: str, stage: str, why: str, provider: st
     view.decisions.append(InterceptorRecord(name, stage, Verdict.FAIL, reason))
     what = "the call was not sent" if stage == "before" else "its result is withheld"
     of = f" (plugin {_reason(provider)!r})" if provider else ""
-    return {
-        "error": (
-            f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
-            f"interceptor {name!r}{of} failed ({reason}); {what}."
-        ),
-        "server": view.server,
-        "state": "interceptor_failed",
-        "interceptor": name,
-        "retryable": False,
-    }
+    return CallError(
+        f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
+        f"interceptor {name!r}{of} failed ({reason}); {what}.",
+        CallState.INTERCEPTOR_FAILED,
+        view.server,
+        retryable=False,
+        details={"interceptor": name},
+    ).result()
