@@ -31,9 +31,8 @@ from hermes_core.home import hermes_home
 from hermes_core.host.calls.approval import Approvals
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed
-from hermes_core.host.calls.call_span import CallSpanStep
-from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
-from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.intercept.step import ActiveInterceptor, InterceptStep
+from hermes_core.host.calls.intercept.table import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.recheck import Recheck
 from hermes_core.host.calls.refusals import CallError, CallState
@@ -47,7 +46,7 @@ from hermes_core.host.calls.steps import (
     UtilityStep,
     WakeStep,
 )
-from hermes_core.host.calls.telemetry import TelemetryStep
+from hermes_core.host.calls.telemetry import CallSpanStep, TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection.client_offers import ClientOffers
 from hermes_core.host.connection.state_checks import counts_as_connected
@@ -132,7 +131,7 @@ class MCPHost:
 
         *interceptors* are the call interceptors by name (a server's ``interceptors`` name
         them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
-        see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
+        see :class:`~hermes_core.host.calls.intercept.table.InterceptorTable`).  *telemetry*
         turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
         or an SDK tracer provider ask for it, :mod:`hermes_core.host.setup.otel`).
         """

@@ -10,9 +10,21 @@ A client span per MCP request a tool call makes (``tools/call <tool>``; a utilit
 request (``MCP send tools/call ...``) nests under it, and the SDK puts the W3C trace context
 in the request's ``params._meta``, so the server's span joins the trace.
 
-``opentelemetry`` is imported only when :class:`TelemetryStep` is made; the host inserts it
-only when telemetry is on (:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host
-without it pays nothing per call.
+And the span of a whole tool call, the ``call_span`` step (:class:`CallSpanStep`): a call
+refused before it makes a request (by the policy, a decision, an interceptor, a gate) made no
+``CLIENT`` span at all, and an interceptor's own spans would start outside any of Hermes' spans
+(a trace of their own).  This step runs first and opens an ``INTERNAL`` span
+``execute_tool <registered name>`` around everything else: the policy, the interceptors, the
+approval, the request (whose ``CLIENT`` span nests under it).  It is the current span while
+interceptors run, so a span a plugin starts is its child, and it is handed to them as
+:attr:`~hermes_core.plugins.interceptors.InterceptedCall.span` to add attributes.  A refused or
+failed call ends it with ``error.type`` (the result's ``state``, e.g. ``refused``) and the
+refusal as its status message.
+
+``opentelemetry`` is imported only when :class:`TelemetryStep` or :class:`CallSpanStep` is
+made; the host inserts them only when telemetry is on
+(:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host without it pays nothing per
+call.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ from hermes_core.host.tools.registry import ToolEntry
 __all__ = [
     "DURATION_BUCKETS",
     "INSTRUMENTATION",
+    "CallSpanStep",
     "TelemetryStep",
     "error_type",
     "utility_method",
@@ -154,3 +167,44 @@ class TelemetryStep:
             measured["error.type"] = error
         self._duration.record(self._clock() - started, measured)
         return result
+
+
+class CallSpanStep:
+    """Opens the ``execute_tool <name>`` span of each call (see the module docstring)."""
+
+    name = "call_span"
+
+    def __init__(self) -> None:
+        from opentelemetry import trace
+
+        self._tracer = trace.get_tracer(INSTRUMENTATION)
+        self._kind = trace.SpanKind.INTERNAL
+        self._error = trace.StatusCode.ERROR
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return True
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        return self._spanned(call, proceed)
+
+    async def _spanned(self, call: ToolCall, proceed: Proceed) -> Result:
+        attributes: dict[str, Any] = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.name,
+            "hermes.server": call.entry.server,
+            "hermes.tool": call.entry.tool,
+        }
+        with self._tracer.start_as_current_span(
+            f"execute_tool {call.name}",
+            kind=self._kind,
+            attributes=attributes,
+            record_exception=True,
+        ) as span:
+            call.span = span
+            result = await proceed(call)
+            error = error_type(result)
+            if error is not None:
+                span.set_attribute("error.type", error)
+                message = result.get("error")
+                span.set_status(self._error, message if isinstance(message, str) else None)
+            return result

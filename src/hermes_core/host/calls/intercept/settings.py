@@ -19,7 +19,7 @@ from typing import Any
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.plugin_settings import SettingsShape
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
 from hermes_core.plugins.interceptors import CallInterceptor, InterceptorSetup
 
 __all__ = [
