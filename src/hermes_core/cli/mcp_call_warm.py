@@ -24,8 +24,8 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
-from hermes_core.cli.call_body import call_on, finish, owners, unowned
+from hermes_core.cli.call_args import ArgumentError, command_arguments
+from hermes_core.cli.call_body import call_on, finish, route, unowned
 from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
 from hermes_core.cli.stop import guard
@@ -43,8 +43,7 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     if args.approvals != "terminal" or args.server is not None or args.verbose:
         return None
     try:
-        words = parse_pairs(getattr(args, "pairs", None) or [])
-        checked = arguments(args.args, words, None)  # pairs are read on the schema
+        given = command_arguments(args)  # read once: the cold handler reuses it
     except ArgumentError:
         return None
     chosen = choose()
@@ -61,19 +60,19 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
         return None
     using(paths, pid)
     as_json = bool(getattr(args, "json", False))
-    given = None if words else checked
 
     def call() -> int:
         enabled = {row.server: row.enabled for row in remote.status()}
-        if args.tool.startswith("mcp_"):
-            found = owners(args.tool, enabled)
-        else:  # a bare name: the host says which registered names end in it
+        found = route(args.tool, enabled)
+        if isinstance(found, dict):  # no enabled server owns the name
+            return finish(found, [], as_json=as_json)
+        if found is None:  # a bare name: the host says which registered names end in it
             found = [name for name, on in enabled.items() if on]
         if not found:
             return finish(unowned(args.tool, enabled), [], as_json=as_json)
         host = remote.narrowed(found)
         try:
-            result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
+            result, rows = asyncio.run(call_on(host, args.tool, given, progress))
         except WarmHostGone as exc:
             gone = f"the warm host {exc}; `hermes mcp down` and retry"
             result = CallError(gone, CallState.WARM).result()
