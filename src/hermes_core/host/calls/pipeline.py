@@ -15,7 +15,6 @@ server's own tool) runs admit, record, gate and send only.  A step is added with
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.refusals import (
@@ -158,7 +157,7 @@ class CallPipeline:
     def call(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         on_progress: ProgressCallback | None = None,
         *,
         as_task: bool = False,

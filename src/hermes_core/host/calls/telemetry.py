@@ -30,12 +30,14 @@ call.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
+
+#: A span's (and a measurement's) attributes, as this module sets them.
+Attributes = dict[str, str | int]
 
 __all__ = [
     "DURATION_BUCKETS",
@@ -64,7 +66,7 @@ def utility_method(tool: str) -> str:
     return _UTILITY_METHODS.get(tool, tool)
 
 
-def error_type(result: Mapping[str, Any]) -> str | None:
+def error_type(result: Mapping[str, object]) -> str | None:
     """The ``error.type`` of a call's *result*: its ``state`` (``refused``, ``timeout`` …),
     ``tool_error`` for an ``isError`` result, ``None`` when it succeeded."""
     if "error" not in result:
@@ -104,18 +106,18 @@ class TelemetryStep:
         self._protocol = protocol
         self._session_id = session_id
         self._clock = clock or time.perf_counter
-        self._fixed: dict[int, tuple[ToolEntry, HostServer, dict[str, Any]]] = {}
+        self._fixed: dict[int, tuple[ToolEntry, HostServer, Attributes]] = {}
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
         return True
 
-    def _attributes(self, entry: ToolEntry, server: HostServer) -> dict[str, Any]:
+    def _attributes(self, entry: ToolEntry, server: HostServer) -> Attributes:
         """What every request of *entry* on *server* carries (built once per entry)."""
         cached = self._fixed.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:
             return cached[2]
         method = utility_method(entry.tool) if entry.utility else "tools/call"
-        attributes: dict[str, Any] = {"mcp.method.name": method}
+        attributes: Attributes = {"mcp.method.name": method}
         if method == "tools/call":
             attributes["gen_ai.tool.name"] = entry.tool
             attributes["gen_ai.operation.name"] = "execute_tool"
@@ -138,10 +140,11 @@ class TelemetryStep:
     async def _traced(self, call: ToolCall, proceed: Proceed) -> Result:
         entry = call.entry
         fixed = self._attributes(entry, call.server)
-        method = fixed["mcp.method.name"]
+        method = str(fixed["mcp.method.name"])
         target = fixed.get("gen_ai.tool.name")
-        if method == "prompts/get" and isinstance(call.arguments.get("name"), str):
-            target = call.arguments["name"]
+        prompt = call.arguments.get("name")
+        if method == "prompts/get" and isinstance(prompt, str):
+            target = prompt
         attributes = dict(fixed)
         if method == "prompts/get" and target is not None:
             attributes["gen_ai.prompt.name"] = target
@@ -188,7 +191,7 @@ class CallSpanStep:
         return self._spanned(call, proceed)
 
     async def _spanned(self, call: ToolCall, proceed: Proceed) -> Result:
-        attributes: dict[str, Any] = {
+        attributes: Attributes = {
             "gen_ai.operation.name": "execute_tool",
             "gen_ai.tool.name": call.name,
             "hermes.server": call.entry.server,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
@@ -51,7 +50,7 @@ def settings_shapes(specs: Mapping[str, CallInterceptor]) -> dict[str, SettingsS
     }
 
 
-def validated(spec: CallInterceptor, block: Mapping[str, Any]) -> Any:
+def validated(spec: CallInterceptor, block: Mapping[str, object]) -> object:
     """*block* validated by *spec*'s settings model (checked already when the file was read),
     or ``None`` when it carries none."""
     return None if spec.settings is None else spec.settings.model_validate(dict(block))

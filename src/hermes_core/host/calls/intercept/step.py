@@ -26,7 +26,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TypeVar
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.calls.refusals import CallError, CallState
@@ -47,7 +47,9 @@ __all__ = ["ActiveInterceptor", "InterceptStep", "intercepted_call"]
 
 log = logging.getLogger(__name__)
 
-_NO_HINTS: Mapping[str, Any] = MappingProxyType({})
+_T = TypeVar("_T")
+
+_NO_HINTS: Mapping[str, object] = MappingProxyType({})
 #: How much of an interceptor's reason the agent and the audit log get.
 MAX_REASON = 500
 
@@ -63,7 +65,7 @@ class ActiveInterceptor:
     """The plugin that registered it (named with the interceptor when it fails)."""
 
 
-def _reason(text: Any) -> str:
+def _reason(text: object) -> str:
     shown = clean_text(str(text)).strip()
     return shown if len(shown) <= MAX_REASON else shown[: MAX_REASON - 1] + "…"
 
@@ -110,7 +112,7 @@ class _Hung(Exception):
     """An ``async`` interceptor did not answer by the call's deadline."""
 
 
-async def _awaited(answer: Any, deadline: float) -> Any:
+async def _awaited(answer: Awaitable[_T] | _T, deadline: float) -> _T:
     """What an ``async`` interceptor answered within *deadline* seconds (anything else is
     returned as it is); :class:`_Hung` past it (the interceptor's coroutine is cancelled)."""
     if not inspect.isawaitable(answer):
@@ -121,7 +123,7 @@ async def _awaited(answer: Any, deadline: float) -> Any:
         raise _Hung(f"it did not answer within the call's deadline of {deadline:g}s") from None
 
 
-def _malformed(result: Mapping[str, Any]) -> str | None:
+def _malformed(result: Mapping[str, object]) -> str | None:
     """What is wrong with the shape of a result an ``after`` put in place (``None``: fine)."""
     content = result.get("content")
     if "content" in result:
@@ -251,7 +253,7 @@ def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
 
 
 def _apply(
-    view: InterceptedCall, call: ToolCall, active: ActiveInterceptor, decision: Any
+    view: InterceptedCall, call: ToolCall, active: ActiveInterceptor, decision: object
 ) -> Result | None:
     """Apply a ``before`` answer to the call; the refusal's result, or ``None`` to go on."""
     if decision is None or decision is Decision.allow():
