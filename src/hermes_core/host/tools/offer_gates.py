@@ -83,8 +83,10 @@ class ServerGate:
             if self._not_running(server) is not None:
                 sentence = not_running_sentence(server, display_name)
                 action = start_action(server, display_name)
-                return GateDecision(False, "not_running", sentence, action, "after_user_action")
-            return GateDecision(False, "not_connected")
+                return GateDecision(
+                    False, CallState.NOT_RUNNING, sentence, action, "after_user_action"
+                )
+            return GateDecision(False, CallState.NOT_CONNECTED)
         decl = declared.lookup(server)
         if decl is None:
             return GateDecision(True, "connected")
