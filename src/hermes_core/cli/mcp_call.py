@@ -98,7 +98,6 @@ def call(
                 quiet=True,
                 elicitor=elicitor,
                 warm=not verbose,
-                about=[tool],
                 config=(factory, loaded),
             )
         return finish(result, rows, as_json=as_json)

@@ -52,9 +52,9 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     paths, pid = chosen
     progress = ProgressLine()
     try:
-        remote = asyncio.run(
-            RemoteHost.connect(paths, None, _terminal_asker(progress.pause), about=[args.tool])
-        )
+        # (no names *about*: whether the tool is held back, not offered or unknown is the
+        # pipeline's answer to the call itself, decided once, on the warm host)
+        remote = asyncio.run(RemoteHost.connect(paths, None, _terminal_asker(progress.pause)))
     except WarmHostGone as exc:
         bypass(paths, pid, str(exc))
         return None
