@@ -1,4 +1,9 @@
-"""The ``intercept`` step: the configured call interceptors around a call (the first step).
+"""The ``intercept`` step (:class:`InterceptStep`): the configured call interceptors around a
+call, right after the administrator's ``policy``.
+
+This is how a plugin extends a call: not a second model beside the pipeline, but a step of
+this one kind, which wraps the rest of the chain in each selected interceptor's
+``before``/``after`` as any :class:`~hermes_core.host.calls.call.CallStep` wraps ``proceed``.
 
 Each server's chain is the built-in interceptors (``audit``, ``result_budget``), then the
 host-wide ``interceptors:``, then the server's own, in that order: ``before`` runs first to
