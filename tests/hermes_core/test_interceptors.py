@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
-from hermes_core.host.calls.intercept import ActiveInterceptor
-from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.step import ActiveInterceptor
+from hermes_core.host.calls.intercept.table import InterceptorTable
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.plugins.types import (
     CallInterceptor,

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.intercept.table import InterceptorTable
 from hermes_core.host.calls.result_budget import ResultBudget, clean_results, result_chars
 from hermes_core.host.host import MCPHost
 from hermes_core.plugins.types import InterceptedCall, InterceptorSetup

@@ -23,7 +23,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from hermes_core.host.calls.intercept import ActiveInterceptor
+from hermes_core.host.calls.intercept.step import ActiveInterceptor
 from hermes_core.host.calls.telemetry import DURATION_BUCKETS
 from hermes_core.host.host import HostServer, MCPHost
 from hermes_core.host.setup.otel import telemetry_wanted

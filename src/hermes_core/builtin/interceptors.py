@@ -1,9 +1,9 @@
 """The built-in call interceptors, ``audit`` and ``result_budget``, through the
-``call_interceptor`` hook (:mod:`hermes_core.host.calls.builtin_interceptors` holds them)."""
+``call_interceptor`` hook (:mod:`hermes_core.host.calls.intercept.builtin` holds them)."""
 
 from __future__ import annotations
 
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
 from hermes_core.plugins.hookspecs import hookimpl
 from hermes_core.plugins.types import CallInterceptor
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol, cast
 
 from hermes_core.chat.offering import SEARCH_TOOL, ToolOffer
-from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.calls.refusals import CallState, unknown_tool
 from hermes_core.host.calls.result_text import render_text
 
 if TYPE_CHECKING:
@@ -260,7 +260,7 @@ class ChatSession:
         entry = self._host.registry.get(name)
         if entry is None or not self._host.gate.check(entry.server):
             refused: Mapping[str, object] = await self._host.call_tool(name, arguments)
-            if refused.get("state") != "unknown_tool":
+            if refused.get("state") != CallState.UNKNOWN_TOOL:
                 return refused
         hint = f"; call {SEARCH_TOOL} to find tools" if self._offer.searching else ""
         return unknown_tool(name, offered, hint)

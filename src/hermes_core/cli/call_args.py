@@ -11,12 +11,20 @@ JSON is parsed."""
 
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass
 
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, json_text_depth, nesting_problem
 
-__all__ = ["ArgumentError", "Pair", "arguments", "parse_pairs"]
+__all__ = [
+    "ArgumentError",
+    "CallArguments",
+    "Pair",
+    "arguments",
+    "command_arguments",
+    "parse_pairs",
+]
 
 
 class ArgumentError(ValueError):
@@ -103,3 +111,41 @@ def arguments(raw_json: str | None, pairs: list[Pair], schema: object) -> dict[s
             except json.JSONDecodeError:
                 result[pair.key] = pair.text
     return result
+
+
+@dataclass(frozen=True)
+class CallArguments:
+    """A call's arguments as the command line gave them, checked: the ``--args`` object, or
+    the ``key=value`` words, which are read on the tool's schema once it is known."""
+
+    given: dict[str, object] | None
+    """The ``--args`` object (``{}`` for none); ``None`` when the words are to be read."""
+    words: tuple[Pair, ...]
+
+    def on(self, schema: object) -> dict[str, object]:
+        """The arguments to send to a tool whose input schema is *schema*."""
+        if self.given is not None:
+            return self.given
+        return arguments(None, list(self.words), schema)
+
+
+#: Where :func:`command_arguments` keeps what it read on the command's namespace.
+_READ = "_call_arguments"
+
+
+def command_arguments(args: argparse.Namespace) -> CallArguments:
+    """The arguments of ``hermes mcp call`` (``--args`` and the words), read and checked once
+    per command: both of its handlers (warm, then cold) ask; an :class:`ArgumentError` says
+    what is wrong, the same each time."""
+    read = getattr(args, _READ, None)
+    if not isinstance(read, CallArguments | ArgumentError):
+        try:
+            words = parse_pairs(getattr(args, "pairs", None) or [])
+            checked = arguments(args.args, words, None)  # the words are read on the schema
+            read = CallArguments(None if words else checked, tuple(words))
+        except ArgumentError as exc:
+            read = exc
+        setattr(args, _READ, read)
+    if isinstance(read, ArgumentError):
+        raise read
+    return read

@@ -9,22 +9,34 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from hermes_core.cli.call_args import ArgumentError, Pair, arguments
+from hermes_core.cli.call_args import ArgumentError, CallArguments
 from hermes_core.cli.call_result import exit_code, show_result
 from hermes_core.cli.common import EXIT_USAGE
 from hermes_core.cli.status_text import sampling_line
 from hermes_core.cli.stop import Stop
 from hermes_core.home import hermes_home
-from hermes_core.host.calls.refusals import unknown_tool
+from hermes_core.host.calls.refusals import CallError, CallState, unknown_tool
 from hermes_core.host.tasks.record import TASKS_RECORD, TaskRecordFile
 from hermes_core.host.tools.naming import MAX_NAME_LENGTH, sanitize_component
+from hermes_core.json_types import JsonObject
 
 if TYPE_CHECKING:
     from hermes_core.cli.call_progress import ProgressLine
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.surface import HostSurface
 
-__all__ = ["call_on", "finish", "owners", "unowned"]
+__all__ = ["call_on", "finish", "owners", "route", "unowned"]
+
+
+def route(tool: str, enabled: Mapping[str, bool]) -> list[str] | JsonObject | None:
+    """Which servers a call of *tool* starts (*enabled*: each configured server -> whether it
+    is): those whose ``mcp_<server>_`` prefix it has; ``None`` for a bare name
+    (``read_text_file``: all of them, and the host says which registered names end in it);
+    the refusal when no enabled server owns the name (the warm and the cold call ask here)."""
+    if not tool.startswith("mcp_"):
+        return None
+    found = owners(tool, enabled)
+    return found if found else unowned(tool, enabled)
 
 
 def owners(tool: str, enabled: Mapping[str, bool]) -> list[str]:
@@ -43,7 +55,7 @@ def owners(tool: str, enabled: Mapping[str, bool]) -> list[str]:
     return found
 
 
-def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, object]:
+def unowned(tool: str, enabled: Mapping[str, bool]) -> JsonObject:
     """The refusal of a *tool* no enabled server owns, naming the prefixes there are."""
     names = [f"mcp_{n}_…" for n, on in enabled.items() if on]
     hint = f" (tool names start with: {', '.join(names)})" if names else ""
@@ -53,22 +65,22 @@ def unowned(tool: str, enabled: Mapping[str, bool]) -> dict[str, object]:
 async def call_on(
     host: HostSurface,
     tool: str,
-    given: dict[str, object] | None,
-    words: list[Pair],
+    given: CallArguments,
     progress: ProgressLine,
-) -> tuple[dict[str, object], list[ServerStatus]]:
-    """Call *tool* on *host* with *given* (checked JSON) or *words* (read on its schema); the
-    result, or why the tool is not there, and the servers' status after it."""
+) -> tuple[JsonObject, list[ServerStatus]]:
+    """Call *tool* on *host* with the arguments *given* (its words read on the tool's schema);
+    the result, or the host's refusal (the pipeline's: held back, not offered, unknown with
+    its did-you-mean), and the servers' status after it."""
     entry = host.registry.get(tool)
-    if entry is None:  # the host's refusal: held back, not offered, unknown (did you mean)
+    if entry is None:  # the schema is not known: the pipeline says why, with no arguments
         failed = _failed_server(host, tool)
         if failed is not None:
             return failed, host.status()
-        return await host.call_tool(tool, given or {}), host.status()
+        return await host.call_tool(tool, given.given or {}), host.status()
     # The call's tasks, for `hermes mcp tasks`.
     host.task_log.on_change(TaskRecordFile(hermes_home() / TASKS_RECORD))
     try:
-        values = given if given is not None else arguments(None, words, entry.input_schema)
+        values = given.on(entry.input_schema)
     except ArgumentError as exc:
         raise Stop(EXIT_USAGE, str(exc)) from None
     try:
@@ -78,7 +90,7 @@ async def call_on(
     return result, host.status()
 
 
-def finish(result: dict[str, object], rows: list[ServerStatus], *, as_json: bool) -> int:
+def finish(result: Mapping[str, object], rows: list[ServerStatus], *, as_json: bool) -> int:
     """Print *result* (and what the call cost, when a server asked the LLM); the exit code."""
     show_result(result, as_json=as_json)
     for row in rows:
@@ -87,7 +99,7 @@ def finish(result: dict[str, object], rows: list[ServerStatus], *, as_json: bool
     return exit_code(result)
 
 
-def _failed_server(host: HostSurface, tool: str) -> dict[str, object] | None:
+def _failed_server(host: HostSurface, tool: str) -> JsonObject | None:
     """When the only server asked for failed to start: that failure, as the reason *tool* is
     not there (else the host's own refusal says why)."""
     failed = [
@@ -98,9 +110,8 @@ def _failed_server(host: HostSurface, tool: str) -> dict[str, object] | None:
     if not failed or host.registry.entries():
         return None
     row = failed[0]
-    return {
-        "error": f"MCP server '{row.server}' failed, so {tool!r} is not available: "
-        f"{row.last_error}",
-        "server": row.server,
-        "state": "not_connected",
-    }
+    return CallError(
+        f"MCP server '{row.server}' failed, so {tool!r} is not available: {row.last_error}",
+        CallState.NOT_CONNECTED,
+        row.server,
+    ).result()

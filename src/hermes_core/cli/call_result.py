@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK
 from hermes_core.host.calls.result_text import render_text
@@ -13,7 +14,7 @@ from hermes_core.host.calls.result_text import render_text
 __all__ = ["exit_code", "show_result"]
 
 
-def show_result(result: dict[str, object], *, as_json: bool) -> None:
+def show_result(result: Mapping[str, object], *, as_json: bool) -> None:
     """A call's result on stdout (the raw JSON with *as_json*, else its text); the host's
     error or refusal, in text, on stderr."""
     if as_json:
@@ -29,7 +30,7 @@ def show_result(result: dict[str, object], *, as_json: bool) -> None:
         print("error: the tool reported an error (above)", file=sys.stderr)
 
 
-def exit_code(result: dict[str, object]) -> int:
+def exit_code(result: Mapping[str, object]) -> int:
     """0 for a result, 1 for a failure or a refusal (every kind, at every door)."""
     shown = render_text(result)
     if shown.refusal is not None:

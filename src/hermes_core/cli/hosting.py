@@ -19,8 +19,10 @@ from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
 from hermes_core.serve.warm.questions import asker_for
 
 if TYPE_CHECKING:
+    from hermes_core.config.loader import LoadedConfig
     from hermes_core.host.host import MCPHost
     from hermes_core.host.server_spec import HostServer
+    from hermes_core.host.setup.factory import HostFactory
     from hermes_core.host.surface import HostSurface
     from hermes_core.offers.elicitation import Elicitor
     from hermes_core.plugins.manager import HermesPluginManager
@@ -112,13 +114,19 @@ def with_host(
     elicitor: Elicitor | None = None,
     warm: bool = True,
     about: Iterable[str] = (),
+    config: tuple[HostFactory, LoadedConfig] | None = None,
 ) -> T:
     """Start the configured servers (*only* these, when given), run *body* on the host, close
     it; a bad file or an unknown name prints its error and stops with exit code 2.  While a
     warm host runs (``hermes mcp up``) and *warm*, *body* runs on it instead (one line on
-    stderr says so); *about*: the tool names *body* asks ``refusal``/``why_not_offered`` of."""
-    factory = factory_for(manager)
-    loaded = load(factory)
+    stderr says so); *about*: the tool names *body* asks ``refusal``/``why_not_offered`` of.
+    *config*: the factory and the config (and policy) the command read already, so they are
+    read once per command (default: read here)."""
+    if config is None:
+        factory = factory_for(manager)
+        loaded = load(factory)
+    else:
+        factory, loaded = config
     try:
         wanted = [only] if isinstance(only, str) else only
         single = wanted[0] if wanted is not None and len(wanted) == 1 else None

@@ -14,6 +14,7 @@ import json
 import re
 import sys
 import time
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_USAGE, PluginLoader
@@ -48,7 +49,7 @@ def parse_since(text: str, now: float | None = None) -> float:
     return moment.timestamp()
 
 
-def _when(record: dict[str, object]) -> float | None:
+def _when(record: Mapping[str, object]) -> float | None:
     stamp = record.get("time")
     if not isinstance(stamp, str):
         return None
@@ -62,7 +63,7 @@ def _shown(value: object) -> str:
     return clean_line(str(value)) if value is not None else "-"
 
 
-def _decisions(record: dict[str, object]) -> str:
+def _decisions(record: Mapping[str, object]) -> str:
     decisions = record.get("decisions")
     if not isinstance(decisions, list) or not decisions:
         return ""

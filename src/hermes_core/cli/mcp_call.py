@@ -10,8 +10,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.ask import TerminalElicitor
-from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
-from hermes_core.cli.call_body import call_on, finish, owners, unowned
+from hermes_core.cli.call_args import ArgumentError, CallArguments, command_arguments
+from hermes_core.cli.call_body import call_on, finish, route
 from hermes_core.cli.call_progress import PROGRESS_INTERVAL, Pausing, ProgressLine
 from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
@@ -31,14 +31,18 @@ __all__ = ["PROGRESS_INTERVAL", "call", "run"]
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp call TOOL [key=value …] [--args JSON] [--json] [--approvals …]
     [--server NAME] [-v]``."""
+    try:
+        given = command_arguments(args)  # read once: the warm handler asked first
+    except ArgumentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     return call(
         plugins(),
         args.tool,
-        args.args,
+        given,
         approvals=args.approvals,
         server=args.server,
         verbose=args.verbose,
-        pairs=args.pairs,
         as_json=args.json,
     )
 
@@ -46,17 +50,17 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def call(
     manager: HermesPluginManager,
     tool: str,
-    raw_args: str | None,
+    given: CallArguments,
     *,
     approvals: str = "terminal",
     server: str | None = None,
     verbose: bool = False,
-    pairs: list[str] | None = None,
     as_json: bool = False,
 ) -> int:
     """Call one tool and print its result: as text (:func:`result_text`), or the raw result
-    as JSON with *as_json*.  The arguments are *raw_args* (a JSON object) or *pairs*
-    (``key=value`` words, :mod:`hermes_core.cli.call_args`).
+    as JSON with *as_json*.  The arguments are *given* (a JSON object, or ``key=value`` words
+    read on the tool's schema, :mod:`hermes_core.cli.call_args`).  ``config.yaml`` and the
+    policy are read once, here, and the host is built on what was read.
 
     Only the server that owns the tool is started (named by ``--server``, else read from the
     tool's ``mcp_<server>_`` prefix), so an unrelated slow or broken server costs nothing; a
@@ -68,31 +72,20 @@ def call(
     """
 
     def run() -> int:
-        try:
-            words = parse_pairs(pairs or [])
-            checked = arguments(raw_args, words, None)  # checked now; pairs read on the schema
-            given = None if words else checked
-        except ArgumentError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        configured = load(factory_for(manager)).config.mcp_servers
+        factory = factory_for(manager)
+        loaded = load(factory)
+        configured = loaded.config.mcp_servers
         enabled = {name: cfg.enabled for name, cfg in configured.items()}
-        found: list[str] | None
-        if server is not None:
-            found = [server]
-        elif not tool.startswith("mcp_"):
-            found = None  # a bare name: every server starts, to say which names end in it
-        else:
-            found = owners(tool, enabled)
-            if not found:
-                return finish(unowned(tool, enabled), [], as_json=as_json)
+        found = [server] if server is not None else route(tool, enabled)
+        if isinstance(found, dict):  # no enabled server owns the name
+            return finish(found, [], as_json=as_json)
 
         async def body(host: HostSurface) -> tuple[dict[str, Any], list[ServerStatus]]:
-            return await call_on(host, tool, given, words, progress)
+            return await call_on(host, tool, given, progress)
 
         progress = ProgressLine()
         asker: StoreElicitor | TerminalElicitor = (
-            StoreElicitor(session_store(factory_for(manager).state_database()))
+            StoreElicitor(session_store(factory.state_database(loaded)))
             if approvals == "store"
             else TerminalElicitor()
         )
@@ -105,7 +98,7 @@ def call(
                 quiet=True,
                 elicitor=elicitor,
                 warm=not verbose,
-                about=[tool],
+                config=(factory, loaded),
             )
         return finish(result, rows, as_json=as_json)
 

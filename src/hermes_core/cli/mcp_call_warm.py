@@ -24,12 +24,13 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
-from hermes_core.cli.call_body import call_on, finish, owners, unowned
+from hermes_core.cli.call_args import ArgumentError, command_arguments
+from hermes_core.cli.call_body import call_on, finish, route, unowned
 from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
 from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
 
@@ -43,8 +44,7 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     if args.approvals != "terminal" or args.server is not None or args.verbose:
         return None
     try:
-        words = parse_pairs(getattr(args, "pairs", None) or [])
-        checked = arguments(args.args, words, None)  # pairs are read on the schema
+        given = command_arguments(args)  # read once: the cold handler reuses it
     except ArgumentError:
         return None
     chosen = choose()
@@ -53,29 +53,30 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     paths, pid = chosen
     progress = ProgressLine()
     try:
-        remote = asyncio.run(
-            RemoteHost.connect(paths, None, _terminal_asker(progress.pause), about=[args.tool])
-        )
+        # (no names *about*: whether the tool is held back, not offered or unknown is the
+        # pipeline's answer to the call itself, decided once, on the warm host)
+        remote = asyncio.run(RemoteHost.connect(paths, None, _terminal_asker(progress.pause)))
     except WarmHostGone as exc:
         bypass(paths, pid, str(exc))
         return None
     using(paths, pid)
     as_json = bool(getattr(args, "json", False))
-    given = None if words else checked
 
     def call() -> int:
         enabled = {row.server: row.enabled for row in remote.status()}
-        if args.tool.startswith("mcp_"):
-            found = owners(args.tool, enabled)
-        else:  # a bare name: the host says which registered names end in it
+        found = route(args.tool, enabled)
+        if isinstance(found, dict):  # no enabled server owns the name
+            return finish(found, [], as_json=as_json)
+        if found is None:  # a bare name: the host says which registered names end in it
             found = [name for name, on in enabled.items() if on]
         if not found:
             return finish(unowned(args.tool, enabled), [], as_json=as_json)
         host = remote.narrowed(found)
         try:
-            result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
+            result, rows = asyncio.run(call_on(host, args.tool, given, progress))
         except WarmHostGone as exc:
-            result = {"error": f"the warm host {exc}; `hermes mcp down` and retry", "state": "warm"}
+            gone = f"the warm host {exc}; `hermes mcp down` and retry"
+            result = CallError(gone, CallState.WARM).result()
             rows = []
         return finish(result, rows, as_json=as_json)
 

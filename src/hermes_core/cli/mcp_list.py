@@ -20,7 +20,7 @@ from hermes_core.config.loader import (
 from hermes_core.config.models import ConfigError, display_url
 from hermes_core.config.redact import shown_args
 from hermes_core.home import hermes_home
-from hermes_core.host.calls.interceptor_settings import BUILTIN_BLOCKS, check_created
+from hermes_core.host.calls.intercept.settings import BUILTIN_BLOCKS, check_created
 from hermes_core.plugins import config_keys
 from hermes_core.sanitize import clean_line
 

@@ -25,7 +25,7 @@ import os
 import sqlite3
 import sys
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -163,7 +163,7 @@ def migrate_home(home: Path, db: Database) -> dict[str, int]:
     return result
 
 
-def _when(record: dict[str, object]) -> float:
+def _when(record: Mapping[str, object]) -> float:
     stamp = record.get("time")
     if isinstance(stamp, str):
         with contextlib.suppress(ValueError):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from hermes_core.host.browse import Family, list_family
 from hermes_core.host.host import MCPHost
 from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.json_types import JsonObject
 
 __all__ = ["Listing", "app_entry", "call_utility", "listing", "sibling_tool", "utility_entry"]
 
@@ -55,7 +56,7 @@ def app_entry(host: MCPHost, name: str) -> ToolEntry | None:
 
 async def call_utility(
     host: MCPHost, server: str, tool: str, args: dict[str, object]
-) -> dict[str, object]:
+) -> JsonObject:
     """*server*'s utility *tool* called with *args* through the pipeline; the result."""
     entry = utility_entry(host, server, tool)
     if entry is None:

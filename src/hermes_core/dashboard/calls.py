@@ -11,7 +11,7 @@ import asyncio
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -24,7 +24,7 @@ KEEP = 50
 #: How many progress notifications of one call are kept.
 KEEP_PROGRESS = 100
 
-Runner = Callable[[ProgressCallback], Awaitable[dict[str, object]]]
+Runner = Callable[[ProgressCallback], Awaitable[Mapping[str, object]]]
 
 
 class CallState(Enum):
@@ -44,7 +44,7 @@ class PageCall:
     started: float = field(default_factory=time.monotonic)
     state: CallState = CallState.RUNNING
     progress: list[dict[str, object]] = field(default_factory=list)
-    result: dict[str, object] | None = None
+    result: Mapping[str, object] | None = None
     seconds: float | None = None
     task: asyncio.Task[None] | None = None
 

@@ -6,7 +6,7 @@ who approved it, the interceptors' decisions, and a link to the tool's form."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from hermes_core.dashboard.html import esc
@@ -19,8 +19,8 @@ OUTCOMES = ("ok", "tool_error", "refused", "failed_closed", "not_approved", "can
 
 
 def matching(
-    records: Iterable[dict[str, object]], filters: Mapping[str, str]
-) -> list[dict[str, object]]:
+    records: Iterable[Mapping[str, object]], filters: Mapping[str, str]
+) -> list[Mapping[str, object]]:
     """The newest :data:`MAX_ROWS` records that match every filter (a substring of the
     server or tool name; the outcome exactly)."""
     server = filters.get("server", "").strip().lower()
@@ -46,7 +46,7 @@ def _arguments(args: object) -> str:
     return f"<ul class=args>{rows}</ul>"
 
 
-def _row(record: dict[str, object]) -> str:
+def _row(record: Mapping[str, object]) -> str:
     name = str(record.get("name") or "")
     outcome = esc(record.get("outcome"))
     listed = record.get("decisions")
@@ -74,7 +74,9 @@ def _row(record: dict[str, object]) -> str:
     )
 
 
-def history_body(records: list[dict[str, object]], filters: Mapping[str, str], total: int) -> str:
+def history_body(
+    records: Sequence[Mapping[str, object]], filters: Mapping[str, str], total: int
+) -> str:
     """The filter form and the matching calls."""
     choices = "".join(
         f'<option value="{o}"{" selected" if filters.get("outcome") == o else ""}>{o}</option>'

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Mapping
 from urllib.parse import quote
 
 from hermes_core.dashboard.html import esc
@@ -34,7 +35,7 @@ def _image(item: dict[str, object]) -> str:
     return f'<img class="result" alt="image result" src="data:{mime};base64,{data}">'
 
 
-def _summarised(result: dict[str, object]) -> dict[str, object]:
+def _summarised(result: Mapping[str, object]) -> dict[str, object]:
     shown = dict(result)
     blocks = shown.get("content")
     if isinstance(blocks, list):  # media data is drawn, not printed
@@ -48,7 +49,7 @@ def _summarised(result: dict[str, object]) -> dict[str, object]:
 
 
 def result_html(
-    tool: str, result: dict[str, object], *, seconds: float | None = None, app_call: str = ""
+    tool: str, result: Mapping[str, object], *, seconds: float | None = None, app_call: str = ""
 ) -> str:
     """A call's result: the text every door shows (:mod:`hermes_core.host.calls.result_text`),
     its images drawn and its structured content (the *Text* view), the whole as JSON (the

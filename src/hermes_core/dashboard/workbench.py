@@ -34,6 +34,7 @@ from hermes_core.home import hermes_home
 from hermes_core.host.calls.audit import read_audit
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_notifications import ProgressCallback
+from hermes_core.json_types import JsonObject
 from hermes_core.nesting import json_text_depth
 
 __all__ = ["Workbench"]
@@ -86,7 +87,7 @@ class Workbench:
         entry = host.registry.get(name)
         app_uri = entry.app_uri if entry is not None else None
 
-        def run(note: ProgressCallback) -> Awaitable[dict[str, object]]:
+        def run(note: ProgressCallback) -> Awaitable[JsonObject]:
             return host.call_tool(name, args, on_progress=note)
 
         return self.calls.start(name, server, app_uri, args, run)

@@ -31,11 +31,11 @@ from hermes_core.home import hermes_home
 from hermes_core.host.calls.approval import Approvals
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result
-from hermes_core.host.calls.call_span import CallSpanStep
-from hermes_core.host.calls.intercept import ActiveInterceptor, InterceptStep
-from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.intercept.step import ActiveInterceptor, InterceptStep
+from hermes_core.host.calls.intercept.table import InterceptorTable
 from hermes_core.host.calls.pipeline import CallPipeline
 from hermes_core.host.calls.recheck import Recheck
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.calls.send_step import SendStep
 from hermes_core.host.calls.steps import (
     AdmitStep,
@@ -46,7 +46,7 @@ from hermes_core.host.calls.steps import (
     UtilityStep,
     WakeStep,
 )
-from hermes_core.host.calls.telemetry import TelemetryStep
+from hermes_core.host.calls.telemetry import CallSpanStep, TelemetryStep
 from hermes_core.host.connection import ServerConnection
 from hermes_core.host.connection.client_offers import ClientOffers
 from hermes_core.host.connection.state_checks import counts_as_connected
@@ -135,7 +135,7 @@ class MCPHost:
 
         *interceptors* are the call interceptors by name (a server's ``interceptors`` name
         them; default: the built-in ``audit`` and ``result_budget`` under ``$HERMES_HOME``,
-        see :class:`~hermes_core.host.calls.interceptors.InterceptorTable`).  *telemetry*
+        see :class:`~hermes_core.host.calls.intercept.table.InterceptorTable`).  *telemetry*
         turns the OpenTelemetry spans and metric on (``None``: when the ``OTEL_*`` variables
         or an SDK tracer provider ask for it, :mod:`hermes_core.host.setup.otel`).
         """
@@ -243,7 +243,7 @@ class MCPHost:
             for tool, reason in reasons.items():
                 if self._registered_as(server, tool) == name:
                     error = f"The MCP tool {tool!r} of server '{server}' was NOT run: {reason}"
-                    return {"error": error, "server": server, "state": "policy", "retryable": False}
+                    return CallError(error, CallState.POLICY, server, retryable=False).result()
         if self._screen is not None:
             for server, refusals in self._screen.refusals.items():
                 for tool, refusal in refusals.items():
@@ -262,12 +262,12 @@ class MCPHost:
             return self.gate.error_payload(server.name, server.display_name)
         if server.config_error is None or not server.enabled:
             return None
-        return {
-            "error": f"MCP server '{server.name}' failed, so {name!r} is not available: "
+        return CallError(
+            f"MCP server '{server.name}' failed, so {name!r} is not available: "
             f"{server.config_error}",
-            "server": server.name,
-            "state": "not_connected",
-        }
+            CallState.NOT_CONNECTED,
+            server.name,
+        ).result()
 
     def _remember(self, server: str, tool: str, decision: Decision) -> None:
         """A decision the user gave at a prompt ("always", "never"): kept and applied now."""

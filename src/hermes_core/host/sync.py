@@ -19,7 +19,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.host.calls.call import Result
-from hermes_core.host.calls.intercept import ActiveInterceptor
+from hermes_core.host.calls.intercept.step import ActiveInterceptor
 from hermes_core.host.host import MCPHost
 from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
 
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.trust.decisions import Decision
+from hermes_core.json_types import JsonObject
 from hermes_core.offers.elicitation import ElicitationRequest, Elicitor
 
 __all__ = ["APPROVAL_ARGS_SHOWN", "Approvals", "Remember", "needs_approval"]
@@ -46,8 +47,8 @@ class Approvals:
         }
 
     async def approve(
-        self, entry: ToolEntry, config: HostServer, args: dict[str, Any]
-    ) -> dict[str, Any] | None:
+        self, entry: ToolEntry, config: HostServer, args: Mapping[str, object]
+    ) -> JsonObject | None:
         """Ask the user before a write-capable tool of an untrusted server runs; ``None`` when
         approved, else the "not run" error.  Fails closed: no channel, a timeout, a declined or
         cancelled answer, or an approver that raises all mean the call is not sent."""
@@ -84,30 +85,26 @@ class Approvals:
                     return None
                 why = "the user declined" if answer.action == "decline" else "the user cancelled"
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
-        return {
-            "error": (
-                f"The write-capable MCP tool {_named(entry)} on untrusted server "
-                f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
-                "direction."
-            ),
-            "server": entry.server,
-            "state": "not_approved",
-            "retryable": False,
-        }
+        return CallError(
+            f"The write-capable MCP tool {_named(entry)} on untrusted server "
+            f"'{entry.server}' was NOT run: {why}. Do not retry without explicit user "
+            "direction.",
+            CallState.NOT_APPROVED,
+            entry.server,
+            retryable=False,
+        ).result()
 
-    def blocked(self, entry: ToolEntry) -> dict[str, Any]:
+    def blocked(self, entry: ToolEntry) -> JsonObject:
         """The refusal of a tool the user decided never to run."""
         self._approval_refusals[entry.server] = self._approval_refusals.get(entry.server, 0) + 1
-        return {
-            "error": (
-                f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: you "
-                f"decided never to run it (hermes mcp approvals set {entry.server} "
-                f"{entry.tool} ask to allow it again)"
-            ),
-            "server": entry.server,
-            "state": "blocked",
-            "retryable": False,
-        }
+        return CallError(
+            f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: you "
+            f"decided never to run it (hermes mcp approvals set {entry.server} "
+            f"{entry.tool} ask to allow it again)",
+            CallState.BLOCKED,
+            entry.server,
+            retryable=False,
+        ).result()
 
 
 def _named(entry: ToolEntry) -> str:
@@ -124,9 +121,9 @@ def _fixed(entry: ToolEntry) -> str:
     return f" ({', '.join(entry.override.fixed)} fixed by config.yaml tools.overrides)"
 
 
-def _remembered(content: Mapping[str, Any] | None) -> Decision | None:
+def _remembered(content: object) -> Decision | None:
     """The "always"/"never" an approval's answer asks to keep (``{"remember": ...}``)."""
-    value = (content or {}).get("remember")
+    value = content.get("remember") if isinstance(content, Mapping) else None
     if value in (Decision.ALWAYS.value, Decision.NEVER.value):
         return Decision(value)
     return None

@@ -30,11 +30,13 @@ import stat
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Awaitable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from hermes_core.host.calls.refusals import CallState
+from hermes_core.json_types import JsonObject
 from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup, Verdict
 
 if TYPE_CHECKING:
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AUDIT_FILE",
     "AuditInterceptor",
+    "AuditRecord",
     "AuditSettings",
     "AuditSetup",
     "AuditSink",
@@ -52,6 +55,10 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: One line of the audit log as it is written: JSON-ready data (a value that is not JSON is
+#: written as its ``str``).
+AuditRecord = dict[str, object]
 
 AUDIT_FILE = Path("logs") / "audit.jsonl"
 #: An argument value longer than this (as JSON) is cut in a ``values: true`` log.
@@ -77,7 +84,7 @@ class AuditSettings:
     keep: int = 5
 
     @classmethod
-    def of(cls, settings: Mapping[str, Any]) -> AuditSettings:
+    def of(cls, settings: Mapping[str, object]) -> AuditSettings:
         values = settings.get("values", False)
         max_bytes = settings.get("max_bytes", cls.max_bytes)
         keep = settings.get("keep", cls.keep)
@@ -96,10 +103,10 @@ WRITTEN_SECONDS = 2.0
 class AuditSink(Protocol):
     """Where records go instead of the file (the state database's buffered writer)."""
 
-    def add(self, record: dict[str, Any]) -> Any:
+    def add(self, record: AuditRecord) -> object:
         """Take *record*; never blocks on the database."""
 
-    def written(self, record: dict[str, Any]) -> asyncio.Future[None] | None:
+    def written(self, record: AuditRecord) -> asyncio.Future[None] | None:
         """Take *record* from a call on the running loop: a future done once it is written
         (``None``: not worth waiting for)."""
 
@@ -114,7 +121,7 @@ class AuditSetup(InterceptorSetup):
     sink: AuditSink | None = field(default=None, repr=False)
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -132,27 +139,27 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
-def _shown_value(value: Any) -> Any:
+def _shown_value(value: object) -> object:
     text = json.dumps(value, ensure_ascii=False, default=str)
     if len(text) <= MAX_VALUE_CHARS:
         return value
     return text[: MAX_VALUE_CHARS - 1] + "…"
 
 
-def call_outcome(result: Mapping[str, Any]) -> str:
+def call_outcome(result: Mapping[str, object]) -> str:
     """The call's outcome in one word: ``ok``, ``tool_error`` (``isError``), ``refused`` (an
     interceptor), ``failed_closed`` (an interceptor failed), ``not_approved``, ``cancelled``
     or ``error``."""
     if "error" not in result:
         return "tool_error" if result.get("isError") is True else "ok"
     state = result.get("state")
-    if state == "refused":
+    if state == CallState.REFUSED:
         return "refused"
-    if state == "interceptor_failed":
+    if state == CallState.INTERCEPTOR_FAILED:
         return "failed_closed"
-    if state == "not_approved":
+    if state == CallState.NOT_APPROVED:
         return "not_approved"
-    if state == "cancelled":
+    if state == CallState.CANCELLED:
         return "cancelled"
     return "error"
 
@@ -181,12 +188,12 @@ class AuditInterceptor:
         sink = setup.sink if isinstance(setup, AuditSetup) else None
         return cls(setup.home / AUDIT_FILE, AuditSettings.of(setup.settings), sink)
 
-    def record(self, call: InterceptedCall, result: Mapping[str, Any]) -> dict[str, Any]:
+    def record(self, call: InterceptedCall, result: Mapping[str, object]) -> AuditRecord:
         """The audit line of *call* (as data)."""
         now = time.time()
         arguments = call.arguments
         if self.settings.values:
-            args: dict[str, Any] = {k: _shown_value(v) for k, v in arguments.items()}
+            args: dict[str, object] = {k: _shown_value(v) for k, v in arguments.items()}
         else:
             args = {k: _json_type(v) for k, v in arguments.items()}
         return {
@@ -213,7 +220,7 @@ class AuditInterceptor:
             else {}
         )
 
-    def after(self, call: InterceptedCall, result: dict[str, Any]) -> Any:
+    def after(self, call: InterceptedCall, result: dict[str, object]) -> Awaitable[None] | None:
         if self.sink is not None:
             # The call answers once its row is in the database (many calls' rows share one
             # write): a replica killed after answering has lost no row.  Bounded: a database
@@ -234,7 +241,7 @@ class AuditInterceptor:
             with self._lock:
                 self._write_lines([*self._take(), data])
                 self._broken = None
-            return
+            return None
         with self._lock:
             self._waiting.append(data)
             self._waiting_bytes += len(data)
@@ -243,6 +250,7 @@ class AuditInterceptor:
             self.flush()
         elif self._timer is None:
             self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
+        return None
 
     def _take(self) -> list[bytes]:
         """The waiting lines, handed over (call with the lock held)."""
@@ -366,7 +374,7 @@ def audit_files(home: Path) -> list[Path]:
     return [p for _, p in sorted(rotated, reverse=True)] + [path]
 
 
-def read_audit(home: Path) -> Iterator[dict[str, Any]]:
+def read_audit(home: Path) -> Iterator[JsonObject]:
     """Every readable line of the audit log, oldest first (bounded; regular files only)."""
     for path in audit_files(home):
         try:

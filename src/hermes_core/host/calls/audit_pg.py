@@ -24,12 +24,15 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from hermes_core.host.calls.audit import AuditRecord
+from hermes_core.json_types import JsonObject
 from hermes_core.pgstate import Database, StateUnavailable
 
 if TYPE_CHECKING:
     import psycopg
+    from psycopg.rows import TupleRow
 
 __all__ = [
     "BATCH",
@@ -63,7 +66,7 @@ class PgAuditSink:
     def __init__(self, db: Database, *, max_buffered: int = MAX_BUFFERED) -> None:
         self.db = db
         self.max_buffered = max_buffered
-        self._buffer: deque[tuple[dict[str, Any], _Waiter | None]] = deque()
+        self._buffer: deque[tuple[AuditRecord, _Waiter | None]] = deque()
         self.healthy = True
         """Whether the last write went through (a call waits for its row only then)."""
         self._cond = threading.Condition()
@@ -83,7 +86,7 @@ class PgAuditSink:
         with self._cond:
             return len(self._buffer) + self._writing
 
-    def add(self, record: dict[str, Any], waiter: _Waiter | None = None) -> bool:
+    def add(self, record: AuditRecord, waiter: _Waiter | None = None) -> bool:
         """Take *record*; *waiter* is called (from the writer thread) once its row is written.
         Never blocks on the database; ``False``: the buffer was full and the record dropped."""
         with self._cond:
@@ -104,7 +107,7 @@ class PgAuditSink:
             self._cond.notify_all()
             return True
 
-    def written(self, record: dict[str, Any]) -> asyncio.Future[None] | None:
+    def written(self, record: AuditRecord) -> asyncio.Future[None] | None:
         """Take *record* from a call on the running loop: a future that is done once its row is
         in the database (the call returns after its row is written, so a replica killed after
         it answered has lost no row), or ``None`` when not worth waiting for — the buffer was
@@ -196,7 +199,7 @@ def _settle(done: asyncio.Future[None]) -> None:
         done.set_result(None)
 
 
-def _dropped_record(count: int) -> dict[str, Any]:
+def _dropped_record(count: int) -> AuditRecord:
     now = time.time()
     return {
         "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
@@ -208,7 +211,7 @@ def _dropped_record(count: int) -> dict[str, Any]:
     }
 
 
-def _insert(conn: psycopg.Connection[Any], batch: list[dict[str, Any]]) -> None:
+def _insert(conn: psycopg.Connection[TupleRow], batch: list[AuditRecord]) -> None:
     now = time.time()
     rows = [
         (
@@ -235,11 +238,11 @@ def audit_sink_for(db: Database) -> PgAuditSink:
 
 def read_audit_rows(
     db: Database, *, since: float | None = None, server: str | None = None
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[JsonObject]:
     """The audit records in *db*, oldest first (at most :data:`MAX_READ_ROWS`, the newest
     ones); ``StateUnavailable`` when it cannot be read."""
     clauses: list[str] = []
-    args: list[Any] = []
+    args: list[float | str] = []
     if since is not None:
         clauses.append("at >= %s")
         args.append(since)

@@ -7,7 +7,7 @@ it is open a call returns at once, without touching the server, with an error th
 not to repeat the same call, and whether the server is unreachable or rejecting its arguments.
 After ``cooldown`` seconds the breaker is *half-open*: one call goes through as a probe (others
 are still refused while it runs); its success closes the breaker, its failure opens it again for
-another cooldown.  Any successful call resets the count.  Utility tools do not consult it.
+another cooldown.  A successful call resets the count.  Utility tools do not consult it.
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
+from hermes_core.json_types import JsonObject
 
 __all__ = ["BreakerState", "Breakers", "CircuitBreaker", "Outcome"]
 
@@ -79,7 +81,7 @@ class CircuitBreaker:
         return max(0.0, self.cooldown - (self._clock() - self._opened_at))
 
     # -- calls -------------------------------------------------------------------------------
-    def admit(self) -> dict[str, Any] | None:
+    def admit(self) -> JsonObject | None:
         """``None`` when a call may go to the server now, else the error to return instead.
 
         In the half-open state the first caller becomes the probe; it must report its outcome
@@ -115,7 +117,7 @@ class CircuitBreaker:
         """An admitted call ended without an outcome (e.g. cancelled): free the probe slot."""
         self._probing = False
 
-    def refusal(self) -> dict[str, Any]:
+    def refusal(self) -> JsonObject:
         strikes = self._strikes.total
         wait = max(1, round(self.retry_in()))
         if strikes and self._strikes.application == strikes:
@@ -133,16 +135,15 @@ class CircuitBreaker:
                 f"failures. Calls resume in about {wait} s. Do NOT retry this tool yet: use "
                 "another approach or ask the user to check the server."
             )
-        return {
-            "error": error,
-            "server": self.server,
-            "state": "circuit_open",
-            "reason": reason,
-            "retry_after": wait,
-            "retryable": False,
-        }
+        return CallError(
+            error,
+            CallState.CIRCUIT_OPEN,
+            self.server,
+            retryable=False,
+            details={"reason": reason, "retry_after": wait},
+        ).result()
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> JsonObject:
         """The breaker as ``hermes mcp status --json`` shows it."""
         return {
             "state": self.state,

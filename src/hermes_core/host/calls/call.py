@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hermes_core.host.calls.breaker import CircuitBreaker, Outcome
 from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.json_types import JsonObject
 from hermes_core.plugins.interceptors import InterceptedCall
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Span
 
 __all__ = ["CallStep", "Proceed", "Result", "ToolCall", "answered"]
 
 #: What a call returns: the tool's result, or ``{"error": ..., ...}``.
-Result = dict[str, Any]
+Result = JsonObject
 #: The rest of the pipeline after a step.
 Proceed = Callable[["ToolCall"], Awaitable[Result]]
 
@@ -29,7 +33,7 @@ class ToolCall:
     """
 
     name: str
-    arguments: dict[str, Any]
+    arguments: dict[str, object]
     on_progress: ProgressCallback | None
     entry: ToolEntry
     server: HostServer
@@ -41,7 +45,7 @@ class ToolCall:
     ``optional`` is then called as one (``required``: always)."""
     intercepted: InterceptedCall | None = None
     """What the interceptors see of the call (set by the ``intercept`` step)."""
-    span: Any = None
+    span: Span | None = None
     """The call's OpenTelemetry span (set by the ``call_span`` step when telemetry is on)."""
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from hermes_core._sdk_compat import is_output_schema_violation
 from hermes_core.host.calls.breaker import Outcome
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.connection import ServerError
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.registry import ToolEntry
+from hermes_core.json_types import JsonObject
 from hermes_core.sanitize import clean_text
 
 __all__ = ["call_failed", "server_error_words"]
@@ -28,28 +28,25 @@ def server_error_words(server: str, exc: Exception) -> str:
     return clean_text(f"MCP server '{server}': {text or type(exc).__name__}")
 
 
-def call_failed(
-    entry: ToolEntry, exc: Exception, gate: ServerGate
-) -> tuple[dict[str, Any], Outcome]:
+def call_failed(entry: ToolEntry, exc: Exception, gate: ServerGate) -> tuple[JsonObject, Outcome]:
     """The result and breaker outcome of a call that raised *exc* (a connection failure
     also clears *gate*'s cached answers)."""
     if isinstance(exc, ServerError):
         gate.invalidate()
-        failed = {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
-        return failed, "transport"
+        failed = CallError(str(exc), server=entry.server, retryable=exc.retryable)
+        return failed.result(), "transport"
     if is_output_schema_violation(exc):
         # The SDK checks structuredContent against the tool's outputSchema (as the spec
         # asks of clients) and raises a bare RuntimeError when it does not match.
-        return {
-            "error": f"MCP server '{entry.server}': the result of {entry.tool!r} does "
+        return CallError(
+            f"MCP server '{entry.server}': the result of {entry.tool!r} does "
             f"not match the tool's outputSchema, so it was discarded: "
             f"{str(exc).splitlines()[0]}",
-            "server": entry.server,
-            "tool": entry.tool,
-            "state": "invalid_output",
-            "retryable": False,
-        }, "application"
-    return {
-        "error": server_error_words(entry.server, exc),
-        "server": entry.server,
-    }, "application"
+            CallState.INVALID_OUTPUT,
+            entry.server,
+            retryable=False,
+            tool=entry.tool,
+        ).result(), "application"
+    return CallError(server_error_words(entry.server, exc), server=entry.server).result(), (
+        "application"
+    )

@@ -15,10 +15,14 @@ server's own tool) runs admit, record, gate and send only.  A step is added with
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any
 
 from hermes_core.host.calls.call import CallStep, Proceed, Result, ToolCall, answered
-from hermes_core.host.calls.refusals import fixed_argument_refusal, unknown_tool
+from hermes_core.host.calls.refusals import (
+    CallError,
+    CallState,
+    fixed_argument_refusal,
+    unknown_tool,
+)
 from hermes_core.host.server_notifications import ProgressCallback
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
@@ -153,7 +157,7 @@ class CallPipeline:
     def call(
         self,
         name: str,
-        arguments: Mapping[str, Any] | None = None,
+        arguments: Mapping[str, object] | None = None,
         on_progress: ProgressCallback | None = None,
         *,
         as_task: bool = False,
@@ -168,18 +172,18 @@ class CallPipeline:
                 return answered(refusal)
             why = self._unoffered(name) if self._unoffered is not None else None
             if why is not None:
-                return answered({"error": why, "state": "not_offered"})
+                return answered(CallError(why, CallState.NOT_OFFERED).result())
             names = self._offered() if self._offered is not None else self._registry.names()
             return answered(unknown_tool(name, names))
         if arguments and depth_of(arguments, MAX_ARGUMENT_DEPTH) > MAX_ARGUMENT_DEPTH:
             return answered(
-                {
-                    "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT "
+                CallError(
+                    f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT "
                     f"run: its arguments nest {nesting_problem()}",
-                    "server": entry.server,
-                    "state": "invalid_arguments",
-                    "retryable": False,
-                }
+                    CallState.INVALID_ARGUMENTS,
+                    entry.server,
+                    retryable=False,
+                ).result()
             )
         override = entry.override
         if override is not None and (override.fixed or override.defaults):

@@ -12,9 +12,9 @@ server.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from hermes_core.host.calls.call import Result, ToolCall
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.calls.steps import policy_refused
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
@@ -33,7 +33,7 @@ class Recheck:
         refusal: Callable[[str], Result | None],
         unoffered: Callable[[str], str | None],
         decision: Callable[[str, str], Decision | None],
-        blocked: Callable[[ToolEntry], dict[str, Any]],
+        blocked: Callable[[ToolEntry], Result],
     ) -> None:
         """*catch_up()* applies what changed on disk (config, policy, trust state);
         *resolve(name)* is the entry registered now and its server's config; *refusal(name)*
@@ -57,13 +57,13 @@ class Recheck:
             if held is not None:
                 return held
             why = self._unoffered(call.name)
-            return {
-                "error": f"The MCP tool {asked.tool!r} of server '{asked.server}' was NOT run: "
+            return CallError(
+                f"The MCP tool {asked.tool!r} of server '{asked.server}' was NOT run: "
                 "it is no longer offered" + (f" ({why})" if why else ""),
-                "server": asked.server,
-                "state": "not_offered",
-                "retryable": False,
-            }
+                CallState.NOT_OFFERED,
+                asked.server,
+                retryable=False,
+            ).result()
         entry, server = found
         refused = policy_refused(entry, server)
         if refused is not None:

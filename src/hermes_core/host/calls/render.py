@@ -3,9 +3,9 @@ cleaned; the usual text-only result takes a direct path."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from hermes_core.json_types import JsonObject
+from hermes_core.json_types import JsonObject, JsonValue
 from hermes_core.sanitize import (
     SHORT_ASCII,
     ascii_control,
@@ -24,7 +24,7 @@ _PLAIN_TYPES: tuple[type[CallToolResult], type[TextContent]] | None = None
 """The SDK's ``CallToolResult`` and ``TextContent``, imported on the first result."""
 
 
-def plain_text_result(result: BaseModel) -> dict[str, object] | None:
+def plain_text_result(result: BaseModel) -> JsonObject | None:
     """The usual result, text content and nothing else, rendered directly: what
     :func:`render_result`'s dump and walk would give, or ``None`` when *result* holds anything
     more (metadata, structured content, annotations, other content, extra fields, text that
@@ -44,7 +44,7 @@ def plain_text_result(result: BaseModel) -> dict[str, object] | None:
         or result.__pydantic_extra__  # (model_extra, without the property's call)
     ):
         return None
-    content = []
+    content: list[JsonValue] = []
     for item in result.content:
         if (
             type(item) is not text_type
@@ -65,7 +65,7 @@ def plain_text_result(result: BaseModel) -> dict[str, object] | None:
     return {"content": content, "isError": result.is_error, "resultType": "complete"}
 
 
-def render_result(result: BaseModel) -> dict[str, object]:
+def render_result(result: BaseModel) -> JsonObject:
     """A ``CallToolResult`` as JSON-ready data, TAG characters stripped, ``_meta`` cleaned.
 
     The usual result (text content only) is built directly (:func:`plain_text_result`);
@@ -76,18 +76,18 @@ def render_result(result: BaseModel) -> dict[str, object]:
     return plain if plain is not None else render_any_result(result)
 
 
-def render_any_result(result: BaseModel) -> dict[str, object]:
+def render_any_result(result: BaseModel) -> JsonObject:
     data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     meta = data.pop("_meta", None)
-    rendered: dict[str, object] = sanitize_value(data)
+    rendered: JsonObject = sanitize_value(data)
     if meta is not None and (meta := clean_meta(meta)):
-        rendered["_meta"] = meta
+        rendered["_meta"] = cast(JsonObject, meta)  # (a cleaned copy of JSON: JSON)
     content = rendered.get("content")
     for item in content if isinstance(content, list) else ():
         if type(item) is dict and "_meta" in item:
             cleaned = clean_meta(item.pop("_meta"))
             if cleaned:
-                item["_meta"] = cleaned
+                item["_meta"] = cast(JsonObject, cleaned)  # (likewise)
     if "isError" not in rendered:
         rendered["isError"] = False
     return rendered
@@ -96,7 +96,7 @@ def render_any_result(result: BaseModel) -> dict[str, object]:
 _PLAIN_KEYS = frozenset({"content", "isError"})
 
 
-def render_raw_result(result: JsonObject) -> dict[str, object]:
+def render_raw_result(result: JsonObject) -> JsonObject:
     """A ``tools/call`` response's ``result`` object as it came (not validated yet: see
     :mod:`hermes_core.host.transports.raw_calls`), rendered as :func:`render_result` renders the
     SDK's model of it: the usual text result checked and built directly; anything else
@@ -105,7 +105,7 @@ def render_raw_result(result: JsonObject) -> dict[str, object]:
     if _PLAIN_KEYS.issuperset(result):
         content, is_error = result.get("content"), result.get("isError", False)
         if type(content) is list and type(is_error) is bool:
-            rendered = []
+            rendered: list[JsonValue] = []
             for item in content:
                 if type(item) is not dict or len(item) != 2 or item.get("type") != "text":
                     break

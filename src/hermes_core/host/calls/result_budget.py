@@ -25,7 +25,6 @@ import stat
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup
 
@@ -50,11 +49,11 @@ MAX_CLEANED = 10_000
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def _dumped_len(value: Any) -> int:
+def _dumped_len(value: object) -> int:
     return len(json.dumps(value, ensure_ascii=False, default=str))
 
 
-def result_chars(result: Mapping[str, Any]) -> int:
+def result_chars(result: Mapping[str, object]) -> int:
     """The size of *result* in characters: text content as it is, the rest as JSON."""
     total = 0
     content = result.get("content")
@@ -105,7 +104,7 @@ class ResultBudget:
         clean_results(budget.folder, budget.max_age_days)  # once per host
         return budget
 
-    def after(self, call: InterceptedCall, result: dict[str, Any]) -> dict[str, Any] | None:
+    def after(self, call: InterceptedCall, result: dict[str, object]) -> dict[str, object] | None:
         budget = call.max_result_tokens
         if budget <= 0 or "error" in result:
             return None
@@ -131,7 +130,7 @@ class ResultBudget:
         saved = self._save(call, result)
         return _preview(result, budget, total, saved)
 
-    def _save(self, call: InterceptedCall, result: Mapping[str, Any]) -> str:
+    def _save(self, call: InterceptedCall, result: Mapping[str, object]) -> str:
         """Save *result* (at most ``max_file_bytes`` of it, after making room in the folder);
         the note's sentence saying where it is."""
         data = json.dumps(result, ensure_ascii=False, default=str).encode("utf-8")
@@ -160,9 +159,10 @@ class ResultBudget:
         return f"The whole result is saved in {path} (read it from there if the rest is needed)."
 
 
-def _size(value: Any, default: int) -> int:
-    valid = isinstance(value, int) and not isinstance(value, bool) and value >= 4096
-    return value if valid else default
+def _size(value: object, default: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 4096:
+        return value
+    return default
 
 
 def make_room(folder: Path, needed: int, cap: int) -> int:
@@ -197,9 +197,11 @@ def make_room(folder: Path, needed: int, cap: int) -> int:
     return removed
 
 
-def _preview(result: Mapping[str, Any], budget: int, total: int, saved: str) -> dict[str, Any]:
+def _preview(
+    result: Mapping[str, object], budget: int, total: int, saved: str
+) -> dict[str, object]:
     limit = budget * CHARS_PER_TOKEN
-    kept: dict[str, Any] = {}
+    kept: dict[str, object] = {}
     structured = result.get("structuredContent")
     structured_note = ""
     if "structuredContent" in result:
@@ -210,7 +212,7 @@ def _preview(result: Mapping[str, Any], budget: int, total: int, saved: str) -> 
         else:
             structured_note = " Its structured content did not fit and is in the file only."
     room = max(limit - 600, 0)  # the note's own room
-    shown: list[dict[str, Any]] = []
+    shown: list[object] = []
     dropped = 0
     content = result.get("content")
     for item in content if isinstance(content, list) else ():
@@ -238,7 +240,7 @@ def _preview(result: Mapping[str, Any], budget: int, total: int, saved: str) -> 
         f"{saved}{structured_note}]"
     )
     shown.append({"type": "text", "text": note})
-    preview: dict[str, Any] = {"content": shown, **kept}
+    preview: dict[str, object] = {"content": shown, **kept}
     preview["isError"] = result.get("isError", False)
     if "resultType" in result:
         preview["resultType"] = result["resultType"]
@@ -254,7 +256,7 @@ def _note(total: int, budget: int, shown: int, saved: str, extra: str = "") -> s
     )
 
 
-def _dump_preview(dumped: str, budget: int, saved: str) -> dict[str, Any]:
+def _dump_preview(dumped: str, budget: int, saved: str) -> dict[str, object]:
     """A result that is not a tool's (a resource, a prompt) cut: the start of its JSON."""
     part = dumped[: max(budget * CHARS_PER_TOKEN - 600, 0)]
     note = _note(len(dumped), budget, len(part), saved, " (the start of its JSON)")

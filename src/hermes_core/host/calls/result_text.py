@@ -23,7 +23,6 @@ import binascii
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from hermes_core.host.calls.refusals import Refusal, refusal_of
 from hermes_core.sanitize import clean_line, clean_text
@@ -47,7 +46,7 @@ class ResultText:
     """The host's own ``{"error": ...}`` (the tool was not run, or its call failed)."""
 
 
-def size_text(data: Any) -> str:
+def size_text(data: object) -> str:
     """The decoded size of base64 *data*: ``512 bytes``, ``1.2 KiB``, ``no data``."""
     if not isinstance(data, str):
         return "no data"
@@ -60,11 +59,11 @@ def size_text(data: Any) -> str:
     return f"{count / 1024:.1f} KiB" if count >= 1024 else f"{count} bytes"
 
 
-def _mime(value: Any) -> str:
+def _mime(value: object) -> str:
     return clean_line(str(value or "unknown type"))
 
 
-def block_text(item: Any) -> str:
+def block_text(item: object) -> str:
     """One content block as text (see the module's description)."""
     if not isinstance(item, Mapping):
         return f"[content: {clean_line(type(item).__name__)}]"
@@ -88,7 +87,7 @@ def block_text(item: Any) -> str:
     return f"[{kind} content]"
 
 
-def render_text(result: Mapping[str, Any]) -> ResultText:
+def render_text(result: Mapping[str, object]) -> ResultText:
     """*result* as the text a person or a model reads."""
     if "error" in result and "content" not in result:
         refusal = refusal_of(result)

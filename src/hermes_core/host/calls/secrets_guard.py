@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from hermes_core.plugins.interceptors import Decision, InterceptedCall, InterceptorSetup
 
@@ -82,7 +81,7 @@ class SecretsGuard:
 _TOO_DEEP = "\0too deep\0"  # (compared by identity)
 
 
-def _texts(value: Any, depth: int) -> Iterator[str]:
+def _texts(value: object, depth: int) -> Iterator[str]:
     """Every string of a JSON-like value, keys included."""
     if isinstance(value, str):
         yield value

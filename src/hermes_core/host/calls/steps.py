@@ -15,6 +15,7 @@ from hermes_core.host.calls.approval import Approvals, needs_approval
 from hermes_core.host.calls.breaker import Breakers
 from hermes_core.host.calls.call import Proceed, Result, ToolCall, answered
 from hermes_core.host.calls.failures import server_error_words
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.connection import ServerConnection, ServerError
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.offer_gates import ServerGate
@@ -57,13 +58,13 @@ def policy_refused(entry: ToolEntry, server: HostServer) -> Result | None:
         refused = tool_denial(server.policy, entry.server, entry.override.name)
     if refused is None:
         return None
-    return {
-        "error": f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
+    return CallError(
+        f"The MCP tool {entry.tool!r} of server '{entry.server}' was NOT run: "
         f"refused by the administrator's policy: {refused}",
-        "server": entry.server,
-        "state": "policy",
-        "retryable": False,
-    }
+        CallState.POLICY,
+        entry.server,
+        retryable=False,
+    ).result()
 
 
 class AdmitStep:
@@ -141,18 +142,18 @@ class WakeStep:
         if (woke := await self._wake(entry.server)) is not None:
             call.outcome = "transport"
             error = f"MCP server '{entry.server}' (lazy) could not be started: {woke}"
-            return {"error": error, "server": entry.server, "state": "not_connected"}
+            return CallError(error, CallState.NOT_CONNECTED, entry.server).result()
         live = self._registry.get(entry.name)
         if live is None or live.server != entry.server or live.tool != entry.tool:
             refusal = None if self._refused is None else self._refused(entry.name)
             if refusal is not None:
                 return refusal  # held back by the trust state (changed since pinned, blocked)
-            return {
-                "error": f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
+            return CallError(
+                f"MCP server '{entry.server}' no longer offers the tool {entry.tool!r} "
                 "(it was in the tool cache; the live server dropped it)",
-                "server": entry.server,
-                "state": "phantom",
-            }
+                CallState.PHANTOM,
+                entry.server,
+            ).result()
         if live is entry or self._rest is None:
             return await proceed(call)
         call.entry = live  # decided on the live listing from here on
@@ -192,10 +193,11 @@ class GateStep:
         payload = self._gate.error_payload(server, call.server.display_name)
         connection = self._connections.get(server)
         reason = connection.status.last_error if connection is not None else None
-        if payload.get("state") == "not_connected" and reason:
+        error = payload["error"]
+        if payload.get("state") == CallState.NOT_CONNECTED and reason and isinstance(error, str):
             core = reason.removeprefix(f"MCP server '{server}' ")
-            payload["error"] += f": {core}" if core is reason else f": it {core}"
-        if payload.get("state") == "not_connected":
+            payload["error"] = error + (f": {core}" if core is reason else f": it {core}")
+        if payload.get("state") == CallState.NOT_CONNECTED:
             call.outcome = "transport"
         return payload
 
@@ -218,22 +220,19 @@ class UtilityStep:
         connection = self._connections[entry.server]
         problem = utility_argument_problem(entry.tool, call.arguments)
         if problem is not None:
-            return {
-                "error": f"{entry.tool} of MCP server '{entry.server}' was not called: {problem}",
-                "server": entry.server,
-                "state": "invalid_arguments",
-                "retryable": False,
-            }
+            return CallError(
+                f"{entry.tool} of MCP server '{entry.server}' was not called: {problem}",
+                CallState.INVALID_ARGUMENTS,
+                entry.server,
+                retryable=False,
+            ).result()
         try:
             return await call_utility(connection, call.server, entry.tool, call.arguments)
         except ServerError as exc:
             self._gate.invalidate()
-            return {"error": str(exc), "server": entry.server, "retryable": exc.retryable}
+            return CallError(str(exc), server=entry.server, retryable=exc.retryable).result()
         except Exception as exc:  # noqa: BLE001 - an MCP error from the server is a result
-            return {
-                "error": server_error_words(entry.server, exc),
-                "server": entry.server,
-            }
+            return CallError(server_error_words(entry.server, exc), server=entry.server).result()
 
 
 class ApproveStep:

@@ -10,24 +10,39 @@ A client span per MCP request a tool call makes (``tools/call <tool>``; a utilit
 request (``MCP send tools/call ...``) nests under it, and the SDK puts the W3C trace context
 in the request's ``params._meta``, so the server's span joins the trace.
 
-``opentelemetry`` is imported only when :class:`TelemetryStep` is made; the host inserts it
-only when telemetry is on (:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host
-without it pays nothing per call.
+And the span of a whole tool call, the ``call_span`` step (:class:`CallSpanStep`): a call
+refused before it makes a request (by the policy, a decision, an interceptor, a gate) made no
+``CLIENT`` span at all, and an interceptor's own spans would start outside any of Hermes' spans
+(a trace of their own).  This step runs first and opens an ``INTERNAL`` span
+``execute_tool <registered name>`` around everything else: the policy, the interceptors, the
+approval, the request (whose ``CLIENT`` span nests under it).  It is the current span while
+interceptors run, so a span a plugin starts is its child, and it is handed to them as
+:attr:`~hermes_core.plugins.interceptors.InterceptedCall.span` to add attributes.  A refused or
+failed call ends it with ``error.type`` (the result's ``state``, e.g. ``refused``) and the
+refusal as its status message.
+
+``opentelemetry`` is imported only when :class:`TelemetryStep` or :class:`CallSpanStep` is
+made; the host inserts them only when telemetry is on
+(:func:`hermes_core.host.setup.otel.telemetry_wanted`), so a host without it pays nothing per
+call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 
+#: A span's (and a measurement's) attributes, as this module sets them.
+Attributes = dict[str, str | int]
+
 __all__ = [
     "DURATION_BUCKETS",
     "INSTRUMENTATION",
+    "CallSpanStep",
     "TelemetryStep",
     "error_type",
     "utility_method",
@@ -51,7 +66,7 @@ def utility_method(tool: str) -> str:
     return _UTILITY_METHODS.get(tool, tool)
 
 
-def error_type(result: Mapping[str, Any]) -> str | None:
+def error_type(result: Mapping[str, object]) -> str | None:
     """The ``error.type`` of a call's *result*: its ``state`` (``refused``, ``timeout`` …),
     ``tool_error`` for an ``isError`` result, ``None`` when it succeeded."""
     if "error" not in result:
@@ -91,18 +106,18 @@ class TelemetryStep:
         self._protocol = protocol
         self._session_id = session_id
         self._clock = clock or time.perf_counter
-        self._fixed: dict[int, tuple[ToolEntry, HostServer, dict[str, Any]]] = {}
+        self._fixed: dict[int, tuple[ToolEntry, HostServer, Attributes]] = {}
 
     def applies(self, entry: ToolEntry, server: HostServer) -> bool:
         return True
 
-    def _attributes(self, entry: ToolEntry, server: HostServer) -> dict[str, Any]:
+    def _attributes(self, entry: ToolEntry, server: HostServer) -> Attributes:
         """What every request of *entry* on *server* carries (built once per entry)."""
         cached = self._fixed.get(id(entry))
         if cached is not None and cached[0] is entry and cached[1] is server:
             return cached[2]
         method = utility_method(entry.tool) if entry.utility else "tools/call"
-        attributes: dict[str, Any] = {"mcp.method.name": method}
+        attributes: Attributes = {"mcp.method.name": method}
         if method == "tools/call":
             attributes["gen_ai.tool.name"] = entry.tool
             attributes["gen_ai.operation.name"] = "execute_tool"
@@ -125,10 +140,11 @@ class TelemetryStep:
     async def _traced(self, call: ToolCall, proceed: Proceed) -> Result:
         entry = call.entry
         fixed = self._attributes(entry, call.server)
-        method = fixed["mcp.method.name"]
+        method = str(fixed["mcp.method.name"])
         target = fixed.get("gen_ai.tool.name")
-        if method == "prompts/get" and isinstance(call.arguments.get("name"), str):
-            target = call.arguments["name"]
+        prompt = call.arguments.get("name")
+        if method == "prompts/get" and isinstance(prompt, str):
+            target = prompt
         attributes = dict(fixed)
         if method == "prompts/get" and target is not None:
             attributes["gen_ai.prompt.name"] = target
@@ -154,3 +170,44 @@ class TelemetryStep:
             measured["error.type"] = error
         self._duration.record(self._clock() - started, measured)
         return result
+
+
+class CallSpanStep:
+    """Opens the ``execute_tool <name>`` span of each call (see the module docstring)."""
+
+    name = "call_span"
+
+    def __init__(self) -> None:
+        from opentelemetry import trace
+
+        self._tracer = trace.get_tracer(INSTRUMENTATION)
+        self._kind = trace.SpanKind.INTERNAL
+        self._error = trace.StatusCode.ERROR
+
+    def applies(self, entry: ToolEntry, server: HostServer) -> bool:
+        return True
+
+    def __call__(self, call: ToolCall, proceed: Proceed) -> Awaitable[Result]:
+        return self._spanned(call, proceed)
+
+    async def _spanned(self, call: ToolCall, proceed: Proceed) -> Result:
+        attributes: Attributes = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": call.name,
+            "hermes.server": call.entry.server,
+            "hermes.tool": call.entry.tool,
+        }
+        with self._tracer.start_as_current_span(
+            f"execute_tool {call.name}",
+            kind=self._kind,
+            attributes=attributes,
+            record_exception=True,
+        ) as span:
+            call.span = span
+            result = await proceed(call)
+            error = error_type(result)
+            if error is not None:
+                span.set_attribute("error.type", error)
+                message = result.get("error")
+                span.set_status(self._error, message if isinstance(message, str) else None)
+            return result

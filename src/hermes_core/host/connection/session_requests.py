@@ -50,7 +50,7 @@ class ToolCallRequest:
     """``tools/call`` of *tool* in either revision; *progress* hears the server's progress."""
 
     tool: str
-    arguments: JsonObject
+    arguments: dict[str, object]
     progress: ProgressFnT | None = None
 
     def send(
@@ -77,7 +77,7 @@ class TaskCallRequest:
     """``tools/call`` of *tool* as a 2025-11-25 task, to its final result."""
 
     tool: str
-    arguments: JsonObject
+    arguments: dict[str, object]
     progress: ProgressFnT | None
     follower: TaskFollower
 
@@ -92,7 +92,7 @@ class PipeCallRequest:
 
     lane: RawCalls
     tool: str
-    arguments: JsonObject
+    arguments: dict[str, object]
 
     def send(self, session: ClientSession) -> Awaitable[JsonObject]:
         return self.lane.tools_call(self.tool, self.arguments)

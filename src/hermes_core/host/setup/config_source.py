@@ -26,9 +26,9 @@ from hermes_core.config.policy_rules import Policy
 from hermes_core.config.secret_keys import credentials_in
 from hermes_core.host.calls.audit import AuditSetup
 from hermes_core.host.calls.audit_pg import audit_sink_for
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
-from hermes_core.host.calls.interceptor_settings import check_created, settings_shapes, validated
-from hermes_core.host.calls.interceptors import InterceptorTable
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.settings import check_created, settings_shapes, validated
+from hermes_core.host.calls.intercept.table import InterceptorTable
 from hermes_core.host.calls.secrets_guard import SECRETS_GUARD, GuardSetup
 from hermes_core.host.decision_files import Stamp, decision_files, stamps_of
 from hermes_core.host.server_spec import HostServer

@@ -15,10 +15,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.liveness.words import app_label, not_running_sentence, start_action
 from hermes_core.host.optional import app_availability, app_guidance
+from hermes_core.json_types import JsonObject
 from hermes_platform import declared
 
 __all__ = ["GateDecision", "ServerGate"]
@@ -82,8 +83,10 @@ class ServerGate:
             if self._not_running(server) is not None:
                 sentence = not_running_sentence(server, display_name)
                 action = start_action(server, display_name)
-                return GateDecision(False, "not_running", sentence, action, "after_user_action")
-            return GateDecision(False, "not_connected")
+                return GateDecision(
+                    False, CallState.NOT_RUNNING, sentence, action, "after_user_action"
+                )
+            return GateDecision(False, CallState.NOT_CONNECTED)
         decl = declared.lookup(server)
         if decl is None:
             return GateDecision(True, "connected")
@@ -99,49 +102,65 @@ class ServerGate:
             advice.retry if advice else None,
         )
 
-    def error_payload(self, server: str, display_name: str | None = None) -> dict[str, Any]:
+    def error_payload(self, server: str, display_name: str | None = None) -> JsonObject:
         """The structured error a call to a gated or disconnected server returns."""
         decision = self.decide(server, display_name)
         decl = declared.lookup(server)
-        if decision.state == "not_running":
-            return {
-                "error": decision.sentence,
-                "server": server,
-                "state": "not_running",
-                "app": {"name": app_label(server, display_name)},
-                "user_action": decision.action,
-                "retry": decision.retry,
-                "retryable": False,
-            }
-        if decision.state == "not_connected":
+        if decision.state == CallState.NOT_RUNNING:
+            return _app_gate(
+                decision.sentence or _unavailable(server, decision.state),
+                server,
+                CallState.NOT_RUNNING,
+                app_label(server, display_name),
+                decision.action,
+                decision.retry,
+                retryable=False,
+            )
+        if decision.state == CallState.NOT_CONNECTED:
             message = f"MCP server '{server}' is not connected"
             if decl is None:
-                return {"error": message, "server": server, "state": "not_connected"}
+                return CallError(message, CallState.NOT_CONNECTED, server).result()
             advice = app_guidance(decl, app_availability(decl), display_name=display_name)
             if advice is not None:
-                return {
-                    "error": advice.sentence,
-                    "server": server,
-                    "state": advice.state,
-                    "app": {"name": display_name or server},
-                    "user_action": advice.action,
-                    "retry": advice.retry,
-                }
+                app = display_name or server
+                return _app_gate(
+                    advice.sentence, server, advice.state, app, advice.action, advice.retry
+                )
             app = display_name or server
             action = f"Reconnect {app} in Hermes, then try again."
-            return {
-                "error": f"{app}'s MCP connection is missing. {action}",
-                "server": server,
-                "state": "hermes_not_connected",
-                "app": {"name": app},
-                "user_action": action,
-                "retry": "after_user_action",
-            }
-        return {
-            "error": decision.sentence,
-            "server": server,
-            "state": decision.state,
-            "app": {"name": display_name or server},
-            "user_action": decision.action,
-            "retry": decision.retry,
-        }
+            return _app_gate(
+                f"{app}'s MCP connection is missing. {action}",
+                server,
+                CallState.HERMES_NOT_CONNECTED,
+                app,
+                action,
+                "after_user_action",
+            )
+        return _app_gate(
+            decision.sentence or _unavailable(server, decision.state),
+            server,
+            decision.state,
+            display_name or server,
+            decision.action,
+            decision.retry,
+        )
+
+
+def _unavailable(server: str, state: str) -> str:
+    """The sentence of a gate whose app gave none (every refusal has one)."""
+    return f"MCP server '{server}' is not available here ({state})"
+
+
+def _app_gate(
+    error: str,
+    server: str,
+    state: str,
+    app: str,
+    action: str | None,
+    retry: str | None,
+    *,
+    retryable: bool | None = None,
+) -> JsonObject:
+    """The refusal of a call whose server's app is not offerable: what the user must do."""
+    details: JsonObject = {"app": {"name": app}, "user_action": action, "retry": retry}
+    return CallError(error, state, server, retryable, details=details).result()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
 from hermes_core.json_types import JsonObject, JsonValue
@@ -72,15 +72,14 @@ class RawCalls:
     def closed(self) -> bool:
         return self._closed
 
-    async def tools_call(self, tool: str, arguments: JsonObject) -> JsonObject:
+    async def tools_call(self, tool: str, arguments: Mapping[str, object]) -> JsonObject:
         """``tools/call`` of *tool*: the response's ``result`` object."""
         if self._closed:
             raise _closed()
         self._next += 1
         request_id = f"h{self._next}"
-        params: JsonObject = {"name": tool, "arguments": arguments}
-        request: JsonObject = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call"}
-        request["params"] = params
+        params = {"name": tool, "arguments": arguments}
+        request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
         try:
             line = json.dumps(request, separators=_COMPACT)
         except (TypeError, ValueError):

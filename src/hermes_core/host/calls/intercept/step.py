@@ -1,4 +1,9 @@
-"""The ``intercept`` step: the configured call interceptors around a call (the first step).
+"""The ``intercept`` step (:class:`InterceptStep`): the configured call interceptors around a
+call, right after the administrator's ``policy``.
+
+This is how a plugin extends a call: not a second model beside the pipeline, but a step of
+this one kind, which wraps the rest of the chain in each selected interceptor's
+``before``/``after`` as any :class:`~hermes_core.host.calls.call.CallStep` wraps ``proceed``.
 
 Each server's chain is the built-in interceptors (``audit``, ``result_budget``), then the
 host-wide ``interceptors:``, then the server's own, in that order: ``before`` runs first to
@@ -26,9 +31,10 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TypeVar
 
 from hermes_core.host.calls.call import Proceed, Result, ToolCall
+from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.plugins.interceptors import (
@@ -46,7 +52,9 @@ __all__ = ["ActiveInterceptor", "InterceptStep", "intercepted_call"]
 
 log = logging.getLogger(__name__)
 
-_NO_HINTS: Mapping[str, Any] = MappingProxyType({})
+_T = TypeVar("_T")
+
+_NO_HINTS: Mapping[str, object] = MappingProxyType({})
 #: How much of an interceptor's reason the agent and the audit log get.
 MAX_REASON = 500
 
@@ -62,7 +70,7 @@ class ActiveInterceptor:
     """The plugin that registered it (named with the interceptor when it fails)."""
 
 
-def _reason(text: Any) -> str:
+def _reason(text: object) -> str:
     shown = clean_text(str(text)).strip()
     return shown if len(shown) <= MAX_REASON else shown[: MAX_REASON - 1] + "…"
 
@@ -109,7 +117,7 @@ class _Hung(Exception):
     """An ``async`` interceptor did not answer by the call's deadline."""
 
 
-async def _awaited(answer: Any, deadline: float) -> Any:
+async def _awaited(answer: Awaitable[_T] | _T, deadline: float) -> _T:
     """What an ``async`` interceptor answered within *deadline* seconds (anything else is
     returned as it is); :class:`_Hung` past it (the interceptor's coroutine is cancelled)."""
     if not inspect.isawaitable(answer):
@@ -120,7 +128,7 @@ async def _awaited(answer: Any, deadline: float) -> Any:
         raise _Hung(f"it did not answer within the call's deadline of {deadline:g}s") from None
 
 
-def _malformed(result: Mapping[str, Any]) -> str | None:
+def _malformed(result: Mapping[str, object]) -> str | None:
     """What is wrong with the shape of a result an ``after`` put in place (``None``: fine)."""
     content = result.get("content")
     if "content" in result:
@@ -230,7 +238,9 @@ class InterceptStep:
 
 
 #: What the ``after`` callables see of a call cancelled while it waited (the audit's line).
-CANCELLED: Result = {"error": "the call was cancelled before it answered", "state": "cancelled"}
+CANCELLED: Result = CallError(
+    "the call was cancelled before it answered", CallState.CANCELLED
+).result()
 
 
 def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
@@ -248,7 +258,7 @@ def _cancelled(entered: list[ActiveInterceptor], view: InterceptedCall) -> None:
 
 
 def _apply(
-    view: InterceptedCall, call: ToolCall, active: ActiveInterceptor, decision: Any
+    view: InterceptedCall, call: ToolCall, active: ActiveInterceptor, decision: object
 ) -> Result | None:
     """Apply a ``before`` answer to the call; the refusal's result, or ``None`` to go on."""
     if decision is None or decision is Decision.allow():
@@ -265,16 +275,14 @@ def _apply(
         return None
     if decision.verdict is Verdict.REFUSE:
         view.decisions.append(InterceptorRecord(name, "before", Verdict.REFUSE, reason))
-        return {
-            "error": (
-                f"The call to {view.tool!r} on MCP server '{view.server}' was refused by the "
-                f"interceptor {name!r}: {reason}"
-            ),
-            "server": view.server,
-            "state": "refused",
-            "interceptor": name,
-            "retryable": False,
-        }
+        return CallError(
+            f"The call to {view.tool!r} on MCP server '{view.server}' was refused by the "
+            f"interceptor {name!r}: {reason}",
+            CallState.REFUSED,
+            view.server,
+            retryable=False,
+            details={"interceptor": name},
+        ).result()
     if decision.verdict is Verdict.PASS:
         return None
     why = f"its before returned the verdict {decision.verdict}"
@@ -286,13 +294,11 @@ def _failed(view: InterceptedCall, name: str, stage: str, why: str, provider: st
     view.decisions.append(InterceptorRecord(name, stage, Verdict.FAIL, reason))
     what = "the call was not sent" if stage == "before" else "its result is withheld"
     of = f" (plugin {_reason(provider)!r})" if provider else ""
-    return {
-        "error": (
-            f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
-            f"interceptor {name!r}{of} failed ({reason}); {what}."
-        ),
-        "server": view.server,
-        "state": "interceptor_failed",
-        "interceptor": name,
-        "retryable": False,
-    }
+    return CallError(
+        f"The call to {view.tool!r} on MCP server '{view.server}' failed closed: the "
+        f"interceptor {name!r}{of} failed ({reason}); {what}.",
+        CallState.INTERCEPTOR_FAILED,
+        view.server,
+        retryable=False,
+        details={"interceptor": name},
+    ).result()

@@ -1,6 +1,6 @@
-"""The built-in call interceptors' registrations: ``audit`` (:mod:`.audit`) and
-``result_budget`` (:mod:`.result_budget`), and the opt-in ``secrets_guard``
-(:mod:`.secrets_guard`).
+"""The built-in call interceptors' registrations: ``audit`` (:mod:`hermes_core.host.calls.audit`)
+and ``result_budget`` (:mod:`hermes_core.host.calls.result_budget`), and the opt-in
+``secrets_guard`` (:mod:`hermes_core.host.calls.secrets_guard`).
 
 Light on purpose (the standard library and the registration types): the plugin manager loads
 ``hermes_core.builtin.interceptors``, which returns these, on every command that loads plugins.

@@ -1,6 +1,6 @@
 """The interceptors a host knows, made ready on first use.
 
-The built-in ones (:mod:`.builtin_interceptors`: ``audit``, ``result_budget``) come through
+The built-in ones (:mod:`.builtin`: ``audit``, ``result_budget``) come through
 the ``call_interceptor`` hook like a third party's (``hermes_core.builtin.interceptors``), and
 an :class:`~hermes_core.host.host.MCPHost` built without a plugin manager knows them too.
 """
@@ -11,8 +11,8 @@ import logging
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
-from hermes_core.host.calls.intercept import ActiveInterceptor
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.step import ActiveInterceptor
 from hermes_core.plugins.interceptors import CallInterceptor, InterceptorSetup
 
 __all__ = ["InterceptorTable", "Setups"]

@@ -14,14 +14,13 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.config.plugin_settings import SettingsShape
-from hermes_core.host.calls.builtin_interceptors import BUILTIN_INTERCEPTORS
+from hermes_core.host.calls.intercept.builtin import BUILTIN_INTERCEPTORS
 from hermes_core.plugins.interceptors import CallInterceptor, InterceptorSetup
 
 __all__ = [
@@ -53,7 +52,7 @@ def settings_shapes(specs: Mapping[str, CallInterceptor]) -> dict[str, SettingsS
     }
 
 
-def validated(spec: CallInterceptor, block: Mapping[str, Any]) -> Any:
+def validated(spec: CallInterceptor, block: Mapping[str, object]) -> object:
     """*block* validated by *spec*'s settings model (checked already when the file was read),
     or ``None`` when it carries none."""
     return None if spec.settings is None else spec.settings.model_validate(dict(block))
