@@ -37,7 +37,7 @@ from hermes_core.host.server_status import tool_count
 from hermes_core.host.setup.factory import HostFactory
 from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SchemaError, SessionStore
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -248,8 +248,8 @@ class _Repl:
         word, _, rest = text[1:].partition(" ")
         command = SLASH_COMMANDS.get(word.lower())
         if command is None:
-            close = close_matches(word, list(SLASH_COMMANDS), n=1, cutoff=0.5)
-            hint = f"; did you mean /{close[0]}?" if close else ""
+            close = closest(word, list(SLASH_COMMANDS))
+            hint = f"; did you mean /{close}?" if close else ""
             self.output.say(f"unknown command /{clean_line(word)}{hint} (/help lists them)")
             return True
         return await command(self, rest.strip())

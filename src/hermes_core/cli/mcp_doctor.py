@@ -21,7 +21,7 @@ from hermes_core.plugins.config_keys import env_flag, env_list
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager, create_plugin_manager
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 __all__ = ["doctor", "run"]
 
@@ -65,8 +65,8 @@ def doctor(
         written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
         configured = [str(k) for k in written] if isinstance(written, dict) else []
         if name is not None and name not in configured:
-            close = close_matches(name, configured, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = closest(name, configured)
+            hint = f"; did you mean {close!r}?" if close else ""
             raise Stop(
                 EXIT_USAGE,
                 f"no server named {name!r} in {loaded.path}{hint} "

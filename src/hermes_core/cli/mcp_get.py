@@ -15,7 +15,7 @@ from hermes_core.cli.status_text import lifecycle_lines
 from hermes_core.cli.stop import Stop, guard
 from hermes_core.host.server_status import tool_count
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 from hermes_core.yaml_lines import plain as _plain
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ def get(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> in
         written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
         entries: dict[str, Any] = _plain(written) if isinstance(written, dict) else {}
         if name not in entries:
-            close = close_matches(name, list(entries), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = closest(name, list(entries))
+            hint = f"; did you mean {close!r}?" if close else ""
             known = ", ".join(entries) or "none"
             raise Stop(
                 EXIT_USAGE, f"no server named {name!r} in {loaded.path}{hint} (configured: {known})"

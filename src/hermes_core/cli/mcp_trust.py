@@ -25,7 +25,7 @@ from hermes_core.host.trust.review import Review, reviews
 from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 if TYPE_CHECKING:
     from hermes_core.host.setup.factory import HostFactory
@@ -44,8 +44,8 @@ def _known_server(name: str, names: Iterable[str]) -> None:
     known = sorted(set(names))
     if name in known:
         return
-    close = close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(name, known)
+    hint = f"; did you mean {close!r}?" if close else ""
     listed = f" (servers: {', '.join(known)})" if known and not close else ""
     raise Stop(EXIT_USAGE, f"no server named {name!r}{hint}{listed}")
 
@@ -202,8 +202,8 @@ def _known_tool(store: TrustState, server: str, tool: str) -> None:
     pinned = sorted(store.pins(server))
     if not pinned or name_key(tool) in {name_key(name) for name in pinned}:
         return  # (a decision holds for the name the agent sees: read-file decides read_file)
-    close = close_matches(tool, pinned, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (its tools: {', '.join(pinned)})"
+    close = closest(tool, pinned)
+    hint = f"; did you mean {close!r}?" if close else f" (its tools: {', '.join(pinned)})"
     raise Stop(EXIT_USAGE, f"server '{server}' has no tool named {tool!r}{hint}")
 
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from hermes_core.config.checks import fail as _fail
 from hermes_core.config.checks import kind as _kind
-from hermes_core.config.checks import unknown_keys
+from hermes_core.config.checks import known_keys
 
 __all__ = ["DEFAULT_ELICITATION_TIMEOUT", "ElicitationConfig"]
 
@@ -34,7 +34,7 @@ class ElicitationConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _keys(cls, value: Any) -> Any:
-        return unknown_keys(value, list(cls.model_fields), "elicitation")
+        return known_keys(value, list(cls.model_fields), shape="a mapping of elicitation settings")
 
     @field_validator("enabled", mode="before")
     @classmethod

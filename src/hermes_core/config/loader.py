@@ -29,7 +29,7 @@ from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
 from hermes_core.config.top_keys import unknown_key_reason
 from hermes_core.home import config_path, hermes_home
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import line_of as _line_of
 from hermes_core.yaml_lines import plain as _plain
@@ -456,8 +456,8 @@ def check_backend_settings(
     for name, value in block.items():
         key = f"sampling_backends.{name}"
         if name not in registered:
-            close = close_matches(str(name), registered, n=1, cutoff=0.6)
-            hint = f"did you mean {close[0]!r}? " if close else ""
+            close = closest(str(name), registered)
+            hint = f"did you mean {close!r}? " if close else ""
             valid = ", ".join(registered) or "none"
             raise fail(key, f"no sampling backend named {str(name)!r} ({hint}registered: {valid})")
         if not isinstance(value, Mapping):

@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from hermes_core.config.checks import deferred, unknown_keys
+from hermes_core.config.checks import deferred, known_keys
 from hermes_core.config.checks import fail as _fail
 from hermes_core.config.checks import kind as _kind
 
@@ -196,7 +196,7 @@ class OAuthConfig(BaseModel):
     @classmethod
     def _keys(cls, value: Any) -> Any:
         known = [*cls.model_fields, "scopes"]
-        return unknown_keys(value, known, "oauth")
+        return known_keys(value, known, shape="a mapping of oauth settings")
 
     # ----------------------------------------------------------------- values
 

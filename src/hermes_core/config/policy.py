@@ -31,7 +31,7 @@ from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.policy_rules import Policy, ServerRule, UrlRule
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import unknown_name
 from hermes_core.yaml_input import YamlInputError, load_yaml
 from hermes_core.yaml_lines import line_of as _line_of
 from hermes_core.yaml_lines import plain as _plain
@@ -123,10 +123,8 @@ class _Reader:
             raise self.fail(key, "must be a mapping")
         for name in value:
             if name not in known:
-                close = close_matches(str(name), known, n=1, cutoff=0.6)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
                 path = f"{key}.{name}" if key else str(name)
-                raise self.fail(path, f"unknown key{hint}; known: {', '.join(known)}")
+                raise self.fail(path, unknown_name(str(name), known))
         return value
 
     def glob(self, key: str, value: Any) -> str:

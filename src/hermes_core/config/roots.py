@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 
 from hermes_core.config.checks import fail as _fail
 from hermes_core.config.checks import kind as _kind
-from hermes_core.config.checks import unknown_keys
+from hermes_core.config.checks import known_keys
 
 __all__ = ["MAX_ROOTS", "RootConfig", "parse_roots"]
 
@@ -63,7 +63,7 @@ def parse_roots(value: Any) -> list[RootConfig] | None:
             continue
         if isinstance(item, Mapping):
             try:
-                fields = unknown_keys(item, ["path", "name"], "root")
+                fields = known_keys(item, ["path", "name"])
             except PydanticCustomError as exc:  # the unknown key's error, under roots[index]
                 context = exc.context or {}
                 raise _fail(str(context.get("reason")), index, *context.get("sub", ())) from None

@@ -9,15 +9,13 @@ value is an error: a typo here must never switch a limit off.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
 
-from hermes_core.config.checks import deferred
+from hermes_core.config.checks import deferred, known_keys
 from hermes_core.config.checks import fail as _fail
 from hermes_core.config.checks import kind as _kind
-from hermes_core.spelling import close_matches
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
@@ -72,17 +70,7 @@ class SamplingConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, value: Any) -> Any:
-        if value is None:
-            return {}
-        if not isinstance(value, Mapping):
-            raise _fail(f"must be a mapping (got {_kind(value)})")
-        known = list(cls.model_fields)
-        for key in value:
-            if key not in known:
-                close = close_matches(str(key), known, n=1, cutoff=0.7)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise _fail(f"unknown key ({hint}valid: {', '.join(known)})", str(key))
-        return value
+        return known_keys(value, list(cls.model_fields))
 
     @field_validator("enabled", mode="before")
     @classmethod

@@ -19,7 +19,8 @@ from hermes_core.config.kinds import ServerKinds
 from hermes_core.config.redact import shown_args
 from hermes_core.config.server_fields import ServerFields, kinds_of
 from hermes_core.config.tools import ToolsConfig
-from hermes_core.config.values import REDACTED, redact_url, unknown_key
+from hermes_core.config.values import REDACTED, redact_url
+from hermes_core.spelling import unknown_name
 from hermes_core.yaml_lines import line_of as _line_of
 from hermes_platform import declared
 
@@ -301,9 +302,9 @@ class ServerConfig(ServerFields):
             else:
                 # Fail closed: a misspelt key (trsut:, heders:) must never leave a server
                 # running without what the user asked for.
-                raise fail_plugin(unknown_key(key, known, list(belongs)), key)
+                raise fail_plugin(unknown_name(key, known, also=belongs), key)
         for key in self.tools.model_extra or {}:
-            raise fail(unknown_key(key, list(ToolsConfig.model_fields)), "tools", key)
+            raise fail(unknown_name(key, ToolsConfig.model_fields), "tools", key)
         if self.identity_header is not None:
             for key in self.identity_header.model_extra or {}:
                 warn(info, "unknown key; ignored", "identity_header", key)

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import unknown_name
 from hermes_core.yaml_lines import line_of as _line_of
 from hermes_core.yaml_lines import plain as _plain
 
@@ -94,15 +94,13 @@ def configured_registries(loaded: LoadedConfig) -> list[Registry]:
             errors.append(_problem(loaded, key, node, name, "must be a URL or {url, token}"))
             continue
         for unknown in (k for k in spec if k not in _KEYS):
-            close = close_matches(str(unknown), _KEYS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (valid: {', '.join(_KEYS)})"
             errors.append(
                 _problem(
                     loaded,
                     f"{key}.{unknown}",
                     node,
                     f"{name}.{unknown}",
-                    f"is not a registry key{hint}",
+                    unknown_name(str(unknown), _KEYS),
                 )
             )
         url = spec.get("url")
