@@ -61,7 +61,7 @@ def main() -> None:
             errors = await host.start()
             if errors["many"] is not None:
                 raise SystemExit(errors["many"])
-            getattr(host, "_prepared", {}).pop("many", None)  # a first registration
+            host.forget_preparation("many")  # a first registration
             collections.clear()
             profile = cProfile.Profile()
             profile.enable()
@@ -77,7 +77,7 @@ def main() -> None:
             registered = len(host.tools())
 
             async def again() -> None:
-                getattr(host, "_prepared", {}).pop("many", None)
+                host.forget_preparation("many")
                 await host.refresh_tools("many")
 
             ours_peak = await peak(again)

@@ -64,7 +64,6 @@ from hermes_core.host.tools.name_pattern import match_names
 from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.overrides import shown_name
-from hermes_core.host.tools.preparation import Listed
 from hermes_core.host.tools.refresh import ToolRefresh
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.host.tools.search import ToolSearchIndex
@@ -462,13 +461,10 @@ class MCPHost:
         says it, or ``None`` when the host has no reason of its own (see ``unoffered``)."""
         return self._unoffered(name)
 
-    # What the benchmarks time of the preparation alone (benchmarks/bench_host.py).
-    @property
-    def _prepared(self) -> dict[str, Any]:
-        return self._tools.preparation.prepared
-
-    def _usable_tools(self, config: HostServer, tools: list[dict[str, Any]], caps: Any) -> Listed:
-        return self._tools.usable_tools(config, tools, caps)
+    def forget_preparation(self, server: str) -> None:
+        """Forget what was prepared from *server*'s last listing: its next listing is prepared
+        from scratch, as at its first registration (what the benchmarks time)."""
+        self._tools.preparation.forget(server)
 
     # -- calls ---------------------------------------------------------------------------
     async def call_tool(
