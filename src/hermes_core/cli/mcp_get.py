@@ -16,7 +16,7 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.host.server_status import tool_count
 from hermes_core.sanitize import clean_line
 from hermes_core.spelling import closest
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 if TYPE_CHECKING:
     from hermes_core.host.surface import HostSurface
@@ -36,7 +36,7 @@ def get(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> in
     def run() -> int:
         loaded = load(factory_for(manager))
         written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
-        entries: dict[str, Any] = _plain(written) if isinstance(written, dict) else {}
+        entries: dict[str, Any] = plain(written) if isinstance(written, dict) else {}
         if name not in entries:
             close = closest(name, list(entries))
             hint = f"; did you mean {close!r}?" if close else ""

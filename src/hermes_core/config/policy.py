@@ -33,8 +33,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.policy_rules import Policy, ServerRule, UrlRule
 from hermes_core.spelling import unknown_name
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = ["SYSTEM_POLICY", "load_policy"]
 
@@ -116,7 +115,7 @@ class _Reader:
         self.where, self.tree = where, tree
 
     def fail(self, key: str, problem: str) -> ConfigError:
-        return ConfigError(problem, path=self.where, line=_line_of(self.tree, key), key=key)
+        return ConfigError(problem, path=self.where, line=line_of(self.tree, key), key=key)
 
     def keys(self, key: str, value: Any, known: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -135,7 +134,7 @@ class _Reader:
 
 def _parse(where: str, tree: Any) -> Policy:
     read = _Reader(where, tree)
-    data = _plain(tree)
+    data = plain(tree)
     if data is None:
         data = {}
     top = read.keys("", data, _TOP)

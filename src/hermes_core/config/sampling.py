@@ -13,9 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
 
-from hermes_core.config.checks import deferred, known_keys
-from hermes_core.config.checks import fail as _fail
-from hermes_core.config.checks import kind as _kind
+from hermes_core.config.checks import deferred, fail, kind, known_keys
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
@@ -25,18 +23,18 @@ _APPROVALS = ("auto", "ask")
 
 def _count(value: Any, *, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _fail(f"must be a whole number (got {_kind(value)})")
+        raise fail(f"must be a whole number (got {kind(value)})")
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
-            raise _fail("must be a whole number (got text)") from None
+            raise fail("must be a whole number (got text)") from None
     if isinstance(value, float):
         if not value.is_integer():
-            raise _fail("must be a whole number (got a fraction)")
+            raise fail("must be a whole number (got a fraction)")
         value = int(value)
     if value < minimum:
-        raise _fail(f"must be {minimum} or more")
+        raise fail(f"must be {minimum} or more")
     return int(value)
 
 
@@ -77,7 +75,7 @@ class SamplingConfig(BaseModel):
     def _enabled(cls, value: Any) -> bool | None:
         if value is None or isinstance(value, bool):
             return value
-        raise _fail(f"must be true or false (got {_kind(value)})")
+        raise fail(f"must be true or false (got {kind(value)})")
 
     @field_validator("backend", "model", mode="before")
     @classmethod
@@ -85,7 +83,7 @@ class SamplingConfig(BaseModel):
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise _fail(f"must be a non-empty name (got {_kind(value)})")
+            raise fail(f"must be a non-empty name (got {kind(value)})")
         return value.strip()
 
     def strings(self) -> dict[str, str]:
@@ -116,9 +114,9 @@ class SamplingConfig(BaseModel):
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail(f"must be a number of seconds (got {_kind(value)})")
+            raise fail(f"must be a number of seconds (got {kind(value)})")
         if not math.isfinite(value) or value <= 0:
-            raise _fail("must be a positive number of seconds")
+            raise fail("must be a positive number of seconds")
         return float(value)
 
     @field_validator("allowed_models", mode="before")
@@ -129,11 +127,11 @@ class SamplingConfig(BaseModel):
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list | tuple):
-            raise _fail(f"must be a list of model names (got {_kind(value)})")
+            raise fail(f"must be a list of model names (got {kind(value)})")
         names: list[str] = []
         for index, item in enumerate(value):
             if not isinstance(item, str) or not item.strip():
-                raise _fail(f"must be a model name (got {_kind(item)})", index)
+                raise fail(f"must be a model name (got {kind(item)})", index)
             names.append(item.strip())
         return tuple(names)
 
@@ -145,7 +143,7 @@ class SamplingConfig(BaseModel):
         if deferred(value, info):
             return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in LOG_LEVELS:
-            raise _fail(f"must be one of {', '.join(LOG_LEVELS)}")
+            raise fail(f"must be one of {', '.join(LOG_LEVELS)}")
         return value.strip().lower()
 
     @field_validator("approval", mode="before")
@@ -156,5 +154,5 @@ class SamplingConfig(BaseModel):
         if deferred(value, info):
             return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in _APPROVALS:
-            raise _fail(f"must be one of {', '.join(_APPROVALS)}")
+            raise fail(f"must be one of {', '.join(_APPROVALS)}")
         return value.strip().lower()

@@ -21,7 +21,7 @@ from hermes_core.config.server_fields import ServerFields, kinds_of
 from hermes_core.config.tools import ToolsConfig
 from hermes_core.config.values import REDACTED, redact_url
 from hermes_core.spelling import unknown_name
-from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.yaml_lines import line_of
 from hermes_platform import declared
 
 __all__ = ["ServerConfig"]
@@ -127,7 +127,7 @@ class ServerConfig(ServerFields):
         """The 1-based line of *key_path* (``env.TOKEN``, ``args[1]``) in its file."""
         if self._origin is None or self._origin.node is None:
             return None
-        return _line_of(self._origin.node, key_path) if key_path else None
+        return line_of(self._origin.node, key_path) if key_path else None
 
     def with_origin(self, path: str, node: Any) -> ServerConfig:
         """Record where this entry was read (used by the loader)."""

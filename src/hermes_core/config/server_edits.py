@@ -20,7 +20,7 @@ from hermes_core.config.yaml_document import (
     normal,
     to_node,
 )
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = ["ALREADY_EXISTS", "AddServer", "AddServers", "EditOp", "RemoveServer", "SetEnabled"]
 
@@ -154,7 +154,7 @@ class AddServers(EditOp):
 
     def splice(self, doc: Document) -> str | None:
         for add in self.adds:
-            servers = normal(_plain(doc.tree)).get("mcp_servers") or {}
+            servers = normal(plain(doc.tree)).get("mcp_servers") or {}
             if isinstance(servers, dict) and servers.get(add.server, MISSING) == add.entry:
                 continue  # unchanged: keep its lines (and comments) as they are
             text = add.splice(doc)

@@ -15,7 +15,7 @@ from ruamel.yaml.util import load_yaml_guess_indent
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import parse_yaml
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = [
     "MISSING",
@@ -51,7 +51,7 @@ class Document:
         self.tree = parse_yaml(text, label)
         if self.tree is not None and not isinstance(self.tree, CommentedMap):
             raise ConfigError(
-                f"the file must be a mapping of settings (got {kind_of(_plain(self.tree))})",
+                f"the file must be a mapping of settings (got {kind_of(plain(self.tree))})",
                 path=label,
                 line=1,
             )

@@ -25,8 +25,7 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.spelling import unknown_name
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = ["OFFICIAL", "Registry", "configured_registries", "pick_registries"]
 
@@ -65,9 +64,9 @@ def _url_problem(url: str) -> str | None:
 
 
 def _problem(loaded: LoadedConfig, key: str, node: Any, sub: str, reason: str) -> ConfigError:
-    line = _line_of(node, sub) if sub and node is not None else None
+    line = line_of(node, sub) if sub and node is not None else None
     if line is None and loaded.tree is not None:
-        line = _line_of(loaded.tree, "registries")
+        line = line_of(loaded.tree, "registries")
     return ConfigError(reason, path=str(loaded.path), line=line, key=key)
 
 
@@ -78,7 +77,7 @@ def configured_registries(loaded: LoadedConfig) -> list[Registry]:
     if tree is None or "registries" not in tree:
         return [Registry("official", OFFICIAL)]
     node = tree["registries"]
-    raw = _plain(node)
+    raw = plain(node)
     if not isinstance(raw, dict) or not raw:
         raise _problem(loaded, "registries", None, "", "must be a mapping of names to URLs")
     found: list[Registry] = []

@@ -19,7 +19,7 @@ from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.plugins.sampling_backend import Completion, CompletionRequest
 from hermes_core.plugins.types import SamplingProvider
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = ["with_backend_settings"]
 
@@ -60,7 +60,7 @@ def with_backend_settings(
                 return [expanded(v, f"{where}[{i}]") for i, v in enumerate(value)]
             return value
 
-        settings: Any = expanded(_plain(raw), "")
+        settings: Any = expanded(plain(raw), "")
         if provider.settings is not None:
             try:
                 settings = provider.settings.model_validate(settings)

@@ -32,7 +32,7 @@ from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.serve.http_guard import HEADER_TIMEOUT
 from hermes_core.spelling import closest, unknown_name
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = ["EVERYTHING", "PROFILE_KEYS", "Profile", "ProxyConfig", "load_proxy_config"]
 
@@ -132,7 +132,7 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
     if tree is None or "proxy" not in tree:
         return ProxyConfig({})
     read = _Reader(loaded)
-    block = read.mapping(_plain(tree["proxy"]) or {}, "proxy", _PROXY_KEYS)
+    block = read.mapping(plain(tree["proxy"]) or {}, "proxy", _PROXY_KEYS)
     raw_profiles = block.get("profiles") or {}
     if not isinstance(raw_profiles, dict):
         raise read.error("proxy.profiles", "must be a mapping of profile names to settings")
