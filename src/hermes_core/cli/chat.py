@@ -29,7 +29,7 @@ from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import start_with_progress
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
 from hermes_core.host.server_spec import HostServer
@@ -50,7 +50,7 @@ _TITLE_CHARS = 60
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes chat [-m MODEL] [-q PROMPT]``."""
-    return guard(lambda: _chat(plugins, args.model, args.query))
+    return _chat(plugins, args.model, args.query)
 
 
 def _settings(factory: HostFactory) -> tuple[ChatSettings, list[HostServer]]:

@@ -16,7 +16,6 @@ from hermes_core.cli.call_progress import PROGRESS_INTERVAL, Pausing, ProgressLi
 from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import guard
 from hermes_core.sessions import StoreElicitor
 from hermes_core.sessions.shared import session_store
 
@@ -67,49 +66,46 @@ def call(
     second); *verbose* shows its log messages on stderr too.
     """
 
-    def run() -> int:
-        try:
-            words = parse_pairs(pairs or [])
-            checked = arguments(raw_args, words, None)  # checked now; pairs read on the schema
-            given = None if words else checked
-        except ArgumentError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        configured = load(factory_for(manager)).config.mcp_servers
-        enabled = {name: cfg.enabled for name, cfg in configured.items()}
-        found: list[str] | None
-        if server is not None:
-            found = [server]
-        elif not tool.startswith("mcp_"):
-            found = None  # a bare name: every server starts, to say which names end in it
-        else:
-            found = owners(tool, enabled)
-            if not found:
-                return finish(unowned(tool, enabled), [], as_json=as_json)
+    try:
+        words = parse_pairs(pairs or [])
+        checked = arguments(raw_args, words, None)  # checked now; pairs read on the schema
+        given = None if words else checked
+    except ArgumentError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    configured = load(factory_for(manager)).config.mcp_servers
+    enabled = {name: cfg.enabled for name, cfg in configured.items()}
+    found: list[str] | None
+    if server is not None:
+        found = [server]
+    elif not tool.startswith("mcp_"):
+        found = None  # a bare name: every server starts, to say which names end in it
+    else:
+        found = owners(tool, enabled)
+        if not found:
+            return finish(unowned(tool, enabled), [], as_json=as_json)
 
-        async def body(host: HostSurface) -> tuple[dict[str, Any], list[ServerStatus]]:
-            return await call_on(host, tool, given, words, progress)
+    async def body(host: HostSurface) -> tuple[dict[str, Any], list[ServerStatus]]:
+        return await call_on(host, tool, given, words, progress)
 
-        progress = ProgressLine()
-        asker: StoreElicitor | TerminalElicitor = (
-            StoreElicitor(session_store(factory_for(manager).state_database()))
-            if approvals == "store"
-            else TerminalElicitor()
+    progress = ProgressLine()
+    asker: StoreElicitor | TerminalElicitor = (
+        StoreElicitor(session_store(factory_for(manager).state_database()))
+        if approvals == "store"
+        else TerminalElicitor()
+    )
+    elicitor = Pausing(asker, progress.pause)
+    with _server_logs_on_stderr(verbose):  # a server's log is this process's: cold
+        result, rows = with_host(
+            manager,
+            body,
+            only=found,
+            quiet=True,
+            elicitor=elicitor,
+            warm=not verbose,
+            about=[tool],
         )
-        elicitor = Pausing(asker, progress.pause)
-        with _server_logs_on_stderr(verbose):  # a server's log is this process's: cold
-            result, rows = with_host(
-                manager,
-                body,
-                only=found,
-                quiet=True,
-                elicitor=elicitor,
-                warm=not verbose,
-                about=[tool],
-            )
-        return finish(result, rows, as_json=as_json)
-
-    return guard(run)
+    return finish(result, rows, as_json=as_json)
 
 
 @contextlib.contextmanager

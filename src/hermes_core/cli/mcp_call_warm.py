@@ -28,7 +28,6 @@ from hermes_core.cli.call_args import ArgumentError, arguments, parse_pairs
 from hermes_core.cli.call_body import call_on, finish, owners, unowned
 from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
-from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
 from hermes_core.serve.warm.client import RemoteHost, WarmHostGone
 
@@ -62,23 +61,20 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     as_json = bool(getattr(args, "json", False))
     given = None if words else checked
 
-    def call() -> int:
-        enabled = {row.server: row.enabled for row in remote.status()}
-        if args.tool.startswith("mcp_"):
-            found = owners(args.tool, enabled)
-        else:  # a bare name: the host says which registered names end in it
-            found = [name for name, on in enabled.items() if on]
-        if not found:
-            return finish(unowned(args.tool, enabled), [], as_json=as_json)
-        host = remote.narrowed(found)
-        try:
-            result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
-        except WarmHostGone as exc:
-            result = {"error": f"the warm host {exc}; `hermes mcp down` and retry", "state": "warm"}
-            rows = []
-        return finish(result, rows, as_json=as_json)
-
-    return guard(call)
+    enabled = {row.server: row.enabled for row in remote.status()}
+    if args.tool.startswith("mcp_"):
+        found = owners(args.tool, enabled)
+    else:  # a bare name: the host says which registered names end in it
+        found = [name for name, on in enabled.items() if on]
+    if not found:
+        return finish(unowned(args.tool, enabled), [], as_json=as_json)
+    host = remote.narrowed(found)
+    try:
+        result, rows = asyncio.run(call_on(host, args.tool, given, words, progress))
+    except WarmHostGone as exc:
+        result = {"error": f"the warm host {exc}; `hermes mcp down` and retry", "state": "warm"}
+        rows = []
+    return finish(result, rows, as_json=as_json)
 
 
 def _terminal_asker(pause: Callable[[], None]) -> Asker:

@@ -28,6 +28,7 @@ from hermes_core.cli.mcp_edit import remove, set_enabled
 from hermes_core.cli.mcp_install import configure, install
 from hermes_core.cli.mcp_login import login
 from hermes_core.cli.prompts import Row, menu, shown
+from hermes_core.cli.stop import guard
 from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["picker", "run"]
@@ -86,18 +87,22 @@ def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
     return actions
 
 
-def _run(action: str, name: str, manager: HermesPluginManager) -> None:
+def _run(action: str, name: str, manager: HermesPluginManager) -> int:
+    """Run *action* on *name*; its exit code (a :class:`Stop` inside is its code and error
+    line: the picker goes on)."""
     if action in ("install", "reinstall"):
-        install(manager, name)
-    elif action in ("enable", "disable"):
-        set_enabled(name, action == "enable")
-    elif action == "configure":
-        configure(manager, name)
-    elif action == "login":
-        login(name)
-    elif action == "remove" and remove(name) == 0 and install_dir(name).is_dir():
+        return guard(lambda: install(manager, name))
+    if action in ("enable", "disable"):
+        return guard(lambda: set_enabled(name, action == "enable"))
+    if action == "configure":
+        return guard(lambda: configure(manager, name))
+    if action == "login":
+        return guard(lambda: login(name))
+    code = guard(lambda: remove(name)) if action == "remove" else 0
+    if action == "remove" and code == 0 and install_dir(name).is_dir():
         shutil.rmtree(install_dir(name), ignore_errors=True)
         print(f"removed {install_dir(name)} (values in $HERMES_HOME/.env are kept)")
+    return code
 
 
 def picker(manager: HermesPluginManager) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 from hermes_core.home import hermes_home
 from hermes_core.host.config_watch import config_loader
@@ -41,7 +41,7 @@ PROXY_TOKEN_FILE = "proxy-token"
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp proxy``."""
-    return guard(lambda: _proxy(args, plugins))
+    return _proxy(args, plugins)
 
 
 def parse_http(text: str) -> tuple[str, int]:
