@@ -500,8 +500,7 @@ def test_any_edit_sequence_keeps_the_rest_of_the_file(ops: list[tuple[str, str, 
     head = ORIGINAL.split("mcp_servers:")[0]
     tail = "# trailing section\ndisplay:\n  theme: ~\n"
     model: dict[str, Any] = {
-        name: dict(entry)
-        for name, entry in plain(parse_yaml(ORIGINAL, "x"))["mcp_servers"].items()
+        name: dict(entry) for name, entry in plain(parse_yaml(ORIGINAL, "x"))["mcp_servers"].items()
     }
     with tempfile.TemporaryDirectory() as directory:
         path = write(Path(directory))
