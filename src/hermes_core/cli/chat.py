@@ -125,7 +125,9 @@ def _follow(host: MCPHost, factory: HostFactory, offer: ToolOffer) -> None:
             settings, found = read[0]
             offer.reconfigure(settings, _always_load(found))
 
-    host.watch_config(load=servers, display_names=factory.display_names, on_reload=reconfigure)
+    host.watch_config(
+        load=servers, display_names=factory.source.display_names, on_reload=reconfigure
+    )
 
 
 def _always_load(servers: list[HostServer]) -> list[str]:

@@ -219,7 +219,7 @@ def _keeping(profiles: Iterable[Profile]) -> Callable[[str], bool]:
 def _watch(host: MCPHost, factory: HostFactory, keeps: Callable[[str], bool]) -> None:
     """Follow ``config.yaml``: an edit starts, changes or stops only the servers the served
     profiles keep (one added outside them is never started)."""
-    load, _paths = config_loader(factory=factory)
+    load, _paths = config_loader(factory=factory.source)
     host.watch_config(load=lambda: [s for s in load() if keeps(s.name)])
 
 
