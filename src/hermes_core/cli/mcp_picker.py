@@ -31,7 +31,7 @@ from hermes_core.cli.prompts import Row, menu, shown
 from hermes_core.cli.stop import guard
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["picker", "run"]
+__all__ = ["picker", "picker_rows", "run"]
 
 _QUIT = "\x00quit"
 _BACK = "\x00back"
@@ -42,7 +42,9 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     return picker(plugins())
 
 
-def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
+def picker_rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
+    """The picker's rows (the catalog's entries, then the other configured servers) and each
+    row's state by name."""
     found = found_catalog(manager, quiet=True)
     servers, _raw = configured_servers(manager)
     rows: list[Row] = []
@@ -108,7 +110,7 @@ def _run(action: str, name: str, manager: HermesPluginManager) -> int:
 def picker(manager: HermesPluginManager) -> int:
     """The interactive list; returns when the user leaves."""
     while True:
-        rows, states = _rows(manager)
+        rows, states = picker_rows(manager)
         name = menu("MCP servers (catalog and config.yaml)", rows)
         if name is None or name == _QUIT:
             return 0
