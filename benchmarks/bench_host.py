@@ -1066,6 +1066,7 @@ async def many_tools(count: int, repeats: int) -> dict[str, Any]:
     from mcp import ClientSession, StdioServerParameters
 
     from hermes_core.host.host import HostServer, MCPHost
+    from hermes_core.host.tools.preparation import ToolPreparation
 
     args = [str(MANY_TOOLS_SERVER), str(count)]
     config = HostServer(
@@ -1094,7 +1095,7 @@ async def many_tools(count: int, repeats: int) -> dict[str, Any]:
         async def ours() -> None:
             # A first registration every time: forget what was prepared from the last listing
             # (otherwise an unchanged listing reuses every prepared tool and entry).
-            host._prepared.pop("many", None)
+            host.forget_preparation("many")
             await host.refresh_tools("many")
 
         async def raw() -> None:
@@ -1133,9 +1134,9 @@ async def many_tools(count: int, repeats: int) -> dict[str, Any]:
         wire = [t.model_dump(by_alias=True, exclude_none=True) for t in listed]
         processing = []
         for _ in range(repeats):
-            host._prepared.pop("many", None)
+            preparation = ToolPreparation()  # nothing prepared before: a first listing
             t0 = time.perf_counter()
-            host._usable_tools(config, wire, connection.capabilities)
+            preparation.usable_tools(config, wire, connection.capabilities)
             processing.append(time.perf_counter() - t0)
         registered = [t for t in host.tools("many") if not t.utility]
     return {

@@ -8,7 +8,7 @@ Prints, for one ``MCPHost.refresh_tools`` of ``many_tools_server.py`` with every
 forgotten first (a first registration), and for one raw SDK ``ClientSession.list_tools`` of the
 same server: the Python function calls cProfile counts, the garbage collections that ran
 (``gc.callbacks``), and the memory allocated at the peak of the pass (``tracemalloc``, in a
-second, unprofiled round).  docs/performance.md quotes its output.
+second, unprofiled round).  docs/performance-history.md quotes its output.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def main() -> None:
             errors = await host.start()
             if errors["many"] is not None:
                 raise SystemExit(errors["many"])
-            getattr(host, "_prepared", {}).pop("many", None)  # a first registration
+            host.forget_preparation("many")  # a first registration
             collections.clear()
             profile = cProfile.Profile()
             profile.enable()
@@ -77,7 +77,7 @@ def main() -> None:
             registered = len(host.tools())
 
             async def again() -> None:
-                getattr(host, "_prepared", {}).pop("many", None)
+                host.forget_preparation("many")
                 await host.refresh_tools("many")
 
             ours_peak = await peak(again)

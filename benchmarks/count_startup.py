@@ -15,7 +15,7 @@ child process after one untimed warm-up round, it prints:
 * the JSON-RPC messages written to the servers and read from them, by method (counted on
   the pipes, the same way for both sides).
 
-No timings are asserted here; docs/performance.md quotes its output.
+No timings are asserted here; docs/performance-history.md quotes its output.
 """
 
 from __future__ import annotations

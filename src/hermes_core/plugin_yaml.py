@@ -17,8 +17,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 from hermes_platform.declaration import (
     Declaration,
     DeclarationError,
@@ -68,7 +67,7 @@ class PluginFile:
 
     def line_of(self, key_path: str) -> int | None:
         """The 1-based line of *key_path* (``app.linux.location[1].app_id``) in the file."""
-        return _line_of(self.tree, key_path) if self.tree is not None else None
+        return line_of(self.tree, key_path) if self.tree is not None else None
 
 
 def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginFile:
@@ -83,13 +82,13 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
         raise PluginFileError(path, exc.line, "", exc.problem) from None
     if not isinstance(tree, CommentedMap):
         raise PluginFileError(path, 1, "", "the file must be a mapping with a 'name' key")
-    data = _plain(tree)
+    data = plain(tree)
     unknown = [key for key in data if key not in PLUGIN_FILE_KEYS]
     if unknown:
         first = unknown[0]
         raise PluginFileError(
             path,
-            _line_of(tree, first) if isinstance(first, str) else None,
+            line_of(tree, first) if isinstance(first, str) else None,
             str(first),
             unknown_keys_reason("the file", unknown, PLUGIN_FILE_KEYS),
         )
@@ -104,14 +103,14 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
     if not isinstance(name, str) or not _SERVER_NAME.fullmatch(name):
         raise PluginFileError(
             path,
-            _line_of(tree, "name"),
+            line_of(tree, "name"),
             "name",
             "name must be the MCP server name (letters, digits, '_', '.', '-')",
         )
     display_name = data.get("display_name")
     if display_name is not None and not isinstance(display_name, str):
         raise PluginFileError(
-            path, _line_of(tree, "display_name"), "display_name", "display_name must be a string"
+            path, line_of(tree, "display_name"), "display_name", "display_name must be a string"
         )
     declaration: Declaration | None = None
     try:
@@ -120,7 +119,7 @@ def parse_plugin_text(text: str, path: str, *, validate: bool = True) -> PluginF
                 name, raw_app=data.get("app"), raw_requires=data.get("requires"), where=path
             )
     except DeclarationError as exc:
-        raise PluginFileError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
+        raise PluginFileError(path, line_of(tree, exc.key), exc.key, exc.reason) from None
     extra = {k: v for k, v in data.items() if k not in ("name", "display_name", "app", "requires")}
     return PluginFile(
         path, name, declaration, display_name, extra, data.get("app"), data.get("requires"), tree

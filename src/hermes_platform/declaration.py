@@ -99,7 +99,7 @@ def _close_matches(unknown: Sequence[object], valid: Collection[str]) -> list[tu
     pairs = []
     for key in unknown:
         if isinstance(key, str):
-            found = _closest(key, valid, 0.6)
+            found = _closest(key, valid)
             if found:
                 pairs.append((key, found[0]))
     return pairs
@@ -139,14 +139,15 @@ def _did_you_mean(value: object, table: Iterable[str]) -> str:
     """``"; did you mean 'snap'?"`` for a close registered name, else ``""``."""
     if not isinstance(value, str):
         return ""
-    found = _closest(value, table, 0.75)
+    found = _closest(value, table)
     return f"; did you mean {found[0]!r}?" if found else ""
 
 
-def _closest(word: str, known: Iterable[str], cutoff: float) -> list[str]:
+def _closest(word: str, known: Iterable[str]) -> list[str]:
     """The one known word close to *word* (the platform's own did-you-mean: it imports
-    nothing of hermes_core, whose ``spelling`` module is the same question)."""
-    return difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
+    nothing of hermes_core, whose ``spelling`` module is the same question, with the same
+    threshold, ``spelling.CUTOFF``)."""
+    return difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
 
 
 def _check_keys(

@@ -140,9 +140,9 @@ def config(home: Path) -> dict[str, object]:
     from hermes_core.config.loader import load_config
 
     servers = load_config(home / "config.yaml").tree["mcp_servers"]
-    from hermes_core.yaml_lines import plain as _plain
+    from hermes_core.yaml_lines import plain
 
-    result: dict[str, object] = _plain(servers)
+    result: dict[str, object] = plain(servers)
     return result
 
 

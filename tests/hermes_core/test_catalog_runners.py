@@ -103,13 +103,13 @@ def test_a_failed_probe_saves_the_install_disabled(tmp_path: Path) -> None:
 
 
 def test_the_picker_rows_show_needs_uv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from hermes_core.cli.mcp_picker import _rows
+    from hermes_core.cli.mcp_picker import picker_rows
     from hermes_core.plugins.manager import get_plugin_manager
 
     monkeypatch.setenv("HERMES_HOME", str(tmp_path))
     monkeypatch.setenv("HERMES_CATALOG_PATH", "")
     monkeypatch.setenv("PATH", PATH)
-    rows, states = _rows(get_plugin_manager(no_plugins=True))
+    rows, states = picker_rows(get_plugin_manager(no_plugins=True))
     label = {r.value: r.detail for r in rows}
     assert label["time"].startswith("needs uv ")
     assert states["time"] == "needs a runner"

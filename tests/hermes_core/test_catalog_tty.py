@@ -75,9 +75,9 @@ def tools(env: dict[str, str]) -> list[str]:
 
 def servers(env: dict[str, str]) -> dict[str, object]:
     from hermes_core.config.loader import load_config
-    from hermes_core.yaml_lines import plain as _plain
+    from hermes_core.yaml_lines import plain
 
-    result: dict[str, object] = _plain(
+    result: dict[str, object] = plain(
         load_config(Path(env["HERMES_HOME"]) / "config.yaml").tree["mcp_servers"]
     )
     return result

@@ -30,7 +30,7 @@ from hermes_core.config import (
     store,
 )
 from hermes_core.config.loader import parse_yaml
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 ORIGINAL = textwrap.dedent(
     """\
@@ -500,8 +500,7 @@ def test_any_edit_sequence_keeps_the_rest_of_the_file(ops: list[tuple[str, str, 
     head = ORIGINAL.split("mcp_servers:")[0]
     tail = "# trailing section\ndisplay:\n  theme: ~\n"
     model: dict[str, Any] = {
-        name: dict(entry)
-        for name, entry in _plain(parse_yaml(ORIGINAL, "x"))["mcp_servers"].items()
+        name: dict(entry) for name, entry in plain(parse_yaml(ORIGINAL, "x"))["mcp_servers"].items()
     }
     with tempfile.TemporaryDirectory() as directory:
         path = write(Path(directory))
@@ -532,7 +531,7 @@ def test_any_edit_sequence_keeps_the_rest_of_the_file(ops: list[tuple[str, str, 
                     set_enabled(name, arg, path=path)
             text = path.read_text()
             assert text.startswith(head) and text.endswith(tail)
-            data = _plain(parse_yaml(text, "x"))
+            data = plain(parse_yaml(text, "x"))
             assert (data["mcp_servers"] or {}) == model
             assert list(load_config(path).config.mcp_servers) == list(model)
 

@@ -5,8 +5,9 @@ connects a plain stdio server needs the SDK and the host's own modules, and noth
 paths: no plugin manager (the built-in transports come without one), no config.yaml machinery,
 no OAuth, elicitation or sampling machinery while no server uses them, and none of
 hermes_platform's declaration parser or resolvers while no declaration gates a server.  Each
-of these costs resident memory in every embedding process (docs/performance.md, "Memory"), so
-this test pins the set: a module on the list that comes back is a regression to look at.
+of these costs resident memory in every embedding process (docs/performance-history.md,
+"Memory"), so this test pins the set: a module on the list that comes back is a regression to
+look at.
 """
 
 from __future__ import annotations

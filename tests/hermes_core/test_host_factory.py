@@ -17,6 +17,7 @@ from typing import IO, Any
 import pytest
 
 from hermes_core.config.models import ConfigError
+from hermes_core.host.setup.config_source import ConfigSource
 from hermes_core.host.setup.factory import HostFactory, builtin_auth_providers, builtin_transports
 from hermes_core.host.transports import open_stdio
 from hermes_core.plugins.types import (
@@ -47,7 +48,7 @@ def factory_with(opened: list[str]) -> HostFactory:
         "recorded": TransportSpec("recorded", "command", "stdio, recorded", connect=recording),
     }
     auth = {**builtin_auth_providers(), "nothing": AuthProviderSpec("nothing", create=no_auth)}
-    return HostFactory(transports, auth)
+    return HostFactory(ConfigSource(transports, auth))
 
 
 def write(home: Path, servers: dict[str, Any]) -> Path:
@@ -60,9 +61,9 @@ def write(home: Path, servers: dict[str, Any]) -> Path:
 
 def test_the_factory_knows_the_builtins_through_their_hooks() -> None:
     factory = HostFactory()
-    assert list(factory.transports) == ["stdio", "streamable_http", "sse"]
-    assert list(factory.auth_providers) == ["headers", "oauth"]
-    assert set(factory.openers) == {"stdio", "streamable_http", "sse"}
+    assert list(factory.source.transports) == ["stdio", "streamable_http", "sse"]
+    assert list(factory.source.auth_providers) == ["headers", "oauth"]
+    assert set(factory.source.openers) == {"stdio", "streamable_http", "sse"}
 
 
 def test_loading_checks_names_against_what_the_factory_has(tmp_path: Path) -> None:

@@ -142,7 +142,7 @@ def test_settings_are_checked_when_config_yaml_is_read(
     assert typo.returncode == 2
     assert (
         "config.yaml:7: mcp_servers.acme.acme_token.acount: unknown setting (did you mean "
-        "'account'? valid: token, account)" in typo.stderr
+        "'account'?)" in typo.stderr
     ), typo.stderr
     kind = _listed(site, home, "mcp_servers:\n  acme:\n    socket: [not, a, path]\n")
     assert kind.returncode == 2
@@ -304,5 +304,5 @@ def test_a_sampling_backend_gets_its_settings_from_config_yaml(tmp_path: Path) -
         assert key.returncode == 2
         assert (
             "config.yaml:6: sampling_backends.greeter.greting: unknown setting (did you "
-            "mean 'greeting'? valid: greeting, api_key)" in key.stderr
+            "mean 'greeting'?)" in key.stderr
         ), key.stderr

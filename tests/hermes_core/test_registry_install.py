@@ -167,8 +167,8 @@ def test_registry_config_mistakes_and_a_missing_token(
     )
     bad = hermes("mcp", "search", "x")
     assert bad.returncode == 2
-    assert f"{home / 'config.yaml'}:4: registries.local.tokn: is not a registry key " in bad.stderr
-    assert "(did you mean 'token'?)" in bad.stderr
+    typo = "registries.local.tokn: unknown key (did you mean 'token'?)"
+    assert f"{home / 'config.yaml'}:4: {typo}" in bad.stderr
     assert "registries.leak.token: must be a ${VAR} reference" in bad.stderr
     assert "abc123" not in bad.stderr
 

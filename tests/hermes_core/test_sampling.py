@@ -78,7 +78,7 @@ def test_a_bad_sampling_block_is_an_error_at_its_line(home: Path) -> None:
     done = run_hermes("mcp", "list", env=env(home))
     assert done.returncode == 2, done.stderr
     assert "config.yaml:5: mcp_servers.s.sampling.bogus: unknown key" in done.stderr
-    assert "valid: enabled, backend, model, max_tokens_cap" in done.stderr
+    assert "the keys here are: allowed_models, approval, backend, enabled" in done.stderr
     assert "Traceback" not in done.stderr
 
 

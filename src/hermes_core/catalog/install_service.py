@@ -57,7 +57,7 @@ from hermes_core.config.loader import validate_server
 from hermes_core.config.secret_lift import VariableNames, lift_secrets
 from hermes_core.host.setup.factory import HostFactory
 from hermes_core.plugins.manager import HermesPluginManager
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 from hermes_platform.runners import MissingRunner
 
 __all__ = ["InstallService", "configured_entries"]
@@ -67,7 +67,7 @@ def configured_entries(factory: HostFactory) -> dict[str, object]:
     """The raw ``mcp_servers`` mapping of ``config.yaml`` (``{}`` when there is none)."""
     loaded = factory.load_config(strict=False)
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
-        return dict(_plain(loaded.tree["mcp_servers"]))
+        return dict(plain(loaded.tree["mcp_servers"]))
     return {}
 
 

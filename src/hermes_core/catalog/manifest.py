@@ -20,8 +20,7 @@ from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap
 
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 from hermes_platform.declaration import Declaration, DeclarationError, parse_declaration
 
 __all__ = [
@@ -394,21 +393,21 @@ def parse_manifest(text: str, path: str) -> ParsedManifest | FutureManifest:
     tree = _load_tree(text, path)
     if not isinstance(tree, CommentedMap):
         raise ManifestError(path, 1, "", "a manifest is a mapping (manifest_version, name, …)")
-    data = _plain(tree)
+    data = plain(tree)
     version = data.get("manifest_version")
     if version is None:
         raise ManifestError(path, None, "manifest_version", "is required")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise ManifestError(
             path,
-            _line_of(tree, "manifest_version"),
+            line_of(tree, "manifest_version"),
             "manifest_version",
             f"must be a whole number (this Hermes reads {MANIFEST_VERSION})",
         )
     if version > MANIFEST_VERSION:
         name = data.get("name")
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise ManifestError(path, _line_of(tree, "name"), "name", "is required")
+            raise ManifestError(path, line_of(tree, "name"), "name", "is required")
         description = data.get("description")
         return FutureManifest(
             name, version, description.strip() if isinstance(description, str) else ""
@@ -418,7 +417,7 @@ def parse_manifest(text: str, path: str) -> ParsedManifest | FutureManifest:
     except ValidationError as exc:
         first = exc.errors()[0]
         key = _key_path(tuple(first["loc"]))
-        line = _line_of(tree, key) if key else None
+        line = line_of(tree, key) if key else None
         raise ManifestError(path, line, key, _reason(first, Manifest)) from None
     decl: Declaration | None = None
     if manifest.app is not None or manifest.requires is not None:
@@ -427,5 +426,5 @@ def parse_manifest(text: str, path: str) -> ParsedManifest | FutureManifest:
                 manifest.name, raw_app=manifest.app, raw_requires=manifest.requires, where=path
             )
         except DeclarationError as exc:
-            raise ManifestError(path, _line_of(tree, exc.key), exc.key, exc.reason) from None
+            raise ManifestError(path, line_of(tree, exc.key), exc.key, exc.reason) from None
     return ParsedManifest(manifest, decl, path)

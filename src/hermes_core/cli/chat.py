@@ -29,7 +29,7 @@ from hermes_core.cli.chat_output import TerminalOutput
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import start_with_progress
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.chat import ChatSettings, chat_settings
 from hermes_core.config.models import ConfigError
 from hermes_core.host.server_spec import HostServer
@@ -37,7 +37,7 @@ from hermes_core.host.server_status import tool_count
 from hermes_core.host.setup.factory import HostFactory
 from hermes_core.sanitize import clean_line
 from hermes_core.sessions import SchemaError, SessionStore
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 if TYPE_CHECKING:
     from hermes_core.host.host import MCPHost
@@ -50,7 +50,7 @@ _TITLE_CHARS = 60
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes chat [-m MODEL] [-q PROMPT]``."""
-    return guard(lambda: _chat(plugins, args.model, args.query))
+    return _chat(plugins, args.model, args.query)
 
 
 def _settings(factory: HostFactory) -> tuple[ChatSettings, list[HostServer]]:
@@ -125,7 +125,9 @@ def _follow(host: MCPHost, factory: HostFactory, offer: ToolOffer) -> None:
             settings, found = read[0]
             offer.reconfigure(settings, _always_load(found))
 
-    host.watch_config(load=servers, display_names=factory.display_names, on_reload=reconfigure)
+    host.watch_config(
+        load=servers, display_names=factory.source.display_names, on_reload=reconfigure
+    )
 
 
 def _always_load(servers: list[HostServer]) -> list[str]:
@@ -248,8 +250,8 @@ class _Repl:
         word, _, rest = text[1:].partition(" ")
         command = SLASH_COMMANDS.get(word.lower())
         if command is None:
-            close = close_matches(word, list(SLASH_COMMANDS), n=1, cutoff=0.5)
-            hint = f"; did you mean /{close[0]}?" if close else ""
+            close = closest(word, list(SLASH_COMMANDS))
+            hint = f"; did you mean /{close}?" if close else ""
             self.output.say(f"unknown command /{clean_line(word)}{hint} (/help lists them)")
             return True
         return await command(self, rest.strip())

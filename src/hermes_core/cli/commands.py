@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from hermes_core.cli.common import EXIT_PLUGIN, EXIT_USAGE, PluginLoader, interactive
+from hermes_core.cli.stop import Stop, stopped
 from hermes_core.plugins.errors import PluginError
 
 if TYPE_CHECKING:
@@ -115,10 +116,15 @@ def _handler(target: str) -> Handler:
 
 
 def dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Run the subcommand *args* name; its help and exit 2 when it needs a further word."""
+    """Run the subcommand *args* name; its help and exit 2 when it needs a further word.  A
+    handler that raises :class:`~hermes_core.cli.stop.Stop` ends with its code and
+    ``error:`` line."""
     plugins = plugin_loader(args)
     for target in HANDLERS.get(subcommand(args), ()):
-        code = _handler(target)(args, plugins)
+        try:
+            code = _handler(target)(args, plugins)
+        except Stop as stop:  # every subcommand's early end, caught here once
+            return stopped(stop)
         if code is not None:
             return int(code)
     getattr(args, "command_parser", parser).print_help(sys.stderr)

@@ -21,7 +21,6 @@ from hermes_core.cli.status_text import (
     sampling_line,
     sampling_matters,
 )
-from hermes_core.cli.stop import guard
 from hermes_core.cli.tool_lines import tool_lines, width
 from hermes_core.host.server_status import tool_count
 
@@ -62,49 +61,44 @@ def status(manager: HermesPluginManager, *, as_json: bool = False) -> int:
     async def body(host: HostSurface) -> list[dict[str, Any]]:
         return [row.__dict__.copy() for row in host.status()]
 
-    def run() -> int:
-        rows = with_host(manager, body, quiet=as_json)
-        if as_json:
-            print(json.dumps(rows, indent=2))
-        else:
-            # Only servers that could ask are told about sampling (a host with no model set
-            # never asked for it); one reason shared by every server is said once, at the end.
-            for row in rows:
-                if not sampling_matters(row.get("sampling")):
-                    row["sampling"] = None
-            infos = [r["sampling"] for r in rows if r.get("sampling")]
-            shared = (
-                len(infos) > 1 and all(i == infos[0] for i in infos) and not infos[0]["offered"]
+    rows = with_host(manager, body, quiet=as_json)
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    else:
+        # Only servers that could ask are told about sampling (a host with no model set
+        # never asked for it); one reason shared by every server is said once, at the end.
+        for row in rows:
+            if not sampling_matters(row.get("sampling")):
+                row["sampling"] = None
+        infos = [r["sampling"] for r in rows if r.get("sampling")]
+        shared = len(infos) > 1 and all(i == infos[0] for i in infos) and not infos[0]["offered"]
+        for row in rows:
+            mark = paint("[ok]", "green") if row["offered"] else paint("[--]", "red")
+            app = "" if row["availability"] == "undeclared" else f"app: {row['availability']}  "
+            print(
+                f"{mark} {row['server']}  [{row['transport']}]  {row['connection']}  "
+                f"{app}tools: {tool_count(row['tools'], row.get('host_tools', 0), bare=True)}"
+                + (f"  protocol: {row['protocol']}" if row.get("protocol") else "")
             )
-            for row in rows:
-                mark = paint("[ok]", "green") if row["offered"] else paint("[--]", "red")
-                app = "" if row["availability"] == "undeclared" else f"app: {row['availability']}  "
-                print(
-                    f"{mark} {row['server']}  [{row['transport']}]  {row['connection']}  "
-                    f"{app}tools: {tool_count(row['tools'], row.get('host_tools', 0), bare=True)}"
-                    + (f"  protocol: {row['protocol']}" if row.get("protocol") else "")
-                )
-                if row["last_error"]:
-                    print(f"     last error: {row['last_error']}")
-                if row.get("gate"):
-                    print(f"     {row['gate']}")
-                for line in lifecycle_lines(row):
-                    print(f"     {line}")
-                if row.get("sampling") and not shared:
-                    print(f"     sampling: {sampling_line(row['sampling'])}")
-                if row.get("roots"):
-                    print(f"     roots: {roots_line(row['roots'])}")
-                for collision in row["name_collisions"]:
-                    print(f"     {collision}")
-            if shared:
-                print(f"sampling (every server): {sampling_line(infos[0])}")
-            for where in (state_line(manager), bus_line(manager)):
-                if where is not None:
-                    print(where)
-        failed = [r for r in rows if r["enabled"] and not r["offered"]]
-        return EXIT_FAILED if failed else EXIT_OK
-
-    return guard(run)
+            if row["last_error"]:
+                print(f"     last error: {row['last_error']}")
+            if row.get("gate"):
+                print(f"     {row['gate']}")
+            for line in lifecycle_lines(row):
+                print(f"     {line}")
+            if row.get("sampling") and not shared:
+                print(f"     sampling: {sampling_line(row['sampling'])}")
+            if row.get("roots"):
+                print(f"     roots: {roots_line(row['roots'])}")
+            for collision in row["name_collisions"]:
+                print(f"     {collision}")
+        if shared:
+            print(f"sampling (every server): {sampling_line(infos[0])}")
+        for where in (state_line(manager), bus_line(manager)):
+            if where is not None:
+                print(where)
+    failed = [r for r in rows if r["enabled"] and not r["offered"]]
+    return EXIT_FAILED if failed else EXIT_OK
 
 
 def tools(
@@ -126,42 +120,39 @@ def tools(
             return entries, host.status(), host.unoffered_tools
         return host.tools(server), host.status(), host.unoffered_tools
 
-    def run() -> int:
-        entries, rows, unoffered = with_host(manager, body, only=server, quiet=as_json)
-        if overrides and as_json:
-            shown = [entry_json(e) for e in entries if e.override is not None]
-            problems = {r.server: r.override_problems for r in rows if r.override_problems}
-            print(json.dumps({"overrides": shown, "problems": problems}, indent=2))
-            return EXIT_OK
-        if overrides:
-            print("\n".join(override_lines(entries, rows)) or "no tool overrides")
-            return EXIT_OK
-        if as_json:
-            print(json.dumps([entry_json(e) for e in entries], indent=2))
-        else:
-            columns = width()
-            for entry in entries:
-                print("\n".join(tool_lines(entry, columns)))
-            for row in rows:
-                if row.offered and row.host_tools and search is None:
-                    count = tool_count(row.tools, row.host_tools)
-                    print(
-                        f"# {row.server}: {count} (the host's, over its resources and "
-                        "prompts: `hermes mcp resources`, `hermes mcp prompts`)",
-                        file=sys.stderr,
-                    )
-                if not row.offered:
-                    if not row.enabled:
-                        reason = "disabled in config.yaml; `hermes mcp enable` turns it on"
-                    else:
-                        reason = row.last_error or row.gate or row.availability
-                    print(f"# {row.server}: no tools offered ({reason})", file=sys.stderr)
-        for name, why_not in sorted(unoffered.items()):
-            for tool, reason in sorted(why_not.items()):
-                print(f"# {name}: tool {tool!r} {reason}", file=sys.stderr)
-        return EXIT_OK if entries else EXIT_FAILED
-
-    return guard(run)
+    entries, rows, unoffered = with_host(manager, body, only=server, quiet=as_json)
+    if overrides and as_json:
+        shown = [entry_json(e) for e in entries if e.override is not None]
+        problems = {r.server: r.override_problems for r in rows if r.override_problems}
+        print(json.dumps({"overrides": shown, "problems": problems}, indent=2))
+        return EXIT_OK
+    if overrides:
+        print("\n".join(override_lines(entries, rows)) or "no tool overrides")
+        return EXIT_OK
+    if as_json:
+        print(json.dumps([entry_json(e) for e in entries], indent=2))
+    else:
+        columns = width()
+        for entry in entries:
+            print("\n".join(tool_lines(entry, columns)))
+        for row in rows:
+            if row.offered and row.host_tools and search is None:
+                count = tool_count(row.tools, row.host_tools)
+                print(
+                    f"# {row.server}: {count} (the host's, over its resources and "
+                    "prompts: `hermes mcp resources`, `hermes mcp prompts`)",
+                    file=sys.stderr,
+                )
+            if not row.offered:
+                if not row.enabled:
+                    reason = "disabled in config.yaml; `hermes mcp enable` turns it on"
+                else:
+                    reason = row.last_error or row.gate or row.availability
+                print(f"# {row.server}: no tools offered ({reason})", file=sys.stderr)
+    for name, why_not in sorted(unoffered.items()):
+        for tool, reason in sorted(why_not.items()):
+            print(f"# {name}: tool {tool!r} {reason}", file=sys.stderr)
+    return EXIT_OK if entries else EXIT_FAILED
 
 
 def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> int:
@@ -192,21 +183,18 @@ def test_server(manager: HermesPluginManager, name: str, *, as_json: bool = Fals
             "error": error,
         }
 
-    def run() -> int:
-        started = time.monotonic()
-        report = with_host(manager, body, only=name, quiet=True)
-        report["seconds"] = round(time.monotonic() - started, 3)
-        if as_json:
-            print(json.dumps(report, indent=2))
-        elif report["connection"] == "disabled":
-            print(f"{name}: {report['error']}")
-        elif report["error"]:
-            print(f"{name}: failed after {report['seconds']} s: {report['error']}")
-        else:
-            count = tool_count(len(report["tools"]), report["host_tools"])
-            print(f"{name}: connected and listed {count} in {report['seconds']} s")
-            for tool_name in report["tools"]:
-                print(f"  {tool_name}")
-        return EXIT_FAILED if report["error"] else EXIT_OK
-
-    return guard(run)
+    started = time.monotonic()
+    report = with_host(manager, body, only=name, quiet=True)
+    report["seconds"] = round(time.monotonic() - started, 3)
+    if as_json:
+        print(json.dumps(report, indent=2))
+    elif report["connection"] == "disabled":
+        print(f"{name}: {report['error']}")
+    elif report["error"]:
+        print(f"{name}: failed after {report['seconds']} s: {report['error']}")
+    else:
+        count = tool_count(len(report["tools"]), report["host_tools"])
+        print(f"{name}: connected and listed {count} in {report['seconds']} s")
+        for tool_name in report["tools"]:
+            print(f"  {tool_name}")
+    return EXIT_FAILED if report["error"] else EXIT_OK

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.atomic_file import atomic_write
 from hermes_core.host import browse
 from hermes_core.host.calls.result_text import block_text, size_text
@@ -82,27 +82,24 @@ def run_listing(args: argparse.Namespace, plugins: PluginLoader) -> int:
     async def body(host: HostSurface) -> list[browse.Listing]:
         return await browse.list_family(host, family, args.server)
 
-    def run() -> int:
-        listings = _on_host(plugins, body, args.server, args.json)
-        if args.json:
-            print(json.dumps([x.as_dict() for x in listings], indent=2, ensure_ascii=False))
-        if not listings:
-            raise Stop(EXIT_FAILED, "no server is configured (add one: `hermes mcp add`)")
-        for listing in listings:
-            if listing.error is not None:
-                print(f"# {listing.server}: {clean_line(listing.error)}", file=sys.stderr)
-                continue
-            if not args.json:
-                count = len(listing.items)
-                print(f"{listing.server}: {count} {family.noun}" + (":" if count else ""))
-                for item in listing.items:
-                    print(item_line(family, item))
-            if listing.note:
-                print(f"# {listing.server}: {clean_line(listing.note)}", file=sys.stderr)
-        listed = [x for x in listings if x.error is None]
-        return EXIT_OK if listed and (args.server is None or not listings[0].error) else EXIT_FAILED
-
-    return guard(run)
+    listings = _on_host(plugins, body, args.server, args.json)
+    if args.json:
+        print(json.dumps([x.as_dict() for x in listings], indent=2, ensure_ascii=False))
+    if not listings:
+        raise Stop(EXIT_FAILED, "no server is configured (add one: `hermes mcp add`)")
+    for listing in listings:
+        if listing.error is not None:
+            print(f"# {listing.server}: {clean_line(listing.error)}", file=sys.stderr)
+            continue
+        if not args.json:
+            count = len(listing.items)
+            print(f"{listing.server}: {count} {family.noun}" + (":" if count else ""))
+            for item in listing.items:
+                print(item_line(family, item))
+        if listing.note:
+            print(f"# {listing.server}: {clean_line(listing.note)}", file=sys.stderr)
+    listed = [x for x in listings if x.error is None]
+    return EXIT_OK if listed and (args.server is None or not listings[0].error) else EXIT_FAILED
 
 
 # ----------------------------------------------------------------------------- read
@@ -167,18 +164,15 @@ def run_read(args: argparse.Namespace, plugins: PluginLoader) -> int:
         except browse.BrowseError as exc:
             raise Stop(EXIT_FAILED, clean_line(str(exc))) from None
 
-    def run() -> int:
-        reading = _on_host(plugins, body, args.server, True)
-        if args.json:
-            data = {"server": reading.server, "uri": reading.uri, "contents": reading.contents}
-            print(json.dumps(data, indent=2, ensure_ascii=False))
-        elif args.output is not None:
-            _save(reading, args.output)
-        else:
-            _show(reading)
-        return EXIT_OK
-
-    return guard(run)
+    reading = _on_host(plugins, body, args.server, True)
+    if args.json:
+        data = {"server": reading.server, "uri": reading.uri, "contents": reading.contents}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    elif args.output is not None:
+        _save(reading, args.output)
+    else:
+        _show(reading)
+    return EXIT_OK
 
 
 # ----------------------------------------------------------------------------- prompt
@@ -207,27 +201,24 @@ def run_prompt(args: argparse.Namespace, plugins: PluginLoader) -> int:
         except browse.BrowseError as exc:
             raise Stop(EXIT_FAILED, clean_line(str(exc))) from None
 
-    def run() -> int:
-        given.update(prompt_arguments(args.pairs))
-        prompt = _on_host(plugins, body, args.server, True)
-        if args.json:
-            data = {
-                "server": prompt.server,
-                "name": prompt.name,
-                "description": prompt.description,
-                "messages": prompt.messages,
-            }
-            print(json.dumps(data, indent=2, ensure_ascii=False))
-            return EXIT_OK
-        if prompt.description:
-            print(f"# {_short(prompt.description, 300)}")
-        for number, message in enumerate(prompt.messages):
-            if number:
-                print()
-            print(f"{clean_line(str(message.get('role', '?')))}:")
-            print(block_text(message.get("content")))
-        if not prompt.messages:
-            print("# the prompt has no messages", file=sys.stderr)
+    given.update(prompt_arguments(args.pairs))
+    prompt = _on_host(plugins, body, args.server, True)
+    if args.json:
+        data = {
+            "server": prompt.server,
+            "name": prompt.name,
+            "description": prompt.description,
+            "messages": prompt.messages,
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return EXIT_OK
-
-    return guard(run)
+    if prompt.description:
+        print(f"# {_short(prompt.description, 300)}")
+    for number, message in enumerate(prompt.messages):
+        if number:
+            print()
+        print(f"{clean_line(str(message.get('role', '?')))}:")
+        print(block_text(message.get("content")))
+    if not prompt.messages:
+        print("# the prompt has no messages", file=sys.stderr)
+    return EXIT_OK

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hermes_core.cli.ask import TerminalElicitor
 from hermes_core.cli.call_args import ArgumentError, CallArguments, command_arguments
@@ -16,13 +16,13 @@ from hermes_core.cli.call_progress import PROGRESS_INTERVAL, Pausing, ProgressLi
 from hermes_core.cli.common import EXIT_USAGE, PluginLoader
 from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import guard
 from hermes_core.sessions import StoreElicitor
 from hermes_core.sessions.shared import session_store
 
 if TYPE_CHECKING:
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.surface import HostSurface
+    from hermes_core.json_types import JsonObject
     from hermes_core.plugins.manager import HermesPluginManager
 
 __all__ = ["PROGRESS_INTERVAL", "call", "run"]
@@ -71,38 +71,35 @@ def call(
     second); *verbose* shows its log messages on stderr too.
     """
 
-    def run() -> int:
-        factory = factory_for(manager)
-        loaded = load(factory)
-        configured = loaded.config.mcp_servers
-        enabled = {name: cfg.enabled for name, cfg in configured.items()}
-        found = [server] if server is not None else route(tool, enabled)
-        if isinstance(found, dict):  # no enabled server owns the name
-            return finish(found, [], as_json=as_json)
+    factory = factory_for(manager)
+    loaded = load(factory)
+    configured = loaded.config.mcp_servers
+    enabled = {name: cfg.enabled for name, cfg in configured.items()}
+    found = [server] if server is not None else route(tool, enabled)
+    if isinstance(found, dict):  # no enabled server owns the name
+        return finish(found, [], as_json=as_json)
 
-        async def body(host: HostSurface) -> tuple[dict[str, Any], list[ServerStatus]]:
-            return await call_on(host, tool, given, progress)
+    async def body(host: HostSurface) -> tuple[JsonObject, list[ServerStatus]]:
+        return await call_on(host, tool, given, progress)
 
-        progress = ProgressLine()
-        asker: StoreElicitor | TerminalElicitor = (
-            StoreElicitor(session_store(factory.state_database(loaded)))
-            if approvals == "store"
-            else TerminalElicitor()
+    progress = ProgressLine()
+    asker: StoreElicitor | TerminalElicitor = (
+        StoreElicitor(session_store(factory.state_database(loaded)))
+        if approvals == "store"
+        else TerminalElicitor()
+    )
+    elicitor = Pausing(asker, progress.pause)
+    with _server_logs_on_stderr(verbose):  # a server's log is this process's: cold
+        result, rows = with_host(
+            manager,
+            body,
+            only=found,
+            quiet=True,
+            elicitor=elicitor,
+            warm=not verbose,
+            config=(factory, loaded),
         )
-        elicitor = Pausing(asker, progress.pause)
-        with _server_logs_on_stderr(verbose):  # a server's log is this process's: cold
-            result, rows = with_host(
-                manager,
-                body,
-                only=found,
-                quiet=True,
-                elicitor=elicitor,
-                warm=not verbose,
-                config=(factory, loaded),
-            )
-        return finish(result, rows, as_json=as_json)
-
-    return guard(run)
+    return finish(result, rows, as_json=as_json)
 
 
 @contextlib.contextmanager

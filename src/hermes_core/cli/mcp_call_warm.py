@@ -28,7 +28,6 @@ from hermes_core.cli.call_args import ArgumentError, command_arguments
 from hermes_core.cli.call_body import call_on, finish, route, unowned
 from hermes_core.cli.call_progress import ProgressLine
 from hermes_core.cli.common import PluginLoader
-from hermes_core.cli.stop import guard
 from hermes_core.cli.warm_choice import bypass, choose, using
 from hermes_core.host.calls.refusals import CallError, CallState
 from hermes_core.json_types import JsonObject, JsonValue
@@ -62,25 +61,22 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int | None:
     using(paths, pid)
     as_json = bool(getattr(args, "json", False))
 
-    def call() -> int:
-        enabled = {row.server: row.enabled for row in remote.status()}
-        found = route(args.tool, enabled)
-        if isinstance(found, dict):  # no enabled server owns the name
-            return finish(found, [], as_json=as_json)
-        if found is None:  # a bare name: the host says which registered names end in it
-            found = [name for name, on in enabled.items() if on]
-        if not found:
-            return finish(unowned(args.tool, enabled), [], as_json=as_json)
-        host = remote.narrowed(found)
-        try:
-            result, rows = asyncio.run(call_on(host, args.tool, given, progress))
-        except WarmHostGone as exc:
-            gone = f"the warm host {exc}; `hermes mcp down` and retry"
-            result = CallError(gone, CallState.WARM).result()
-            rows = []
-        return finish(result, rows, as_json=as_json)
-
-    return guard(call)
+    enabled = {row.server: row.enabled for row in remote.status()}
+    found = route(args.tool, enabled)
+    if isinstance(found, dict):  # no enabled server owns the name
+        return finish(found, [], as_json=as_json)
+    if found is None:  # a bare name: the host says which registered names end in it
+        found = [name for name, on in enabled.items() if on]
+    if not found:
+        return finish(unowned(args.tool, enabled), [], as_json=as_json)
+    host = remote.narrowed(found)
+    try:
+        result, rows = asyncio.run(call_on(host, args.tool, given, progress))
+    except WarmHostGone as exc:
+        gone = f"the warm host {exc}; `hermes mcp down` and retry"
+        result = CallError(gone, CallState.WARM).result()
+        rows = []
+    return finish(result, rows, as_json=as_json)
 
 
 def _terminal_asker(pause: Callable[[], None]) -> Asker:

@@ -22,7 +22,7 @@ from hermes_core.cli.stop import Stop, guard
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = [
     "catalog",
@@ -89,7 +89,7 @@ def configured_servers(
     loaded = factory_for(manager).load_config(strict=False)
     raw: dict[str, object] = {}
     if loaded.tree is not None and isinstance(loaded.tree.get("mcp_servers"), dict):
-        raw = _plain(loaded.tree["mcp_servers"])
+        raw = plain(loaded.tree["mcp_servers"])
     return dict(loaded.config.mcp_servers), raw
 
 

@@ -13,7 +13,7 @@ import sys
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_PLUGIN, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.doctor.diagnose import DEFAULT_TIMEOUT, diagnose
 from hermes_core.doctor.findings import ServerReport, Severity
 from hermes_core.plugins.catalog_files import remember_names
@@ -21,7 +21,7 @@ from hermes_core.plugins.config_keys import env_flag, env_list
 from hermes_core.plugins.errors import PluginError
 from hermes_core.plugins.manager import HermesPluginManager, create_plugin_manager
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 __all__ = ["doctor", "run"]
 
@@ -59,30 +59,27 @@ def doctor(
 ) -> int:
     """Examine server *name* (every configured one: ``None``) and print the screens."""
 
-    def body() -> int:
-        factory = factory_for(manager)
-        loaded = load(factory, strict=False)
-        written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
-        configured = [str(k) for k in written] if isinstance(written, dict) else []
-        if name is not None and name not in configured:
-            close = close_matches(name, configured, n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise Stop(
-                EXIT_USAGE,
-                f"no server named {name!r} in {loaded.path}{hint} "
-                f"(configured: {', '.join(configured) or 'none'})",
-            )
-        names = [name] if name is not None else configured
-        reports = diagnose(factory, loaded, names, timeout=timeout)
-        well = all(r.ok for r in reports)
-        if as_json:
-            payload = {"ok": well, "servers": [r.as_dict() for r in reports]}
-            print(json.dumps(payload, indent=2, ensure_ascii=False))
-        else:
-            _print(reports, str(loaded.path))
-        return EXIT_OK if well else EXIT_FAILED
-
-    return guard(body)
+    factory = factory_for(manager)
+    loaded = load(factory, strict=False)
+    written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
+    configured = [str(k) for k in written] if isinstance(written, dict) else []
+    if name is not None and name not in configured:
+        close = closest(name, configured)
+        hint = f"; did you mean {close!r}?" if close else ""
+        raise Stop(
+            EXIT_USAGE,
+            f"no server named {name!r} in {loaded.path}{hint} "
+            f"(configured: {', '.join(configured) or 'none'})",
+        )
+    names = [name] if name is not None else configured
+    reports = diagnose(factory, loaded, names, timeout=timeout)
+    well = all(r.ok for r in reports)
+    if as_json:
+        payload = {"ok": well, "servers": [r.as_dict() for r in reports]}
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        _print(reports, str(loaded.path))
+    return EXIT_OK if well else EXIT_FAILED
 
 
 def _print(reports: list[ServerReport], path: str) -> None:

@@ -16,7 +16,6 @@ import asyncio
 import sys
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
-from hermes_core.cli.stop import guard
 from hermes_core.home import hermes_home
 from hermes_core.serve.warm.client import WarmHostGone, stop_warm_host
 from hermes_core.serve.warm.ending import Ending, end_process
@@ -27,7 +26,7 @@ __all__ = ["run_down", "stale_note"]
 
 def run_down(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp down``."""
-    return guard(lambda: _down())
+    return _down()
 
 
 def stale_note(paths: WarmPaths, pid: int | None) -> None:

@@ -12,11 +12,11 @@ from hermes_core.cli.hosting import with_host
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.masked import masked_entry
 from hermes_core.cli.status_text import lifecycle_lines
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.host.server_status import tool_count
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.spelling import closest
+from hermes_core.yaml_lines import plain
 
 if TYPE_CHECKING:
     from hermes_core.host.surface import HostSurface
@@ -33,37 +33,34 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
 def get(manager: HermesPluginManager, name: str, *, as_json: bool = False) -> int:
     """Show server *name*: exit 0 when its tools are offered, 1 when not, 2 when unknown."""
 
-    def run() -> int:
-        loaded = load(factory_for(manager))
-        written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
-        entries: dict[str, Any] = _plain(written) if isinstance(written, dict) else {}
-        if name not in entries:
-            close = close_matches(name, list(entries), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            known = ", ".join(entries) or "none"
-            raise Stop(
-                EXIT_USAGE, f"no server named {name!r} in {loaded.path}{hint} (configured: {known})"
-            )
-        entry = masked_entry(entries[name]) if isinstance(entries[name], dict) else {}
+    loaded = load(factory_for(manager))
+    written = loaded.tree.get("mcp_servers") if loaded.tree is not None else None
+    entries: dict[str, Any] = plain(written) if isinstance(written, dict) else {}
+    if name not in entries:
+        close = closest(name, list(entries))
+        hint = f"; did you mean {close!r}?" if close else ""
+        known = ", ".join(entries) or "none"
+        raise Stop(
+            EXIT_USAGE, f"no server named {name!r} in {loaded.path}{hint} (configured: {known})"
+        )
+    entry = masked_entry(entries[name]) if isinstance(entries[name], dict) else {}
 
-        async def body(host: HostSurface) -> dict[str, Any]:
-            (row,) = host.status()
-            return row.__dict__.copy()
+    async def body(host: HostSurface) -> dict[str, Any]:
+        (row,) = host.status()
+        return row.__dict__.copy()
 
-        row = with_host(manager, body, only=name, quiet=as_json)
-        report = {
-            "server": name,
-            "entry": entry,
-            "line": loaded.line_of(f"mcp_servers.{name}"),
-            **{key: row.get(key) for key in _FIELDS},
-        }
-        if as_json:
-            print(json.dumps(report, indent=2, ensure_ascii=False))
-        else:
-            _print(report, row)
-        return EXIT_OK if row["offered"] else EXIT_FAILED
-
-    return guard(run)
+    row = with_host(manager, body, only=name, quiet=as_json)
+    report = {
+        "server": name,
+        "entry": entry,
+        "line": loaded.line_of(f"mcp_servers.{name}"),
+        **{key: row.get(key) for key in _FIELDS},
+    }
+    if as_json:
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print(report, row)
+    return EXIT_OK if row["offered"] else EXIT_FAILED
 
 
 #: The status fields ``mcp get`` reports.

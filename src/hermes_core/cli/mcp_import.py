@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.foreign_text import clean, say
 from hermes_core.cli.loading import factory_for
-from hermes_core.cli.masked import masked_entry as _masked
+from hermes_core.cli.masked import masked_entry
 from hermes_core.config import store
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import config_path, parse_yaml, validate_server
@@ -33,7 +33,7 @@ from hermes_core.importing.model import InputSpec, Skip, SourceError
 from hermes_core.importing.plan import Action, ImportPlan, UnknownNames, build_plan
 from hermes_core.importing.skills import import_skills
 from hermes_core.importing.sources import SOURCES, read_servers
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 if TYPE_CHECKING:
     pass
@@ -97,7 +97,7 @@ def _report(plan: ImportPlan, dry_run: bool) -> None:
         if planned.action in (Action.ADD, Action.REPLACE):
             say(f"{verb} '{item.name}'  (from {origin})")
             if dry_run and item.entry is not None:
-                say(_yaml(_masked(item.entry), "    ").rstrip("\n"))
+                say(_yaml(masked_entry(item.entry), "    ").rstrip("\n"))
         else:
             say(f"{verb} '{item.name}'  (from {origin}): {planned.reason}")
             continue
@@ -225,7 +225,7 @@ def _existing(path: Path) -> dict[str, object]:
         return {}
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the file: {exc}", path=str(path)) from None
-    data = _plain(parse_yaml(text, str(path)))
+    data = plain(parse_yaml(text, str(path)))
     servers = data.get("mcp_servers") if isinstance(data, dict) else None
     return servers if isinstance(servers, dict) else {}
 

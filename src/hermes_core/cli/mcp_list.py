@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader, print_config_error
 from hermes_core.cli.list_record import cache_file, key_for, print_rows, remember
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.loader import (
     LoadedConfig,
     check_interceptor_settings,
@@ -49,35 +49,32 @@ def list_servers(
     ``$HERMES_HOME/cache`` (:mod:`hermes_core.plugins.config_keys`), loading the plugins
     through *plugins()* only when what decides those names changed."""
 
-    def run() -> int:
-        loaded, record_key = _load_listed(manager, plugins, no_plugins)
-        rows: list[dict[str, Any]] = []
-        for name, cfg in loaded.config.mcp_servers.items():
-            if cfg.uses_url:
-                target = display_url(cfg.url or "")
-            elif cfg.command is not None:
-                target = " ".join([cfg.command or "", *shown_args(cfg.args)])
-            elif cfg.transport == "streamable_http":  # neither: its desktop app says where
-                target = _app_target(name)
-            else:  # a plugin transport's own key: only what its settings model shows
-                target = ", ".join(_shown(k, v) for k, v in cfg.shown_options().items()) or "-"
-            rows.append(
-                {
-                    "server": name,
-                    "transport": cfg.transport,
-                    "enabled": cfg.enabled,
-                    "target": target,
-                }
-            )
-        warnings = [str(warning) for warning in loaded.warnings]
-        warnings += [str(problem) for _name, problem in loaded.unavailable]
-        if record_key is not None:
-            cache = cache_file(loaded.path.parent)
-            remember(cache, record_key, str(loaded.path), rows, warnings)
-        print_rows(str(loaded.path), rows, warnings, as_json=as_json)
-        return EXIT_OK
-
-    return guard(run)
+    loaded, record_key = _load_listed(manager, plugins, no_plugins)
+    rows: list[dict[str, Any]] = []
+    for name, cfg in loaded.config.mcp_servers.items():
+        if cfg.uses_url:
+            target = display_url(cfg.url or "")
+        elif cfg.command is not None:
+            target = " ".join([cfg.command or "", *shown_args(cfg.args)])
+        elif cfg.transport == "streamable_http":  # neither: its desktop app says where
+            target = _app_target(name)
+        else:  # a plugin transport's own key: only what its settings model shows
+            target = ", ".join(_shown(k, v) for k, v in cfg.shown_options().items()) or "-"
+        rows.append(
+            {
+                "server": name,
+                "transport": cfg.transport,
+                "enabled": cfg.enabled,
+                "target": target,
+            }
+        )
+    warnings = [str(warning) for warning in loaded.warnings]
+    warnings += [str(problem) for _name, problem in loaded.unavailable]
+    if record_key is not None:
+        cache = cache_file(loaded.path.parent)
+        remember(cache, record_key, str(loaded.path), rows, warnings)
+    print_rows(str(loaded.path), rows, warnings, as_json=as_json)
+    return EXIT_OK
 
 
 def _app_target(name: str) -> str:

@@ -24,7 +24,6 @@ from hermes_core.auth.provider import HermesOAuthProvider
 from hermes_core.auth.storage import TokenStorage
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import guard
 from hermes_core.config.interpolate import load_dotenv, resolve
 from hermes_core.config.models import ConfigError, ServerConfig
 from hermes_core.home import hermes_home
@@ -63,42 +62,38 @@ def login(
 ) -> int:
     """Log in to *name* (interactive; the browser step waits up to ``oauth.timeout``)."""
 
-    def run() -> int:
-        factory = factory_for(manager)
-        loaded = load(factory)
-        cfg = loaded.config.mcp_servers.get(name)
-        if cfg is None:
-            print(f"error: no server named {name!r} in {loaded.path}", file=sys.stderr)
-            return EXIT_USAGE
-        if not cfg.uses_url:
-            print(
-                f"error: '{name}' is a {cfg.transport} server; OAuth applies to url servers",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        if (cfg.auth or "").lower() != "oauth":
-            print(
-                f"error: '{name}' does not use OAuth; add `auth: oauth` to its entry in "
-                f"{loaded.path}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        environ = dict(os.environ)
-        home = hermes_home(environ)
-        try:
-            resolved = resolve(
-                name,
-                cfg,
-                env=environ,
-                dotenv=load_dotenv(home / ".env"),
-                workspace=os.getcwd(),
-            )
-        except ConfigError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        return _login(factory, name, resolved, home, browser)
-
-    return guard(run)
+    factory = factory_for(manager)
+    loaded = load(factory)
+    cfg = loaded.config.mcp_servers.get(name)
+    if cfg is None:
+        print(f"error: no server named {name!r} in {loaded.path}", file=sys.stderr)
+        return EXIT_USAGE
+    if not cfg.uses_url:
+        print(
+            f"error: '{name}' is a {cfg.transport} server; OAuth applies to url servers",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    if (cfg.auth or "").lower() != "oauth":
+        print(
+            f"error: '{name}' does not use OAuth; add `auth: oauth` to its entry in {loaded.path}",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    environ = dict(os.environ)
+    home = hermes_home(environ)
+    try:
+        resolved = resolve(
+            name,
+            cfg,
+            env=environ,
+            dotenv=load_dotenv(home / ".env"),
+            workspace=os.getcwd(),
+        )
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return _login(factory, name, resolved, home, browser)
 
 
 def _login(

@@ -28,9 +28,10 @@ from hermes_core.cli.mcp_edit import remove, set_enabled
 from hermes_core.cli.mcp_install import configure, install
 from hermes_core.cli.mcp_login import login
 from hermes_core.cli.prompts import Row, menu, shown
+from hermes_core.cli.stop import guard
 from hermes_core.plugins.manager import HermesPluginManager
 
-__all__ = ["picker", "run"]
+__all__ = ["picker", "picker_rows", "run"]
 
 _QUIT = "\x00quit"
 _BACK = "\x00back"
@@ -41,7 +42,9 @@ def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     return picker(plugins())
 
 
-def _rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
+def picker_rows(manager: HermesPluginManager) -> tuple[list[Row], dict[str, str]]:
+    """The picker's rows (the catalog's entries, then the other configured servers) and each
+    row's state by name."""
     found = found_catalog(manager, quiet=True)
     servers, _raw = configured_servers(manager)
     rows: list[Row] = []
@@ -87,24 +90,28 @@ def _actions(name: str, state: str, manager: HermesPluginManager) -> list[Row]:
     return actions
 
 
-def _run(action: str, name: str, manager: HermesPluginManager) -> None:
+def _run(action: str, name: str, manager: HermesPluginManager) -> int:
+    """Run *action* on *name*; its exit code (a :class:`Stop` inside is its code and error
+    line: the picker goes on)."""
     if action in ("install", "reinstall"):
-        install(manager, name)
-    elif action in ("enable", "disable"):
-        set_enabled(name, action == "enable")
-    elif action == "configure":
-        configure(manager, name)
-    elif action == "login":
-        login(name)
-    elif action == "remove" and remove(name) == 0 and install_dir(name).is_dir():
+        return guard(lambda: install(manager, name))
+    if action in ("enable", "disable"):
+        return guard(lambda: set_enabled(name, action == "enable"))
+    if action == "configure":
+        return guard(lambda: configure(manager, name))
+    if action == "login":
+        return guard(lambda: login(name))
+    code = guard(lambda: remove(name)) if action == "remove" else 0
+    if action == "remove" and code == 0 and install_dir(name).is_dir():
         shutil.rmtree(install_dir(name), ignore_errors=True)
         print(f"removed {install_dir(name)} (values in $HERMES_HOME/.env are kept)")
+    return code
 
 
 def picker(manager: HermesPluginManager) -> int:
     """The interactive list; returns when the user leaves."""
     while True:
-        rows, states = _rows(manager)
+        rows, states = picker_rows(manager)
         name = menu("MCP servers (catalog and config.yaml)", rows)
         if name is None or name == _QUIT:
             return 0

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from hermes_core import event_loop
 from hermes_core.cli.common import EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 from hermes_core.event_loop import LoopChoiceError, loop_choice
 from hermes_core.home import hermes_home
@@ -43,7 +43,7 @@ PROXY_TOKEN_FILE = "proxy-token"
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp proxy``."""
-    return guard(lambda: _proxy(args, plugins))
+    return _proxy(args, plugins)
 
 
 def parse_http(text: str) -> tuple[str, int]:
@@ -225,7 +225,7 @@ def _keeping(profiles: Iterable[Profile]) -> Callable[[str], bool]:
 def _watch(host: MCPHost, factory: HostFactory, keeps: Callable[[str], bool]) -> None:
     """Follow ``config.yaml``: an edit starts, changes or stops only the servers the served
     profiles keep (one added outside them is never started)."""
-    load, _paths = config_loader(factory=factory)
+    load, _paths = config_loader(factory=factory.source)
     host.watch_config(load=lambda: [s for s in load() if keeps(s.name)])
 
 

@@ -18,14 +18,14 @@ from typing import TYPE_CHECKING
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader, interactive
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.prompts import Cancelled, confirm
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.identity import name_key
 from hermes_core.host.trust.review import Review, reviews
 from hermes_core.host.trust.state import TrustState
 from hermes_core.host.trust.store import Acceptance, TrustStoreError
 from hermes_core.sanitize import clean_line
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 if TYPE_CHECKING:
     from hermes_core.host.setup.factory import HostFactory
@@ -44,8 +44,8 @@ def _known_server(name: str, names: Iterable[str]) -> None:
     known = sorted(set(names))
     if name in known:
         return
-    close = close_matches(name, known, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(name, known)
+    hint = f"; did you mean {close!r}?" if close else ""
     listed = f" (servers: {', '.join(known)})" if known and not close else ""
     raise Stop(EXIT_USAGE, f"no server named {name!r}{hint}{listed}")
 
@@ -56,31 +56,28 @@ def run_trust(args: argparse.Namespace, plugins: PluginLoader) -> int:
     (unless ``--yes``), the one whose digest ``--digest`` gives, or, without a terminal, the
     one printed.  A definition the server changed again meanwhile is not accepted."""
 
-    def run() -> int:
-        factory = factory_for(plugins())
-        store = _store(factory)
-        try:
-            waiting = reviews(store, args.name).get(args.name, {})
-            configured = list(load(factory, strict=False).config.mcp_servers)
-            _known_server(args.name, [*configured, *store.changes()])
-            wanted = list(dict.fromkeys(args.tools)) or sorted(waiting)
-            if args.digest is not None and len(wanted) != 1:
-                raise Stop(EXIT_USAGE, "--digest names one definition: give exactly one TOOL")
-            missing = [tool for tool in wanted if tool not in waiting]
-            if missing:
-                names = ", ".join(sorted(waiting)) or "none"
-                raise Stop(
-                    EXIT_USAGE,
-                    f"no change of {', '.join(map(repr, missing))} waits for '{args.name}' "
-                    f"(tools waiting: {names})",
-                )
-            asked = args.digest is None and not args.yes and not args.json and interactive()
-            outcomes = _accept(store, [waiting[tool] for tool in wanted], args, asked=asked)
-        except TrustStoreError as exc:
-            raise Stop(EXIT_FAILED, str(exc)) from None
-        return _report(args, waiting, outcomes, shown=asked)
-
-    return guard(run)
+    factory = factory_for(plugins())
+    store = _store(factory)
+    try:
+        waiting = reviews(store, args.name).get(args.name, {})
+        configured = list(load(factory, strict=False).config.mcp_servers)
+        _known_server(args.name, [*configured, *store.changes()])
+        wanted = list(dict.fromkeys(args.tools)) or sorted(waiting)
+        if args.digest is not None and len(wanted) != 1:
+            raise Stop(EXIT_USAGE, "--digest names one definition: give exactly one TOOL")
+        missing = [tool for tool in wanted if tool not in waiting]
+        if missing:
+            names = ", ".join(sorted(waiting)) or "none"
+            raise Stop(
+                EXIT_USAGE,
+                f"no change of {', '.join(map(repr, missing))} waits for '{args.name}' "
+                f"(tools waiting: {names})",
+            )
+        asked = args.digest is None and not args.yes and not args.json and interactive()
+        outcomes = _accept(store, [waiting[tool] for tool in wanted], args, asked=asked)
+    except TrustStoreError as exc:
+        raise Stop(EXIT_FAILED, str(exc)) from None
+    return _report(args, waiting, outcomes, shown=asked)
 
 
 def _accept(
@@ -168,33 +165,30 @@ def _changed_again(server: str, tool: str) -> str:
 def run_approvals(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp approvals list|set|reset``."""
 
-    def run() -> int:
-        factory = factory_for(plugins())
-        store = _store(factory)
-        verb = args.approvals_command
-        try:
-            if verb == "list":
-                return _list(store, args.name, args.json)
-            configured = list(load(factory, strict=False).config.mcp_servers)
-            known = [*configured, *store.decisions()]
-            _known_server(args.name, known)
-            if verb == "set":
-                try:
-                    decision = Decision.parse(args.decision)
-                except ValueError as exc:
-                    raise Stop(EXIT_USAGE, str(exc)) from None
-                _known_tool(store, args.name, args.tool)
-                store.decide(args.name, args.tool, decision)
-                print(f"{args.name}/{clean_line(args.tool)}: {decision.value}")
-                return EXIT_OK
-            forgotten = store.reset(args.name, args.tool)
-        except TrustStoreError as exc:
-            raise Stop(EXIT_FAILED, str(exc)) from None
-        which = f"{args.name}/{clean_line(args.tool)}" if args.tool else f"'{args.name}'"
-        print(f"forgot {forgotten} decision{'s' if forgotten != 1 else ''} of {which}")
-        return EXIT_OK
-
-    return guard(run)
+    factory = factory_for(plugins())
+    store = _store(factory)
+    verb = args.approvals_command
+    try:
+        if verb == "list":
+            return _list(store, args.name, args.json)
+        configured = list(load(factory, strict=False).config.mcp_servers)
+        known = [*configured, *store.decisions()]
+        _known_server(args.name, known)
+        if verb == "set":
+            try:
+                decision = Decision.parse(args.decision)
+            except ValueError as exc:
+                raise Stop(EXIT_USAGE, str(exc)) from None
+            _known_tool(store, args.name, args.tool)
+            store.decide(args.name, args.tool, decision)
+            print(f"{args.name}/{clean_line(args.tool)}: {decision.value}")
+            return EXIT_OK
+        forgotten = store.reset(args.name, args.tool)
+    except TrustStoreError as exc:
+        raise Stop(EXIT_FAILED, str(exc)) from None
+    which = f"{args.name}/{clean_line(args.tool)}" if args.tool else f"'{args.name}'"
+    print(f"forgot {forgotten} decision{'s' if forgotten != 1 else ''} of {which}")
+    return EXIT_OK
 
 
 def _known_tool(store: TrustState, server: str, tool: str) -> None:
@@ -202,8 +196,8 @@ def _known_tool(store: TrustState, server: str, tool: str) -> None:
     pinned = sorted(store.pins(server))
     if not pinned or name_key(tool) in {name_key(name) for name in pinned}:
         return  # (a decision holds for the name the agent sees: read-file decides read_file)
-    close = close_matches(tool, pinned, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else f" (its tools: {', '.join(pinned)})"
+    close = closest(tool, pinned)
+    hint = f"; did you mean {close!r}?" if close else f" (its tools: {', '.join(pinned)})"
     raise Stop(EXIT_USAGE, f"server '{server}' has no tool named {tool!r}{hint}")
 
 

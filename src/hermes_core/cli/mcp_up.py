@@ -18,7 +18,7 @@ from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoade
 from hermes_core.cli.loading import factory_for, load
 from hermes_core.cli.mcp_down import stale_note
 from hermes_core.cli.mcp_proxy import PROXY_TOKEN_FILE, parse_http
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.models import ConfigError
 from hermes_core.event_loop import LoopChoiceError, loop_choice
 from hermes_core.home import hermes_home
@@ -46,7 +46,7 @@ START_TIMEOUT = 120.0
 
 def run_up(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes mcp up``."""
-    return guard(lambda: _up(args, plugins))
+    return _up(args, plugins)
 
 
 def _up(args: argparse.Namespace, plugins: PluginLoader) -> int:

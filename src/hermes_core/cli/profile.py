@@ -2,7 +2,7 @@
 
 The profile is a name, nothing more: the value an HTTP server's ``identity_header`` with
 ``value_from: profile`` sends (``default`` when none is set), so one shared server can tell
-its users apart (docs/authentication.md#profiles).  It selects no other config: each
+its users apart (docs/authentication.md#profiles-hermes_profile).  It selects no other config: each
 ``HERMES_HOME`` keeps its one ``config.yaml``.  The warm host (``hermes mcp up``) sends the
 profile it was started with, so a command given ``--profile`` starts its own servers, except
 ``hermes --profile NAME mcp up``, which starts the warm host with it.

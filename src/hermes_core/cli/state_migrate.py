@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, PluginLoader
 from hermes_core.cli.loading import factory_for, load
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.state import state_url_problem
 from hermes_core.home import hermes_home
@@ -172,17 +172,14 @@ def _when(record: Mapping[str, object]) -> float:
 
 
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
-    def action() -> int:
-        db = _target(args, plugins)
-        home = hermes_home()
-        try:
-            added = migrate_home(home, db)
-        except StateUnavailable as exc:
-            raise Stop(EXIT_FAILED, str(exc)) from None
-        _say(args, db, home, added, print)
-        return EXIT_OK
-
-    return guard(action)
+    db = _target(args, plugins)
+    home = hermes_home()
+    try:
+        added = migrate_home(home, db)
+    except StateUnavailable as exc:
+        raise Stop(EXIT_FAILED, str(exc)) from None
+    _say(args, db, home, added, print)
+    return EXIT_OK
 
 
 def _say(

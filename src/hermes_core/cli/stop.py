@@ -1,11 +1,17 @@
-"""Ending a ``hermes`` command early with its exit code, from anywhere inside it."""
+"""Ending a ``hermes`` command early with its exit code, from anywhere inside it.
+
+A command raises :class:`Stop`; the dispatcher (:func:`hermes_core.cli.commands.dispatch`)
+catches it once for every subcommand and answers with :func:`stopped`.  A caller that runs a
+command's function itself and must go on afterwards (the interactive picker) uses
+:func:`guard`.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 
-__all__ = ["Stop", "guard"]
+__all__ = ["Stop", "guard", "stopped"]
 
 
 class Stop(Exception):
@@ -17,11 +23,16 @@ class Stop(Exception):
         self.code, self.message = code, message
 
 
+def stopped(stop: Stop) -> int:
+    """Print *stop*'s ``error:`` line (if it has one) and answer its exit code."""
+    if stop.message:
+        print(f"error: {stop.message}", file=sys.stderr)
+    return stop.code
+
+
 def guard(action: Callable[[], int]) -> int:
-    """*action*'s exit code, or the code it stopped with."""
+    """*action*'s answer, or the code it stopped with."""
     try:
         return action()
     except Stop as stop:
-        if stop.message:
-            print(f"error: {stop.message}", file=sys.stderr)
-        return stop.code
+        return stopped(stop)

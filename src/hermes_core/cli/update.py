@@ -19,7 +19,7 @@ from hermes_core.catalog.manifest_changes import changed_installs
 from hermes_core.cli.common import EXIT_FAILED, EXIT_OK, PluginLoader
 from hermes_core.cli.installer import Installer, Plan, check_command, plan
 from hermes_core.cli.mcp_catalog import configured_servers, found_catalog
-from hermes_core.cli.stop import Stop, guard
+from hermes_core.cli.stop import Stop
 from hermes_core.sanitize import clean_line
 
 __all__ = ["newer_versions", "run"]
@@ -97,31 +97,28 @@ def _check(upgrade: Plan, plugins: PluginLoader) -> int:
 def run(args: argparse.Namespace, plugins: PluginLoader) -> int:
     """``hermes update [--check | --dry-run | --manifests]``."""
 
-    def action() -> int:
-        if args.manifests:
-            return _manifests(plugins)
-        upgrade = plan()
-        if args.check:
-            return _check(upgrade, plugins)
-        if upgrade.command is None:
-            raise Stop(
-                EXIT_FAILED,
-                f"this Hermes runs from {upgrade.installer.value} ({upgrade.source}): update "
-                "it there (e.g. `git pull`), nothing was run",
-            )
-        print(f"running ({upgrade.installer.value}): {_shown(upgrade.command)}", flush=True)
-        if args.dry_run:
-            return EXIT_OK
-        try:
-            done = subprocess.run(upgrade.command, check=False)
-        except OSError as exc:
-            raise Stop(EXIT_FAILED, f"cannot run {upgrade.command[0]}: {exc.strerror}") from None
-        if done.returncode != 0:
-            raise Stop(EXIT_FAILED, f"{upgrade.command[0]} failed (exit {done.returncode})")
-        # The upgraded Hermes reads the catalog it installed.
-        listed = subprocess.run(
-            [sys.executable, "-m", "hermes_core", "update", "--manifests"], check=False
+    if args.manifests:
+        return _manifests(plugins)
+    upgrade = plan()
+    if args.check:
+        return _check(upgrade, plugins)
+    if upgrade.command is None:
+        raise Stop(
+            EXIT_FAILED,
+            f"this Hermes runs from {upgrade.installer.value} ({upgrade.source}): update "
+            "it there (e.g. `git pull`), nothing was run",
         )
-        return EXIT_OK if listed.returncode == 0 else EXIT_FAILED
-
-    return guard(action)
+    print(f"running ({upgrade.installer.value}): {_shown(upgrade.command)}", flush=True)
+    if args.dry_run:
+        return EXIT_OK
+    try:
+        done = subprocess.run(upgrade.command, check=False)
+    except OSError as exc:
+        raise Stop(EXIT_FAILED, f"cannot run {upgrade.command[0]}: {exc.strerror}") from None
+    if done.returncode != 0:
+        raise Stop(EXIT_FAILED, f"{upgrade.command[0]} failed (exit {done.returncode})")
+    # The upgraded Hermes reads the catalog it installed.
+    listed = subprocess.run(
+        [sys.executable, "-m", "hermes_core", "update", "--manifests"], check=False
+    )
+    return EXIT_OK if listed.returncode == 0 else EXIT_FAILED

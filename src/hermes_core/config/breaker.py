@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import field_validator, model_validator
 
-from hermes_core.config.checks import fail, kind_of
+from hermes_core.config.checks import fail, kind_of, known_keys
 from hermes_core.config.model_base import ConfigModel
-from hermes_core.config.values import parse_seconds, unknown_key
+from hermes_core.config.values import parse_seconds
 
 __all__ = ["BreakerConfig"]
 
@@ -25,15 +24,8 @@ class BreakerConfig(ConfigModel):
     @model_validator(mode="before")
     @classmethod
     def _keys(cls, value: Any) -> Any:
-        if value is None:
-            return {}
-        if not isinstance(value, Mapping):
-            raise fail(f"must be a mapping with threshold and cooldown (got {kind_of(value)})")
-        known = list(cls.model_fields)
-        for key in value:
-            if key not in known:
-                raise fail(unknown_key(str(key), known), str(key))
-        return value
+        shape = "a mapping with threshold and cooldown"
+        return known_keys(value, list(cls.model_fields), shape=shape)
 
     @field_validator("threshold", mode="before")
     @classmethod

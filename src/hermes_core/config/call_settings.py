@@ -8,15 +8,15 @@ The interceptor names are checked against the registered ones when a host is bui
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import ValidationInfo, field_validator, model_validator
 
-from hermes_core.config.checks import fail, kind_of
+from hermes_core.config.checks import fail, kind_of, known_keys
 from hermes_core.config.model_base import ConfigModel
-from hermes_core.config.values import boolish, unknown_key
-from hermes_core.spelling import close_matches
+from hermes_core.config.values import boolish
+from hermes_core.spelling import closest
 
 __all__ = [
     "DEFAULT_MAX_RESULT_TOKENS",
@@ -73,8 +73,8 @@ def interceptor_problem(
     for key, index, name in placed:
         if name in known:
             continue
-        close = close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}?" if close else f"registered: {', '.join(known)}"
+        close = closest(name, known)
+        hint = f"did you mean {close!r}?" if close else f"registered: {', '.join(known)}"
         return f"{key}[{index}]", f"no call interceptor named {name!r} ({hint})"
     return None
 
@@ -83,15 +83,7 @@ class _Block(ConfigModel):
     @model_validator(mode="before")
     @classmethod
     def _keys(cls, value: Any) -> Any:
-        if value is None:
-            return {}
-        if not isinstance(value, Mapping):
-            raise fail(f"must be a mapping (got {kind_of(value)})")
-        known = list(cls.model_fields)
-        for key in value:
-            if key not in known:
-                raise fail(unknown_key(str(key), known), str(key))
-        return value
+        return known_keys(value, list(cls.model_fields))
 
 
 class AuditConfig(_Block):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import LoadedConfig
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 __all__ = ["DEFAULT_TOOL_SEARCH_BUDGET", "ChatSettings", "ToolSearchMode", "chat_settings"]
 
@@ -59,8 +59,8 @@ def _mode(loaded: LoadedConfig, value: object) -> ToolSearchMode:
     if text in words:
         return ToolSearchMode(text)
     if isinstance(value, str):
-        close = close_matches(text or "", words, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        close = closest(text or "", words)
+        hint = f" (did you mean {close!r}?)" if close else ""
         got = f"{value[:40]!r}{hint}"
     else:
         got = kind_of(value)

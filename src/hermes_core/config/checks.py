@@ -1,6 +1,7 @@
 """What every block's config model shares: the error its validators raise, how a bad value's
-kind is named, the unknown-key check with its did-you-mean, warnings noted while validating,
-and ``${…}`` values left for later.
+kind is named, the one unknown-key check of every block (its words and did-you-mean are
+:func:`hermes_core.spelling.unknown_name`'s), warnings noted while validating, and ``${…}``
+values left for later.
 
 The bottom of the config models: it imports none of them, so that a model the host needs at
 run time (``elicitation:``) does not bring in the others (``oauth:``, the whole
@@ -10,16 +11,25 @@ which reads the ``elicitation:`` model, never pays for it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from datetime import date
 from typing import Any
 
 from pydantic import BaseModel, ValidationInfo
 from pydantic_core import PydanticCustomError
 
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import unknown_name
 
-__all__ = ["deferred", "fail", "fail_plugin", "kind", "kind_of", "unknown_keys", "warn"]
+__all__ = [
+    "check_keys",
+    "deferred",
+    "fail",
+    "fail_plugin",
+    "kind",
+    "kind_of",
+    "known_keys",
+    "warn",
+]
 
 
 def fail(reason: str, *sub: str | int) -> PydanticCustomError:
@@ -73,17 +83,24 @@ def deferred(value: object, info: ValidationInfo) -> bool:
     return isinstance(value, str) and "${" in value and not context.get("expanded")
 
 
-def unknown_keys(value: Any, known: list[str], what: str) -> dict[str, Any]:
-    """*value* as a mapping whose keys are all in *known*; else an error with a did-you-mean."""
+def check_keys(keys: Iterable[object], known: Collection[str], *, also: Iterable[str] = ()) -> None:
+    """Refuse the first of *keys* not in *known*: an error at that key, with a did-you-mean
+    (over *known* and *also*) or the keys there are."""
+    for key in keys:
+        if str(key) not in known:
+            raise fail(unknown_name(str(key), known, also=also), str(key))
+
+
+def known_keys(
+    value: object, known: Collection[str], *, shape: str = "a mapping"
+) -> dict[str, Any]:
+    """A block's *value* as a mapping whose keys are all in *known* (nothing: empty); else an
+    error: ``must be <shape>`` or the unknown key's (:func:`check_keys`)."""
     if value is None:
         return {}
     if isinstance(value, BaseModel):
         return value.model_dump(exclude_unset=True)
     if not isinstance(value, Mapping):
-        raise fail(f"must be a mapping of {what} settings (got {kind(value)})")
-    for key in value:
-        if str(key) not in known:
-            close = close_matches(str(key), known, n=1, cutoff=0.7)
-            hint = f"did you mean {close[0]!r}? " if close else ""
-            raise fail(f"unknown key ({hint}valid: {', '.join(sorted(known))})", str(key))
+        raise fail(f"must be {shape} (got {kind(value)})")
+    check_keys(value, known)
     return {str(key): item for key, item in value.items()}

@@ -55,15 +55,6 @@ class HermesConfig(ConfigModel):
         tokens = result_tokens(value)
         return DEFAULT_MAX_RESULT_TOKENS if tokens is None else tokens
 
-    def server_interceptors(self, name: str) -> list[tuple[str, int, str]]:
-        """Every interceptor name *name*'s calls would run, as ``(key path, index, name)``."""
-        placed = [("interceptors", i, n) for i, n in enumerate(self.interceptors)]
-        cfg = self.mcp_servers.get(name)
-        if cfg is not None:
-            key = f"mcp_servers.{name}.interceptors"
-            placed += [(key, i, n) for i, n in enumerate(cfg.interceptors)]
-        return placed
-
     def enabled_servers(self) -> dict[str, ServerConfig]:
         """The servers to connect: those without ``enabled: false``, in file order."""
         return {name: cfg for name, cfg in self.mcp_servers.items() if cfg.enabled}

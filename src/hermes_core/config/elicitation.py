@@ -11,9 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from hermes_core.config.checks import fail as _fail
-from hermes_core.config.checks import kind as _kind
-from hermes_core.config.checks import unknown_keys
+from hermes_core.config.checks import fail, kind, known_keys
 
 __all__ = ["DEFAULT_ELICITATION_TIMEOUT", "ElicitationConfig"]
 
@@ -34,7 +32,7 @@ class ElicitationConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _keys(cls, value: Any) -> Any:
-        return unknown_keys(value, list(cls.model_fields), "elicitation")
+        return known_keys(value, list(cls.model_fields), shape="a mapping of elicitation settings")
 
     @field_validator("enabled", mode="before")
     @classmethod
@@ -42,7 +40,7 @@ class ElicitationConfig(BaseModel):
         if value is None:
             return True
         if not isinstance(value, bool):
-            raise _fail(f"must be true or false (got {_kind(value)})")
+            raise fail(f"must be true or false (got {kind(value)})")
         return value
 
     @field_validator("timeout", mode="before")
@@ -51,7 +49,7 @@ class ElicitationConfig(BaseModel):
         if value is None:
             return DEFAULT_ELICITATION_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail(f"must be a positive number of seconds (got {_kind(value)})")
+            raise fail(f"must be a positive number of seconds (got {kind(value)})")
         if not math.isfinite(value) or value <= 0:
-            raise _fail("must be a positive number of seconds")
+            raise fail("must be a positive number of seconds")
         return float(value)

@@ -10,9 +10,8 @@ from urllib.parse import SplitResult, urlsplit
 
 from pydantic import field_validator, model_validator
 
-from hermes_core.config.checks import fail, kind_of
+from hermes_core.config.checks import check_keys, fail, kind_of
 from hermes_core.config.model_base import ConfigModel
-from hermes_core.config.values import unknown_key
 from hermes_core.sanitize.urls import redact_url
 
 __all__ = ["VARIABLE_REFERENCE", "EngineUrlConfig", "split_engine_url"]
@@ -59,9 +58,7 @@ class EngineUrlConfig(ConfigModel):
     def _keys(cls, value: Any) -> Any:
         if not isinstance(value, Mapping):
             raise fail(f"must be a mapping with url: (got {kind_of(value)})")
-        for key in value:
-            if key != "url":
-                raise fail(unknown_key(str(key), ["url"]), str(key))
+        check_keys(value, ["url"])
         if "url" not in value:
             raise fail(cls.NEEDS)
         return value

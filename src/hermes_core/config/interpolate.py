@@ -25,8 +25,7 @@ from typing import NamedTuple, TypeVar
 from pydantic import ValidationError
 
 from hermes_core.config.errors import ConfigError
-from hermes_core.config.loader import LoadedConfig, hermes_home
-from hermes_core.config.loader import validation_reason as _reason
+from hermes_core.config.loader import LoadedConfig, hermes_home, validation_reason
 from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.roots import RootConfig
 from hermes_core.config.sampling import SamplingConfig
@@ -330,7 +329,9 @@ def _expanded_block(
         error = exc.errors(include_url=False)[0]
         loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
         dotted = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
-        raise fail(f"{block}{dotted}", f"{_reason(error)} (after ${{…}} expansion)") from None
+        raise fail(
+            f"{block}{dotted}", f"{validation_reason(error)} (after ${{…}} expansion)"
+        ) from None
 
 
 def _deep(value: object, key: str, text: Callable[[str, str], str]) -> object:

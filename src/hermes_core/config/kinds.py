@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hermes_core.config.plugin_settings import SettingsShape
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 __all__ = ["BUILTIN_KINDS", "TRANSPORT_ALIASES", "ServerKinds", "TransportKey", "settings_of"]
 
@@ -148,8 +148,8 @@ def settings_of(
 
 
 def _unknown(what: str, written: str, registered: tuple[str, ...]) -> str:
-    close = close_matches(written.strip().lower(), list(registered), n=1, cutoff=0.6)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(written.strip().lower(), list(registered))
+    hint = f" (did you mean {close!r}?)" if close else ""
     written = written.strip()[:64]
     listed = ", ".join(registered) or "none"
     return (

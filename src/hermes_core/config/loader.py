@@ -29,10 +29,9 @@ from hermes_core.config.sampling import SamplingConfig
 from hermes_core.config.server import ServerConfig
 from hermes_core.config.top_keys import unknown_key_reason
 from hermes_core.home import config_path, hermes_home
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = [
     "LoadedConfig",
@@ -70,7 +69,7 @@ class LoadedConfig:
 
     def line_of(self, key_path: str) -> int | None:
         """The 1-based line of *key_path* (``mcp_servers.github.env``) in the file."""
-        return _line_of(self.tree, key_path) if self.tree is not None else None
+        return line_of(self.tree, key_path) if self.tree is not None else None
 
 
 def load_config(
@@ -189,7 +188,7 @@ def parse_config_text(
             line=1,
         )
     others = {
-        str(key): _plain(value)
+        str(key): plain(value)
         for key, value in tree.items()
         if key not in ("mcp_servers", "sampling")
     }
@@ -218,9 +217,9 @@ def parse_config_text(
         errors.append(
             ConfigError(
                 f"must be a mapping of server names to their settings "
-                f"(got {kind_of(_plain(servers_node))})",
+                f"(got {kind_of(plain(servers_node))})",
                 path=path,
-                line=_line_of(tree, "mcp_servers"),
+                line=line_of(tree, "mcp_servers"),
                 key="mcp_servers",
             )
         )
@@ -238,7 +237,7 @@ def parse_config_text(
         loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
         dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
         key = dotted.lstrip(".")
-        line = _line_of(tree, key) or (_line_of(tree, str(loc[0])) if loc else None)
+        line = line_of(tree, key) or (line_of(tree, str(loc[0])) if loc else None)
         raise ConfigError(validation_reason(error), path=path, line=line, key=key) from None
     return LoadedConfig(
         Path(path),
@@ -259,18 +258,18 @@ def _load_sampling(
         return None, []
     node = tree["sampling"]
     try:
-        return SamplingConfig.model_validate(_plain(node)), []
+        return SamplingConfig.model_validate(plain(node)), []
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False, include_input=True):
             loc = tuple(error["loc"]) + tuple((error.get("ctx") or {}).get("sub", ()))
             dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)
-            line = _line_of(node, dotted.lstrip(".")) if dotted and node is not None else None
+            line = line_of(node, dotted.lstrip(".")) if dotted and node is not None else None
             problems.append(
                 ConfigError(
                     validation_reason(error),
                     path=path,
-                    line=line or _line_of(tree, "sampling"),
+                    line=line or line_of(tree, "sampling"),
                     key="sampling" + dotted,
                 )
             )
@@ -323,7 +322,7 @@ def _load_server(
     if node is not None and not isinstance(node, CommentedMap):
         reason = f"must be a mapping of settings such as command: or url: (got {kind_of(node)})"
         return None, [ConfigError(reason, path=path, line=name_line, key=f"mcp_servers.{name}")], []
-    raw = _plain(node) if node is not None else {}
+    raw = plain(node) if node is not None else {}
     if node is not None:
         _keep_scalar_text(node, raw, lines)
     cfg, problems, noticed = validate_server(
@@ -351,7 +350,7 @@ def validate_server(
 
     def place(sub: tuple[str | int, ...]) -> tuple[str, int | None]:
         dotted = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in sub)
-        line = _line_of(node, dotted.lstrip(".")) if node is not None and dotted else None
+        line = line_of(node, dotted.lstrip(".")) if node is not None and dotted else None
         return prefix + dotted, line or name_line
 
     try:
@@ -456,8 +455,8 @@ def check_backend_settings(
     for name, value in block.items():
         key = f"sampling_backends.{name}"
         if name not in registered:
-            close = close_matches(str(name), registered, n=1, cutoff=0.6)
-            hint = f"did you mean {close[0]!r}? " if close else ""
+            close = closest(str(name), registered)
+            hint = f"did you mean {close!r}? " if close else ""
             valid = ", ".join(registered) or "none"
             raise fail(key, f"no sampling backend named {str(name)!r} ({hint}registered: {valid})")
         if not isinstance(value, Mapping):
@@ -492,7 +491,7 @@ def check_settings_block(
 ) -> None:
     """A plugin's settings block at *key* checked against *shape* (``ConfigError`` at the
     offending key's line)."""
-    problem = shape.problem(_plain(value))
+    problem = shape.problem(plain(value))
     if problem is not None:
         where, reason = problem
         sub = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in where)

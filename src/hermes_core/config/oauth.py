@@ -28,9 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from hermes_core.config.checks import deferred, unknown_keys
-from hermes_core.config.checks import fail as _fail
-from hermes_core.config.checks import kind as _kind
+from hermes_core.config.checks import deferred, fail, kind, known_keys
 
 __all__ = [
     "APPLICATION_TYPES",
@@ -196,7 +194,7 @@ class OAuthConfig(BaseModel):
     @classmethod
     def _keys(cls, value: Any) -> Any:
         known = [*cls.model_fields, "scopes"]
-        return unknown_keys(value, known, "oauth")
+        return known_keys(value, known, shape="a mapping of oauth settings")
 
     # ----------------------------------------------------------------- values
 
@@ -207,7 +205,7 @@ class OAuthConfig(BaseModel):
         if value is None:
             return field.default if isinstance(field.default, str) else None
         if not isinstance(value, str):
-            raise _fail(f"must be text (got {_kind(value)})")
+            raise fail(f"must be text (got {kind(value)})")
         text = value.strip()
         if not text:
             return field.default if isinstance(field.default, str) else None
@@ -215,7 +213,7 @@ class OAuthConfig(BaseModel):
             return text
         problem = _text_problem(str(info.field_name), text)
         if problem:
-            raise _fail(problem)
+            raise fail(problem)
         return text
 
     @field_validator("scope", mode="before")
@@ -225,10 +223,10 @@ class OAuthConfig(BaseModel):
             return None
         if isinstance(value, list | tuple):
             if not all(isinstance(item, str) for item in value):
-                raise _fail("must be text or a list of scopes as text")
+                raise fail("must be text or a list of scopes as text")
             return " ".join(item.strip() for item in value if item.strip()) or None
         if not isinstance(value, str):
-            raise _fail(f"must be text or a list of scopes (got {_kind(value)})")
+            raise fail(f"must be text or a list of scopes (got {kind(value)})")
         return value.strip() or None
 
     @field_validator("redirect_port", mode="before")
@@ -239,7 +237,7 @@ class OAuthConfig(BaseModel):
         if isinstance(value, str) and value.strip().isdigit():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
-            raise _fail("must be a port number from 1 to 65535")
+            raise fail("must be a port number from 1 to 65535")
         return value
 
     @field_validator("cimd", mode="before")
@@ -248,7 +246,7 @@ class OAuthConfig(BaseModel):
         if value is None:
             return True
         if not isinstance(value, bool):
-            raise _fail("must be true or false")
+            raise fail("must be true or false")
         return value
 
     @field_validator("dpop", mode="before")
@@ -262,7 +260,7 @@ class OAuthConfig(BaseModel):
             return value.strip()
         if isinstance(value, str) and value.strip().lower() in DPOP_MODES:
             return value.strip().lower()
-        raise _fail("must be true, false or auto")
+        raise fail("must be true, false or auto")
 
     @field_validator("timeout", mode="before")
     @classmethod
@@ -270,9 +268,9 @@ class OAuthConfig(BaseModel):
         if value is None:
             return DEFAULT_TIMEOUT
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail("must be a positive number of seconds")
+            raise fail("must be a positive number of seconds")
         if not math.isfinite(value) or value <= 0:
-            raise _fail("must be a positive number of seconds")
+            raise fail("must be a positive number of seconds")
         return float(value)
 
     @field_validator("authorization_params", mode="before")
@@ -281,16 +279,16 @@ class OAuthConfig(BaseModel):
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise _fail("must be a mapping of parameter names to values")
+            raise fail("must be a mapping of parameter names to values")
         params: dict[str, str] = {}
         for key, item in value.items():
             if not isinstance(key, str) or not key.strip():
-                raise _fail("must have text parameter names")
+                raise fail("must have text parameter names")
             if key in PROTOCOL_PARAMS:
                 what = "oauth.scope sets it" if key == "scope" else "the OAuth flow sets it"
-                raise _fail(f"cannot be set here ({what})", key)
+                raise fail(f"cannot be set here ({what})", key)
             if isinstance(item, bool) or not isinstance(item, str | int | float):
-                raise _fail("must be text or a number", key)
+                raise fail("must be text or a number", key)
             params[key] = str(item)
         return params
 
@@ -299,14 +297,14 @@ class OAuthConfig(BaseModel):
     @model_validator(mode="after")
     def _together(self, info: ValidationInfo) -> OAuthConfig:
         if self.client_secret is not None and self.client_id is None:
-            raise _fail("needs oauth.client_id", "client_secret")
+            raise fail("needs oauth.client_id", "client_secret")
         if deferred(self.grant, info):
             return self  # which keys are needed is known once the grant is
         if self.grant == "client_credentials":
             if self.client_id is None:
-                raise _fail("is required for the client_credentials grant", "client_id")
+                raise fail("is required for the client_credentials grant", "client_id")
             if self.private_key is None and self.client_secret is None:
-                raise _fail(
+                raise fail(
                     "or oauth.private_key is required for client_credentials", "client_secret"
                 )
         if self.grant == "identity_assertion":
@@ -316,9 +314,9 @@ class OAuthConfig(BaseModel):
         else:
             for key in WORKLOAD_KEYS:
                 if getattr(self, key) is not None:
-                    raise _fail("is used only by grant: jwt_bearer", key)
+                    raise fail("is used only by grant: jwt_bearer", key)
         if self.dpop == "true" and self.grant in ("client_credentials", "identity_assertion"):
-            raise _fail(
+            raise fail(
                 f"is not supported with grant: {self.grant} (only authorization_code and "
                 "jwt_bearer take DPoP-bound tokens here)",
                 "dpop",
@@ -328,49 +326,49 @@ class OAuthConfig(BaseModel):
     def _jwt_bearer(self, info: ValidationInfo) -> None:
         """What ``grant: jwt_bearer`` (workload identity) needs."""
         if (self.assertion is None) == (self.assertion_file is None):
-            raise _fail(
+            raise fail(
                 "or oauth.assertion_file (one of them) is required for the jwt_bearer grant",
                 "assertion",
             )
         if self.private_key is not None:
-            raise _fail("is not supported by the jwt_bearer grant", "private_key")
+            raise fail("is not supported by the jwt_bearer grant", "private_key")
         issuer = self.issuer
         if issuer is not None and not deferred(issuer, info) and not secure_url(issuer):
-            raise _fail("must be an https URL (http only on this machine)", "issuer")
+            raise fail("must be an https URL (http only on this machine)", "issuer")
 
     def _identity_assertion(self, info: ValidationInfo) -> None:
         """What ``grant: identity_assertion`` needs (the error names the first key missing)."""
         needed = "is required for the identity_assertion grant"
         if self.client_id is None:
-            raise _fail(f"{needed} (the client registered at the MCP server's AS)", "client_id")
+            raise fail(f"{needed} (the client registered at the MCP server's AS)", "client_id")
         if self.client_secret is None:
-            raise _fail(f"{needed} (only confidential clients may use it)", "client_secret")
+            raise fail(f"{needed} (only confidential clients may use it)", "client_secret")
         if self.private_key is not None:
-            raise _fail("is not supported by the identity_assertion grant", "private_key")
+            raise fail("is not supported by the identity_assertion grant", "private_key")
         method = self.token_endpoint_auth_method
         if method not in (None, "client_secret_basic", "client_secret_post") and not deferred(
             method, info
         ):
-            raise _fail(
+            raise fail(
                 "must be client_secret_basic or client_secret_post for identity_assertion",
                 "token_endpoint_auth_method",
             )
         if self.issuer is None:
-            raise _fail(
+            raise fail(
                 f"{needed} (the issuer URL of the MCP server's authorization server)", "issuer"
             )
         if self.idp_token_endpoint is None and self.idp_issuer is None:
-            raise _fail(f"(or oauth.idp_issuer) {needed}", "idp_token_endpoint")
+            raise fail(f"(or oauth.idp_issuer) {needed}", "idp_token_endpoint")
         for key in ("issuer", "idp_token_endpoint", "idp_issuer"):
             value = getattr(self, key)
             if value is not None and not deferred(value, info) and not secure_url(value):
-                raise _fail("must be an https URL (http only on this machine)", key)
+                raise fail("must be an https URL (http only on this machine)", key)
         if self.idp_client_id is None:
-            raise _fail(f"{needed} (this client's ID at the identity provider)", "idp_client_id")
+            raise fail(f"{needed} (this client's ID at the identity provider)", "idp_client_id")
         if self.id_token is None and self.id_token_file is None:
-            raise _fail(f"(or oauth.id_token_file) {needed}", "id_token")
+            raise fail(f"(or oauth.id_token_file) {needed}", "id_token")
         if self.id_token is not None and self.id_token_file is not None:
-            raise _fail("and oauth.id_token cannot both be set", "id_token_file")
+            raise fail("and oauth.id_token cannot both be set", "id_token_file")
 
     # ----------------------------------------------------------------- reading
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import unknown_name
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -138,9 +138,7 @@ class SettingsShape:
         names = self.names
         for key in value:
             if key not in names:
-                close = close_matches(str(key), names, n=1, cutoff=0.6)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                return (str(key),), f"unknown setting ({hint}valid: {', '.join(names) or 'none'})"
+                return (str(key),), unknown_name(str(key), names, noun="setting")
         missing = [name for name in self.required if name not in value]
         if missing:
             return (

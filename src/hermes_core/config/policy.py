@@ -31,10 +31,9 @@ from typing import Any
 
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.policy_rules import Policy, ServerRule, UrlRule
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import unknown_name
 from hermes_core.yaml_input import YamlInputError, load_yaml
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = ["SYSTEM_POLICY", "load_policy"]
 
@@ -116,17 +115,15 @@ class _Reader:
         self.where, self.tree = where, tree
 
     def fail(self, key: str, problem: str) -> ConfigError:
-        return ConfigError(problem, path=self.where, line=_line_of(self.tree, key), key=key)
+        return ConfigError(problem, path=self.where, line=line_of(self.tree, key), key=key)
 
     def keys(self, key: str, value: object, known: tuple[str, ...]) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise self.fail(key, "must be a mapping")
         for name in value:
             if name not in known:
-                close = close_matches(str(name), known, n=1, cutoff=0.6)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
                 path = f"{key}.{name}" if key else str(name)
-                raise self.fail(path, f"unknown key{hint}; known: {', '.join(known)}")
+                raise self.fail(path, unknown_name(str(name), known))
         return value
 
     def glob(self, key: str, value: object) -> str:
@@ -137,7 +134,7 @@ class _Reader:
 
 def _parse(where: str, tree: object) -> Policy:
     read = _Reader(where, tree)
-    data = _plain(tree)
+    data = plain(tree)
     if data is None:
         data = {}
     top = read.keys("", data, _TOP)

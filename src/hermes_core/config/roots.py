@@ -15,9 +15,7 @@ from collections.abc import Mapping
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticCustomError
 
-from hermes_core.config.checks import fail as _fail
-from hermes_core.config.checks import kind as _kind
-from hermes_core.config.checks import unknown_keys
+from hermes_core.config.checks import fail, kind, known_keys
 
 __all__ = ["MAX_ROOTS", "RootConfig", "parse_roots"]
 
@@ -36,11 +34,11 @@ class RootConfig(BaseModel):
 
 def _text(value: object, *where: str | int) -> str:
     if not isinstance(value, str):
-        raise _fail(f"must be text (got {_kind(value)})", *where)
+        raise fail(f"must be text (got {kind(value)})", *where)
     if not value.strip():
-        raise _fail("must not be empty", *where)
+        raise fail("must not be empty", *where)
     if "\0" in value or any(ord(c) < 32 for c in value):
-        raise _fail("contains a control character", *where)
+        raise fail("contains a control character", *where)
     return value
 
 
@@ -49,12 +47,12 @@ def parse_roots(value: object) -> list[RootConfig] | None:
     if value is None:
         return None
     if isinstance(value, str | Mapping) or not isinstance(value, list | tuple):
-        raise _fail(
+        raise fail(
             'must be a list of folders, e.g. roots: ["${workspaceFolder}", ~/notes] '
-            f"(got {_kind(value)})"
+            f"(got {kind(value)})"
         )
     if len(value) > MAX_ROOTS:
-        raise _fail(f"lists {len(value)} folders; at most {MAX_ROOTS} are allowed")
+        raise fail(f"lists {len(value)} folders; at most {MAX_ROOTS} are allowed")
     roots: list[RootConfig] = []
     for index, item in enumerate(value):
         if isinstance(item, RootConfig):
@@ -62,12 +60,12 @@ def parse_roots(value: object) -> list[RootConfig] | None:
             continue
         if isinstance(item, Mapping):
             try:
-                fields = unknown_keys(item, ["path", "name"], "root")
+                fields = known_keys(item, ["path", "name"])
             except PydanticCustomError as exc:  # the unknown key's error, under roots[index]
                 context = exc.context or {}
-                raise _fail(str(context.get("reason")), index, *context.get("sub", ())) from None
+                raise fail(str(context.get("reason")), index, *context.get("sub", ())) from None
             if "path" not in fields:
-                raise _fail("needs a 'path' (the folder)", index)
+                raise fail("needs a 'path' (the folder)", index)
             path = _text(fields["path"], index, "path")
             name = fields.get("name")
             if name is not None:

@@ -9,15 +9,11 @@ value is an error: a typo here must never switch a limit off.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator, model_validator
 
-from hermes_core.config.checks import deferred
-from hermes_core.config.checks import fail as _fail
-from hermes_core.config.checks import kind as _kind
-from hermes_core.spelling import close_matches
+from hermes_core.config.checks import deferred, fail, kind, known_keys
 
 __all__ = ["LOG_LEVELS", "SamplingConfig"]
 
@@ -27,18 +23,18 @@ _APPROVALS = ("auto", "ask")
 
 def _count(value: object, *, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise _fail(f"must be a whole number (got {_kind(value)})")
+        raise fail(f"must be a whole number (got {kind(value)})")
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
-            raise _fail("must be a whole number (got text)") from None
+            raise fail("must be a whole number (got text)") from None
     if isinstance(value, float):
         if not value.is_integer():
-            raise _fail("must be a whole number (got a fraction)")
+            raise fail("must be a whole number (got a fraction)")
         value = int(value)
     if value < minimum:
-        raise _fail(f"must be {minimum} or more")
+        raise fail(f"must be {minimum} or more")
     return int(value)
 
 
@@ -72,24 +68,14 @@ class SamplingConfig(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _known_keys(cls, value: Any) -> Any:
-        if value is None:
-            return {}
-        if not isinstance(value, Mapping):
-            raise _fail(f"must be a mapping (got {_kind(value)})")
-        known = list(cls.model_fields)
-        for key in value:
-            if key not in known:
-                close = close_matches(str(key), known, n=1, cutoff=0.7)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise _fail(f"unknown key ({hint}valid: {', '.join(known)})", str(key))
-        return value
+        return known_keys(value, list(cls.model_fields))
 
     @field_validator("enabled", mode="before")
     @classmethod
     def _enabled(cls, value: object) -> bool | None:
         if value is None or isinstance(value, bool):
             return value
-        raise _fail(f"must be true or false (got {_kind(value)})")
+        raise fail(f"must be true or false (got {kind(value)})")
 
     @field_validator("backend", "model", mode="before")
     @classmethod
@@ -97,7 +83,7 @@ class SamplingConfig(BaseModel):
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise _fail(f"must be a non-empty name (got {_kind(value)})")
+            raise fail(f"must be a non-empty name (got {kind(value)})")
         return value.strip()
 
     def strings(self) -> dict[str, str]:
@@ -128,9 +114,9 @@ class SamplingConfig(BaseModel):
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise _fail(f"must be a number of seconds (got {_kind(value)})")
+            raise fail(f"must be a number of seconds (got {kind(value)})")
         if not math.isfinite(value) or value <= 0:
-            raise _fail("must be a positive number of seconds")
+            raise fail("must be a positive number of seconds")
         return float(value)
 
     @field_validator("allowed_models", mode="before")
@@ -141,11 +127,11 @@ class SamplingConfig(BaseModel):
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list | tuple):
-            raise _fail(f"must be a list of model names (got {_kind(value)})")
+            raise fail(f"must be a list of model names (got {kind(value)})")
         names: list[str] = []
         for index, item in enumerate(value):
             if not isinstance(item, str) or not item.strip():
-                raise _fail(f"must be a model name (got {_kind(item)})", index)
+                raise fail(f"must be a model name (got {kind(item)})", index)
             names.append(item.strip())
         return tuple(names)
 
@@ -157,7 +143,7 @@ class SamplingConfig(BaseModel):
         if deferred(value, info):
             return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in LOG_LEVELS:
-            raise _fail(f"must be one of {', '.join(LOG_LEVELS)}")
+            raise fail(f"must be one of {', '.join(LOG_LEVELS)}")
         return value.strip().lower()
 
     @field_validator("approval", mode="before")
@@ -168,5 +154,5 @@ class SamplingConfig(BaseModel):
         if deferred(value, info):
             return str(value).strip()
         if not isinstance(value, str) or value.strip().lower() not in _APPROVALS:
-            raise _fail(f"must be one of {', '.join(_APPROVALS)}")
+            raise fail(f"must be one of {', '.join(_APPROVALS)}")
         return value.strip().lower()

@@ -1,6 +1,6 @@
-"""One entry of ``mcp_servers``: :class:`ServerConfig`, its fields (checked one by one in
-:mod:`~hermes_core.config.server_fields`), then the transport it selects, the keys that
-belong to a plugin and the checks of the whole entry.
+"""One entry of ``mcp_servers``: :class:`ServerConfig`, its keys (each declared with the
+annotated type of :mod:`~hermes_core.config.server_fields` that checks it), then the transport
+it selects, the keys that belong to a plugin and the checks of the whole entry.
 
 No message ever quotes a configured value (header values, ``env`` values and key
 passphrases are secrets), and the ``repr`` hides them as well.
@@ -10,16 +10,52 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from pydantic import BaseModel, PrivateAttr, ValidationInfo, model_validator
+from pydantic import BaseModel, Field, PrivateAttr, ValidationInfo, model_validator
 
+from hermes_core.config.breaker import BreakerConfig
 from hermes_core.config.checks import fail, fail_plugin, kind_of, warn
+from hermes_core.config.defaults import (
+    DEFAULT_CONNECT_TIMEOUT,
+    DEFAULT_KEEPALIVE_INTERVAL,
+    DEFAULT_MAX_MESSAGE_BYTES,
+    DEFAULT_TOOL_TIMEOUT,
+)
+from hermes_core.config.elicitation import ElicitationConfig
 from hermes_core.config.identity import IdentityHeader
 from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.model_base import ConfigModel
+from hermes_core.config.oauth import OAuthConfig
 from hermes_core.config.redact import shown_args
-from hermes_core.config.server_fields import ServerFields, kinds_of
+from hermes_core.config.sampling import SamplingConfig
+from hermes_core.config.server_fields import (
+    Args,
+    AuthName,
+    Breaker,
+    ClientCert,
+    ConnectTimeout,
+    EnvMap,
+    FlagOff,
+    FlagOn,
+    HeaderMap,
+    Identity,
+    Interceptors,
+    Keepalive,
+    LifecycleSeconds,
+    MessageBytes,
+    PathText,
+    ResultTokens,
+    Roots,
+    Tools,
+    ToolTimeout,
+    TransportName,
+    Trust,
+    Url,
+    kinds_of,
+)
 from hermes_core.config.tools import ToolsConfig
-from hermes_core.config.values import REDACTED, redact_url, unknown_key
-from hermes_core.yaml_lines import line_of as _line_of
+from hermes_core.config.values import REDACTED, redact_url
+from hermes_core.spelling import unknown_name
+from hermes_core.yaml_lines import line_of
 from hermes_platform import declared
 
 __all__ = ["ServerConfig"]
@@ -49,7 +85,7 @@ class _Origin:
         return f"_Origin({self.path!r})"
 
 
-class ServerConfig(ServerFields):
+class ServerConfig(ConfigModel):
     """One entry of ``mcp_servers``.
 
     Keys that no entry has are errors (with a did-you-mean): a misspelt key must never
@@ -58,6 +94,55 @@ class ServerConfig(ServerFields):
     transport this entry does not use is a warning.  ``transport`` is derived: see
     :attr:`transport`.
     """
+
+    command: PathText = None
+    args: Args = Field(default_factory=list)
+    env: EnvMap = Field(default_factory=dict)
+    cwd: PathText = None
+    """The working folder of a stdio server's process (absolute, ``~`` and ``${…}`` allowed)."""
+    url: Url = None
+    headers: HeaderMap = Field(default_factory=dict)
+    client_cert: ClientCert = None
+    client_key: PathText = None
+    identity_header: Identity = None
+    timeout: ToolTimeout = DEFAULT_TOOL_TIMEOUT
+    connect_timeout: ConnectTimeout = DEFAULT_CONNECT_TIMEOUT
+    idle_timeout_seconds: LifecycleSeconds = 0.0
+    max_lifetime_seconds: LifecycleSeconds = 0.0
+    max_message_bytes: MessageBytes = DEFAULT_MAX_MESSAGE_BYTES
+    """The largest message accepted from the server (stdio line, SSE event, HTTP body)."""
+    enabled: FlagOn = True
+    supports_parallel_tool_calls: FlagOff = False
+    keepalive_interval: Keepalive = DEFAULT_KEEPALIVE_INTERVAL
+    """Probe a connected server after this many quiet seconds (0 turns probing off)."""
+    circuit_breaker: Breaker = Field(default_factory=BreakerConfig)
+    trust: Trust = "full"
+    """``untrusted``: a tool not marked read-only runs only after the user approves the call."""
+    lazy: FlagOff = False
+    """Register the tools from the schema cache at start; connect on the first call."""
+    always_load: FlagOff = False
+    """``hermes chat``: offer this server's tools in full even when tool search is on."""
+    pin: FlagOn = True
+    """Pin each tool's definition when first seen and hold back a changed one until the user
+    accepts it (``hermes mcp trust``); ``false`` for servers that change by design."""
+    tools: Tools = Field(default_factory=ToolsConfig)
+    auth: AuthName = None
+    oauth: OAuthConfig | None = None
+    """The ``oauth:`` block (settings of ``auth: oauth``); unknown keys and bad values are
+    errors."""
+    sampling: SamplingConfig | None = None
+    """The ``sampling:`` block; unknown keys and bad values are errors."""
+    elicitation: ElicitationConfig | None = None
+    """The ``elicitation:`` block; unknown keys and bad values are errors."""
+    roots: Roots = None
+    """The ``roots:`` list: folders offered to the server as MCP roots (``None``: none, and
+    the ``roots`` capability is not advertised)."""
+    requested_transport: TransportName = Field(default=None, alias="transport")
+    """The ``transport:`` key: a registered transport's name (``sse``, a plugin's)."""
+    interceptors: Interceptors = Field(default_factory=list)
+    """Call interceptors of this server's calls, after the host-wide ones."""
+    max_result_tokens: ResultTokens = None
+    """This server's result budget (``None``: the host-wide ``max_result_tokens``)."""
 
     _origin: _Origin | None = PrivateAttr(default=None)
     _selected: tuple[str, str] | None = PrivateAttr(default=None)
@@ -125,7 +210,7 @@ class ServerConfig(ServerFields):
         """The 1-based line of *key_path* (``env.TOKEN``, ``args[1]``) in its file."""
         if self._origin is None or self._origin.node is None:
             return None
-        return _line_of(self._origin.node, key_path) if key_path else None
+        return line_of(self._origin.node, key_path) if key_path else None
 
     def with_origin(self, path: str, node: object) -> ServerConfig:
         """Record where this entry was read (used by the loader)."""
@@ -303,9 +388,9 @@ class ServerConfig(ServerFields):
             else:
                 # Fail closed: a misspelt key (trsut:, heders:) must never leave a server
                 # running without what the user asked for.
-                raise fail_plugin(unknown_key(key, known, list(belongs)), key)
+                raise fail_plugin(unknown_name(key, known, also=belongs), key)
         for key in self.tools.model_extra or {}:
-            raise fail(unknown_key(key, list(ToolsConfig.model_fields)), "tools", key)
+            raise fail(unknown_name(key, ToolsConfig.model_fields), "tools", key)
         if self.identity_header is not None:
             for key in self.identity_header.model_extra or {}:
                 warn(info, "unknown key; ignored", "identity_header", key)

@@ -30,8 +30,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from hermes_core.config.atomic_file import LOCK_TIMEOUT, atomic_write, ensure_dir, mode_of
-from hermes_core.config.atomic_file import locked as _locked
+from hermes_core.config.atomic_file import LOCK_TIMEOUT, atomic_write, ensure_dir, locked, mode_of
 from hermes_core.config.checks import kind_of
 from hermes_core.config.defaults import SERVER_NAME
 from hermes_core.config.errors import ConfigConflict, ConfigError, ConfigWarning
@@ -40,7 +39,7 @@ from hermes_core.config.loader import config_path, parse_yaml, validate_server
 from hermes_core.config.server import ServerConfig
 from hermes_core.config.server_edits import AddServer, AddServers, EditOp, RemoveServer, SetEnabled
 from hermes_core.config.yaml_document import MISSING, Document, normal, redump
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = [
     "LOCK_TIMEOUT",
@@ -185,7 +184,7 @@ def _edit(target: Path, op: EditOp) -> bool:
     if planned is not None:
         check_writable(target)  # before the lock file is made: the clearest message
     try:
-        with _locked(target, label):
+        with locked(target, label):
             current = _read(target, label)
             if _digest(current) != _digest(before):
                 for name in getattr(op, "servers", (op.server,)):
@@ -274,7 +273,7 @@ def _plan(raw: bytes | None, label: str, op: EditOp) -> bytes | None:
 
 def _data_of(text: str, label: str) -> object:
     try:
-        return normal(_plain(parse_yaml(text, label)))
+        return normal(plain(parse_yaml(text, label)))
     except ConfigError:
         return MISSING
 
@@ -283,7 +282,7 @@ def _check_entry_unchanged(
     before: bytes | None, current: bytes | None, label: str, name: str
 ) -> None:
     def entry(raw: bytes | None) -> object:
-        data = normal(_plain(Document(_decode(raw, label), label).tree))
+        data = normal(plain(Document(_decode(raw, label), label).tree))
         servers = data.get("mcp_servers") if isinstance(data, dict) else None
         return servers.get(name, MISSING) if isinstance(servers, dict) else MISSING
 

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 
 from pydantic import Field, field_validator, model_validator
 
-from hermes_core.config.checks import fail, kind_of
+from hermes_core.config.checks import check_keys, fail, kind_of
 from hermes_core.config.model_base import ConfigModel
-from hermes_core.config.values import scalar_text, unknown_key
+from hermes_core.config.values import scalar_text
 from hermes_core.nesting import MAX_ARGUMENT_DEPTH, depth_of
 
 __all__ = [
@@ -131,8 +131,7 @@ class ToolOverrideConfig(ConfigModel):
             raise fail(f"must be a mapping of hint: true/false (got {kind_of(value)})")
         hints: dict[str, bool] = {}
         for key, item in value.items():
-            if key not in CAUTIOUS_ANNOTATIONS:
-                raise fail(unknown_key(str(key), list(CAUTIOUS_ANNOTATIONS)), str(key))
+            check_keys([key], CAUTIOUS_ANNOTATIONS)
             cautious = CAUTIOUS_ANNOTATIONS[key]
             if item is not cautious:
                 raise fail(
@@ -154,8 +153,7 @@ class ToolOverrideConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _fixed_or_default(self) -> ToolOverrideConfig:
-        for key in self.model_extra or {}:
-            raise fail(unknown_key(str(key), list(type(self).model_fields)), key)
+        check_keys(self.model_extra or {}, type(self).model_fields)
         for key in self.arguments:
             if key in self.defaults:
                 raise fail(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hermes_core.spelling import close_matches
+from hermes_core.spelling import closest
 
 __all__ = ["AGENT_KEYS", "CORE_KEYS", "KNOWN_KEYS", "unknown_key_reason"]
 
@@ -129,7 +129,7 @@ def unknown_key_reason(key: str) -> str | None:
     for known in sorted(KNOWN_KEYS):
         if re.sub(r"[^a-z]", "", known) == folded:
             return f"unknown top-level key (did you mean {known!r}?)"
-    close = close_matches(key.lower(), sorted(KNOWN_KEYS), n=1, cutoff=0.75)
+    close = closest(key.lower(), sorted(KNOWN_KEYS))
     if close:
-        return f"unknown top-level key (did you mean {close[0]!r}?)"
+        return f"unknown top-level key (did you mean {close!r}?)"
     return f"unknown top-level key (Hermes reads {', '.join(CORE_KEYS)})"

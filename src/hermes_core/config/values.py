@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from hermes_core.config.checks import fail, kind_of
 from hermes_core.sanitize.urls import REDACTED, display_url, redact_url
-from hermes_core.spelling import close_matches
 
 __all__ = [
     "HEADER_NAME",
@@ -26,7 +25,6 @@ __all__ = [
     "scalar_text",
     "string_list",
     "string_map",
-    "unknown_key",
     "url_problem",
     "value_problem",
 ]
@@ -146,12 +144,3 @@ def value_problem(text: str, *, header: bool) -> str | None:
         # HTTP libraries refuse such a value with an error that quotes it (a secret).
         return "has leading or trailing whitespace (remove it; the value is not shown)"
     return None
-
-
-def unknown_key(key: str, known: list[str], also: Sequence[str] = ()) -> str:
-    """The error for a key that no entry has: a did-you-mean (over *known* and the plugins'
-    keys in *also*), else the keys there are."""
-    close = close_matches(key, [*known, *also], n=1, cutoff=0.75)
-    if close:
-        return f"unknown key (did you mean {close[0]!r}?)"
-    return "unknown key; the keys here are: " + ", ".join(sorted(known))

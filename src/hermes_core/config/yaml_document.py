@@ -15,7 +15,7 @@ from ruamel.yaml.util import load_yaml_guess_indent
 from hermes_core.config.checks import kind_of
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import parse_yaml
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = [
     "MISSING",
@@ -51,7 +51,7 @@ class Document:
         tree = parse_yaml(text, label)
         if tree is not None and not isinstance(tree, CommentedMap):
             raise ConfigError(
-                f"the file must be a mapping of settings (got {kind_of(_plain(tree))})",
+                f"the file must be a mapping of settings (got {kind_of(plain(tree))})",
                 path=label,
                 line=1,
             )
@@ -62,7 +62,7 @@ class Document:
     def data(self) -> dict[str, object]:
         """The document's plain data, normalized (:func:`normal`); the tree is a mapping or
         nothing, so this is a dict."""
-        data = normal(_plain(self.tree))
+        data = normal(plain(self.tree))
         return data if isinstance(data, dict) else {}
 
     def servers(self) -> CommentedMap | None:

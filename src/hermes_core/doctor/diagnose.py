@@ -48,5 +48,5 @@ def diagnose(
             dotenv=dotenv,
         )
     wanted = [servers[n] for n in names if n in servers and servers[n].config_error is None]
-    asyncio.run(connect_all(wanted, reports, transports=factory.openers, timeout=timeout))
+    asyncio.run(connect_all(wanted, reports, transports=factory.source.openers, timeout=timeout))
     return [reports[n] for n in names]

@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from hermes_core.home import hermes_home
 from hermes_core.host.calls.approval import Approvals
@@ -64,7 +64,6 @@ from hermes_core.host.tools.name_pattern import match_names
 from hermes_core.host.tools.naming import registered_tool_name, sanitize_component
 from hermes_core.host.tools.offer_gates import ServerGate
 from hermes_core.host.tools.overrides import shown_name
-from hermes_core.host.tools.preparation import Listed
 from hermes_core.host.tools.refresh import ToolRefresh
 from hermes_core.host.tools.registry import ToolEntry, ToolRegistry
 from hermes_core.host.tools.search import ToolSearchIndex
@@ -76,8 +75,6 @@ from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
 if TYPE_CHECKING:
-    from mcp.types import ServerCapabilities
-
     from hermes_core.host.config_watch import ConfigWatcher
     from hermes_core.host.setup.config_source import ConfigSource
     from hermes_core.host.trust.decisions import Decision
@@ -466,15 +463,10 @@ class MCPHost:
         says it, or ``None`` when the host has no reason of its own (see ``unoffered``)."""
         return self._unoffered(name)
 
-    # What the benchmarks time of the preparation alone (benchmarks/bench_host.py).
-    @property
-    def _prepared(self) -> dict[str, Any]:
-        return self._tools.preparation.prepared
-
-    def _usable_tools(
-        self, config: HostServer, tools: list[JsonObject], caps: ServerCapabilities | None
-    ) -> Listed:
-        return self._tools.usable_tools(config, tools, caps)
+    def forget_preparation(self, server: str) -> None:
+        """Forget what was prepared from *server*'s last listing: its next listing is prepared
+        from scratch, as at its first registration (what the benchmarks time)."""
+        self._tools.preparation.forget(server)
 
     # -- calls ---------------------------------------------------------------------------
     async def call_tool(

@@ -387,7 +387,7 @@ def may_miss_changes(connection: ServerConnection) -> bool:
     no second listing is sent.  Over HTTP a notification can go out before the event stream
     is open; a server that does not announce changes may still add tools a moment after
     ``initialized``; and on 2026-07-28 changes come on a ``subscriptions/listen`` stream
-    that mcp 2.3 does not yet deliver them on reliably (see docs/performance.md).
+    that mcp 2.3 does not yet deliver them on reliably (see docs/performance-history.md).
     """
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 

@@ -1,6 +1,6 @@
 """The host's optional parts, loaded on their first use.
 
-An embedding host pays in resident memory for every module it imports (docs/performance.md,
+An embedding host pays in resident memory for every module it imports (docs/performance-history.md,
 "Memory"; pinned by tests/hermes_core/test_embedding_host_imports.py).  A few parts serve
 servers that need them only: hermes_platform's resolvers for a server whose app is declared,
 the sampling machinery for a server that may sample, the schema cache (and its record

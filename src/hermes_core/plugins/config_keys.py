@@ -130,11 +130,6 @@ class PluginConfigKeys:
         prefix = f"{kind}:"
         return {k.removeprefix(prefix): s for k, s in self.settings if k.startswith(prefix)}
 
-    def modelled(self) -> bool:
-        """Whether some registration's settings are checked by a model only a loaded plugin
-        has (a recorded shape knows the keys and kinds, not the model's constraints)."""
-        return any(shape.model is None for _, shape in self.settings)
-
     def kinds(self) -> ServerKinds:
         """What ``config.yaml`` is validated against (handed to the config loader)."""
         return ServerKinds(

@@ -376,11 +376,6 @@ class HermesPluginManager:
             PluginError(registered.plugin, reason, distribution=registered.distribution, hook=hook),
         )
 
-    def plugin_version(self, plugin: str) -> str | None:
-        """The version of *plugin*'s distribution (``None`` for built-ins)."""
-        record = self._records.get(plugin)
-        return record.version if record is not None else None
-
     def sampling_providers(self) -> dict[str, SamplingProvider]:
         """The LLM backends for sampling, by name, in load order."""
         found = self._registered("sampling_provider", SamplingProvider)

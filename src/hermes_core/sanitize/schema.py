@@ -8,25 +8,25 @@ import json
 from collections.abc import Mapping
 
 from hermes_core.sanitize.schema_repair import (
-    MEANING_KEYWORDS as _MEANING_KEYWORDS,
+    MEANING_KEYWORDS as MEANING_KEYWORDS,
 )
 from hermes_core.sanitize.schema_repair import (
     Node,
 )
 from hermes_core.sanitize.schema_repair import (
-    Unusual as _Unusual,
+    Unusual as Unusual,
 )
 from hermes_core.sanitize.schema_repair import (
-    copied_root as _copied_root,
+    copied_root as copied_root,
 )
 from hermes_core.sanitize.schema_repair import (
-    needs_no_repair as _needs_no_repair,
+    needs_no_repair as needs_no_repair,
 )
 from hermes_core.sanitize.schema_repair import (
-    repair as _repair,
+    repair as repair,
 )
 from hermes_core.sanitize.schema_repair import (
-    subschemas as _subschemas,
+    subschemas as subschemas,
 )
 
 __all__ = ["check_input_schema", "normalise_input_schema", "prepare_input_schema"]
@@ -71,10 +71,10 @@ def prepare_input_schema(schema: object) -> tuple[Node | None, str | None]:
         # are kept as they are (one read-only walk, nothing allocated); the others are copied
         # and repaired in one Python pass.
         try:
-            if _needs_no_repair(schema):
+            if needs_no_repair(schema):
                 return schema, None
-            return _copied_root(schema), None
-        except (_Unusual, RecursionError):
+            return copied_root(schema), None
+        except (Unusual, RecursionError):
             pass  # keys to convert, odd types, NaN, cycles...: json's rules and its messages
     try:
         copy: Node = json.loads(json.dumps(dict(schema), allow_nan=False))
@@ -114,7 +114,7 @@ def normalise_input_schema(schema: object) -> Node:
     ``items: {}``; TAG characters are stripped from ``description`` and ``title`` (never from
     names, enums or defaults, which must stay as the server expects them).  *schema* itself is
     not modified.  A schema using references, compositions or the 2020-12 evaluation keywords
-    (:data:`_MEANING_KEYWORDS`: ``$ref``, ``$defs``, ``allOf``, ``prefixItems``,
+    (:data:`MEANING_KEYWORDS`: ``$ref``, ``$defs``, ``allOf``, ``prefixItems``,
     ``unevaluatedProperties``...) keeps its meaning: no ``type`` is inferred, no ``required``
     pruned, and ``$ref`` is never dereferenced.
     """
@@ -130,16 +130,16 @@ def _repaired(copy: Node) -> Node:
     keep_meaning = _uses_meaning_keywords(copy)
     pending: list[Node] = [copy]
     while pending:
-        pending.extend(_repair(pending.pop(), keep_meaning))
+        pending.extend(repair(pending.pop(), keep_meaning))
     return copy
 
 
 def _uses_meaning_keywords(schema: Node) -> bool:
-    """Whether any schema node under *schema* uses a keyword of :data:`_MEANING_KEYWORDS`."""
+    """Whether any schema node under *schema* uses a keyword of :data:`MEANING_KEYWORDS`."""
     pending: list[Node] = [schema]
     while pending:
         node = pending.pop()
-        if not _MEANING_KEYWORDS.isdisjoint(node):
+        if not MEANING_KEYWORDS.isdisjoint(node):
             return True
-        pending.extend(_subschemas(node))
+        pending.extend(subschemas(node))
     return False

@@ -117,7 +117,3 @@ def clean_text(text: str) -> str:
 def clean_line(text: str) -> str:
     """:func:`clean_text` for one line of a terminal: line breaks and tabs become spaces."""
     return clean_text(text.replace("\r\n", " ").replace("\n", " ").replace("\t", " "))
-
-
-def _needs_stripping(text: str) -> bool:
-    return clean_text(text) is not text

@@ -8,10 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeAlias, TypeVar, cast
 
-from hermes_core.sanitize.text import ASCII_CONTROL as _ASCII_CONTROL
-from hermes_core.sanitize.text import LONG_ASCII as _LONG_ASCII
-from hermes_core.sanitize.text import clean_text
-from hermes_core.sanitize.text import has_ascii_control as _has_ascii_control
+from hermes_core.sanitize.text import ASCII_CONTROL, LONG_ASCII, clean_text, has_ascii_control
 
 __all__ = ["sanitize_value"]
 
@@ -57,7 +54,7 @@ def _walk(node: object, seen: set[int], depth: int) -> bool:
                 continue
             if type(key) is str:
                 if key.isascii():
-                    if _ASCII_CONTROL.search(key) is not None:
+                    if ASCII_CONTROL.search(key) is not None:
                         return True
                 elif clean_text(key) is not key:
                     return True
@@ -71,10 +68,10 @@ def _walk(node: object, seen: set[int], depth: int) -> bool:
             if item in _CLEAN_WORDS:  # a content type, a role...
                 continue
             if item.isascii():  # only C0 controls and DEL to look for
-                if len(item) < _LONG_ASCII:
-                    if _ASCII_CONTROL.search(item) is not None:
+                if len(item) < LONG_ASCII:
+                    if ASCII_CONTROL.search(item) is not None:
                         return True
-                elif _has_ascii_control(item):
+                elif has_ascii_control(item):
                     return True
             elif clean_text(item) is not item:
                 return True
@@ -104,10 +101,10 @@ def _scan(root: object, seen: set[int]) -> bool:
         item = pop()
         if type(item) is str:
             if item.isascii():  # only C0 controls and DEL to look for
-                if len(item) < _LONG_ASCII:
-                    if _ASCII_CONTROL.search(item) is not None:
+                if len(item) < LONG_ASCII:
+                    if ASCII_CONTROL.search(item) is not None:
                         return True
-                elif _has_ascii_control(item):
+                elif has_ascii_control(item):
                     return True
             elif clean_text(item) is not item:
                 return True

@@ -37,8 +37,7 @@ from hermes_core.plugins.types import (
     MessagingPlatform,
     SendReceipt,
 )
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = [
     "INSTALL_HINT",
@@ -165,13 +164,13 @@ def load_messaging(
         return messaging
 
     def fail(key: str, reason: str) -> ConfigError:
-        return ConfigError(reason, path=label, line=_line_of(tree, key), key=key)
+        return ConfigError(reason, path=label, line=line_of(tree, key), key=key)
 
     if not isinstance(node, Mapping):
         raise fail(
             "messaging",
             f"must be a mapping of platform names to their adapter settings "
-            f"(got {kind_of(_plain(node))})",
+            f"(got {kind_of(plain(node))})",
         )
     environ = os.environ if env is None else env
     values = load_dotenv() if dotenv is None else dotenv
@@ -184,8 +183,8 @@ def load_messaging(
                 "'_' and '-' (they are the part before ':' in targets)",
             )
         if not isinstance(entry, Mapping):
-            raise fail(key, f"must be a mapping with adapter: (got {kind_of(_plain(entry))})")
-        raw = _plain(entry)
+            raise fail(key, f"must be a mapping with adapter: (got {kind_of(plain(entry))})")
+        raw = plain(entry)
         adapter_name = raw.pop("adapter", None)
         if adapter_name is None:
             raise fail(key, f"adapter: is required (registered adapters: {_listing(names)})")

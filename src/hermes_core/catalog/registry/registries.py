@@ -23,9 +23,8 @@ from urllib.parse import urlsplit
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import load_dotenv
 from hermes_core.config.loader import LoadedConfig
-from hermes_core.spelling import close_matches
-from hermes_core.yaml_lines import line_of as _line_of
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.spelling import unknown_name
+from hermes_core.yaml_lines import line_of, plain
 
 __all__ = ["OFFICIAL", "Registry", "configured_registries", "pick_registries"]
 
@@ -64,9 +63,9 @@ def _url_problem(url: str) -> str | None:
 
 
 def _problem(loaded: LoadedConfig, key: str, node: object, sub: str, reason: str) -> ConfigError:
-    line = _line_of(node, sub) if sub and node is not None else None
+    line = line_of(node, sub) if sub and node is not None else None
     if line is None and loaded.tree is not None:
-        line = _line_of(loaded.tree, "registries")
+        line = line_of(loaded.tree, "registries")
     return ConfigError(reason, path=str(loaded.path), line=line, key=key)
 
 
@@ -77,7 +76,7 @@ def configured_registries(loaded: LoadedConfig) -> list[Registry]:
     if tree is None or "registries" not in tree:
         return [Registry("official", OFFICIAL)]
     node = tree["registries"]
-    raw = _plain(node)
+    raw = plain(node)
     if not isinstance(raw, dict) or not raw:
         raise _problem(loaded, "registries", None, "", "must be a mapping of names to URLs")
     found: list[Registry] = []
@@ -93,15 +92,13 @@ def configured_registries(loaded: LoadedConfig) -> list[Registry]:
             errors.append(_problem(loaded, key, node, name, "must be a URL or {url, token}"))
             continue
         for unknown in (k for k in spec if k not in _KEYS):
-            close = close_matches(str(unknown), _KEYS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else f" (valid: {', '.join(_KEYS)})"
             errors.append(
                 _problem(
                     loaded,
                     f"{key}.{unknown}",
                     node,
                     f"{name}.{unknown}",
-                    f"is not a registry key{hint}",
+                    unknown_name(str(unknown), _KEYS),
                 )
             )
         url = spec.get("url")

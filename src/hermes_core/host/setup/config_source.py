@@ -65,8 +65,8 @@ BUILTIN_AUDIT = next(i for i in BUILTIN_INTERCEPTORS if i.name == "audit")
 
 class ConfigSource:
     """Loads ``config.yaml`` against the registered transports and auth providers and builds
-    the host's servers from it (:class:`~hermes_core.host.setup.factory.HostFactory` adds the
-    hosts)."""
+    the host's servers from it (a :class:`~hermes_core.host.setup.factory.HostFactory` builds
+    hosts from one)."""
 
     def __init__(
         self,

@@ -18,10 +18,15 @@ entry naming a plugin's is then a config error, never a server connected without
 from __future__ import annotations
 
 import logging
-from typing import Any
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from hermes_core.config.errors import ConfigError
-from hermes_core.config.loader import hermes_home
+from hermes_core.config.kinds import ServerKinds
+from hermes_core.config.loader import LoadedConfig, hermes_home
+from hermes_core.config.models import ServerConfig
 from hermes_core.host.fleet.bus import NoticeKind
 from hermes_core.host.fleet.follow import FOLLOWER
 from hermes_core.host.fleet.publish import notice_sender
@@ -37,15 +42,116 @@ from hermes_core.host.trust.store import TrustStore
 from hermes_core.offers.elicitation import Elicitor
 from hermes_core.sampling.route import SamplingRouter
 
+if TYPE_CHECKING:
+    from hermes_core.host.calls.intercept.table import InterceptorTable
+    from hermes_core.host.setup.from_config import CatalogCheck
+    from hermes_core.pgstate import Database
+    from hermes_core.plugins.manager import HermesPluginManager
+
 __all__ = ["HostFactory", "builtin_auth_providers", "builtin_transports"]
 
 log = logging.getLogger(__name__)
 
 
-class HostFactory(ConfigSource):
-    """Loads ``config.yaml`` against the registered transports and auth providers and
-    builds :class:`~hermes_core.host.host.MCPHost` (or its blocking twin) from it."""
+class HostFactory:
+    """Builds :class:`~hermes_core.host.host.MCPHost` (or its blocking twin) from what its
+    :attr:`source` reads: ``config.yaml`` against the registered transports, auth providers,
+    sampling backends and call interceptors.
 
+    The factory *has* a :class:`~hermes_core.host.setup.config_source.ConfigSource` (reading
+    the config is one job, building hosts from it another); the config methods an embedder
+    calls on a factory (:meth:`load_config`, :meth:`servers`, …) are its source's."""
+
+    def __init__(self, source: ConfigSource | None = None) -> None:
+        """*source*: what the hosts are built from (default: the built-in transports and
+        auth providers only, no plugins)."""
+        self.source = source if source is not None else ConfigSource()
+
+    @classmethod
+    def from_manager(cls, manager: HermesPluginManager) -> HostFactory:
+        """With everything *manager* collected (:meth:`ConfigSource.from_manager`)."""
+        return cls(ConfigSource.from_manager(manager))
+
+    @classmethod
+    def from_plugins(cls, *, no_plugins: bool = False) -> HostFactory:
+        """With the installed plugins, loaded as the ``hermes`` command loads them
+        (:meth:`ConfigSource.from_plugins`; :meth:`close` undoes what they registered)."""
+        return cls(ConfigSource.from_plugins(no_plugins=no_plugins))
+
+    def close(self) -> None:
+        """:meth:`ConfigSource.close`.  Idempotent."""
+        self.source.close()
+
+    def __enter__(self) -> HostFactory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the source's config, as an embedder asks the factory for it ---------------------
+    def load_config(
+        self, path: str | os.PathLike[str] | None = None, *, strict: bool = True
+    ) -> LoadedConfig:
+        """:meth:`ConfigSource.load_config`."""
+        return self.source.load_config(path, strict=strict)
+
+    @property
+    def loaded(self) -> LoadedConfig | None:
+        """The config :meth:`load_config` read last."""
+        return self.source.loaded
+
+    @property
+    def kinds(self) -> ServerKinds:
+        """What ``config.yaml`` is validated against."""
+        return self.source.kinds
+
+    @property
+    def catalog_check(self) -> CatalogCheck | None:
+        """:attr:`ConfigSource.catalog_check` (the policy's ``catalog_only``)."""
+        return self.source.catalog_check
+
+    @catalog_check.setter
+    def catalog_check(self, check: CatalogCheck | None) -> None:
+        self.source.catalog_check = check
+
+    def servers(
+        self,
+        loaded: LoadedConfig | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        only: str | None = None,
+    ) -> list[HostServer]:
+        """:meth:`ConfigSource.servers`."""
+        return self.source.servers(loaded, env=env, only=only)
+
+    def server(
+        self,
+        name: str,
+        resolved: ServerConfig,
+        *,
+        home: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> HostServer:
+        """:meth:`ConfigSource.server`."""
+        return self.source.server(name, resolved, home=home, env=env)
+
+    def refused(
+        self, name: str, cfg: ServerConfig, env: Mapping[str, str] | None = None
+    ) -> str | None:
+        """:meth:`ConfigSource.refused`."""
+        return self.source.refused(name, cfg, env)
+
+    def state_database(self, loaded: LoadedConfig | None = None) -> Database | None:
+        """:meth:`ConfigSource.state_database`."""
+        return self.source.state_database(loaded)
+
+    def interceptor_table(
+        self, loaded: LoadedConfig | None = None, *, env: Mapping[str, str] | None = None
+    ) -> InterceptorTable:
+        """:meth:`ConfigSource.interceptor_table`."""
+        return self.source.interceptor_table(loaded, env=env)
+
+    # -- hosts -----------------------------------------------------------------------------
     def host(
         self,
         servers: list[HostServer] | None = None,
@@ -64,10 +170,10 @@ class HostFactory(ConfigSource):
         """What :meth:`host` and :meth:`sync_host` build a host from."""
         return {
             "servers": self.servers() if servers is None else servers,
-            "transports": self.openers,
+            "transports": self.source.openers,
             "elicitor": elicitor,
-            "factory": self,
-            "sampling_providers": self.sampling_providers,
+            "factory": self.source,
+            "sampling_providers": self.source.sampling_providers,
             "trust": self.trust_store(),
             "interceptors": self.interceptor_table(),
         }

@@ -18,7 +18,7 @@ from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.plugins.sampling_backend import Completion, CompletionRequest
 from hermes_core.plugins.types import SamplingProvider
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.yaml_lines import plain
 
 __all__ = ["with_backend_settings"]
 
@@ -59,7 +59,7 @@ def with_backend_settings(
                 return [expanded(v, f"{where}[{i}]") for i, v in enumerate(value)]
             return value
 
-        settings = expanded(_plain(raw), "")
+        settings = expanded(plain(raw), "")
         if provider.settings is not None:
             try:
                 settings = provider.settings.model_validate(settings)

@@ -29,7 +29,7 @@ def close_names(name: str, known: Iterable[str]) -> list[str]:
     bare = sanitize_component(name)
     found = [known_name for known_name in names if known_name.endswith(f"_{bare}")]
     if len(found) < MAX_SUGGESTIONS:
-        for close in close_matches(name, names, n=MAX_SUGGESTIONS, cutoff=0.6):
+        for close in close_matches(name, names, n=MAX_SUGGESTIONS):
             if close not in found:
                 found.append(close)
     return found[:MAX_SUGGESTIONS]

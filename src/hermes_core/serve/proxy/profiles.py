@@ -30,8 +30,8 @@ from hermes_core.config.errors import ConfigError
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.loader import LoadedConfig
 from hermes_core.serve.http_guard import HEADER_TIMEOUT
-from hermes_core.spelling import close_matches
-from hermes_core.yaml_lines import plain as _plain
+from hermes_core.spelling import closest, unknown_name
+from hermes_core.yaml_lines import plain
 
 __all__ = ["EVERYTHING", "PROFILE_KEYS", "Profile", "ProxyConfig", "load_proxy_config"]
 
@@ -83,8 +83,8 @@ class ProxyConfig:
         if found is not None:
             return found
         known = sorted(self.profiles)
-        close = close_matches(name, known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        close = closest(name, known)
+        hint = f"; did you mean {close!r}?" if close else ""
         listed = ", ".join(known) if known else "none"
         line = loaded.line_of("proxy.profiles") or loaded.line_of("proxy")
         raise ConfigError(
@@ -96,9 +96,7 @@ class ProxyConfig:
 
 
 def _unknown(key: str, allowed: Iterable[str]) -> str:
-    close = close_matches(key, list(allowed), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"unknown key {key!r} (known: {', '.join(allowed)}){hint}"
+    return unknown_name(key, allowed)
 
 
 class _Reader:
@@ -133,7 +131,7 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
     if tree is None or "proxy" not in tree:
         return ProxyConfig({})
     read = _Reader(loaded)
-    block = read.mapping(_plain(tree["proxy"]) or {}, "proxy", _PROXY_KEYS)
+    block = read.mapping(plain(tree["proxy"]) or {}, "proxy", _PROXY_KEYS)
     raw_profiles = block.get("profiles") or {}
     if not isinstance(raw_profiles, dict):
         raise read.error("proxy.profiles", "must be a mapping of profile names to settings")
@@ -148,8 +146,8 @@ def load_proxy_config(loaded: LoadedConfig) -> ProxyConfig:
             chosen = read.names(entry["servers"], f"{key}.servers")
             for server in chosen:
                 if server not in servers:
-                    close = close_matches(server, sorted(servers), n=1)
-                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    close = closest(server, sorted(servers))
+                    hint = f"; did you mean {close!r}?" if close else ""
                     raise read.error(
                         f"{key}.servers", f"no server named {server!r} in mcp_servers{hint}"
                     )
