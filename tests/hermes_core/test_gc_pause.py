@@ -58,14 +58,14 @@ def test_registering_3300_tools_triggers_no_collection(collections: list[int]) -
     with paused_gc():
         assert not gc.isenabled()
         collections.clear()  # building the listing itself collects; only the pass counts
-        host._tools.naming.apply("many", host._usable_tools(config, tools, None))
+        host._tools.naming.apply("many", host._tools.usable_tools(config, tools, None))
         during = list(collections)
     assert during == []  # (one young collection may follow, once the collector is back on)
     assert gc.isenabled()
     assert len(host.tools(include_gated=True)) == 3300
     # The same pass without the pause does collect (the pause is what saves the work).
     collections.clear()
-    host._usable_tools(config, tools, None)
+    host._tools.usable_tools(config, tools, None)
     assert collections != []
 
 
