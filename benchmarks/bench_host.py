@@ -1411,7 +1411,7 @@ def main(argv: list[str] | None = None) -> int:
         details.append(
             f"{count} tools: {many['registered']} registered after exclude "
             f"{', '.join(MANY_TOOLS_EXCLUDE)}; checking + filtering + naming + sanitising "
-            f"alone (MCPHost._usable_tools) took {fmt_seconds(many['processing'])} (median)"
+            f"alone (the host's tool preparation) took {fmt_seconds(many['processing'])} (median)"
         )
 
     rows += cli_rows(cli_results)
