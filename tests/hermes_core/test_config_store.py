@@ -354,7 +354,7 @@ def run_python(script: str) -> None:
 
 def edit_before_commit(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     """Run *script* in another process after our edit was planned, before it is written."""
-    original = store._locked
+    original = store.locked
     done: list[bool] = []
 
     @contextlib.contextmanager
@@ -365,7 +365,7 @@ def edit_before_commit(monkeypatch: pytest.MonkeyPatch, script: str) -> None:
         with original(target, label):
             yield
 
-    monkeypatch.setattr(store, "_locked", interleaved)
+    monkeypatch.setattr(store, "locked", interleaved)
 
 
 @pytest.mark.process
