@@ -22,7 +22,6 @@ from pathlib import Path
 
 from support.home import clean_env
 
-
 # Loaded from this environment's entry points, but not in an author's (the hermes plugin is).
 NOT_AN_AUTHORS_PLUGINS = "-p no:hypothesispytest -p no:xdist -p no:xdist.looponfail"
 
