@@ -96,6 +96,13 @@ def install_python_servers(session: nox.Session) -> None:
 # HERMES_TEST_WORKERS=0 runs the suite in one process.
 WORKERS = os.environ.get("HERMES_TEST_WORKERS", "2")
 
+# Cached bytecode on for the test runs, whatever the shell says: with PYTHONDONTWRITEBYTECODE set,
+# every one of the suite's thousands of Python processes (the CLI, the test servers) compiles
+# again each module whose cached bytecode is missing or older than its source, and each pytest
+# process rewrites and compiles every test module again (collecting the suite: 11 CPU seconds
+# instead of 4).  The caches go to __pycache__/ folders, which git ignores.
+BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
+
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
@@ -103,7 +110,7 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
     install_python_servers(session)
-    session.run("pytest", "-n", WORKERS, "--dist", "loadfile", *session.posargs)
+    session.run("pytest", "-n", WORKERS, "--dist", "loadfile", *session.posargs, env=BYTECODE)
 
 
 # The fast tier: no subprocess (no MCP server, CLI or node), no socket, nothing slow (the markers
@@ -118,7 +125,7 @@ def quick(session: nox.Session) -> None:
     (``-m "not process and not network and not slow"``); like ``tests``, it fails when no test
     is collected.  Needs no reference servers.  ``nox -s quick -- -x`` passes pytest options."""
     session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
-    session.run("pytest", "-m", QUICK, *session.posargs)
+    session.run("pytest", "-m", QUICK, *session.posargs, env=BYTECODE)
 
 
 @nox.session(python=PYTHON)

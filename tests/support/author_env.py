@@ -5,7 +5,9 @@ reads this test environment's (hermes-core, mcp, pytest, the first-party plugins
 Its ``bin/`` holds ``python``, and a ``hermes`` launcher (pip installs console scripts only for
 the packages it installs, and hermes-core is not one of them here).  pip runs offline there
 (``PIP_NO_INDEX``) and builds with the setuptools of this environment (no build isolation):
-every dependency the scaffold names is already installed.
+every dependency the scaffold names is already installed.  The pytest plugins of this test
+environment that an author does not install (hypothesis's, xdist's) are switched off there: each
+costs every pytest run in the author's venv start-up time, and the hermes plugin is what is tested.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from support.home import clean_env
+
+# Loaded from this environment's entry points, but not in an author's (the hermes plugin is).
+NOT_AN_AUTHORS_PLUGINS = "-p no:hypothesispytest -p no:xdist -p no:xdist.looponfail"
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class AuthorEnv:
             "PIP_NO_INDEX": "1",
             "PIP_NO_BUILD_ISOLATION": "0",  # pip reads "0" here as: do not isolate the build
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            "PYTEST_ADDOPTS": NOT_AN_AUTHORS_PLUGINS,
         }
         return {**base, **offline, **extra, "PATH": path, "VIRTUAL_ENV": str(self.root)}
 
