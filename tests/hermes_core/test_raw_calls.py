@@ -151,3 +151,21 @@ def test_a_modern_server_is_never_called_on_the_lane() -> None:
             return connection.protocol, connection.raw_calls
 
     assert asyncio.run(scenario()) == ("2026-07-28", None)
+
+
+def test_a_notice_sent_before_the_answer_is_handled_before_the_call_returns(
+    tmp_path: Path,
+) -> None:
+    """As the SDK's session orders them: the server's ``tools/list_changed``, written in the
+    same piece as the answer, has started its re-list by the time the call returns."""
+
+    async def scenario() -> tuple[Any, bool]:
+        async with MCPHost([line_server(tmp_path)]) as host:
+            connection = host._connections["line"]
+            result = await host.call_tool("mcp_line_notify", {})
+            relisting = connection._tools_worker is not None
+            return result, relisting
+
+    result, relisting = asyncio.run(scenario())
+    assert result["content"] == [{"type": "text", "text": "told"}]
+    assert relisting

@@ -10,7 +10,8 @@ It answers ``initialize``, ``tools/list`` and ``tools/call`` of these tools:
   usual result;
 * ``hang``: never answers; a ``notifications/cancelled`` naming it is appended to the file
   ``$LINE_SERVER_CANCELS`` (its ``requestId``, one per line);
-* ``die``: exits without answering.
+* ``die``: exits without answering;
+* ``notify``: ``notifications/tools/list_changed`` and then its answer, in one write.
 
 Each ``tools/call`` request's ``id`` is appended to ``$LINE_SERVER_IDS`` when that is set.
 """
@@ -21,7 +22,7 @@ import json
 import os
 import sys
 
-TOOLS = ["ok", "fancy", "error", "bad", "twice", "hang", "die"]
+TOOLS = ["ok", "fancy", "error", "bad", "twice", "hang", "die", "notify"]
 SCHEMA = {"type": "object", "properties": {"message": {"type": "string"}}}
 
 
@@ -62,6 +63,12 @@ def call(request_id: object, params: dict[str, object]) -> None:
         answer(request_id, {"content": [{"type": "text", "text": "second"}]})
     elif name == "die":
         sys.exit(3)
+    elif name == "notify":
+        notice = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        result = {"content": [{"type": "text", "text": "told"}]}
+        both = [notice, {"jsonrpc": "2.0", "id": request_id, "result": result}]
+        sys.stdout.write("".join(json.dumps(m) + "\n" for m in both))
+        sys.stdout.flush()
     # "hang": no answer
 
 
@@ -74,7 +81,7 @@ def main() -> None:
                 request_id,
                 {
                     "protocolVersion": message["params"]["protocolVersion"],
-                    "capabilities": {"tools": {}},
+                    "capabilities": {"tools": {"listChanged": True}},
                     "serverInfo": {"name": "line-server", "version": "1"},
                 },
             )

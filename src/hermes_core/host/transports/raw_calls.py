@@ -104,9 +104,14 @@ class RawCalls:
         sending = asyncio.ensure_future(self._send(json.dumps(note, separators=_COMPACT)))
         sending.add_done_callback(_quiet)
 
-    def take(self, message: JsonValue) -> bool:
+    def take(self, message: JsonValue, *, after_others: bool = False) -> bool:
         """Whether *message* (one line of the server's, parsed) answers a call here: a
-        JSON-RPC response with one of these ids and a ``result`` or ``error`` object."""
+        JSON-RPC response with one of these ids and a ``result`` or ``error`` object.
+
+        *after_others*: the server sent the session other messages since (a
+        ``tools/list_changed`` before its answer, say); the answer is then handed over a few
+        loop turns later, once the session's handlers for them have started, as the SDK's
+        session orders them (its handlers run before a waiting request resumes)."""
         if type(message) is not dict or "method" in message:
             return False
         request_id = message.get("id")
@@ -117,7 +122,9 @@ class RawCalls:
         answer = self._pending.pop(request_id, None)
         if answer is None:
             return False
-        if not answer.done():
+        if after_others:
+            answer.get_loop().call_soon(_hand_over, answer, message, _HANDLER_TURNS)
+        elif not answer.done():
             answer.set_result(message)
         return True
 
@@ -128,6 +135,18 @@ class RawCalls:
         for answer in pending.values():
             if not answer.done():
                 answer.set_exception(_closed())
+
+
+#: Loop turns an answer waits behind the session's messages: the session's reader takes one,
+#: the handler task it starts runs its first step in the next.
+_HANDLER_TURNS = 3
+
+
+def _hand_over(answer: asyncio.Future[JsonObject], message: JsonObject, turns: int) -> None:
+    if turns > 1:
+        answer.get_loop().call_soon(_hand_over, answer, message, turns - 1)
+    elif not answer.done():
+        answer.set_result(message)
 
 
 def _quiet(sending: asyncio.Future[None]) -> None:

@@ -433,6 +433,7 @@ async def _pump_stdout(
     from pydantic_core import from_json
 
     framer = LineFramer(max_message_bytes)
+    others = False  # messages went to the session while a plain call waited
     async with read_writer:
         try:
             async for chunk in stdout:
@@ -444,9 +445,11 @@ async def _pump_stdout(
                         except ValueError:
                             message = parse_message(line, warnings)
                         else:
-                            if raw.take(parsed):
+                            if raw.take(parsed, after_others=others):
+                                others = False
                                 continue
                             message = message_of(parsed, warnings)
+                        others = others or message is not None
                     else:
                         message = parse_message(line, warnings)
                     if message is not None:
