@@ -169,3 +169,16 @@ def test_a_notice_sent_before_the_answer_is_handled_before_the_call_returns(
     result, relisting = asyncio.run(scenario())
     assert result["content"] == [{"type": "text", "text": "told"}]
     assert relisting
+
+
+def test_a_result_of_any_size_comes_back(tmp_path: Path) -> None:
+    """A result line larger than any size the lane might have left to the session (12 MB) is
+    still its answer: every line is looked at while a plain call waits."""
+    size = 12 * 1024 * 1024
+
+    async def scenario() -> Any:
+        async with MCPHost([line_server(tmp_path, timeout=120)]) as host:
+            return await host.call_tool("mcp_line_big", {"size": size})
+
+    result = asyncio.run(scenario())
+    assert len(result["content"][0]["text"]) == size

@@ -11,7 +11,8 @@ It answers ``initialize``, ``tools/list`` and ``tools/call`` of these tools:
 * ``hang``: never answers; a ``notifications/cancelled`` naming it is appended to the file
   ``$LINE_SERVER_CANCELS`` (its ``requestId``, one per line);
 * ``die``: exits without answering;
-* ``notify``: ``notifications/tools/list_changed`` and then its answer, in one write.
+* ``notify``: ``notifications/tools/list_changed`` and then its answer, in one write;
+* ``big``: a text of ``size`` bytes (``x`` repeated).
 
 Each ``tools/call`` request's ``id`` is appended to ``$LINE_SERVER_IDS`` when that is set.
 """
@@ -22,7 +23,7 @@ import json
 import os
 import sys
 
-TOOLS = ["ok", "fancy", "error", "bad", "twice", "hang", "die", "notify"]
+TOOLS = ["ok", "fancy", "error", "bad", "twice", "hang", "die", "notify", "big"]
 SCHEMA = {"type": "object", "properties": {"message": {"type": "string"}}}
 
 
@@ -61,6 +62,8 @@ def call(request_id: object, params: dict[str, object]) -> None:
     elif name == "twice":
         send({"jsonrpc": "2.0", "id": request_id, "note": "neither result nor error"})
         answer(request_id, {"content": [{"type": "text", "text": "second"}]})
+    elif name == "big":
+        answer(request_id, {"content": [{"type": "text", "text": "x" * int(arguments["size"])}]})
     elif name == "die":
         sys.exit(3)
     elif name == "notify":

@@ -35,9 +35,6 @@ if TYPE_CHECKING:
 __all__ = ["NotPlain", "RawCalls"]
 
 _COMPACT = (",", ":")
-#: Bytes of a line above which a response is never looked at here (left to the session's
-#: careful reading); a plain call's result is far smaller.
-MAX_RAW_LINE = 4 * 1024 * 1024
 
 
 class NotPlain(Exception):

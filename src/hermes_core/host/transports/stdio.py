@@ -38,7 +38,7 @@ from typing import IO, TYPE_CHECKING, TypeAlias
 
 from hermes_core.host.connection.diagnostics import TransportNote, note
 from hermes_core.host.connection.server_warnings import ServerWarnings
-from hermes_core.host.transports.raw_calls import MAX_RAW_LINE, RawCalls
+from hermes_core.host.transports.raw_calls import RawCalls
 
 if TYPE_CHECKING:
     import asyncio
@@ -438,7 +438,7 @@ async def _pump_stdout(
         try:
             async for chunk in stdout:
                 for line in framer.feed(chunk):
-                    if raw is not None and raw.waiting and len(line) <= MAX_RAW_LINE:
+                    if raw is not None and raw.waiting:
                         # A plain call is waiting: parsed once, its answer taken here.
                         try:
                             parsed = from_json(line)
