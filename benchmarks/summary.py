@@ -285,7 +285,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"--only: unknown or not runnable here: {', '.join(sorted(unknown))} "
                 f"(known: {', '.join(b.name for b in benchmarks)})"
             )
+        left_out = [b.name for b in benchmarks if b.name not in wanted]
         benchmarks = [b for b in benchmarks if b.name in wanted]
+        skipped.append(f"--only: {', '.join(left_out)} not run")
     run = run_all(benchmarks, skipped)
     lines = render(run, options.quick)
     print("\n" + "\n".join(lines), flush=True)
