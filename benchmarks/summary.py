@@ -197,7 +197,7 @@ def render(run: Run, quick: bool) -> list[str]:
         f"{'Quick' if quick else 'Full'} run of every benchmark, "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, load average {run.load_before} before and {run.load_after} "
-        f"after (1, 5, 15 min), {run.seconds / 60:.0f} min"
+        f"after (1, 5, 15 min), wall time {run.seconds:.0f} s"
     )
     header = ("benchmark", "what it measures", "figure", "goal", "result")
     rows = [(f.benchmark, f.measure, f.figure, f.goal, f.result) for f in run.figures]

@@ -72,7 +72,8 @@ def _cells(line: str) -> list[str] | None:
 
 
 def _goal(text: str) -> str:
-    return text.replace("<=", "≤").replace(">=", "≥")
+    """A goal as the summary shows them all: "<= 1.35x" as "≤ 1.35×"."""
+    return re.sub(r"(\d)x\b", "\\1×", text.replace("<=", "≤").replace(">=", "≥"))
 
 
 def _verdict(word: str) -> str:
@@ -107,7 +108,7 @@ def _ratio_rows(benchmark: str, output: str, *, with_info: bool) -> list[Figure]
         if result == INFO and not with_info:
             continue
         if row["ratio"] != "—":
-            figure = f"{row['ratio']} ({row['ours']} vs {row['raw SDK']})"
+            figure = f"{row['ratio']}× ({row['ours']} vs {row['raw SDK']})"
         else:
             figure = row["ours"]
         figures.append(Figure(benchmark, row["measure"], figure, row["target"], result))
@@ -427,7 +428,7 @@ def parse_fleet(output: str) -> list[Figure]:
                 name,
                 row["name"],
                 row["figure"],
-                f"≤ {goal['goal']}×" if is_cpu else "—",
+                _goal(f"<= {goal['goal']}x") if is_cpu else "—",
                 _verdict(row["verdict"] or ""),
             )
         )

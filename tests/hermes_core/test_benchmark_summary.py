@@ -64,7 +64,7 @@ def rows(benchmark: str, parse: Parse) -> dict[str, tuple[str, str, str]]:
 def test_host_rows_with_a_target_only() -> None:
     got = rows("bench_host", parsers.parse_host)
     assert got["stdio echo, median of 3000 calls"] == (
-        "0.969 (0.464 ms vs 0.479 ms)",
+        "0.969× (0.464 ms vs 0.479 ms)",
         "ratio ≤ 1.05",
         "PASS",
     )
@@ -98,8 +98,8 @@ def test_memory_and_import_bounds() -> None:
 
 def test_proxy_lines() -> None:
     got = rows("bench_proxy", parsers.parse_proxy)
-    assert got["hermes mcp call, warm vs cold"][1:] == ("≥ 5x", "PASS")
-    assert got["per call, proxy vs MCPHost (stdio echo)"][1] == "≤ 1.3x"
+    assert got["hermes mcp call, warm vs cold"][1:] == ("≥ 5×", "PASS")
+    assert got["per call, proxy vs MCPHost (stdio echo)"][1] == "≤ 1.3×"
     assert got["per call, FastMCP.as_proxy vs raw SDK (side by side)"][1:] == ("—", "info")
     assert got["50 HTTP clients at once"][0].startswith("0 failures in ")
 
@@ -108,13 +108,13 @@ def test_hop_stdio_and_http() -> None:
     got = rows("bench_hop", parsers.hop_parser(True))
     assert got["stdio echo through hermes / direct"] == (
         "2.43× (7.035 ms a call, proxy CPU 0.487 ms a call)",
-        "≤ 1.35x",
+        "≤ 1.35×",
         "MISS",
     )
     assert got["stdio echo through relay / direct"][1:] == ("—", "info")
     assert got["HTTP CPU a call, hermes / fastmcp (32 clients)"] == (
         "0.56×",
-        "≤ 0.5x and no error",
+        "≤ 0.5× and no error",
         "MISS",
     )
     assert "HTTP, 32 clients at once, fastmcp" in got
