@@ -203,12 +203,19 @@ def render(run: Run, quick: bool) -> list[str]:
     rows = [(f.benchmark, f.measure, f.figure, f.goal, f.result) for f in run.figures]
     lines = [heading, "", *table(header, rows)]
     missed = [
-        f"{f.benchmark}: {f.measure}" for f in run.figures if f.result not in ("PASS", "info")
+        f"{f.benchmark}: {f.measure}"
+        for f in run.figures
+        if f.result not in ("PASS", "info", ERROR)
     ]
+    failed = [f.benchmark for f in run.figures if f.result == ERROR]
     notes = [
         *run.skipped,
         f"{len(missed)} goal(s) missed" + (": " + "; ".join(missed) if missed else ""),
     ]
+    if failed:
+        notes.append(
+            f"{len(failed)} benchmark(s) failed, their figures missing: {', '.join(failed)}"
+        )
     return [*lines, "", *(f"* {note}" for note in notes)]
 
 
