@@ -60,6 +60,10 @@ BENCHMARKS = ROOT / "benchmarks"
 START = "<!-- benchmark-summary:start -->"
 END = "<!-- benchmark-summary:end -->"
 ERROR = "ERROR"
+FASTMCP_NOTE = (
+    "no interpreter with fastmcp (--fastmcp-python): bench_hop and bench_proxy ran without "
+    "fastmcp's proxy, so without the HTTP goal against it"
+)
 
 
 @dataclass(frozen=True)
@@ -137,10 +141,7 @@ def plan(
     ]
     skipped = []
     if fastmcp_python is None:
-        skipped.append(
-            "no interpreter with fastmcp (--fastmcp-python): bench_hop and bench_proxy ran "
-            "without fastmcp's proxy, so without the HTTP goal against it"
-        )
+        skipped.append(FASTMCP_NOTE)
     if fleet_lacks:
         skipped.append(f"bench_fleet not run: {fleet_lacks} not installed")
     else:
@@ -191,10 +192,11 @@ def run_all(
     return Run(figures, errors, skipped, load_before, load_average(), time.perf_counter() - began)
 
 
-def render(run: Run, quick: bool) -> list[str]:
+def render(run: Run, quick: bool, *, every: bool = True) -> list[str]:
     """The summary: a heading line, the table, the notes."""
     heading = (
-        f"{'Quick' if quick else 'Full'} run of every benchmark, "
+        f"{'Quick' if quick else 'Full'} run of "
+        f"{'every benchmark' if every else 'the benchmarks named by --only'}, "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}, Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, load average {run.load_before} before and {run.load_after} "
         f"after (1, 5, 15 min), wall time {run.seconds:.0f} s"
@@ -280,7 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     if options.write is not None:  # before the minutes of measuring, not after
         try:
             check_markers(options.write.read_text(encoding="utf-8"), options.write)
-        except (OSError, MarkersMissing) as problem:
+        except OSError as problem:
+            parser.error(f"--write: {options.write}: cannot read it ({problem.strerror})")
+        except MarkersMissing as problem:
             parser.error(str(problem))
     fastmcp = options.fastmcp_python or default_fastmcp_python()
     benchmarks, skipped = plan(options.quick, fastmcp, fleet_missing())
@@ -294,9 +298,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         left_out = [b.name for b in benchmarks if b.name not in wanted]
         benchmarks = [b for b in benchmarks if b.name in wanted]
+        skipped = [note for note in skipped if not note.startswith(FASTMCP_NOTE)]
+        if fastmcp is None and wanted & {"bench_hop", "bench_proxy"}:
+            skipped.append(FASTMCP_NOTE)
         skipped.append(f"--only: {', '.join(left_out)} not run")
     run = run_all(benchmarks, skipped)
-    lines = render(run, options.quick)
+    lines = render(run, options.quick, every=not options.only)
     print("\n" + "\n".join(lines), flush=True)
     if run.errors:
         for error in run.errors:
