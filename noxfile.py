@@ -163,31 +163,26 @@ def demo(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """The MCP host against the raw mcp SDK and the fastmcp client, side by side: per-call
-    overhead (stdio and Streamable HTTP), startup of 1/8/16/32 servers, the resident set with
-    8 servers, registering a 3,300- and a 10,000-tool server, CLI start-up (`hermes --help`,
-    `hermes mcp list`...); ratios as min-median-max over interleaved rounds, load average; then
-    the CLI's peak memory against hostile servers that send without end (bench_memory.py), and
-    `hermes mcp import` of large commented client configs (bench_import.py).
-    Prints a table with PASS/MISS per target; exits 0 either way (benchmarks report, tests
-    assert).  ``nox -s bench -- --quick`` for a short run; ``nox -s bench -- --readme
-    docs/performance.md`` also writes both tables into docs/performance.md (section
-    "Benchmarks against the raw SDK"), between their markers."""
+    """Every benchmark in one run, then their headline figures as one table
+    (``benchmarks/summary.py``): the MCP host against the raw mcp SDK and the fastmcp client
+    (bench_host: per call over stdio and Streamable HTTP, startup of 1/8/16/32 servers, the
+    resident set, registering 3,300 and 10,000 tools, CLI start-up), the call pipeline's own
+    cost, the CLI's peak memory against hostile servers, `hermes mcp import` of large commented
+    configs, `hermes mcp proxy` and its hop (stdio and HTTP, beside fastmcp's proxy), tool
+    search (quality on the fixed set, speed through MCPHost) and, where PostgreSQL, Redis and
+    HAProxy are installed, a fleet of replicas.  The table says PASS/MISS per goal with the load
+    average before and after; it exits 0 either way (benchmarks report, tests assert) unless a
+    benchmark fails or its output changed.  ``nox -s bench -- --quick`` for a short run;
+    ``nox -s bench -- --write docs/performance.md`` also writes the table into the page,
+    between its ``benchmark-summary`` markers."""
     # `mcp` explicitly: the host imports it lazily and hermes-core does not declare it.  The
     # plugins are installed so that `hermes plugins list` is timed as users run it.  fastmcp
     # is the third peer beside the raw SDK (this session only: nothing else depends on it).
-    session.install("-e", ".[otel]", "mcp", "fastmcp==4.1.6", *LOCAL_DISTRIBUTIONS)
+    # bench_fleet drives PostgreSQL and Redis with the fleet extra, through tests/support
+    # (which imports pytest).
+    session.install("-e", ".[otel,fleet]", "mcp", "fastmcp==4.1.6", "pytest", *LOCAL_DISTRIBUTIONS)
     install_reference_servers(session)
-    session.run("python", "benchmarks/bench_host.py", *session.posargs)
-    # The call pipeline's own cost: no interceptor, two no-op ones, OpenTelemetry in memory.
-    pipeline_args = [a for a in session.posargs if a in ("--quick",)]
-    session.run("python", "benchmarks/bench_pipeline.py", *pipeline_args)
-    # Its own table: the CLI's peak memory against servers that send without end.
-    session.run("python", "benchmarks/bench_memory.py", *session.posargs)
-    # And one for `hermes mcp import` of large client configs with comments (linear time).
-    session.run("python", "benchmarks/bench_import.py", *session.posargs)
-    # Its own table: hermes mcp proxy and the warm host (docs/proxy.md).
-    session.run("python", "benchmarks/bench_proxy.py", *session.posargs)
+    session.run("python", "benchmarks/summary.py", *session.posargs)
 
 
 @nox.session(python=PYTHON)
