@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -87,9 +87,7 @@ def _not_running(host: MCPHost, name: str) -> str:
     return ""
 
 
-def _warm(
-    names: list[str] | None, elicitor: Elicitor | None, about: Iterable[str]
-) -> RemoteHost | None:
+def _warm(names: list[str] | None, elicitor: Elicitor | None) -> RemoteHost | None:
     """The warm host narrowed to the servers *names* (all: ``None``), when ``hermes mcp up``
     runs for this home and answers (:mod:`hermes_core.cli.warm_choice`); else ``None``."""
     chosen = choose()
@@ -97,7 +95,7 @@ def _warm(
         return None
     paths, pid = chosen
     try:
-        remote = asyncio.run(RemoteHost.connect(paths, names, asker_for(elicitor), about=about))
+        remote = asyncio.run(RemoteHost.connect(paths, names, asker_for(elicitor)))
     except WarmHostGone as exc:
         bypass(paths, pid, str(exc))
         return None
@@ -113,15 +111,13 @@ def with_host(
     quiet: bool = False,
     elicitor: Elicitor | None = None,
     warm: bool = True,
-    about: Iterable[str] = (),
     config: tuple[HostFactory, LoadedConfig] | None = None,
 ) -> T:
     """Start the configured servers (*only* these, when given), run *body* on the host, close
     it; a bad file or an unknown name prints its error and stops with exit code 2.  While a
     warm host runs (``hermes mcp up``) and *warm*, *body* runs on it instead (one line on
-    stderr says so); *about*: the tool names *body* asks ``refusal``/``why_not_offered`` of.
-    *config*: the factory and the config (and policy) the command read already, so they are
-    read once per command (default: read here)."""
+    stderr says so).  *config*: the factory and the config (and policy) the command read
+    already, so they are read once per command (default: read here)."""
     if config is None:
         factory = factory_for(manager)
         loaded = load(factory)
@@ -144,7 +140,7 @@ def with_host(
         raise Stop(EXIT_USAGE)
 
     names = [s.name for s in servers] if wanted is not None else None
-    remote = _warm(names, elicitor, about) if warm else None
+    remote = _warm(names, elicitor) if warm else None
     if remote is not None:
         return asyncio.run(body(remote))
 

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from hermes_core.host.server_status import ServerStatus
     from hermes_core.host.tasks.log import TaskRecord
     from hermes_core.host.tools.registry import ToolEntry
-    from hermes_core.json_types import JsonObject
 
 __all__ = ["HostSurface", "TaskRecorder", "ToolLookup"]
 
@@ -57,10 +56,6 @@ class HostSurface(Protocol):
     ) -> list[ToolEntry]: ...
 
     def search_tools(self, query: str, limit: int = 5) -> list[ToolEntry]: ...
-
-    def refusal(self, name: str) -> JsonObject | None: ...
-
-    def why_not_offered(self, name: str) -> str | None: ...
 
     async def wake(self, name: str) -> str | None: ...
 

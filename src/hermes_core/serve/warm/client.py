@@ -5,9 +5,9 @@ It implements the whole :class:`~hermes_core.host.surface.HostSurface` (mypy che
 the CLI hands it to a command's body).  It answers what those commands read (``status()``,
 ``tools()``, ``search_tools()``, ``unoffered_tools``, ``registry``) from one snapshot taken
 when it connects, narrowed to the servers the command would have started (*only*);
-``refusal`` and ``why_not_offered`` of the names the command said it would ask about
-(*about*); and sends ``call_tool`` and ``wake`` to the host.  A call's questions are asked
-here, through the command's own :data:`~hermes_core.serve.warm.questions.Asker`; its answer
+and sends ``call_tool`` and ``wake`` to the host (whether a name is held back, not offered or
+unknown is the call's own answer, decided once by the host's pipeline).  A call's questions are
+asked here, through the command's own :data:`~hermes_core.serve.warm.questions.Asker`; its answer
 brings the servers' status after the call and the tasks it started, which go to the command's
 :attr:`task_log` target as a cold host's would.
 """
@@ -131,9 +131,6 @@ class RemoteHost:
         self.paths = paths
         self.pid = snapshot.get("pid")
         self._keep = set(only) if only is not None else None
-        refusals, why_not = snapshot.get("refusals"), snapshot.get("why_not")
-        self._refusals: JsonObject = refusals if isinstance(refusals, dict) else {}
-        self._why_not: JsonObject = why_not if isinstance(why_not, dict) else {}
         self._tasks = _TaskTarget()
         self._search = ToolSearchIndex()
         self._ask = ask
@@ -173,12 +170,9 @@ class RemoteHost:
         paths: WarmPaths,
         only: Iterable[str] | None,
         ask: Asker | None,
-        *,
-        about: Iterable[str] = (),
     ) -> RemoteHost:
-        """The warm host's snapshot, narrowed to *only*, knowing why the tool names *about*
-        are held back or not offered (:meth:`refusal`, :meth:`why_not_offered`)."""
-        message = {"op": "snapshot", "about": list(about)}
+        """The warm host's snapshot, narrowed to *only*."""
+        message = {"op": "snapshot"}
         return cls(paths, await _one(paths, message, SNAPSHOT_TIMEOUT), only, ask)
 
     def narrowed(self, only: Iterable[str]) -> RemoteHost:
@@ -211,24 +205,11 @@ class RemoteHost:
         listing = tuple(self._registry.entries())
         return self._search.search(listing, query, limit, hidden_servers=hidden)
 
-    def refusal(self, name: str) -> JsonObject | None:
-        found = self._asked(self._refusals, name)
-        return found if isinstance(found, dict) else None
-
-    def why_not_offered(self, name: str) -> str | None:
-        found = self._asked(self._why_not, name)
-        return found if isinstance(found, str) else None
-
-    def _asked(self, answers: JsonObject, name: str) -> JsonValue:
-        if name not in answers:
-            raise LookupError(f"{name!r} was not named to the warm host when connecting")
-        return answers[name]
-
     # -- what the host does ---------------------------------------------------------------
     async def wake(self, name: str) -> str | None:
         answer = await _one(self.paths, {"op": "wake", "name": name}, WAKE_TIMEOUT)
         if isinstance(answer.get("status"), list) and isinstance(answer.get("tools"), list):
-            self._take({**answer, "refusals": self._refusals, "why_not": self._why_not})
+            self._take(answer)
         woke = answer.get("result")
         return woke if isinstance(woke, str) else None
 

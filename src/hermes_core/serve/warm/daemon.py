@@ -141,20 +141,18 @@ class WarmHost:
         if op == "hello":
             await write_message(writer, {"hello": "hermes", "pid": os.getpid()})
         elif op == "snapshot":
-            about = message.get("about")
-            names = [n for n in about if isinstance(n, str)][:64] if isinstance(about, list) else []
-            await write_message(writer, self._snapshot(names))
+            await write_message(writer, self._snapshot())
         elif op == "wake":  # the servers' state after it, as a new snapshot
             woke = await self.host.wake(str(message.get("name")))
-            await write_message(writer, {"result": woke, **self._snapshot([])})
+            await write_message(writer, {"result": woke, **self._snapshot()})
         elif op == "call":
             await self._call(message, reader, writer)
         else:
             await write_message(writer, {"error": f"unknown op {op!r}"})
 
-    def _snapshot(self, names: list[str]) -> dict[str, object]:
+    def _snapshot(self) -> dict[str, object]:
         """What a :class:`~hermes_core.serve.warm.client.RemoteHost` reads: the servers'
-        status, the tools, and why each of *names* is held back or not offered."""
+        status and the tools (why a name is refused is the call's own answer)."""
         host = self.host
         return {
             "pid": os.getpid(),
@@ -162,8 +160,6 @@ class WarmHost:
             "tools": [entry_data(e) for e in host.tools(include_gated=True)],
             "offered": [e.name for e in host.tools()],
             "unoffered": host.unoffered_tools,
-            "refusals": {n: host.refusal(n) for n in names},
-            "why_not": {n: host.why_not_offered(n) for n in names},
         }
 
     async def _call(
