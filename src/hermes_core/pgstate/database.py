@@ -16,18 +16,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from hermes_core.config.interpolate import expand, load_dotenv
 from hermes_core.config.state import StateConfig
+from hermes_core.pgstate.connection import Connection
 from hermes_core.pgstate.errors import StateUnavailable
 from hermes_core.pgstate.schema import ensure_schema
 from hermes_core.sanitize.urls import redact_url
 
 if TYPE_CHECKING:
-    import psycopg
-    from psycopg.rows import TupleRow
+    pass
 
 __all__ = [
     "CONNECT_SECONDS",
@@ -43,8 +43,6 @@ __all__ = [
 
 T = TypeVar("T")
 
-Connection: TypeAlias = "psycopg.Connection[TupleRow]"
-"""A connection of the pool: rows come back as tuples (psycopg's default row factory)."""
 
 #: How long a connect may take before the database counts as unreachable.
 CONNECT_SECONDS = 3

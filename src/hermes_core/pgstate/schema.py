@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from hermes_core.pgstate.errors import StateUnavailable
 
 if TYPE_CHECKING:
-    from hermes_core.pgstate.database import Connection
+    from hermes_core.pgstate.connection import Connection
 
 __all__ = ["SCHEMA_LOCK", "SCHEMA_VERSION", "ensure_schema"]
 

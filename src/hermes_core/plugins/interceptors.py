@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from opentelemetry.trace import Span
 
-    from hermes_core.plugins.types import SettingsModel
+    from hermes_core.plugins.settings_model import SettingsModel
 
 __all__ = [
     "AfterCall",

@@ -28,6 +28,7 @@ from hermes_core.plugins.interceptors import (
     Verdict,
 )
 from hermes_core.plugins.sampling_backend import Completer, ModelLister
+from hermes_core.plugins.settings_model import SettingsModel
 
 if TYPE_CHECKING:
     import httpx2
@@ -130,19 +131,7 @@ class AppDeclaration:
 # --------------------------------------------------------------------------- settings
 
 
-class SettingsModel(Protocol):
-    """What Hermes uses of a plugin's settings model: a ``pydantic.BaseModel`` subclass.
-
-    Named as a protocol so this module does not import pydantic; any ``BaseModel`` subclass
-    is one.  The loader reads its JSON Schema (field names, required, secret) and validates
-    the settings with it when ``config.yaml`` is read (``docs/plugins/transport.md``).
-    """
-
-    @classmethod
-    def model_validate(cls, obj: object) -> object: ...
-
-    @classmethod
-    def model_json_schema(cls) -> dict[str, object]: ...
+# SettingsModel: hermes_core.plugins.settings_model (re-exported here).
 
 
 # --------------------------------------------------------------------------- transports

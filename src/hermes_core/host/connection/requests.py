@@ -30,9 +30,13 @@ if TYPE_CHECKING:
         InputResponses,
     )
 
-    from hermes_core.host.connection.server import ServerConnection
+    from hermes_core.host.connection.deadlines import Deadlines
+    from hermes_core.host.connection.diagnostics import Diagnostics
+    from hermes_core.host.connection.failures import FailureReports
+    from hermes_core.host.connection.task_follow import TaskFollower
+    from hermes_core.plugins.types import ServerSpec
 
-__all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "RequestRunner", "SendRequest"]
+__all__ = ["INPUT_REQUIRED_MAX_ROUNDS", "RequestOwner", "RequestRunner", "SendRequest"]
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +46,31 @@ INPUT_REQUIRED_MAX_ROUNDS = 10
 T = TypeVar("T")
 Send = Callable[["InputResponses | None", str | None], Awaitable[object]]
 """Sends a request again with ``(input_responses, request_state)``."""
+
+
+class RequestOwner(Protocol):
+    """What a :class:`RequestRunner` reads and writes of its connection
+    (:class:`~hermes_core.host.connection.ServerConnection`)."""
+
+    name: str
+    session: ClientSession | None
+    last_used: float
+    task_follower: TaskFollower
+    _gone: asyncio.Event
+    _call_lock: asyncio.Lock | None
+    _inflight: int
+    _deadlines: Deadlines
+    _records: Diagnostics
+    _failures: FailureReports
+
+    @property
+    def spec(self) -> ServerSpec: ...
+
+    async def ensure(self) -> ClientSession | None: ...
+
+    async def _renew_session(self, stale: ClientSession | None) -> ClientSession | None: ...
+
+    async def _went_away(self, what: str) -> ServerError: ...
 
 
 class SendRequest(Protocol):
@@ -79,7 +108,7 @@ class RequestRunner:
     the garbage collector has to walk when many calls are in flight).
     """
 
-    def __init__(self, connection: ServerConnection) -> None:
+    def __init__(self, connection: RequestOwner) -> None:
         self._connection = connection
 
     def input_dispatch(

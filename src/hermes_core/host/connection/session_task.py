@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from hermes_core._sdk_compat import quiet_sdk_spans
 from hermes_core._sdk_compat.tasks import session_extensions
@@ -31,11 +31,18 @@ from hermes_core.host.transports.spawned import capture_spawned
 if TYPE_CHECKING:
     from mcp import ClientSession
     from mcp.client.session import ElicitationFnT, ListRootsFnT, SamplingFnT
-    from mcp.types import SamplingCapability
+    from mcp.types import Implementation, SamplingCapability, ServerCapabilities
 
-    from hermes_core.host.connection.server import ServerConnection
+    from hermes_core.host.connection.diagnostics import ProcessExit
+    from hermes_core.host.connection.failures import FailureReports
+    from hermes_core.host.connection.keepalive import Keepalive
+    from hermes_core.host.connection.list_changed import ToolsChanged
+    from hermes_core.host.connection.state import ConnectionStatus
+    from hermes_core.host.supervisor import TaskSupervisor
+    from hermes_core.host.transports import Opener
+    from hermes_core.plugins.types import ServerSpec
 
-__all__ = ["SessionCallbacks", "SessionTask"]
+__all__ = ["SessionCallbacks", "SessionOwner", "SessionTask"]
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +57,41 @@ class SessionCallbacks:
     list_roots: ListRootsFnT | None = None
 
 
+class SessionOwner(Protocol):
+    """What a :class:`SessionTask` fills in and reads of its connection
+    (:class:`~hermes_core.host.connection.ServerConnection`)."""
+
+    name: str
+    status: ConnectionStatus
+    session: ClientSession | None
+    capabilities: ServerCapabilities | None
+    server_info: Implementation | None
+    protocol: str | None
+    raw_calls: RawCalls | None
+    last_used: float
+    _opener: Opener | None
+    _callbacks: SessionCallbacks
+    _failures: FailureReports
+    _keepalive: Keepalive
+    _tools: ToolsChanged
+    _tasks: TaskSupervisor
+    _stop: asyncio.Event
+    _gone: asyncio.Event
+    _inflight: int
+    _exit: ProcessExit | None
+    _transport_closed: bool
+
+    @property
+    def spec(self) -> ServerSpec: ...
+
+    def schedule_reconnect(self) -> None: ...
+
+
 class SessionTask:
     """The session's own task, run for one connection: it fills the connection's attributes
     (the session, what the server said of itself, why it ended) and asks it to reconnect."""
 
-    def __init__(self, connection: ServerConnection) -> None:
+    def __init__(self, connection: SessionOwner) -> None:
         self._connection = connection
 
     async def run(self, ready: asyncio.Future[None]) -> None:
