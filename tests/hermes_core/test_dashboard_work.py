@@ -106,7 +106,7 @@ def test_tools_resources_prompts_history_and_log_without_a_reload(
         assert "mcp_apps_increment" in visible.inner_text()
         page.fill("#tool-search", "")
         page.click("#tool-list >> text=mcp_apps_slow")
-        assert page.locator("form.call").count() == 1
+        expect(page.locator("form.call")).to_have_count(1)  # (the click navigates: wait)
         gate = tmp_path / "gate"
         page.evaluate("window.notReloaded = true")
         page.fill('input[name="a:gate"]', str(gate))

@@ -1,4 +1,6 @@
-"""Run the `hermes` command as a user does: a real subprocess of this interpreter."""
+"""Run the `hermes` command as a user does: a real process of this interpreter, forked from
+the worker's launcher (``support/cli_launch.py``) where that gives the same process, else
+started anew."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from support import cli_launch
 from support.home import clean_env
 
 
@@ -28,12 +31,16 @@ def run_hermes(
         }
     else:
         base = os.environ
+    full_env = clean_env(base, env)
+    forked = cli_launch.run(list(args), full_env, cwd, timeout)
+    if forked is not None:
+        return forked
     return subprocess.run(
         [sys.executable, "-m", "hermes_core", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=clean_env(base, env),
+        env=full_env,
         timeout=timeout,
     )
 

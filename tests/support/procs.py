@@ -6,10 +6,14 @@ import os
 import select
 from pathlib import Path
 
+from support import cli_launch
+
 
 def live_children() -> set[int]:
-    """Child processes of this process that have not exited (zombies do not count)."""
+    """Child processes of this process that have not exited (zombies do not count), but for
+    the launcher the suite's ``hermes`` runs are forked from (``support.cli_launch``)."""
     me = os.getpid()
+    launcher = cli_launch.launcher_pid()
     found = set()
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -21,6 +25,7 @@ def live_children() -> set[int]:
         fields = stat.rsplit(")", 1)[1].split()  # after "pid (comm)"
         if len(fields) > 1 and int(fields[1]) == me and fields[0] not in ("Z", "X"):
             found.add(int(entry.name))
+    found.discard(launcher)
     return found
 
 
