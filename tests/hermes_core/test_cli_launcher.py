@@ -25,6 +25,8 @@ SOURCES = [
 ]
 #: What a module may not touch while it is imported: it would be the launcher's, not the run's.
 PROCESS_STATE = {"environ", "getenv", "getcwd", "argv", "getpid"}
+#: Nor make a value that must be each process's own (a forked process would share it).
+PER_PROCESS = ("secrets.", "uuid", "random", "urandom", "time.time", "monotonic")
 
 
 def _outside_functions(node: ast.AST) -> Iterator[ast.AST]:
@@ -35,13 +37,17 @@ def _outside_functions(node: ast.AST) -> Iterator[ast.AST]:
         yield from _outside_functions(child)
 
 
-def test_no_module_reads_the_environment_while_it_is_imported() -> None:
+def test_no_module_reads_the_environment_or_makes_a_process_value_while_imported() -> None:
     found = []
     for root in SOURCES:
         for path in sorted(root.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in _outside_functions(tree):
                 if isinstance(node, ast.Attribute) and node.attr in PROCESS_STATE:
+                    found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+                elif isinstance(node, ast.Call) and any(
+                    word in ast.unparse(node.func) for word in PER_PROCESS
+                ):
                     found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "read at import time (a forked run would see the launcher's):\n" + "\n".join(
         found

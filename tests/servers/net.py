@@ -9,6 +9,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Protocol
 
 PORT = "{port}"
 """In :func:`http_server`'s argv: where the port number goes."""
@@ -32,7 +33,15 @@ def wait_for_port(port: int, seconds: float = 30.0) -> None:
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {seconds:g} s")
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
+class Stoppable(Protocol):
+    """What :func:`stop` needs of a process (a ``Popen``, or one the suite's launcher forked)."""
+
+    def terminate(self) -> None: ...
+    def kill(self) -> None: ...
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+def stop(process: Stoppable) -> None:
     """End *process*: terminate, then kill what is still there after 10 s."""
     process.terminate()
     try:

@@ -25,8 +25,9 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["launcher_pid", "run"]
+__all__ = ["LaunchedProcess", "launcher_pid", "popen", "run"]
 
 ZYGOTE = Path(__file__).with_name("cli_zygote.py")
 #: Environment variables the launcher's children take as they are (the others named
@@ -174,3 +175,128 @@ def run(
 def _text(data: bytearray) -> str:
     """*data* as ``subprocess.run(text=True)`` reads it (UTF-8, universal newlines)."""
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+class LaunchedProcess:
+    """A long-running ``hermes`` forked from the launcher, with what the suite uses of
+    :class:`subprocess.Popen`: ``pid``, ``stdout``/``stderr`` (binary files of the pipes
+    asked for), ``poll``, ``wait``, ``send_signal``, ``terminate``, ``kill``, ``communicate``.
+    Its exit status comes on the launcher's connection."""
+
+    def __init__(
+        self,
+        args: list[str],
+        connection: socket.socket,
+        stdout: BinaryIO | None,
+        stderr: BinaryIO | None,
+    ) -> None:
+        self.args = args
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdin = None
+        self.returncode: int | None = None
+        self._connection = connection
+        self._ended = threading.Event()
+        self.pid = int(_line(connection, time.monotonic() + 60).removeprefix("pid "))
+        threading.Thread(target=self._await_exit, daemon=True).start()
+
+    def _await_exit(self) -> None:
+        with self._connection:
+            self._connection.settimeout(None)
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = self._connection.recv(64)
+                if not chunk:
+                    break
+                data += chunk
+        text = data.decode().strip()
+        self.returncode = int(text.removeprefix("exit ")) if text.startswith("exit ") else -9
+        self._ended.set()
+
+    def poll(self) -> int | None:
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        if not self._ended.wait(timeout):
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        assert self.returncode is not None
+        return self.returncode
+
+    def send_signal(self, number: int) -> None:
+        if self.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, number)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: float | None = None) -> tuple[bytes | None, bytes | None]:
+        """The rest of stdout and stderr (where piped) once the process has ended."""
+        deadline = time.monotonic() + (timeout if timeout is not None else 3600)
+        streams = [s for s in (self.stdout, self.stderr) if s is not None]
+        output = {s.fileno(): bytearray() for s in streams}
+        if not _read_all(output, deadline):
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
+        self.wait(max(0.0, deadline - time.monotonic()))
+        got = [
+            bytes(output[s.fileno()]) if s is not None else None for s in (self.stdout, self.stderr)
+        ]
+        for stream in streams:
+            stream.close()
+        return got[0], got[1]
+
+
+def popen(
+    argv: list[str],
+    env: Mapping[str, str],
+    *,
+    stdout: int | BinaryIO | None = None,
+    stderr: int | BinaryIO | None = None,
+    cwd: Path | None = None,
+) -> LaunchedProcess | None:
+    """``python -m hermes_core ARGV`` forked from the launcher and left running (``None``: not
+    forkable here).  *stdout*/*stderr*: ``subprocess.PIPE``, ``subprocess.DEVNULL``, an open
+    file, or ``None`` (this process's); stdin reads the null device."""
+    if not _forkable(env):
+        return None
+    path = _LAUNCHER.socket_path()
+    if path is None:
+        return None
+    mine: list[int] = []  # what is closed here once sent
+    kept: dict[int, BinaryIO] = {}
+
+    def child_end(target: int | BinaryIO | None, fd: int) -> int:
+        if target is None:
+            return fd
+        if target == subprocess.DEVNULL:
+            mine.append(os.open(os.devnull, os.O_RDWR))
+            return mine[-1]
+        if target == subprocess.PIPE:
+            read, write = os.pipe()
+            kept[fd] = os.fdopen(read, "rb", buffering=0)
+            mine.append(write)
+            return write
+        assert not isinstance(target, int)
+        return target.fileno()
+
+    fds = [child_end(subprocess.DEVNULL, 0), child_end(stdout, 1), child_end(stderr, 2)]
+    connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        connection.connect(path)
+        request = {"argv": argv, "env": dict(env), "cwd": str(cwd or os.getcwd())}
+        body = json.dumps(request).encode()
+        socket.send_fds(connection, [f"{len(body)}\n".encode()], fds)
+        connection.sendall(body)
+    except OSError:
+        connection.close()
+        for stream in kept.values():
+            stream.close()
+        raise
+    finally:
+        for fd in mine:
+            os.close(fd)
+    command = [sys.executable, "-m", "hermes_core", *argv]
+    return LaunchedProcess(command, connection, kept.get(1), kept.get(2))

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from support import cli_launch
 from support.home import clean_env
 
 #: Where the browser tests leave a screenshot of each page (a test artifact).
@@ -25,9 +26,13 @@ DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 CHROMIUM = os.environ.get("HERMES_TEST_CHROMIUM", "/usr/bin/chromium")
 
 
+#: A running ``hermes dashboard``: forked from the launcher, or started anew.
+Process = cli_launch.LaunchedProcess | subprocess.Popen[bytes]
+
+
 @dataclass
 class Dashboard:
-    process: subprocess.Popen[str]
+    process: Process
     url: str
     """The login URL printed on the first line (its token works once)."""
     home: Path
@@ -42,28 +47,37 @@ class Dashboard:
         return int(self.base.rsplit(":", 1)[1])
 
 
-def _first_line(process: subprocess.Popen[str], timeout: float) -> str:
-    got: list[str] = []
+def _first_line(process: Process, timeout: float) -> str:
+    got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(process.stdout.readline()), daemon=True)  # type: ignore[union-attr]
     reader.start()
     reader.join(timeout)
     if not got or not got[0].strip():
         process.kill()
         _out, err = process.communicate(timeout=10)
-        raise AssertionError(f"hermes dashboard printed no URL; stderr:\n{err}")
-    return got[0].strip()
+        raise AssertionError(f"hermes dashboard printed no URL; stderr:\n{(err or b'').decode()}")
+    return got[0].decode().strip()
+
+
+def start_dashboard(env: dict[str, str]) -> Process:
+    """``hermes dashboard --port 0 --no-open`` (forked from the suite's launcher where it can
+    be: ``support.cli_launch``), its stdout and stderr piped (bytes)."""
+    argv = ["dashboard", "--port", "0", "--no-open"]
+    launched = cli_launch.popen(argv, env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if launched is not None:
+        return launched
+    return subprocess.Popen(
+        [sys.executable, "-m", "hermes_core", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
 
 
 @contextlib.contextmanager
 def running_dashboard(home: Path, extra: dict[str, str] | None = None) -> Iterator[Dashboard]:
     env = clean_env(os.environ, {"HERMES_HOME": str(home), **(extra or {})})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hermes_core", "dashboard", "--port", "0", "--no-open"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process = start_dashboard(env)
     try:
         yield Dashboard(process, _first_line(process, 60), home, env)
     finally:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from servers.net import free_port, stop, wait_for_port
+from support.cli_launch import LaunchedProcess
 from support.proxy import MODERN, UPSTREAM, start_http, write_config
 
 __all__ = ["Replica", "fleet_servers", "initialize", "rpc"]
@@ -34,7 +35,7 @@ class Replica:
         self.home = home
         self.port = free_port()
         self.env = dict(env)
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: LaunchedProcess | subprocess.Popen[bytes] | None = None
         write_config(home, servers=fleet_servers(), extra=extra)
         token_file = home / "proxy-token"
         token_file.write_text(token + "\n")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from servers.reference import EVERYTHING, FILESYSTEM, node
+from support import cli_launch
 
 SERVERS = Path(__file__).resolve().parents[1] / "servers"
 UPSTREAM = SERVERS / "proxy_upstream.py"
@@ -100,13 +101,18 @@ async def http_session(url: str, token: str | None, **client: Any) -> AsyncItera
 
 def start_http(
     home: Path, port: int, *args: str, env: Mapping[str, str] | None = None
-) -> subprocess.Popen[bytes]:
-    """``hermes mcp proxy --http PORT ARGS`` (*env* laid over its environment); its stderr
-    goes to ``home/proxy.err``."""
+) -> cli_launch.LaunchedProcess | subprocess.Popen[bytes]:
+    """``hermes mcp proxy --http PORT ARGS`` (*env* laid over its environment; forked from
+    the suite's launcher where it can be); its stderr goes to ``home/proxy.err``."""
+    full_env = {**proxy_env(home), **(env or {})}
     with open(home / "proxy.err", "wb") as errlog:
+        words = ["mcp", "proxy", "--http", str(port), *args]
+        launched = cli_launch.popen(words, full_env, stderr=errlog, stdout=subprocess.DEVNULL)
+        if launched is not None:
+            return launched
         return subprocess.Popen(
             proxy_argv("--http", str(port), *args),
-            env={**proxy_env(home), **(env or {})},
+            env=full_env,
             stderr=errlog,
             stdout=subprocess.DEVNULL,
         )

@@ -23,6 +23,7 @@ import enum
 import hashlib
 import json
 import logging
+import os
 import secrets
 import time
 from collections.abc import Callable
@@ -38,7 +39,6 @@ __all__ = [
     "ALIVE_SECONDS",
     "HOLD_CLAIM_SECONDS",
     "NOTICES",
-    "PROCESS_ORIGIN",
     "SESSION_SECONDS",
     "FleetBus",
     "Notice",
@@ -46,6 +46,7 @@ __all__ = [
     "Owner",
     "Ownership",
     "notice_message",
+    "process_origin",
 ]
 
 log = logging.getLogger(__name__)
@@ -98,16 +99,27 @@ class Owner:
     address: str | None = None
 
 
-#: This process's name on the bus (a replica's id; a notice it sent is not handled again).
-PROCESS_ORIGIN = secrets.token_hex(8)
+_origin: tuple[int, str] | None = None
+
+
+def process_origin() -> str:
+    """This process's name on the bus (a replica's id; a notice it sent is not handled again):
+    made once per process, so a process forked from one that had made it gets its own."""
+    global _origin
+    pid = os.getpid()
+    if _origin is None or _origin[0] != pid:
+        _origin = (pid, secrets.token_hex(8))
+    return _origin[1]
+
+
 NOTICES = f"{NAMESPACE}:notices"
 
 
-def notice_message(
-    kind: NoticeKind, profile: str | None = None, origin: str = PROCESS_ORIGIN
-) -> str:
-    """The text published on :data:`NOTICES` for a change of *kind*."""
-    return json.dumps({"k": kind.value, "o": origin, "p": profile})
+def notice_message(kind: NoticeKind, profile: str | None = None, origin: str | None = None) -> str:
+    """The text published on :data:`NOTICES` for a change of *kind* (*origin*: this
+    process's, :func:`process_origin`, unless given)."""
+    sender = process_origin() if origin is None else origin
+    return json.dumps({"k": kind.value, "o": sender, "p": profile})
 
 
 def _digest(kind: str, value: str) -> str:
@@ -117,11 +129,11 @@ def _digest(kind: str, value: str) -> str:
 class FleetBus:
     """One replica's connection to the bus; :meth:`start` before use, :meth:`close` after."""
 
-    def __init__(self, settings: BusSettings, address: str, replica: str = PROCESS_ORIGIN) -> None:
+    def __init__(self, settings: BusSettings, address: str, replica: str | None = None) -> None:
         self.settings = settings
         self.address = address
         """Where the other replicas reach this one (``host:port``)."""
-        self.replica = replica
+        self.replica = process_origin() if replica is None else replica
         self._redis: Redis | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._handlers: list[Callable[[Notice], None]] = []
