@@ -1,5 +1,5 @@
 import sys
 
-from hermes_core.cli import main
+from hermes_core.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

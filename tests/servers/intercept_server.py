@@ -9,10 +9,17 @@ W3C trace context the client injected).
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import json
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 server = MCPServer("intercept")
 

@@ -14,6 +14,10 @@ Tools: ``look`` (``readOnlyHint: true``), ``write`` (no annotations: write-capab
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import os
 from typing import Any
 
@@ -22,6 +26,9 @@ import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 MODE = os.environ.get("PING_MODE", "ok")

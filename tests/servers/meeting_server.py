@@ -9,9 +9,16 @@ prompt, for the host's utility tools.
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import asyncio
 
 from mcp.server.mcpserver import MCPServer
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 server = MCPServer("meeting")
 

@@ -14,6 +14,10 @@ ID-JAGs a test identity provider (``servers.idp_server``) put in ``provider.id_j
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import json
 import math
 import secrets
@@ -41,6 +45,9 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 from servers.net import free_port
 from servers.oauth_ext import DPoPGate, WorkloadGrant, migrating_metadata
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 __all__ = ["MemoryAuthorizationServer", "OAuthServer"]
 

@@ -9,10 +9,17 @@ with a TAG character and an escape sequence.
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 server = MCPServer("upstream")
 _cancelled = anyio.Event()

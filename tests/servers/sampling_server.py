@@ -12,6 +12,10 @@ Each tool reports what came back as JSON: ``{"ok": ..., "model": ..., "text": ..
 
 from __future__ import annotations
 
+import gc
+
+gc.disable()  # importing the SDK builds many objects: no collection until it is done
+
 import json
 import warnings
 from typing import Any
@@ -19,6 +23,9 @@ from typing import Any
 from mcp import types
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
+
+gc.freeze()  # what the imports made stays: collections skip it from here on
+gc.enable()
 
 warnings.simplefilter("ignore")  # sampling is deprecated in the newest revision; still served
 server = MCPServer("sampling")

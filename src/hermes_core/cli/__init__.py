@@ -11,17 +11,29 @@ nothing here imports ``mcp``.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
 
+from hermes_core.cli import commands
 from hermes_core.cli.commands import dispatch, subcommand
 from hermes_core.cli.common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED
 from hermes_core.cli.parser import build_parser, split_server_args
 from hermes_core.cli.parser_entries import leaf_parser
 from hermes_core.cli.profile import use_profile
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "entry", "main"]
+
+
+def entry() -> int:
+    """The ``hermes`` process (the console script, ``python -m hermes_core``): :func:`main`,
+    with the garbage collector off while the command's modules are imported (the ``mcp`` SDK
+    builds some 550 pydantic models; collecting while they are built costs a quarter of a
+    cold start) and what they made frozen once imported, so later collections skip it."""
+    gc.disable()
+    commands.freeze_after_import = True
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,7 @@ the next handler of the same subcommand run (``mcp list`` prints its record, els
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Callable
@@ -110,9 +111,20 @@ def plugin_loader(args: argparse.Namespace) -> PluginLoader:
     return load
 
 
+#: Set by :func:`hermes_core.cli.entry` (this process is the command): once the subcommand's
+#: module is imported, what the imports made is frozen and the collector switched back on.
+freeze_after_import = False
+
+
 def _handler(target: str) -> Handler:
+    global freeze_after_import
     module, _, function = target.partition(":")
-    return cast(Handler, getattr(importlib.import_module(module), function))
+    handler = cast(Handler, getattr(importlib.import_module(module), function))
+    if freeze_after_import:
+        freeze_after_import = False
+        gc.freeze()
+        gc.enable()
+    return handler
 
 
 def dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
