@@ -128,6 +128,14 @@ def _line(connection: socket.socket, deadline: float) -> str:
     return data.decode().strip()
 
 
+def _ask(connection: socket.socket, path: str, request: object, fds: list[int]) -> None:
+    """Send *request* (its length, *fds* with it, then its JSON) to the launcher at *path*."""
+    connection.connect(path)
+    body = json.dumps(request).encode()
+    socket.send_fds(connection, [f"{len(body)}\n".encode()], fds)
+    connection.sendall(body)
+
+
 def run(
     argv: list[str], env: Mapping[str, str], cwd: Path | None, timeout: float
 ) -> subprocess.CompletedProcess[str] | None:
@@ -149,10 +157,7 @@ def run(
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             try:
-                connection.connect(path)
-                body = json.dumps(request).encode()
-                socket.send_fds(connection, [f"{len(body)}\n".encode()], [stdin_r, out_w, err_w])
-                connection.sendall(body)
+                _ask(connection, path, request, [stdin_r, out_w, err_w])
             finally:
                 for fd in (stdin_r, out_w, err_w):
                     os.close(fd)
@@ -285,11 +290,8 @@ def popen(
     fds = [child_end(subprocess.DEVNULL, 0), child_end(stdout, 1), child_end(stderr, 2)]
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.connect(path)
         request = {"argv": argv, "env": dict(env), "cwd": str(cwd or os.getcwd())}
-        body = json.dumps(request).encode()
-        socket.send_fds(connection, [f"{len(body)}\n".encode()], fds)
-        connection.sendall(body)
+        _ask(connection, path, request, fds)
     except OSError:
         connection.close()
         for stream in kept.values():
