@@ -456,7 +456,7 @@ version_files = st.one_of(
     ),
     st.builds(
         lambda v: f'<component><releases><release version="{v}"/></releases></component>'.encode(),
-        st.text(st.characters(blacklist_characters='"<&'), max_size=20),
+        st.text(st.characters(codec="utf-8", exclude_characters='"<&'), max_size=20),
     ),
     st.builds(lambda v: f"version: {v}\n".encode(), st.text(max_size=20)),
 )
