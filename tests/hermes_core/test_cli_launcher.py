@@ -37,17 +37,21 @@ def _outside_functions(node: ast.AST) -> Iterator[ast.AST]:
         yield from _outside_functions(child)
 
 
+def _process_specific(node: ast.AST) -> bool:
+    if isinstance(node, ast.Attribute):
+        return node.attr in PROCESS_STATE
+    if isinstance(node, ast.Call):
+        return any(word in ast.unparse(node.func) for word in PER_PROCESS)
+    return False
+
+
 def test_no_module_reads_the_environment_or_makes_a_process_value_while_imported() -> None:
     found = []
     for root in SOURCES:
         for path in sorted(root.rglob("*.py")):
             tree = ast.parse(path.read_text(encoding="utf-8"))
             for node in _outside_functions(tree):
-                if isinstance(node, ast.Attribute) and node.attr in PROCESS_STATE:
-                    found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
-                elif isinstance(node, ast.Call) and any(
-                    word in ast.unparse(node.func) for word in PER_PROCESS
-                ):
+                if _process_specific(node):
                     found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "read at import time (a forked run would see the launcher's):\n" + "\n".join(
         found
