@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["LaunchedProcess", "launcher_pid", "popen", "run"]
+__all__ = ["LaunchedProcess", "launcher_pid", "popen", "run", "shim_argv"]
 
 ZYGOTE = Path(__file__).with_name("cli_zygote.py")
 #: Environment variables the launcher's children take as they are (the others named
@@ -94,6 +94,20 @@ def _forkable(env: Mapping[str, str]) -> bool:
     if os.environ.get("HERMES_TEST_EXEC") == "1" or not hasattr(os, "fork"):
         return False
     return all(k in CHILD_OK for k in env if k.startswith("PYTHON"))
+
+
+SHIM = Path(__file__).with_name("hermes_shim.py")
+
+
+def shim_argv(argv: list[str], env: Mapping[str, str]) -> list[str] | None:
+    """The command line that runs ``hermes ARGV`` forked from the launcher for a client that
+    starts the command itself (``support/hermes_shim.py``); ``None``: not forkable here."""
+    if not _forkable(env):
+        return None
+    path = _LAUNCHER.socket_path()
+    if path is None:
+        return None
+    return [sys.executable, str(SHIM), path, *argv]
 
 
 def _read_all(fds: dict[int, bytearray], deadline: float) -> bool:

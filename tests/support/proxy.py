@@ -67,8 +67,8 @@ async def proxy_session(
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    argv = proxy_argv(*args)
     environ = {**proxy_env(home), **(env or {})}
+    argv = cli_launch.shim_argv(["mcp", "proxy", *args], environ) or proxy_argv(*args)
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=environ)
     log = open(errlog or os.devnull, "w")  # noqa: SIM115 - closed below
     try:
