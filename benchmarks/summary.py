@@ -40,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_host import load_average
 from summary_parsers import (
     Figure,
     OutputChanged,
@@ -86,14 +87,6 @@ class Run:
     load_before: str
     load_after: str
     seconds: float
-
-
-def load_average() -> str:
-    try:
-        one, five, fifteen = os.getloadavg()
-    except OSError:
-        return "n/a"
-    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
 def fleet_missing() -> str | None:

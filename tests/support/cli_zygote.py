@@ -50,7 +50,9 @@ import hermes_core.host.setup.factory
 #: The interpreter's own ``sys.path`` after the script's directory (the stdlib, site-packages
 #: and what their ``.pth`` files add): a child puts its directory and ``PYTHONPATH`` before it.
 BASE_PATH = [entry for entry in sys.path[1:] if entry]
-MAIN = os.path.join(os.path.dirname(hermes_core.cli.__file__), os.pardir, "__main__.py")
+MAIN = os.path.normpath(
+    os.path.join(os.path.dirname(hermes_core.cli.__file__), os.pardir, "__main__.py")
+)
 MAX_REQUEST = 64 << 20
 
 
