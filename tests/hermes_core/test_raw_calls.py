@@ -128,18 +128,27 @@ def test_a_server_that_dies_mid_call_fails_the_call_at_once_and_comes_back(
     assert lane is not None and lane.closed  # the old process's lane ended with it
 
 
-def test_arguments_only_the_sdk_can_write_take_the_sdks_way(tmp_path: Path) -> None:
+def test_arguments_beyond_json_are_written_as_the_sdks_serialiser_writes_them(
+    tmp_path: Path,
+) -> None:
+    """The lane writes with the SDK's own codec (pydantic-core): a ``str`` subclass and a set
+    go as a string and an array, on the lane; what no codec can write (an ``object()``) takes
+    the SDK's way and fails there as an error result, never a traceback."""
+
     class Loud(str):
         pass
 
-    async def scenario() -> Any:
+    async def scenario() -> tuple[Any, Any]:
         async with MCPHost([line_server(tmp_path)]) as host:
-            return await host.call_tool("mcp_line_ok", {"message": Loud("x"), "n": {1, 2}})
+            written = await host.call_tool("mcp_line_ok", {"message": Loud("x"), "n": {1, 2}})
+            unwritable = await host.call_tool("mcp_line_ok", {"message": "y", "n": object()})
+            return written, unwritable
 
-    result = asyncio.run(scenario())
+    written, unwritable = asyncio.run(scenario())
     sent = ids(tmp_path / "ids.txt")
-    assert len(sent) == 1 and isinstance(sent[0], int)  # the SDK's session sent it, once
-    assert result["content"] == [{"type": "text", "text": "Echo: x"}]
+    assert len(sent) == 1 and isinstance(sent[0], str)  # the lane sent the first, once
+    assert written["content"] == [{"type": "text", "text": "Echo: x"}]
+    assert "error" in unwritable and "content" not in unwritable, unwritable
 
 
 def test_a_modern_server_is_never_called_on_the_lane() -> None:

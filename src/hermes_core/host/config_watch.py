@@ -7,9 +7,11 @@ and the administrator's policy files.  An edit is applied with :meth:`MCPHost.re
         host.watch_config()            # looked at before every call, and every 0.5 s
 
 * Only a real change is applied (the files' modification time, size and inode are compared:
-  one ``stat`` per file), and only the servers whose entries changed are touched (see
-  :meth:`MCPHost.reload`).  A policy edit that changes no server's entry is applied to the
-  kept servers: their tools are screened again (refused ones go, allowed ones come back).
+  one ``stat`` per file; from a host's second look on, only once inotify named one of the
+  files, see :mod:`hermes_core.host.change_feed`), and only the servers whose entries
+  changed are touched (see :meth:`MCPHost.reload`).  A policy edit that changes no server's
+  entry is applied to the kept servers: their tools are screened again (refused ones go,
+  allowed ones come back).
 * A call looks first (:meth:`ConfigWatcher.pending`): when a file changed, it waits until the
   new config and policy are applied (read in a worker thread, the difference applied), never
   for servers that are still connecting.  Calls that arrive meanwhile wait for the same reload,
@@ -36,6 +38,7 @@ from typing import Protocol, TypeVar
 from hermes_core.config.errors import ConfigError
 from hermes_core.config.loader import load_config
 from hermes_core.config.policy_rules import Policy
+from hermes_core.host.change_feed import ChangeFeed
 from hermes_core.host.decision_files import Stamp, decision_files, stamp_of
 from hermes_core.host.server_spec import HostServer
 from hermes_core.host.setup.config_source import ConfigSource
@@ -94,6 +97,8 @@ class ConfigWatcher:
         known = seen or {}
         self._last = tuple(known[p] if p in known else stamp_of(str(p)) for p in self.paths)
         self._catching_up: asyncio.Task[Started] | None = None
+        self._feed: ChangeFeed | None = None
+        self._looked = False
         self.reloads = 0
         self.last_error: str | None = None
 
@@ -107,6 +112,14 @@ class ConfigWatcher:
         catching_up = self._catching_up
         if catching_up is not None:
             return catching_up
+        feed = self._feed
+        if feed is not None:
+            if not feed.maybe_changed():
+                return None  # (no event named one of the files: one poll, no stat)
+        elif self._looked:  # a host that looks twice (not a one-call CLI) follows events
+            self._feed = ChangeFeed(self._where)
+        else:
+            self._looked = True
         stamps = self._stamps()
         if stamps == self._last:
             return None

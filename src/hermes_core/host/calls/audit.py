@@ -6,8 +6,10 @@ interceptors decided and the arguments' *names and types* (their values only wit
 newest rotated one), and written whole lines at a time with ``O_APPEND``, so several Hermes
 processes may share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
 
-A call's line is written off its path: inside an event loop the encoded lines wait in a
-bounded buffer and go out in one ``write`` when :data:`FLUSH_ROWS` lines or
+A call's line is written off its path: inside an event loop its ``after`` only notes what
+the line needs (the time, the duration, the outcome, a copy of the decisions); the line is
+built on the loop's next turn, once the call's answer has gone out, and waits in a bounded
+buffer with the others, which go out in one ``write`` when :data:`FLUSH_ROWS` lines or
 :data:`FLUSH_BYTES` bytes are waiting, :data:`FLUSH_SECONDS` after the first of them, when the
 interceptor is closed (the host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at
 interpreter exit, so no line is lost on a clean exit.  The first line (which opens the
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -30,14 +33,19 @@ import stat
 import threading
 import time
 import weakref
-from collections.abc import Awaitable, Iterator, Mapping
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from hermes_core.host.calls.refusals import CallState
 from hermes_core.json_types import JsonObject
-from hermes_core.plugins.interceptors import InterceptedCall, InterceptorSetup, Verdict
+from hermes_core.plugins.interceptors import (
+    InterceptedCall,
+    InterceptorRecord,
+    InterceptorSetup,
+    Verdict,
+)
 
 if TYPE_CHECKING:
     import asyncio  # (asyncio itself is loaded by a call, never by `hermes mcp list`)
@@ -121,6 +129,29 @@ class AuditSetup(InterceptorSetup):
     sink: AuditSink | None = field(default=None, repr=False)
 
 
+class _Ended(NamedTuple):
+    """What a call's line needs of the moment it ended."""
+
+    at: float
+    clock: float
+    outcome: str
+    state: object
+
+
+#: (ensure_ascii=False: the line is UTF-8; default=str: a value that is not JSON, as text)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, default=str)
+
+
+@functools.lru_cache(maxsize=4)
+def _second(whole: int) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))
+
+
+def _timestamp(now: float) -> str:
+    """*now* (``time.time()``) as the log writes it: UTC, milliseconds."""
+    return f"{_second(int(now))}.{int(now % 1 * 1000):03d}Z"
+
+
 def _json_type(value: object) -> str:
     if value is None:
         return "null"
@@ -176,6 +207,8 @@ class AuditInterceptor:
         self._fd: int | None = None
         self._ino: int | None = None
         self._waiting: list[bytes] = []
+        self._ended: list[tuple[InterceptedCall, _Ended, tuple[InterceptorRecord, ...]]] = []
+        self._building = False
         self._waiting_bytes = 0
         self._timer: asyncio.TimerHandle | None = None
         self._broken: OSError | None = None
@@ -190,35 +223,41 @@ class AuditInterceptor:
 
     def record(self, call: InterceptedCall, result: Mapping[str, object]) -> AuditRecord:
         """The audit line of *call* (as data)."""
-        now = time.time()
+        ended = _Ended(time.time(), time.monotonic(), call_outcome(result), result.get("state"))
+        return self._row(call, ended, call.decisions)
+
+    def _row(
+        self, call: InterceptedCall, ended: _Ended, decisions: Sequence[InterceptorRecord]
+    ) -> AuditRecord:
         arguments = call.arguments
         if self.settings.values:
             args: dict[str, object] = {k: _shown_value(v) for k, v in arguments.items()}
         else:
             args = {k: _json_type(v) for k, v in arguments.items()}
-        return {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now))
-            + f".{int(now % 1 * 1000):03d}Z",
+        row: AuditRecord = {
+            "time": _timestamp(ended.at),
             "server": call.server,
             "tool": call.tool,
             "name": call.name,
-            "outcome": call_outcome(result),
-            "state": result.get("state"),
-            "duration_ms": round((time.monotonic() - call.started) * 1000, 3),
+            "outcome": ended.outcome,
+            "state": ended.state,
+            "duration_ms": round((ended.clock - call.started) * 1000, 3),
             "trust": call.trust,
             "approved_by": call.approved_by,
             "decisions": [
                 {"interceptor": d.interceptor, "stage": d.stage, "verdict": str(d.verdict)}
                 | ({"reason": d.reason} if d.reason else {})
-                for d in call.decisions
+                for d in decisions
                 if d.verdict is not Verdict.PASS
             ],
             "arguments": args,
-        } | (
-            {"fixed_arguments": {k: _shown_value(v) for k, v in call.fixed_arguments.items()}}
-            if call.fixed_arguments
-            else {}
-        )
+        }
+        if call.fixed_arguments:
+            row["fixed_arguments"] = {k: _shown_value(v) for k, v in call.fixed_arguments.items()}
+        return row
+
+    def _line(self, row: AuditRecord) -> bytes:
+        return (_ENCODER.encode(row) + "\n").encode("utf-8", "replace")
 
     def after(self, call: InterceptedCall, result: dict[str, object]) -> Awaitable[None] | None:
         if self.sink is not None:
@@ -227,8 +266,6 @@ class AuditInterceptor:
             # that is slow or down leaves the row buffered and the call goes on.
             done = self.sink.written(self.record(call, result))
             return None if done is None else _row_written(done)
-        line = json.dumps(self.record(call, result), ensure_ascii=False, default=str) + "\n"
-        data = line.encode("utf-8", "replace")
         try:
             import asyncio
 
@@ -238,22 +275,47 @@ class AuditInterceptor:
         if loop is None or self._fd is None or self._broken is not None:
             # At once: the first line (the log opened), or the first after a write failed, so
             # that a log that cannot be written fails the call closed.
+            data = self._line(self.record(call, result))
             with self._lock:
                 self._write_lines([*self._take(), data])
                 self._broken = None
             return None
+        # What the line needs, now; the line itself once the answer has gone out.
+        ended = _Ended(time.time(), time.monotonic(), call_outcome(result), result.get("state"))
         with self._lock:
-            self._waiting.append(data)
-            self._waiting_bytes += len(data)
+            self._ended.append((call, ended, tuple(call.decisions)))
+            full = len(self._ended) + len(self._waiting) >= FLUSH_ROWS
+        if full:
+            self.flush()
+        elif not self._building:
+            self._building = True
+            loop.call_soon(self._build)
+        return None
+
+    def _build(self) -> None:
+        """The lines of the calls that ended since the last turn, into the buffer."""
+        self._building = False
+        with self._lock:
+            self._encode_ended()
             full = len(self._waiting) >= FLUSH_ROWS or self._waiting_bytes >= FLUSH_BYTES
         if full:
             self.flush()
-        elif self._timer is None:
-            self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
-        return None
+        elif self._timer is None and self._waiting:
+            import asyncio
+
+            self._timer = asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
+
+    def _encode_ended(self) -> None:
+        """(with the lock held)"""
+        ended, self._ended = self._ended, []
+        for call, end, decisions in ended:
+            data = self._line(self._row(call, end, decisions))
+            self._waiting.append(data)
+            self._waiting_bytes += len(data)
 
     def _take(self) -> list[bytes]:
         """The waiting lines, handed over (call with the lock held)."""
+        self._encode_ended()
         lines, self._waiting, self._waiting_bytes = self._waiting, [], 0
         return lines
 

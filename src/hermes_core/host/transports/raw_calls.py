@@ -23,18 +23,16 @@ anything else through the SDK's ``CallToolResult`` model, as the session would h
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING
 
+from hermes_core.json_text import compact_json
 from hermes_core.json_types import JsonObject, JsonValue
 
 if TYPE_CHECKING:
     from mcp.shared.exceptions import MCPError
 
 __all__ = ["NotPlain", "RawCalls"]
-
-_COMPACT = (",", ":")
 
 
 class NotPlain(Exception):
@@ -78,7 +76,7 @@ class RawCalls:
         params = {"name": tool, "arguments": arguments}
         request = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
         try:
-            line = json.dumps(request, separators=_COMPACT)
+            line = compact_json(request)
         except (TypeError, ValueError):
             raise NotPlain from None  # (what only the SDK's serialiser writes)
         answer: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
@@ -98,7 +96,7 @@ class RawCalls:
         """Tell the server a call was abandoned (as the SDK's session does), without waiting."""
         params: JsonObject = {"requestId": request_id, "reason": "caller cancelled"}
         note = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params}
-        sending = asyncio.ensure_future(self._send(json.dumps(note, separators=_COMPACT)))
+        sending = asyncio.ensure_future(self._send(compact_json(note)))
         sending.add_done_callback(_quiet)
 
     def take(self, message: JsonValue, *, after_others: bool = False) -> bool:

@@ -22,6 +22,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from hermes_core.host.change_feed import ChangeFeed
 from hermes_core.host.trust.decisions import Decision
 from hermes_core.host.trust.definitions import (
     SHOWN_DIGEST,
@@ -172,8 +173,19 @@ class TrustStore:
         cheap query, so a host can look before every call.  The first look compares with the
         version seen when this thread opened the file (what it read since is current).  While
         the file cannot be opened, it is tried again at most once per :data:`CHECK_EVERY`,
-        and its becoming readable again counts as a change."""
+        and its becoming readable again counts as a change.  From a thread's second look on,
+        the query runs only once inotify named the file or its journal
+        (:mod:`hermes_core.host.change_feed`)."""
         local = self._local
+        feed = getattr(local, "feed", None)
+        if feed is not None:
+            if not feed.maybe_changed() and not getattr(local, "failed", False):
+                return False  # (no event named the file or its journal: one poll, no query)
+        elif getattr(local, "looked", False):  # this thread looks often: it follows events
+            where = str(self.path)
+            local.feed = ChangeFeed([where, f"{where}-wal", f"{where}-journal"])
+        else:
+            local.looked = True
         if getattr(local, "connection", None) is None:
             now = time.monotonic()
             if getattr(local, "failed", False) and now - self._checked < CHECK_EVERY:
@@ -192,6 +204,10 @@ class TrustStore:
         return before is not None and before != version
 
     def close(self) -> None:
+        feed = getattr(self._local, "feed", None)
+        if feed is not None:
+            feed.close()
+            self._local.feed = None
         connection = getattr(self._local, "connection", None)
         if connection is not None:
             connection.close()

@@ -30,6 +30,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING
 
+from hermes_core.json_text import compact_json
 from hermes_core.json_types import JsonObject
 from hermes_core.serve.proxy.downstream import Downstream
 from hermes_core.serve.proxy.plain_call import plain_params
@@ -116,7 +117,7 @@ class FastCalls:
     async def _answer(
         self, request_id: int | str, name: str, arguments: JsonObject, session: ServerSession
     ) -> None:
-        head = f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},'
+        head = f'{{"jsonrpc":"2.0","id":{compact_json(request_id)},'
         try:
             data = await self.proxy.answer_data(name, arguments, Downstream(session))
             body = plain_result_json(data)

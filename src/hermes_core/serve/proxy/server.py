@@ -19,7 +19,6 @@ a prompt ``mcp_<server>_<prompt>``, a resource ``hermes://<server>/<quoted URI>`
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import urllib.parse
 from collections import OrderedDict
@@ -40,6 +39,7 @@ from hermes_core.host.calls.result_text import render_text
 from hermes_core.host.tools.naming import sanitize_component
 from hermes_core.host.tools.registry import ToolEntry
 from hermes_core.host.tools.utility_results import utility_data
+from hermes_core.json_text import compact_json
 from hermes_core.sanitize import sanitize_value
 from hermes_core.serve.proxy.downstream import Asker, Downstream, DownstreamElicitor
 from hermes_core.serve.proxy.input_rounds import HeldCalls, RoundAsker
@@ -57,7 +57,6 @@ if TYPE_CHECKING:
 __all__ = ["RESOURCE_SCHEME", "ProxyServer", "call_result", "plain_result_json"]
 
 log = logging.getLogger(__name__)
-_COMPACT = (",", ":")
 RESOURCE_SCHEME = "hermes"
 INVALID_PARAMS = -32602
 #: How many downstream connections are told of tool list changes (the oldest is forgotten).
@@ -469,7 +468,7 @@ def plain_result_json(result: Mapping[str, object]) -> str | None:
         if type(text) is not str or not text.isascii():  # (non-ASCII: the model's checks)
             return None
     error = "true" if is_error else "false"
-    text = json.dumps(content, separators=_COMPACT)
+    text = compact_json(content)
     return f'{{"content":{text},"isError":{error},"resultType":"complete"}}'
 
 

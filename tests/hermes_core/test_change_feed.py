@@ -1,0 +1,131 @@
+"""The change feed: "nothing changed" in one poll, and every edit of a watched file seen by the
+next look (real files, the kernel's inotify)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from hermes_core.host.change_feed import ChangeFeed
+from support.proxy import proxy_session, text_of
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify: Linux")
+
+
+def looks(feed: ChangeFeed, times: int = 2) -> list[bool]:
+    return [feed.maybe_changed() for _ in range(times)]
+
+
+def test_each_kind_of_edit_is_seen_once_and_other_files_are_not(tmp_path: Path) -> None:
+    watched = tmp_path / "config.yaml"
+    watched.write_text("a: 1\n")
+    feed = ChangeFeed([watched])
+    assert feed.watching
+    assert looks(feed) == [True, False]  # the first look always says "maybe"
+    (tmp_path / "other.txt").write_text("x")
+    (tmp_path / "config.yaml.tmp").write_text("x")
+    assert looks(feed) == [False, False]
+    with watched.open("a") as handle:  # written in place
+        handle.write("b: 2\n")
+    assert looks(feed) == [True, False]
+    os.replace(tmp_path / "config.yaml.tmp", watched)  # replaced atomically, as editors do
+    assert looks(feed) == [True, False]
+    watched.chmod(0o600)
+    assert looks(feed) == [True, False]
+    watched.unlink()
+    assert looks(feed) == [True, False]
+    watched.write_text("again\n")  # made anew
+    assert looks(feed) == [True, False]
+    feed.close()
+
+
+def test_a_file_in_folders_that_do_not_exist_yet_is_followed_once_they_are_made(
+    tmp_path: Path,
+) -> None:
+    policy = tmp_path / "etc" / "hermes" / "policy.yaml"
+    feed = ChangeFeed([policy])
+    assert feed.watching and looks(feed) == [True, False]
+    policy.parent.mkdir(parents=True)
+    assert feed.maybe_changed()  # a folder on the way (a stat then finds no file yet)
+    (policy.parent / "unrelated").write_text("x")
+    assert not feed.maybe_changed()
+    policy.write_text("servers: {}\n")
+    assert looks(feed) == [True, False]
+
+
+def test_a_symlinked_file_is_followed_in_its_targets_folder(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "hermes.yaml"
+    target.write_text("a: 1\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    link = home / "config.yaml"
+    link.symlink_to(target)
+    feed = ChangeFeed([link])
+    assert looks(feed) == [True, False]
+    target.write_text("a: 2\n")  # edited where it lives
+    assert looks(feed) == [True, False]
+    link.unlink()
+    link.symlink_to(dotfiles / "other.yaml")  # the link pointed elsewhere
+    assert looks(feed) == [True, False]
+
+
+def test_a_removed_folder_leaves_the_feed_saying_maybe_for_good(tmp_path: Path) -> None:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    feed = ChangeFeed([folder / "config.yaml"])
+    assert looks(feed) == [True, False]
+    shutil.rmtree(folder)
+    assert looks(feed, 3) == [True, True, True]
+    assert not feed.watching
+
+
+def test_without_inotify_every_look_says_maybe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    feed = ChangeFeed([tmp_path / "config.yaml"])
+    assert not feed.watching and looks(feed, 3) == [True, True, True]
+
+
+SHIFT = Path(__file__).resolve().parents[1] / "servers" / "shifting_server.py"
+
+
+@pytest.mark.process
+def test_a_running_proxy_that_follows_events_obeys_the_next_policy_edit(tmp_path: Path) -> None:
+    """The proxy follows events once it has looked twice: after several calls, a deny rule
+    written in place refuses the very next call; replaced (as an editor saves) by one that
+    lifts it, the call runs again."""
+    shift = tmp_path / "shift.json"
+    shift.write_text(json.dumps({"look": {"description": "Read."}}))
+    (tmp_path / "config.yaml").write_text(
+        "mcp_servers:\n  shift:\n"
+        f"    command: {json.dumps(sys.executable)}\n    args: [{json.dumps(str(SHIFT))}]\n"
+        f"    env: {{SHIFT_FILE: {json.dumps(str(shift))}}}\n"
+    )
+    policy = tmp_path / "policy" / "policy.yaml"
+    policy.parent.mkdir()
+    policy.write_text("deny:\n  tools: [nothing/here]\n")
+
+    async def scenario() -> None:
+        env = {"HERMES_POLICY": str(policy)}
+        async with proxy_session(tmp_path, env=env) as session:
+            for _ in range(3):
+                ran = await session.call_tool("mcp_shift_look", {})
+                assert not ran.is_error, text_of(ran)
+            policy.write_text("deny:\n  tools: [shift/look]\n")
+            refused = await session.call_tool("mcp_shift_look", {})
+            assert refused.is_error and "refused by the administrator's policy" in text_of(refused)
+            policy.with_name("new.yaml").write_text("deny:\n  tools: [nothing/here]\n")
+            policy.with_name("new.yaml").replace(policy)
+            again = await session.call_tool("mcp_shift_look", {})
+            assert not again.is_error, text_of(again)
+
+    asyncio.run(scenario())
