@@ -11,7 +11,8 @@
   fastmcp is given, through ``FastMCP.as_proxy`` (``fastmcp``), in alternating blocks whose
   order rotates; the figure is each side's median seconds per call over the direct call's.
   Beside them: the proxy on asyncio's own loop (``hermes-asyncio``; the default is uvloop
-  where installed) and the floor of any extra hop (``relay``: two threads copying bytes).
+  where installed), the floor of any extra hop (``relay``: two threads copying bytes) and of
+  one on an event loop (``relay-uvloop``: uvloop protocols handing bytes across).
   Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it.
 * **HTTP, 32 clients at once**: 32 raw SDK clients, each with its own session, call ``echo``
   through ``hermes mcp proxy --http`` and through fastmcp's proxy over Streamable HTTP, the
@@ -63,6 +64,25 @@ else:
     proxy.run(show_banner=False)
 """
 CLIENTS = 32
+#: The floor of one extra hop on an event loop: uvloop protocols handing each piece read on one
+#: side to the other side's transport (no parsing, no task): what any proxy that waits on an
+#: event loop costs at least (``relay`` above is the floor of any process at all).
+LOOP_RELAY = """
+import asyncio, os, subprocess, sys, uvloop
+class Forward(asyncio.Protocol):
+    def __init__(self, target): self.target = target
+    def data_received(self, data): self.target.write(data)
+    def eof_received(self): os._exit(0)
+async def main():
+    loop = asyncio.get_running_loop()
+    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(1, "wb", buffering=0))
+    into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
+    await loop.connect_read_pipe(lambda: Forward(out), child.stdout)
+    await loop.connect_read_pipe(lambda: Forward(into), os.fdopen(0, "rb", buffering=0))
+    await asyncio.Event().wait()
+uvloop.run(main())
+"""
 #: The floor of one extra hop: a relay that copies bytes both ways with blocking reads and
 #: writes in two threads (no parsing, no event loop): what any proxy process costs at least.
 RELAY = """
@@ -182,6 +202,15 @@ async def stdio_hop(
 
         sides["relay"] = call_relay
         pids["relay"] = child_pid("import os, subprocess, sys, threading")
+        loop_relay = await stack.enter_async_context(
+            sdk_stdio(sys.executable, ["-c", LOOP_RELAY, node(), str(EVERYTHING), "stdio"], plain)
+        )
+
+        async def call_loop_relay() -> Any:
+            return await loop_relay.call_tool("echo", ECHO)
+
+        sides["relay-uvloop"] = call_loop_relay
+        pids["relay-uvloop"] = child_pid("import asyncio, os, subprocess, sys, uvloop")
         if fastmcp_python:
             fast = await stack.enter_async_context(
                 sdk_stdio(fastmcp_python, ["-c", FASTMCP_PROXY, node(), str(EVERYTHING)], plain)

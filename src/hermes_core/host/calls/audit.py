@@ -7,14 +7,14 @@ newest rotated one), and written whole lines at a time with ``O_APPEND``, so sev
 processes may share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
 
 A call's line is written off its path: inside an event loop its ``after`` only notes what
-the line needs (the time, the duration, the outcome, a copy of the decisions); the line is
-built on the loop's next turn, once the call's answer has gone out, and waits in a bounded
-buffer with the others, which go out in one ``write`` when :data:`FLUSH_ROWS` lines or
-:data:`FLUSH_BYTES` bytes are waiting, :data:`FLUSH_SECONDS` after the first of them, when the
-interceptor is closed (the host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at
-interpreter exit, so no line is lost on a clean exit.  The first line (which opens the
-file) and the first after a failed write are written at once, as is every line outside an
-event loop: a log that cannot be written still fails the call closed.
+the line needs (the time, the duration, the outcome, a copy of the decisions) in a bounded
+buffer; the lines are built and go out in one ``write`` when :data:`FLUSH_ROWS` calls are
+waiting, :data:`FLUSH_SECONDS` after the first of them, when the interceptor is closed (the
+host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at interpreter exit, so no line is lost
+on a clean exit.  (Nothing is done per call once its answer is written: the process that
+wrote an answer goes back to waiting at once, so the client it woke runs at once.)  The first
+line (which opens the file) and the first after a failed write are written at once, as is
+every line outside an event loop: a log that cannot be written still fails the call closed.
 
 With ``state:`` in ``config.yaml`` the lines go to the state database instead: the host gives
 the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
@@ -77,8 +77,6 @@ MAX_LINE_BYTES = 256 * 1024
 MAX_READ_BYTES = 64 * 1024 * 1024
 #: Lines waiting to be written at most: reaching it writes them at once.
 FLUSH_ROWS = 256
-#: Bytes of lines waiting at most: reaching it writes them at once.
-FLUSH_BYTES = 256 * 1024
 #: How long the first waiting line waits at most (seconds).
 FLUSH_SECONDS = 0.2
 
@@ -208,8 +206,6 @@ class AuditInterceptor:
         self._ino: int | None = None
         self._waiting: list[bytes] = []
         self._ended: list[tuple[InterceptedCall, _Ended, tuple[InterceptorRecord, ...]]] = []
-        self._building = False
-        self._waiting_bytes = 0
         self._timer: asyncio.TimerHandle | None = None
         self._broken: OSError | None = None
         self._lock = threading.Lock()  # a sync host's loop thread and the exit hook
@@ -287,23 +283,9 @@ class AuditInterceptor:
             full = len(self._ended) + len(self._waiting) >= FLUSH_ROWS
         if full:
             self.flush()
-        elif not self._building:
-            self._building = True
-            loop.call_soon(self._build)
+        elif self._timer is None:
+            self._timer = loop.call_later(FLUSH_SECONDS, self.flush)
         return None
-
-    def _build(self) -> None:
-        """The lines of the calls that ended since the last turn, into the buffer."""
-        self._building = False
-        with self._lock:
-            self._encode_ended()
-            full = len(self._waiting) >= FLUSH_ROWS or self._waiting_bytes >= FLUSH_BYTES
-        if full:
-            self.flush()
-        elif self._timer is None and self._waiting:
-            import asyncio
-
-            self._timer = asyncio.get_running_loop().call_later(FLUSH_SECONDS, self.flush)
 
     def _encode_ended(self) -> None:
         """(with the lock held)"""
@@ -311,12 +293,11 @@ class AuditInterceptor:
         for call, end, decisions in ended:
             data = self._line(self._row(call, end, decisions))
             self._waiting.append(data)
-            self._waiting_bytes += len(data)
 
     def _take(self) -> list[bytes]:
         """The waiting lines, handed over (call with the lock held)."""
         self._encode_ended()
-        lines, self._waiting, self._waiting_bytes = self._waiting, [], 0
+        lines, self._waiting = self._waiting, []
         return lines
 
     def flush(self) -> None:

@@ -25,6 +25,7 @@ everything is the SDK's.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
@@ -102,15 +103,19 @@ class FastCalls:
             return True
         task = self._spawn(self._answer(request_id, *call, session))
         self._calls[request_id] = task
-        task.add_done_callback(lambda _: self._calls.pop(request_id, None))
+        task.add_done_callback(functools.partial(self._ended, request_id))
         return True
+
+    def _ended(self, request_id: int | str, task: asyncio.Task[None]) -> None:
+        if self._calls.get(request_id) is task:
+            del self._calls[request_id]
 
     def _spawn(self, work: Coroutine[object, object, None]) -> asyncio.Task[None]:
         return asyncio.get_running_loop().create_task(work)
 
     def _cancel(self, request_id: object) -> None:
         if isinstance(request_id, int | str) and not isinstance(request_id, bool):
-            task = self._calls.get(request_id)
+            task = self._calls.pop(request_id, None)  # (no longer in flight: the next may)
             if task is not None:
                 task.cancel()
 
