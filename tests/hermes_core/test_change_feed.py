@@ -129,3 +129,16 @@ def test_a_running_proxy_that_follows_events_obeys_the_next_policy_edit(tmp_path
             assert not again.is_error, text_of(again)
 
     asyncio.run(scenario())
+
+
+def test_a_folder_link_on_the_way_pointed_elsewhere_is_a_change(tmp_path: Path) -> None:
+    for release in ("one", "two"):
+        (tmp_path / release).mkdir()
+        (tmp_path / release / "config.yaml").write_text(f"release: {release}\n")
+    current = tmp_path / "current"
+    current.symlink_to(tmp_path / "one")
+    feed = ChangeFeed([current / "config.yaml"])
+    assert looks(feed) == [True, False]
+    (tmp_path / "next").symlink_to(tmp_path / "two")
+    os.replace(tmp_path / "next", current)  # a deployment switched releases atomically
+    assert looks(feed) == [True, False]

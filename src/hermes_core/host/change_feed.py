@@ -14,8 +14,10 @@ It answers "maybe" (the caller checks as before) on its first look, wherever ino
 available (another system, no free inotify instance, a directory that does not exist), after
 the kernel's queue overflowed (that look only), and for good once a watched directory is
 removed or moved.  A file reached through a symbolic link is watched in the link's directory
-and in its target's.  Network file systems do not report other machines' writes to inotify:
-there, as with ``stat`` and its attribute cache, a change made elsewhere is seen late.
+and in its target's, and a symbolic link among the folders on its way in the link's parent
+(pointed elsewhere, it names another file).  Network file systems do not report other
+machines' writes to inotify: there, as with ``stat`` and its attribute cache, a change made
+elsewhere is seen late.
 """
 
 from __future__ import annotations
@@ -59,8 +61,23 @@ _MASK = (
 #: The watched directory itself went away: its files can no longer be followed.
 _GONE = _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_IGNORED
 _EVENT = struct.Struct("iIII")
+#: Attempts to watch a folder that keeps appearing and going before the feed gives up.
+_MAX_TRIES = 64
 #: How much of the queue one look reads at most (the rest on the next look).
 _READ_BYTES = 64 * 1024
+
+
+def _links_on_the_way(path: str) -> list[str]:
+    """*path* and every symbolic link among the folders on its way (a link pointed elsewhere
+    changes what *path* names without touching the file)."""
+    found, place = [path], os.path.dirname(path)
+    while True:
+        if os.path.islink(place):
+            found.append(place)
+        parent = os.path.dirname(place)
+        if parent == place:
+            return found
+        place = parent
 
 
 def _errno() -> int:
@@ -96,7 +113,7 @@ class ChangeFeed:
         self._first = True
         self._wanted: dict[str, set[bytes]] = {}
         for path in paths:
-            for place in {os.path.abspath(path), os.path.realpath(path)}:
+            for place in {*_links_on_the_way(os.path.abspath(path)), os.path.realpath(path)}:
                 folder, name = os.path.split(place)
                 self._wanted.setdefault(folder, set()).add(os.fsencode(name))
         made = _inotify_init()
@@ -116,7 +133,7 @@ class ChangeFeed:
         """Watch *folder* for its files; while it does not exist, its nearest existing
         ancestor for the next folder on the way (watched in turn once it appears)."""
         place, below = folder, ""
-        while True:
+        for _ in range(_MAX_TRIES):
             wd = int(self._libc.inotify_add_watch(self._fd, os.fsencode(place), _MASK))  # type: ignore[attr-defined]
             if wd >= 0:
                 names = self._names.setdefault(wd, {})
@@ -133,6 +150,7 @@ class ChangeFeed:
             if parent == place or _errno() not in (errno.ENOENT, errno.ENOTDIR):
                 raise OSError(f"cannot watch {place}")
             place, below = parent, place
+        raise OSError(f"{folder} keeps appearing and going")
 
     @property
     def watching(self) -> bool:
