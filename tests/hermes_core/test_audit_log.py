@@ -200,3 +200,20 @@ def test_a_waiting_line_goes_out_after_the_flush_delay(tmp_path: Path) -> None:
 
     asyncio.run(scenario())
     assert [r["tool"] for r in read_audit(tmp_path)] == ["first", "alone"]
+
+
+def test_values_are_logged_as_they_were_when_the_call_ended(tmp_path: Path) -> None:
+    """An agent that reuses its arguments' objects for the next call: the line of the call
+    already made keeps what that call sent, though lines are written in batches."""
+    log = AuditInterceptor.create(InterceptorSetup(tmp_path, {"values": True}))
+    paths = ["a.txt"]
+
+    async def scenario() -> None:
+        log.after(view(tool="first"), {"content": []})  # (at once: the log opens)
+        log.after(view(arguments={"paths": paths}), {"content": []})  # waits in the buffer
+        paths.append("b.txt")  # the caller's next call, built in the same list
+
+    asyncio.run(scenario())
+    log.close()
+    lines = list(read_audit(tmp_path))
+    assert lines[-1]["arguments"] == {"paths": ["a.txt"]}

@@ -6,15 +6,16 @@ interceptors decided and the arguments' *names and types* (their values only wit
 newest rotated one), and written whole lines at a time with ``O_APPEND``, so several Hermes
 processes may share it.  :func:`read_audit` reads it back for ``hermes mcp audit``.
 
-A call's line is written off its path: inside an event loop its ``after`` only notes what
-the line needs (the time, the duration, the outcome, a copy of the decisions) in a bounded
-buffer; the lines are built and go out in one ``write`` when :data:`FLUSH_ROWS` calls are
-waiting, :data:`FLUSH_SECONDS` after the first of them, when the interceptor is closed (the
-host closing, ``SIGTERM`` in ``hermes mcp proxy``) and at interpreter exit, so no line is lost
-on a clean exit.  (Nothing is done per call once its answer is written: the process that
-wrote an answer goes back to waiting at once, so the client it woke runs at once.)  The first
-line (which opens the file) and the first after a failed write are written at once, as is
-every line outside an event loop: a log that cannot be written still fails the call closed.
+A call's line is written off its path: inside an event loop its ``after`` only notes what the
+line needs (the time, the duration, the outcome, a copy of the decisions; with ``values: true``
+the line itself, as the values were) in a bounded buffer; the lines are built and go out in one
+``write`` when :data:`FLUSH_ROWS` calls are waiting, :data:`FLUSH_SECONDS` after the first of
+them, when the interceptor is closed (the host closing, ``SIGTERM`` in ``hermes mcp proxy``)
+and at interpreter exit, so no line is lost on a clean exit.  (Nothing is done per call once
+its answer is written: the process that wrote an answer goes back to waiting at once, so the
+client it woke runs at once.) The first line (which opens the file) and the first after a
+failed write are written at once, as is every line outside an event loop: a log that cannot be
+written still fails the call closed.
 
 With ``state:`` in ``config.yaml`` the lines go to the state database instead: the host gives
 the interceptor an :class:`AuditSetup` whose ``sink`` (an :class:`AuditSink`,
@@ -279,7 +280,10 @@ class AuditInterceptor:
         # What the line needs, now; the line itself once the answer has gone out.
         ended = _Ended(time.time(), time.monotonic(), call_outcome(result), result.get("state"))
         with self._lock:
-            self._ended.append((call, ended, tuple(call.decisions)))
+            if self.settings.values:  # values the caller may still change: the line now
+                self._waiting.append(self._line(self._row(call, ended, call.decisions)))
+            else:  # (names and types only: the call's own copy of its arguments keeps them)
+                self._ended.append((call, ended, tuple(call.decisions)))
             full = len(self._ended) + len(self._waiting) >= FLUSH_ROWS
         if full:
             self.flush()
