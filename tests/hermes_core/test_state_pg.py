@@ -181,6 +181,29 @@ def test_audit_rows_are_batched_and_a_full_buffer_is_counted(
     full.close(0.2)
 
 
+def test_the_rows_of_a_write_in_progress_count_against_the_bound() -> None:
+    """A database that takes the connection and never answers holds the writer in its write
+    (up to the connect timeout): the row it took still counts, so the bound holds."""
+    import socket
+    import time
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        nowhere = database_at(f"postgresql://hermes:x@127.0.0.1:{port}/none")
+        held = PgAuditSink(nowhere, max_buffered=3)
+        held.add({"server": "s", "tool": "first"})
+        deadline = time.monotonic() + 10
+        while held._writing != 1:  # the writer took it and waits for the database
+            assert time.monotonic() < deadline, "the writer never took the row"
+            time.sleep(0.01)
+        for index in range(4):
+            held.add({"server": "s", "tool": f"t{index}"})
+        assert (held.dropped, held.waiting) == (2, 3)
+        held.close(0.2)
+
+
 def _closed_port() -> int:
     import socket
 

@@ -90,7 +90,8 @@ class PgAuditSink:
         """Take *record*; *waiter* is called (from the writer thread) once its row is written.
         Never blocks on the database; ``False``: the buffer was full and the record dropped."""
         with self._cond:
-            if len(self._buffer) >= self.max_buffered:
+            # (the rows of a write in progress count: a failing one puts them back)
+            if len(self._buffer) + self._writing >= self.max_buffered:
                 self.dropped += 1
                 self._unreported += 1
                 if self._unreported == 1 or self._unreported % 1000 == 0:
@@ -99,7 +100,7 @@ class PgAuditSink:
                         "rows and %d are waiting",
                         self._unreported,
                         self.db.shown,
-                        len(self._buffer),
+                        len(self._buffer) + self._writing,
                     )
                 return False
             self._buffer.append((record, waiter))
