@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import os
 import statistics
 import subprocess
@@ -193,24 +194,15 @@ async def stdio_hop(
 
         sides["hermes-asyncio"] = call_on_asyncio
         pids["hermes-asyncio"] = child_pid("hermes_core mcp proxy", besides=(pids["hermes"],))
-        relay = await stack.enter_async_context(
-            sdk_stdio(sys.executable, ["-c", RELAY, node(), str(EVERYTHING), "stdio"], plain)
-        )
-
-        async def call_relay() -> Any:
-            return await relay.call_tool("echo", ECHO)
-
-        sides["relay"] = call_relay
-        pids["relay"] = child_pid("import os, subprocess, sys, threading")
-        loop_relay = await stack.enter_async_context(
-            sdk_stdio(sys.executable, ["-c", LOOP_RELAY, node(), str(EVERYTHING), "stdio"], plain)
-        )
-
-        async def call_loop_relay() -> Any:
-            return await loop_relay.call_tool("echo", ECHO)
-
-        sides["relay-uvloop"] = call_loop_relay
-        pids["relay-uvloop"] = child_pid("import asyncio, os, subprocess, sys, uvloop")
+        for side, script, marker in (
+            ("relay", RELAY, "import os, subprocess, sys, threading"),
+            ("relay-uvloop", LOOP_RELAY, "import asyncio, os, subprocess, sys, uvloop"),
+        ):
+            relay = await stack.enter_async_context(
+                sdk_stdio(sys.executable, ["-c", script, node(), str(EVERYTHING), "stdio"], plain)
+            )
+            sides[side] = functools.partial(relay.call_tool, "echo", ECHO)
+            pids[side] = child_pid(marker)
         if fastmcp_python:
             fast = await stack.enter_async_context(
                 sdk_stdio(fastmcp_python, ["-c", FASTMCP_PROXY, node(), str(EVERYTHING)], plain)

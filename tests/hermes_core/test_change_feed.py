@@ -9,6 +9,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,3 +143,37 @@ def test_a_folder_link_on_the_way_pointed_elsewhere_is_a_change(tmp_path: Path) 
     (tmp_path / "next").symlink_to(tmp_path / "two")
     os.replace(tmp_path / "next", current)  # a deployment switched releases atomically
     assert looks(feed) == [True, False]
+
+
+def test_a_watcher_follows_events_from_its_second_look_and_lets_go_when_it_stops(
+    tmp_path: Path,
+) -> None:
+    """The config watcher's inotify descriptor: made at the second look (a one-call CLI never
+    makes one), closed when its watching ends with the host; an edit is seen either way."""
+    from hermes_core.host.config_watch import ConfigWatcher
+
+    config = tmp_path / "config.yaml"
+    config.write_text("mcp_servers: {}\n")
+
+    class Host:
+        async def reload(self, servers: object, *, applied: object = None) -> dict[str, list[str]]:
+            return {}
+
+        def spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
+            return asyncio.get_running_loop().create_task(coro)
+
+    async def scenario() -> None:
+        watcher = ConfigWatcher(Host(), list, [config], interval=60)
+        assert watcher.pending() is None and watcher._feed is None  # first look: a stat
+        assert watcher.pending() is None and watcher._feed is not None
+        feed = watcher._feed
+        config.write_text("mcp_servers: {}\n# edited\n")
+        assert watcher.pending() is not None  # the event sent the look to the stamps
+        running = asyncio.get_running_loop().create_task(watcher.run())
+        await asyncio.sleep(0)
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+        assert watcher._feed is None and not feed.watching
+
+    asyncio.run(scenario())

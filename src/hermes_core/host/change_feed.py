@@ -63,8 +63,10 @@ _GONE = _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_IGNORED
 _EVENT = struct.Struct("iIII")
 #: Attempts to watch a folder that keeps appearing and going before the feed gives up.
 _MAX_TRIES = 64
-#: How much of the queue one look reads at most (the rest on the next look).
+#: How much one read takes of the queue, and how many reads one look makes at most (a queue
+#: that keeps filling faster is answered "maybe": the exact check runs, the rest is read later).
 _READ_BYTES = 64 * 1024
+_MAX_READS = 16
 
 
 def _links_on_the_way(path: str) -> list[str]:
@@ -176,7 +178,7 @@ class ChangeFeed:
         if fd is None:
             return True
         changed = False
-        while True:
+        for _ in range(_MAX_READS):
             try:
                 data = os.read(fd, _READ_BYTES)
             except BlockingIOError:
@@ -204,6 +206,7 @@ class ChangeFeed:
                             except OSError:
                                 self.close()
                                 return True
+        return True
 
     def close(self) -> None:
         fd, self._fd, self._poll = self._fd, None, None
@@ -212,4 +215,5 @@ class ChangeFeed:
                 os.close(fd)
 
     def __del__(self) -> None:
-        self.close()
+        with contextlib.suppress(Exception):  # (at interpreter exit, os may be gone)
+            self.close()

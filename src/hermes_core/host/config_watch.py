@@ -179,10 +179,19 @@ class ConfigWatcher:
 
     async def run(self) -> None:
         """Look every :attr:`interval` seconds until cancelled (the reloads it starts belong
-        to the host, which ends them when it closes)."""
-        while True:
-            await asyncio.sleep(self.interval)
-            await self.check()
+        to the host, which ends them when it closes).  Its inotify descriptor is closed then."""
+        try:
+            while True:
+                await asyncio.sleep(self.interval)
+                await self.check()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Stop following events (a later look compares the files' stamps again)."""
+        feed, self._feed, self._looked = self._feed, None, False
+        if feed is not None:
+            feed.close()
 
 
 def config_loader(

@@ -277,7 +277,7 @@ class AuditInterceptor:
                 self._write_lines([*self._take(), data])
                 self._broken = None
             return None
-        # What the line needs, now; the line itself once the answer has gone out.
+        # What the line needs, now; the line itself when the buffer is written.
         ended = _Ended(time.time(), time.monotonic(), call_outcome(result), result.get("state"))
         with self._lock:
             if self.settings.values:  # values the caller may still change: the line now

@@ -36,8 +36,8 @@ __all__ = ["NotPlain", "RawCalls"]
 
 
 class NotPlain(Exception):
-    """The call's arguments are not plain JSON data: nothing was sent; the SDK's session sends
-    it instead."""
+    """The call's arguments are not JSON the SDK's codec (pydantic-core) can write: nothing was
+    sent; the SDK's session takes the call instead (and fails it as it would)."""
 
 
 def _closed() -> MCPError:
@@ -78,7 +78,7 @@ class RawCalls:
         try:
             line = compact_json(request)
         except (TypeError, ValueError):
-            raise NotPlain from None  # (what only the SDK's serialiser writes)
+            raise NotPlain from None  # (an object no codec writes: the SDK's way says so)
         answer: asyncio.Future[JsonObject] = asyncio.get_running_loop().create_future()
         self._pending[request_id] = answer
         try:
