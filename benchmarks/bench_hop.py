@@ -11,8 +11,9 @@
   fastmcp is given, through ``FastMCP.as_proxy`` (``fastmcp``), in alternating blocks whose
   order rotates; the figure is each side's median seconds per call over the direct call's.
   Beside them: the proxy on asyncio's own loop (``hermes-asyncio``; the default is uvloop
-  where installed), the floor of any extra hop (``relay``: two threads copying bytes) and of
-  one on an event loop (``relay-uvloop``: uvloop protocols handing bytes across).
+  where installed), the floor of any extra hop (``relay``: two threads copying bytes), of
+  one on an event loop (``relay-uvloop``: uvloop protocols handing bytes across) and of a
+  Python proxy that parses and writes anew what it forwards (``parse-relay``: no check at all).
   Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it.
 * **HTTP, 32 clients at once**: 32 raw SDK clients, each with its own session, call ``echo``
   through ``hermes mcp proxy --http`` and through fastmcp's proxy over Streamable HTTP, the
@@ -81,6 +82,39 @@ async def main():
     into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
     await loop.connect_read_pipe(lambda: Forward(out), child.stdout)
     await loop.connect_read_pipe(lambda: Forward(into), os.fdopen(0, "rb", buffering=0))
+    await asyncio.Event().wait()
+uvloop.run(main())
+"""
+#: The floor of a Python proxy that reads what it forwards: every message parsed and written
+#: anew with pydantic-core (a request's id replaced by one of the proxy's own and put back on
+#: its answer, as a proxy must), on uvloop protocols, with no check at all.  What is between it
+#: and ``hermes`` is the pipeline's own cost; what is between it and ``relay-uvloop``, parsing.
+PARSE_RELAY = """
+import asyncio, itertools, os, subprocess, sys, uvloop
+from pydantic_core import from_json, to_json
+class Lines(asyncio.Protocol):
+    def __init__(self, handle): self.handle, self.rest = handle, b""
+    def data_received(self, data):
+        *lines, self.rest = (self.rest + data).split(b"\\n")
+        for line in lines: self.handle(from_json(line))
+    def eof_received(self): os._exit(0)
+async def main():
+    loop = asyncio.get_running_loop()
+    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(1, "wb", buffering=0))
+    into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
+    ours, theirs = itertools.count(), {}
+    def down(message):
+        if "method" in message and "id" in message:
+            key = f"p{next(ours)}"
+            theirs[key], message["id"] = message["id"], key
+        into.write(to_json(message) + b"\\n")
+    def up(message):
+        if "method" not in message and message.get("id") in theirs:
+            message["id"] = theirs.pop(message["id"])
+        out.write(to_json(message) + b"\\n")
+    await loop.connect_read_pipe(lambda: Lines(up), child.stdout)
+    await loop.connect_read_pipe(lambda: Lines(down), os.fdopen(0, "rb", buffering=0))
     await asyncio.Event().wait()
 uvloop.run(main())
 """
@@ -197,6 +231,7 @@ async def stdio_hop(
         for side, script, marker in (
             ("relay", RELAY, "import os, subprocess, sys, threading"),
             ("relay-uvloop", LOOP_RELAY, "import asyncio, os, subprocess, sys, uvloop"),
+            ("parse-relay", PARSE_RELAY, "import asyncio, itertools, os, subprocess"),
         ):
             relay = await stack.enter_async_context(
                 sdk_stdio(sys.executable, ["-c", script, node(), str(EVERYTHING), "stdio"], plain)
