@@ -66,30 +66,42 @@ else:
     proxy.run(show_banner=False)
 """
 CLIENTS = 32
+#: The two relays' start: the server as a child, and the two pipes they write to.
+_PIPES = """
+async def pipes():
+    loop = asyncio.get_running_loop()
+    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(1, "wb", buffering=0))
+    into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
+    return loop, child, out, into
+"""
 #: The floor of one extra hop on an event loop: uvloop protocols handing each piece read on one
 #: side to the other side's transport (no parsing, no task): what any proxy that waits on an
-#: event loop costs at least (``relay`` above is the floor of any process at all).
-LOOP_RELAY = """
+#: event loop costs at least (``relay`` below is the floor of any process at all).
+LOOP_RELAY = (
+    """
 import asyncio, os, subprocess, sys, uvloop
 class Forward(asyncio.Protocol):
     def __init__(self, target): self.target = target
     def data_received(self, data): self.target.write(data)
     def eof_received(self): os._exit(0)
+"""
+    + _PIPES
+    + """
 async def main():
-    loop = asyncio.get_running_loop()
-    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(1, "wb", buffering=0))
-    into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
+    loop, child, out, into = await pipes()
     await loop.connect_read_pipe(lambda: Forward(out), child.stdout)
     await loop.connect_read_pipe(lambda: Forward(into), os.fdopen(0, "rb", buffering=0))
     await asyncio.Event().wait()
 uvloop.run(main())
 """
+)
 #: The floor of a Python proxy that reads what it forwards: every message parsed and written
 #: anew with pydantic-core (a request's id replaced by one of the proxy's own and put back on
 #: its answer, as a proxy must), on uvloop protocols, with no check at all.  What is between it
-#: and ``hermes`` is the pipeline's own cost; what is between it and ``relay-uvloop``, parsing.
-PARSE_RELAY = """
+#: and ``relay-uvloop`` is parsing; between it and ``hermes``, ours (the lane and the pipeline).
+PARSE_RELAY = (
+    """
 import asyncio, itertools, os, subprocess, sys, uvloop
 from pydantic_core import from_json, to_json
 class Lines(asyncio.Protocol):
@@ -98,11 +110,11 @@ class Lines(asyncio.Protocol):
         *lines, self.rest = (self.rest + data).split(b"\\n")
         for line in lines: self.handle(from_json(line))
     def eof_received(self): os._exit(0)
+"""
+    + _PIPES
+    + """
 async def main():
-    loop = asyncio.get_running_loop()
-    child = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-    out, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(1, "wb", buffering=0))
-    into, _ = await loop.connect_write_pipe(asyncio.Protocol, child.stdin)
+    loop, child, out, into = await pipes()
     ours, theirs = itertools.count(), {}
     def down(message):
         if "method" in message and "id" in message:
@@ -118,6 +130,7 @@ async def main():
     await asyncio.Event().wait()
 uvloop.run(main())
 """
+)
 #: The floor of one extra hop: a relay that copies bytes both ways with blocking reads and
 #: writes in two threads (no parsing, no event loop): what any proxy process costs at least.
 RELAY = """
