@@ -14,7 +14,9 @@
   where installed), the floor of any extra hop (``relay``: two threads copying bytes), of
   one on an event loop (``relay-uvloop``: uvloop protocols handing bytes across) and of a
   Python proxy that parses and writes anew what it forwards (``parse-relay``: no check at all).
-  Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it.
+  Goal: hermes ≤ 1.35×.  The proxies' own CPU time per call is reported beside it, and the
+  client's (this process's thread): a proxy that shares the machine's CPUs with its client
+  slows the client down too.
 * **HTTP, 32 clients at once**: 32 raw SDK clients, each with its own session, call ``echo``
   through ``hermes mcp proxy --http`` and through fastmcp's proxy over Streamable HTTP, the
   two proxies taking turns; the figure is each proxy process's CPU time (from
@@ -39,7 +41,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -172,38 +174,52 @@ def child_pid(marker: str, *, besides: tuple[int, ...] = ()) -> int:
     raise RuntimeError(f"no child running {marker!r}")
 
 
+class Side(NamedTuple):
+    """One side's figures: median seconds per call over the blocks, its proxy's CPU seconds per
+    call (0 without one) and this process's, the client's, CPU seconds per call."""
+
+    seconds: float
+    proxy_cpu: float
+    client_cpu: float
+
+
 async def timed_blocks(
     sides: dict[str, Callable[[], Awaitable[Any]]],
     pids: dict[str, int],
     rounds: int,
     block: int,
-) -> dict[str, tuple[float, float]]:
-    """Per side: median seconds per call over alternating blocks, and its proxy's CPU
-    seconds per call (0 for a side without one)."""
+) -> dict[str, Side]:
+    """Each side's :class:`Side` over alternating blocks (who goes first rotates)."""
     for call in sides.values():
         for _ in range(block):
             await call()
     medians: dict[str, list[float]] = {side: [] for side in sides}
     cpu: dict[str, float] = dict.fromkeys(sides, 0.0)
+    client: dict[str, float] = dict.fromkeys(sides, 0.0)
     names = list(sides)
     for r in range(rounds):
         for side in names[r % len(names) :] + names[: r % len(names)]:
             pid = pids.get(side)
             before = cpu_seconds(pid) if pid else 0.0
             times = []
+            mine = time.thread_time()
             for _ in range(block):
                 t0 = time.perf_counter()
                 await sides[side]()
                 times.append(time.perf_counter() - t0)
+            client[side] += time.thread_time() - mine
             cpu[side] += (cpu_seconds(pid) - before) if pid else 0.0
             medians[side].append(statistics.median(times))
     calls = rounds * block
-    return {side: (statistics.median(medians[side]), cpu[side] / calls) for side in sides}
+    return {
+        side: Side(statistics.median(medians[side]), cpu[side] / calls, client[side] / calls)
+        for side in sides
+    }
 
 
 async def stdio_hop(
     home: Path, fastmcp_python: str | None, rounds: int, block: int
-) -> dict[str, tuple[float, float]]:
+) -> dict[str, Side]:
     env = env_for(home)
     plain = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     async with contextlib.AsyncExitStack() as stack:
@@ -389,9 +405,10 @@ def main() -> int:
             crowd = asyncio.run(http_crowd(home, args.fastmcp_python, http_rounds, http_calls))
         print(f"load average after:  {os.getloadavg()}")
     if hop is not None:
-        base = hop["direct"][0]
-        for side, (seconds, cpu) in hop.items():
+        base = hop["direct"].seconds
+        for side, (seconds, cpu, client) in hop.items():
             extra = f", proxy CPU {cpu * 1e3:.3f} ms a call" if cpu else ""
+            extra += f", client CPU {client * 1e3:.3f} ms a call"
             goal = ""
             if side == "hermes":
                 goal = "  goal <= 1.35x  " + ("PASS" if seconds / base <= 1.35 else "MISS")

@@ -224,7 +224,8 @@ def parse_proxy(output: str) -> list[Figure]:
 # -- bench_hop: stdio sides, HTTP sides, and the two goals ------------------------------------
 STDIO_SIDE = (
     r"stdio (?P<side>\S+)\s+(?P<ms>[\d.]+) ms a call = (?P<ratio>[\d.]+)x direct"
-    r"(?:, proxy CPU (?P<cpu>[\d.]+) ms a call)?(?:  goal (?P<goal>.+?)  (?P<verdict>PASS|MISS))?"
+    r"(?:, proxy CPU (?P<cpu>[\d.]+) ms a call)?(?:, client CPU (?P<client>[\d.]+) ms a call)?"
+    r"(?:  goal (?P<goal>.+?)  (?P<verdict>PASS|MISS))?"
 )
 HTTP_SIDE = r"HTTP (?P<clients>\d+) clients, (?P<side>\S+)\s+(?P<figure>.+)"
 HTTP_RATIO = (
@@ -260,6 +261,7 @@ def parse_hop(output: str, with_fastmcp: bool) -> list[Figure]:
         if side is None or side["side"] == "direct":
             continue
         cpu = f", proxy CPU {side['cpu']} ms a call" if side["cpu"] else ""
+        cpu += f", client CPU {side['client']} ms" if side["client"] else ""
         figures.append(
             Figure(
                 name,

@@ -112,6 +112,11 @@ def test_hop_stdio_and_http() -> None:
         "MISS",
     )
     assert got["stdio echo through relay / direct"][1:] == ("—", "info")
+    assert got["stdio echo through parse-relay / direct"] == (
+        "1.24× (3.604 ms a call, proxy CPU 0.090 ms a call, client CPU 0.310 ms)",
+        "—",
+        "info",
+    )
     assert got["HTTP CPU a call, hermes / fastmcp (32 clients)"] == (
         "0.56×",
         "≤ 0.5× and no error",
