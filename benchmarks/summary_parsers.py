@@ -258,15 +258,20 @@ def parse_hop(output: str, with_fastmcp: bool) -> list[Figure]:
         raise OutputChanged(name, "'goal <= 1.35x  PASS' at the end of the 'stdio hermes' line")
     for line in output.splitlines():
         side = re.fullmatch(STDIO_SIDE, line.rstrip())
-        if side is None or side["side"] == "direct":
+        if side is None:
             continue
         cpu = f", proxy CPU {side['cpu']} ms a call" if side["cpu"] else ""
         cpu += f", client CPU {side['client']} ms" if side["client"] else ""
+        if side["side"] == "direct":  # the base of the ratios: its time, its client's CPU
+            measure, figure = "stdio echo direct (the base)", f"{side['ms']} ms a call{cpu}"
+        else:
+            measure = f"stdio echo through {side['side']} / direct"
+            figure = f"{side['ratio']}× ({side['ms']} ms a call{cpu})"
         figures.append(
             Figure(
                 name,
-                f"stdio echo through {side['side']} / direct",
-                f"{side['ratio']}× ({side['ms']} ms a call{cpu})",
+                measure,
+                figure,
                 _goal(side["goal"] or "—"),
                 _verdict(side["verdict"] or ""),
             )

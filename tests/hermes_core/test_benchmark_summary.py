@@ -112,6 +112,11 @@ def test_hop_stdio_and_http() -> None:
         "MISS",
     )
     assert got["stdio echo through relay / direct"][1:] == ("—", "info")
+    assert got["stdio echo direct (the base)"] == (
+        "2.895 ms a call, client CPU 0.290 ms",
+        "—",
+        "info",
+    )
     assert got["stdio echo through parse-relay / direct"] == (
         "1.24× (3.604 ms a call, proxy CPU 0.090 ms a call, client CPU 0.310 ms)",
         "—",
