@@ -339,6 +339,19 @@ def parse_search(output: str) -> list[Figure]:
     query = row("one query over")
     what = f"{query['What']} (goal on the median)"
     figures.append(_ms_figure(name, query, r"median ([\d.]+) ms.*", "'median <N> ms'", what))
+    # The blind set (an outside author's): its held-out half against the goal, the rest shown.
+    blind = row("blind set: requests")
+    for prefix in ("blind set: right tool first", "blind set: right tool in the top 5, the half"):
+        shown = row(prefix)
+        what = shown["What"] + (f" ({blind['Figure']})" if "first" in prefix else "")
+        figures.append(Figure(name, what, shown["Figure"], "—", INFO))
+    held = row("blind set: right tool in the top 5, the held-out half")
+    goal, _, met = held["Goal"].rpartition(": ")
+    if met not in ("met", "NOT met"):
+        raise OutputChanged(name, "'met' or 'NOT met' after the blind set's top-5 goal")
+    figures.append(
+        Figure(name, held["What"], held["Figure"], goal, "PASS" if met == "met" else "MISS")
+    )
     return figures
 
 

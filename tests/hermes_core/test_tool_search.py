@@ -200,6 +200,40 @@ def test_a_verb_is_never_taken_for_a_description_word() -> None:
     assert "issue" in analyse("find bugs", 32).words
 
 
+def test_what_a_request_carries_is_not_taken_for_what_it_asks() -> None:
+    # A contraction's remains are no words; "#1050" is an order number, "#launch" a channel.
+    assert analyse("What's on my calendar?", 32).words == ("calendar", "event", "gcal")
+    assert "s" not in analyse("we'll see what's new", 32).words
+    assert "channel" not in analyse("ship order #1050", 32).words
+    assert "channel" in analyse("post in #launch", 32).words
+
+
+def test_a_phrasal_verb_in_a_tool_name_is_its_action() -> None:
+    haystack = (
+        entry("flag_turn_on", "Serve the flag's variations.", server="flags"),
+        entry("flag_turn_off", "Serve the flag's off variation.", server="flags"),
+        entry("flag_get", "Get a flag.", server="flags"),
+        entry("assignIssue", "Assign the issue to a user.", server="jira"),
+        entry("createIssueComment", "Comment on an issue.", server="jira"),
+        entry("incident_acknowledge", "Acknowledge the incident.", server="pager"),
+        entry("incident_resolve", "Resolve the incident.", server="pager"),
+    )
+    index = ToolSearchIndex()
+    assert names(index.search(haystack, "switch on the checkout flag", 1)) == [
+        "mcp_flags_flag_turn_on"
+    ]
+    assert names(index.search(haystack, "shut off the checkout flag", 1)) != [
+        "mcp_flags_flag_turn_on"
+    ]
+    assert names(index.search(haystack, "hand PAY-301 over to Dana", 1)) == ["mcp_jira_assignIssue"]
+    assert names(index.search(haystack, "leave a comment on PAY-77", 1)) == [
+        "mcp_jira_createIssueComment"
+    ]
+    assert names(index.search(haystack, "ack the incident", 1)) == [
+        "mcp_pager_incident_acknowledge"
+    ]
+
+
 def test_the_index_is_updated_incrementally_and_forgets_removed_tools() -> None:
     index = ToolSearchIndex()
     assert names(index.search(DENSE, "purge the cache", 1)) == ["mcp_cdn_purge_cache"]

@@ -240,7 +240,7 @@ def _row(entry: ToolEntry) -> tuple[str, str, str, str, str, str, str]:
     return (
         CAMEL.sub(" ", entry.name),
         " ".join(sorted(ACTIONS[verb])) if verb else "",
-        verb or "",
+        verb.replace("_", " ") if verb else "",
         entry.title or "",
         entry.description,
         CAMEL.sub(" ", names),

@@ -39,14 +39,17 @@ _WORD = re.compile(r"[^\W_]+")
 _STOP_TEXT = (
     "a all an and are as at be by can could do for from how i in into is it its me my of on or our "
     "please so some that the their them these this those to us use using want we what which "
-    "will with would you your"
+    "will with would you your he she her him his they he's she's it's "
+    # what is left of a contraction once its apostrophe splits it ("what's", "we'll", "don't")
+    "s t ll re ve d m"
 )
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 
 # group: the verbs (and phrasal verbs, ``head_particle``) that say it.  A verb may say several.
 _ACTION_TEXT: dict[str, str] = {
     "create": "create add new make open file register generate write compose build provision "
-    "insert cut declare set set_up spin_up start_new put post schedule plan log",
+    "insert cut declare set set_up spin_up start_new put post schedule plan log report store "
+    "jot_down write_up leave react",
     "delete": "delete remove revoke purge drop destroy erase wipe kill rm trash discard "
     "uninstall unregister evict get_rid_of take_down tear_down clear ban kick_out",
     "list": "list show display view see browse enumerate all what which find",
@@ -60,7 +63,7 @@ _ACTION_TEXT: dict[str, str] = {
     "export": "export download dump save fetch grab back_up",
     "import": "import upload load ingest put",
     "share": "share grant invite give give_access",
-    "assign": "assign give hand delegate reassign allocate",
+    "assign": "assign give hand hand_over delegate reassign allocate",
     "approve": "approve accept ok sign_off greenlight",
     "cancel": "cancel abort stop call_off terminate halt end",
     "count": "count how_many tally",
@@ -69,8 +72,9 @@ _ACTION_TEXT: dict[str, str] = {
     "unlock": "unlock unfreeze unblock enable",
     "tag": "tag label",
     "subscribe": "subscribe watch follow notify",
-    "start": "start boot launch run trigger kick_off power_on spin_up begin execute exec",
-    "stop": "stop shut_down shutdown halt power_off pause",
+    "start": "start boot launch run trigger kick_off power_on spin_up begin execute exec turn_on "
+    "switch_on",
+    "stop": "stop shut_down shutdown halt power_off pause turn_off switch_off",
     "restart": "restart reboot bounce",
     "send": "send email mail message dm post notify ping text",
     "reply": "reply answer respond",
@@ -85,6 +89,8 @@ _ACTION_TEXT: dict[str, str] = {
     "book": "book reserve",
     "fulfill": "fulfill fulfil ship dispatch deliver",
     "invite": "invite add",
+    "acknowledge": "acknowledge ack",
+    "call": "call dial ring phone",
 }
 
 #: Verb (``get_rid_of`` for a phrase) → its action groups.
@@ -182,6 +188,18 @@ _THING_TEXT: dict[str, str] = {
     "versions": "revision",
     "newsletter": "message",
     "newsletters": "message",
+    "react": "reaction emoji",
+    "reaction": "emoji",
+    "lead": "contact",
+    "leads": "contact",
+    "junk": "spam",
+    "phishing": "spam",
+    "crash": "issue error",
+    "calendar": "event gcal",
+    # what the reference servers and common ones are called ("my Drive": the gdrive server)
+    "drive": "gdrive",
+    "kubernetes": "k8s",
+    "k8s": "kubernetes",
 }
 THINGS: dict[str, tuple[str, ...]] = {
     word: tuple(also.replace("_", " ") for also in text.split())
@@ -205,7 +223,8 @@ _VALUES = re.compile(
     re.IGNORECASE,
 )
 # A channel (``#launch``) and a person (``@ada``) say what kind of thing a request is about.
-_MENTIONS = re.compile(r"(?<!\w)([#@])[\w.-]+")
+# (``#1050`` is an order or issue number, not a channel: a mention starts with a letter)
+_MENTIONS = re.compile(r"(?<!\w)([#@])[^\W\d_][\w.-]*")
 _MENTIONED = {"#": "channel", "@": "user"}
 
 
@@ -216,11 +235,16 @@ def split_words(text: str) -> list[str]:
 
 def name_verb(words: list[str]) -> str | None:
     """The verb that says what a tool does: the first of its name's *words* that is a verb of
-    :data:`ACTIONS` (``dns_delete_record`` → ``delete``)."""
-    for word in words:
-        lowered = word.lower()
-        if lowered in ACTIONS:
-            return lowered
+    :data:`ACTIONS` (``dns_delete_record`` → ``delete``), or a phrasal verb
+    (``flag_turn_on`` → ``turn_on``)."""
+    lowered = [word.lower() for word in words]
+    for i, word in enumerate(lowered):
+        for rest in sorted(_PHRASES.get(word, ()), key=len, reverse=True):
+            particles = rest.split("_")
+            if lowered[i + 1 : i + 1 + len(particles)] == particles:
+                return f"{word}_{rest}"
+        if word in ACTIONS:
+            return word
     return None
 
 
