@@ -327,13 +327,7 @@ def parse_search(output: str) -> list[Figure]:
     figures.append(
         Figure(name, f"right tool first ({requests['Figure']})", first["Figure"], "—", INFO)
     )
-    top5 = row("right tool in the top 5")
-    goal, _, met = top5["Goal"].rpartition(": ")
-    if met not in ("met", "NOT met"):
-        raise OutputChanged(name, "'met' or 'NOT met' after the top-5 goal")
-    figures.append(
-        Figure(name, top5["What"], top5["Figure"], goal, "PASS" if met == "met" else "MISS")
-    )
+    figures.append(_met_figure(name, row("right tool in the top 5")))
     build = row("index build", "≤")
     figures.append(_ms_figure(name, build, r"([\d.]+) ms", "'<N> ms'", build["What"]))
     query = row("one query over")
@@ -345,14 +339,16 @@ def parse_search(output: str) -> list[Figure]:
         shown = row(prefix)
         what = shown["What"] + (f" ({blind['Figure']})" if "first" in prefix else "")
         figures.append(Figure(name, what, shown["Figure"], "—", INFO))
-    held = row("blind set: right tool in the top 5, the held-out half")
-    goal, _, met = held["Goal"].rpartition(": ")
-    if met not in ("met", "NOT met"):
-        raise OutputChanged(name, "'met' or 'NOT met' after the blind set's top-5 goal")
-    figures.append(
-        Figure(name, held["What"], held["Figure"], goal, "PASS" if met == "met" else "MISS")
-    )
+    figures.append(_met_figure(name, row("blind set: right tool in the top 5, the held-out half")))
     return figures
+
+
+def _met_figure(name: str, row: dict[str, str]) -> Figure:
+    """A table row whose goal ends in ``: met`` or ``: NOT met``, as a figure with its verdict."""
+    goal, _, met = row["Goal"].rpartition(": ")
+    if met not in ("met", "NOT met"):
+        raise OutputChanged(name, f"'met' or 'NOT met' after the goal of '{row['What']}'")
+    return Figure(name, row["What"], row["Figure"], goal, "PASS" if met == "met" else "MISS")
 
 
 # -- bench_tool_search: one section per catalogue size ---------------------------------------
