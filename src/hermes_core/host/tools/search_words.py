@@ -39,7 +39,7 @@ _WORD = re.compile(r"[^\W_]+")
 _STOP_TEXT = (
     "a all an and are as at be by can could do for from how i in into is it its me my of on or our "
     "please so some that the their them these this those to us use using want we what which "
-    "will with would you your he she her him his they he's she's it's "
+    "will with would you your he she her him his they "
     # what is left of a contraction once its apostrophe splits it ("what's", "we'll", "don't")
     "s t ll re ve d m"
 )
@@ -48,8 +48,8 @@ STOP_WORDS = frozenset(_STOP_TEXT.split())
 # group: the verbs (and phrasal verbs, ``head_particle``) that say it.  A verb may say several.
 _ACTION_TEXT: dict[str, str] = {
     "create": "create add new make open file register generate write compose build provision "
-    "insert cut declare set set_up spin_up start_new put post schedule plan log report store "
-    "jot_down write_up leave react",
+    "insert cut declare set set_up spin_up start_new put post schedule plan log report "
+    "jot_down write_up react",
     "delete": "delete remove revoke purge drop destroy erase wipe kill rm trash discard "
     "uninstall unregister evict get_rid_of take_down tear_down clear ban kick_out",
     "list": "list show display view see browse enumerate all what which find",
@@ -90,7 +90,6 @@ _ACTION_TEXT: dict[str, str] = {
     "fulfill": "fulfill fulfil ship dispatch deliver",
     "invite": "invite add",
     "acknowledge": "acknowledge ack",
-    "call": "call dial ring phone",
 }
 
 #: Verb (``get_rid_of`` for a phrase) → its action groups.
